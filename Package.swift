@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "RunningMate",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "runmate", targets: ["runmate"]),
+    .library(name: "PlanEngine", targets: ["PlanEngine"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+  ],
+  targets: [
+    // Core: plain value types in, plain value types out. No clock, no disk, no time zones.
+    .target(name: "PlanEngine", dependencies: ["Yams"]),
+
+    // Command-line tool: the composition root (reads files, the clock, formats output).
+    .executableTarget(name: "runmate", dependencies: [
+      "PlanEngine",
+      .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ]),
+
+    // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
+    .executableTarget(name: "runmate-bench", dependencies: ["PlanEngine"]),
+
+    // Tests
+    .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine"]),
+    .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),
+  ]
+)

@@ -1,0 +1,190 @@
+import Foundation
+
+/// Everything the week rules need, resolved once from the goal and the templates: defaults filled in,
+/// phases laid out, targets computed. Built by ``PlanContext/init(goal:rules:units:)``, which also refuses
+/// unsafe or impossible goals.
+struct PlanContext: Sendable {
+  let goal: Goal
+  let units: DistanceUnit
+  let base: BaseRules
+  let distance: DistanceRules
+  let level: DistanceLevel
+  let levelRules: LevelRules
+  let library: [String: WorkoutTemplate]
+  let runs: Int
+  let currentKm: Double
+  let longestKm: Double
+  let paces: TrainingPaces
+  /// The weekly pattern, sorted by offset.
+  let pattern: [PatternSlot]
+  /// The phase of each week, index 0 = week 1.
+  let phases: [Phase]
+  let taperVolume: [Double]
+  let taperLongRun: [Double]
+  /// Never ramp past this weekly volume.
+  let peakTargetKm: Double
+  /// The long run aims for this (the table's upper value, capped by time).
+  let peakLongTargetKm: Double
+  /// The long run's time cap as a distance at easy pace.
+  let timeCapKm: Double
+  let maxLongMinutes: Double
+  let compressed: Bool
+  var warnings: [String] = []
+
+  var weeks: Int { goal.timeline.weeks }
+  var raceKm: Double { goal.distance.kilometers }
+
+  init(goal: Goal, rules: PlanRules, units: DistanceUnit) throws(PlanError) {
+    guard let distance = rules.rules(for: goal.distance) else { throw .missingDistanceRules(goal.distance) }
+    self.goal = goal
+    self.units = units
+    self.base = rules.base
+    self.distance = distance
+    self.library = rules.workouts
+    let level = distance.levels[goal.level]
+    self.level = level
+    self.levelRules = rules.base.levels[goal.level]
+
+    let runs = goal.runsPerWeek ?? level.runsPerWeek
+    guard (3...7).contains(runs) else {
+      throw .outOfRange(option: "--runs-per-week", value: String(runs), allowed: "3–7")
+    }
+    let current = goal.currentWeeklyKm ?? level.startWeeklyKm
+    guard current.isFinite, (5...250).contains(current) else {
+      throw .outOfRange(option: "--current-weekly-km", value: formatKm(current), allowed: "5–250 km")
+    }
+    let longest = goal.longestRecentRunKm ?? min(level.longestRecentRunKm, current * 0.5)
+    guard longest.isFinite, (1...60).contains(longest) else {
+      throw .outOfRange(option: "--longest-recent-run-km", value: formatKm(longest), allowed: "1–60 km")
+    }
+    guard longest <= current else { throw .longestRunAboveWeekly(longestKm: longest, weeklyKm: current) }
+    if let requirements = distance.requirements {
+      if current < requirements.minWeeklyKm {
+        throw .insufficientBase(distance: goal.distance, option: "--current-weekly-km", value: current,
+                                required: requirements.minWeeklyKm)
+      }
+      if longest < requirements.minLongestRunKm {
+        throw .insufficientBase(distance: goal.distance, option: "--longest-recent-run-km", value: longest,
+                                required: requirements.minLongestRunKm)
+      }
+    }
+    // Every run of the first week must be worth doing: the long run plus (runs − 1) runs of minRunKm.
+    let minRun = rules.base.volume.minRunKm
+    let maxRuns = Int(((current - min(longest, current / 2)) / minRun).rounded(.down)) + 1
+    guard runs <= max(3, maxRuns) else {
+      throw .tooManyRuns(runs: runs, weeklyKm: current, minRunKm: minRun, maxRuns: max(3, min(7, maxRuns)))
+    }
+    self.runs = runs
+    self.currentKm = current
+    self.longestKm = longest
+
+    // Paces.
+    let vdot: VDOT
+    if let race = goal.recentRace {
+      do throws(VDOTError) {
+        vdot = try VDOT(distanceMeters: race.distanceKm * 1000, timeSeconds: race.timeSeconds)
+      } catch {
+        throw .implausibleRecentRace(error)
+      }
+    } else {
+      vdot = VDOT(value: levelRules.estimateVdot)
+    }
+    paces = TrainingPaces(vdot: vdot, known: goal.recentRace != nil, raceDistanceMeters: goal.distance.kilometers * 1000)
+
+    // Timeline checks.
+    let minimum = distance.minimumWeeks[goal.level]
+    let weeks = goal.timeline.weeks
+    guard weeks <= rules.base.maxWeeks else {
+      throw .outOfRange(option: "--weeks", value: String(weeks), allowed: "1–\(rules.base.maxWeeks)")
+    }
+    if weeks < minimum.absolute {
+      let start = goal.timeline.start
+      let alternatives = RaceDistance.allCases.filter { other in
+        other.kilometers < goal.distance.kilometers
+          && (rules.rules(for: other)?.minimumWeeks[goal.level].absolute ?? Int.max) <= weeks
+      }
+      throw .timelineTooShort(distance: goal.distance, level: goal.level, weeks: weeks, absolute: minimum.absolute,
+                              recommended: minimum.recommended,
+                              earliestRaceDate: start.adding(days: 7 * minimum.absolute - 1),
+                              recommendedRaceDate: start.adding(days: 7 * minimum.recommended - 1),
+                              alternatives: alternatives)
+    }
+    compressed = weeks < minimum.recommended
+    if compressed {
+      warnings.append("\(weeks) weeks is shorter than the \(minimum.recommended) weeks recommended for a "
+        + "\(goal.level.rawValue) \(goal.distance.displayName): this is a compressed plan with no base weeks; "
+        + "a race on or after \(goal.timeline.start.adding(days: 7 * minimum.recommended - 1)) allows a full plan")
+    }
+
+    // Targets.
+    let peakTarget = max(level.peakWeeklyKm, current)
+    peakTargetKm = peakTarget
+    if let extended = distance.taper.extended, peakTarget > extended.abovePeakKm {
+      taperVolume = extended.volume
+      taperLongRun = extended.longRun
+    } else {
+      taperVolume = distance.taper.volume
+      taperLongRun = distance.taper.longRun
+    }
+    maxLongMinutes = distance.longRun.maxMinutes ?? rules.base.longRun.maxMinutes
+    timeCapKm = paces.pace(.easy).kilometers(inMinutes: maxLongMinutes)
+    peakLongTargetKm = min(level.peakLongRunKm.upper, timeCapKm)
+    if timeCapKm < level.peakLongRunKm.lower {
+      warnings.append("long runs are capped at \(Int(maxLongMinutes)) minutes, \(units.format(timeCapKm)) at your "
+        + "easy pace (\(paces.pace(.easy).formatted(perMile: units == .mi))), below the usual peak long run of "
+        + "\(units.format(level.peakLongRunKm.lower))" + (paces.known ? "" : "; give --recent-race for your own paces"))
+    }
+
+    pattern = (rules.base.weeklyPatterns.first { $0.runs == runs }?.days ?? []).sorted { $0.offset < $1.offset }
+    phases = PlanContext.layOutPhases(weeks: weeks, taperWeeks: taperVolume.count, compressed: compressed,
+                                      rules: rules.base.phases)
+  }
+
+  /// Base, build and peak before the taper; the last week is race week.
+  static func layOutPhases(weeks: Int, taperWeeks: Int, compressed: Bool, rules: PhaseRules) -> [Phase] {
+    let taper = min(taperWeeks, weeks)
+    let remaining = weeks - taper
+    var peak = min(max(Int((Double(weeks) * rules.peakFraction).rounded()), rules.peakMinWeeks), rules.peakMaxWeeks)
+    var base = compressed ? 0 : max(rules.baseMinWeeks, Int((Double(weeks) * rules.baseFraction).rounded()))
+    peak = min(peak, max(0, remaining - 1))
+    base = min(base, max(0, remaining - peak - 1))
+    var build = remaining - peak - base
+    if build > rules.buildMaxWeeks {
+      base += build - rules.buildMaxWeeks
+      build = rules.buildMaxWeeks
+    }
+    var phases = Array(repeating: Phase.base, count: base) + Array(repeating: .build, count: build)
+      + Array(repeating: .peak, count: peak)
+    if taper > 0 { phases += Array(repeating: Phase.taper, count: taper - 1) + [.race] }
+    return phases
+  }
+
+  /// The long-run cap for a week of `volumeKm`: the largest of
+  /// - 30 % of the week (Daniels, Hansons, for runners above ~60 km/week),
+  /// - the distance's minimum useful long run, up to 50 % of the week (low-volume novice plans), and
+  /// - the share the week's structure needs: with few runs the long run must take more than 30 % to stay a
+  ///   third longer than the others (1.15 × 1.34 / (runs − 1 + 1.34)), up to 50 %.
+  func longRunCap(volumeKm: Double) -> Double {
+    let rules = base.longRun
+    let structural = min(rules.noviceCapOfWeek,
+                         1.15 * rules.minRatioToOtherRuns / (Double(runs - 1) + rules.minRatioToOtherRuns))
+    return max(rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, rules.noviceCapOfWeek * volumeKm),
+               structural * volumeKm)
+  }
+
+  /// The per-session cap on work at `zone`, in km, for a week of `volumeKm` (Daniels).
+  func workCap(zone: Intensity, volumeKm: Double) -> Double {
+    let caps = base.intensity
+    switch zone {
+    case .easy: return .infinity
+    case .marathon, .threshold: return caps.maxThresholdOfWeek * volumeKm
+    case .interval: return caps.maxIntervalOfWeek * volumeKm
+    case .repetition: return caps.maxRepetitionOfWeek * volumeKm
+    case .race:
+      return (goal.distance.kilometers <= 10 ? caps.maxIntervalOfWeek : caps.maxThresholdOfWeek) * volumeKm
+    }
+  }
+
+  /// The effort words for `zone`.
+  func effort(_ zone: Intensity) -> String { base.efforts[zone.rawValue] ?? zone.rawValue }
+}

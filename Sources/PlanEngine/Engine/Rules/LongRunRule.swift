@@ -1,0 +1,55 @@
+/// The long run: grows toward the peak long run for the distance and level, never faster than the spike guard.
+///
+/// - Spike guard (Garmin-RUNSAFE, Frandsen/Nielsen et al., BJSM 2025): no run longer than 1.10 × the longest
+///   run of the previous 4 weeks (week 1: the runner's longest recent run).
+/// - Cap: max(30 % of the week, the distance's minimum useful long run up to 50 % of the week) (Daniels,
+///   Hansons; low-volume novice plans sit at 35–50 % by necessity), and at most 150 minutes at easy pace
+///   (180 for the marathon).
+/// - Cut-back weeks return to the long run of two weeks earlier; taper weeks run a fraction of the peak long
+///   run; race week has the race instead.
+enum LongRunRule: WeekRule {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+    let units = context.units
+    let rules = context.base.longRun
+    let lookback = history.suffix(rules.spikeLookbackWeeks).map(\.maxRunKm)
+      + (history.count < rules.spikeLookbackWeeks ? [context.longestKm] : [])
+    let longestRecent = lookback.max() ?? context.longestKm
+    let spikeLimit = rules.spikeFactor * longestRecent
+    let volumeCap = context.longRunCap(volumeKm: week.targetKm)
+
+    switch week.phase {
+    case .race:
+      week.raceKm = context.raceKm
+      week.rules.append("Race day \(context.goal.timeline.raceDate.shortLabel): the \(context.goal.distance.displayName) is the last workout")
+      return
+    case .taper:
+      let peakLong = history.compactMap(\.longKm).max() ?? context.longestKm
+      let index = week.number - (context.weeks - context.taperVolume.count) - 1
+      let fraction = context.taperLongRun[max(0, min(index, context.taperLongRun.count - 1))]
+      week.longKm = floorTenth(min(fraction * peakLong, spikeLimit, volumeCap))
+      week.rules.append("Taper long run: \(percent(fraction)) of the peak long run \(units.format(peakLong))")
+      return
+    default:
+      break
+    }
+
+    if week.cutback {
+      let twoWeeksEarlier = history.first { $0.number == week.number - 2 }?.longKm ?? context.longestKm
+      week.longKm = floorTenth(min(twoWeeksEarlier, volumeCap, spikeLimit))
+      week.rules.append("Cut-back long run: back to \(units.format(week.longKm ?? 0)), the length of two weeks earlier")
+      return
+    }
+
+    let limits: [(km: Double, reason: String)] = [
+      (spikeLimit, "spike guard: at most \(String(format: "%.2f", rules.spikeFactor)) × \(units.format(longestRecent)), "
+        + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"),
+      (volumeCap, "long-run cap for a \(units.format(week.targetKm)) week"),
+      (context.peakLongTargetKm, context.peakLongTargetKm < context.level.peakLongRunKm.upper
+        ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace" : "the peak long run for this distance and level"),
+    ]
+    let binding = limits.min { $0.km < $1.km } ?? limits[0]
+    let long = floorTenth(binding.km)
+    week.longKm = long
+    week.rules.append("Long run \(units.format(long)): \(binding.reason)")
+  }
+}

@@ -1,0 +1,58 @@
+/// Quality sessions: which ones, how many, and how big.
+///
+/// - Per phase and level, the distance file lists workouts used in rotation; `base.yaml` says how many per
+///   week (cut-back weeks keep one). Beginners get strides, fartlek, hills and short tempo, no intervals.
+/// - Sessions grow from the template's smallest form at the start of the build to its largest at peak, and are
+///   then shrunk to Daniels' per-session caps (threshold ≤ 10 %, intervals ≤ 8 %, repetitions ≤ 5 % of the
+///   week) and kept shorter than the long run by a third. A session that cannot fit becomes an easy run.
+/// - Quality days sit in the weekly pattern so that no two hard days are adjacent.
+enum QualityRule: WeekRule {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+    let qualitySlots = week.slots.filter { $0.role == .quality }
+    var count = min(context.levelRules.qualityPerWeek[week.phase], qualitySlots.count)
+    if week.cutback { count = min(count, 1) }
+    let list = context.level.workouts[week.phase]
+    guard count > 0, !list.isEmpty else { return }
+
+    let progress = progressFraction(week: week, context: context)
+    let anchor = week.longKm ?? week.raceKm ?? context.raceKm
+    let maxKm = anchor / context.base.longRun.minRatioToOtherRuns
+    var used: Set<String> = []
+    var names: [String] = []
+    for (index, slot) in qualitySlots.prefix(count).enumerated() {
+      let rotation = (week.number - 1 + index) % list.count
+      let order = (0..<list.count).map { list[(rotation + $0) % list.count] }
+      let candidates = order.filter { !used.contains($0) } + order.filter { used.contains($0) }
+      var chosen: Session?
+      for id in candidates {
+        guard let template = context.library[id],
+              let session = Session.sized(id: id, template: template, progress: progress, volumeKm: week.targetKm,
+                                          maxKm: maxKm, context: context) else { continue }
+        chosen = session
+        break
+      }
+      guard let session = chosen else {
+        week.rules.append("No quality session on \(slot.date.shortLabel): the week is too small for any session "
+          + "within the per-session caps, so it is an easy run")
+        continue
+      }
+      used.insert(session.templateID)
+      week.sessions[slot.id] = session
+      names.append(session.template.name)
+      if let note = session.note { week.rules.append(note) }
+    }
+    guard !names.isEmpty else { return }
+    let stage = week.phase == .build || week.phase == .peak ? ", at \(percent(progress)) of their build-up" : ""
+    week.rules.append("Quality: \(names.joined(separator: ", "))\(stage); capped per session "
+      + "(threshold ≤ \(percent(context.base.intensity.maxThresholdOfWeek)), intervals ≤ "
+      + "\(percent(context.base.intensity.maxIntervalOfWeek)) of the week)")
+  }
+
+  /// 0 at the first build week, 1 at the last peak week; 0 in base, taper and cut-back weeks.
+  static func progressFraction(week: WeekDraft, context: PlanContext) -> Double {
+    guard !week.cutback, week.phase == .build || week.phase == .peak else { return 0 }
+    let buildPeak = context.phases.enumerated().filter { $0.element == .build || $0.element == .peak }.map { $0.offset + 1 }
+    guard let first = buildPeak.first, let last = buildPeak.last, last > first else { return 1 }
+    return Double(week.number - first) / Double(last - first)
+  }
+}

@@ -1,0 +1,67 @@
+/// Weekly volume: progressive overload, cut-back weeks and the taper.
+///
+/// - Build and base weeks rise at most min(10 % of the previous full week, 1.6 km × runs per week), the 10 %
+///   guideline and Daniels' "one mile per weekly session"; base weeks stay under 80 % of peak volume, and no
+///   week ramps past the level's peak volume.
+/// - Every 3rd week (beginners) or 4th week (others) is a cut-back week at ~75 % of the previous full week;
+///   the week after continues from the last full week. Never in the taper.
+/// - Taper weeks run at a fraction of the peak volume (Bosquet et al., MSSE 2007: volume −41…−60 %,
+///   intensity kept); race week's fraction is the running before race day, the race comes on top.
+enum VolumeRule: WeekRule {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+    let units = context.units
+    let fullWeeks = history.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race }
+    let previousFull = fullWeeks.last
+    let previousKm = previousFull?.plannedKm ?? context.currentKm
+    let previousName = previousFull.map { "week \($0.number)" } ?? "your current week"
+
+    switch week.phase {
+    case .taper, .race:
+      let peak = fullWeeks.map(\.plannedKm).max() ?? context.currentKm
+      let index = week.number - (context.weeks - context.taperVolume.count) - 1
+      let fraction = context.taperVolume[max(0, min(index, context.taperVolume.count - 1))]
+      week.targetKm = fraction * peak + (week.phase == .race ? context.raceKm : 0)
+      week.rules.append(week.phase == .race
+        ? "Race week: \(percent(fraction)) of the peak \(units.format(peak)) before race day, then the race"
+        : "Taper: \(percent(fraction)) of the peak \(units.format(peak)); volume down, one race-pace session kept")
+      return
+    default:
+      break
+    }
+
+    let every = context.base.cutback.every[context.goal.level]
+    if week.number > 1 && week.number % every == 0 {
+      week.cutback = true
+      week.targetKm = context.base.cutback.volumeFactor * previousKm
+      week.rules.append("Cut-back week (every \(ordinal(every)) week for \(context.goal.level.rawValue)s): "
+        + "\(percent(context.base.cutback.volumeFactor)) of \(previousName)'s \(units.format(previousKm))")
+      return
+    }
+
+    let volume = context.base.volume
+    let cap = week.phase == .base ? volume.baseCapOfPeak * context.peakTargetKm : context.peakTargetKm
+    let increase = min(volume.maxIncreasePercent / 100 * previousKm, volume.maxIncreaseKmPerRun * Double(context.runs))
+    if previousKm >= cap {
+      week.targetKm = previousKm
+      week.rules.append(week.phase == .base
+        ? "Volume held at \(units.format(previousKm)): base weeks stay at or under \(percent(volume.baseCapOfPeak)) of peak volume"
+        : "Volume held at \(units.format(previousKm)): the peak volume for this plan")
+    } else if previousKm + increase >= cap {
+      week.targetKm = cap
+      week.rules.append("Volume \(units.format(cap)): "
+        + (week.phase == .base ? "the base cap, \(percent(volume.baseCapOfPeak)) of peak volume" : "peak volume reached"))
+    } else {
+      week.targetKm = previousKm + increase
+      week.rules.append("Volume +\(units.format(increase)) over \(previousName): ramp cap min(\(Int(volume.maxIncreasePercent)) %, "
+        + "\(units.format(volume.maxIncreaseKmPerRun)) × \(context.runs) runs)")
+    }
+  }
+
+  static func ordinal(_ n: Int) -> String {
+    switch n {
+    case 2: "2nd"
+    case 3: "3rd"
+    default: "\(n)th"
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/// A day of a week's pattern, with its date.
+struct DaySlot: Sendable, Hashable {
+  /// `long`, `q1`, `easy2`, `recovery`, `race`.
+  var id: String
+  var role: PatternSlot.Role
+  var offset: Int
+  var date: CivilDate
+}
+
+/// A week while the rules shape it. Each rule reads the context and the weeks before, fills in its part,
+/// and says what it did in `rules`.
+struct WeekDraft: Sendable {
+  let number: Int
+  let phase: Phase
+  let start: CivilDate
+  var slots: [DaySlot]
+  var cutback = false
+  var targetKm = 0.0
+  /// The long run; nil in race week, where the race takes the long-run day.
+  var longKm: Double?
+  /// The race, in race week.
+  var raceKm: Double?
+  /// Quality sessions by slot id.
+  var sessions: [String: Session] = [:]
+  /// Easy and recovery runs by slot id.
+  var easyKm: [String: Double] = [:]
+  /// Slot ids whose easy run is the pre-race shakeout.
+  var shakeoutSlots: Set<String> = []
+  var rules: [String] = []
+
+  /// The runs of the week, km.
+  var runDistances: [Double] {
+    [longKm, raceKm].compactMap { $0 } + sessions.values.map(\.totalKm) + easyKm.values
+  }
+
+  /// The sum of the week's runs.
+  var plannedKm: Double { runDistances.reduce(0, +) }
+
+  /// The longest run of the week.
+  var maxRunKm: Double { runDistances.max() ?? 0 }
+}
+
+/// One training rule: reads the context and the finished weeks, shapes the current week, explains itself.
+protocol WeekRule {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft])
+}
+
+/// Rounds down to the nearest half kilometre (rounding down keeps every guard a guard).
+func floorHalf(_ km: Double) -> Double { (km * 2 + 1e-9).rounded(.down) / 2 }
+
+/// Rounds down to the nearest tenth of a kilometre.
+func floorTenth(_ km: Double) -> Double { (km * 10 + 1e-9).rounded(.down) / 10 }
+
+/// `12 %`.
+func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded())) %" }

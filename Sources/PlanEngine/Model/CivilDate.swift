@@ -1,0 +1,127 @@
+/// A calendar day with no time and no time zone (ISO 8601 `YYYY-MM-DD`, proleptic Gregorian).
+///
+/// The plan engine lays workouts on days, not instants: time of day and time zones are the scheduler's
+/// business. Arithmetic goes through a day number, so it needs no `Calendar` and reads no clock.
+public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+  public let year: Int
+  public let month: Int
+  public let day: Int
+
+  /// Creates a date, or returns nil when the fields are not a real day (2027-02-30).
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...9999).contains(year), (1...12).contains(month),
+          (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// Parses `YYYY-MM-DD`; nil for anything else.
+  public init?(iso text: String) {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+          parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+          let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+    self.init(year: y, month: m, day: d)
+  }
+
+  /// The date `dayNumber` days after 1970-01-01 (negative before it).
+  public init(dayNumber: Int) {
+    // Howard Hinnant's civil_from_days.
+    let z = dayNumber + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+    self.month = m
+    self.day = d
+  }
+
+  /// Days since 1970-01-01.
+  public var dayNumber: Int {
+    // Howard Hinnant's days_from_civil.
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = month > 2 ? month - 3 : month + 9
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// The weekday of this date.
+  public var weekday: Weekday {
+    // 1970-01-01 was a Thursday.
+    let index = ((dayNumber % 7) + 7 + 3) % 7  // 0 = Monday
+    return Weekday.allCases[index]
+  }
+
+  /// This date moved by `days` (negative moves back).
+  public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
+
+  /// Whole days from `self` to `other` (positive when `other` is later).
+  public func days(to other: CivilDate) -> Int { other.dayNumber - dayNumber }
+
+  /// The first `weekday` strictly after this date.
+  public func next(_ weekday: Weekday) -> CivilDate {
+    let delta = (weekday.index - self.weekday.index + 7) % 7
+    return adding(days: delta == 0 ? 7 : delta)
+  }
+
+  /// `YYYY-MM-DD`.
+  public var description: String {
+    func pad(_ n: Int, _ width: Int) -> String {
+      let s = String(n)
+      return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+  }
+
+  /// `Tue 5 Jan`, for tables.
+  public var shortLabel: String {
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    return "\(weekday.shortName) \(day) \(months[month - 1])"
+  }
+
+  public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let date = CivilDate(iso: text) else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a YYYY-MM-DD date")
+    }
+    self = date
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+
+  static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+  static func daysInMonth(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: return isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+}
+
+/// A day of the week, Monday first (ISO 8601).
+public enum Weekday: String, Sendable, Hashable, Codable, CaseIterable {
+  case monday = "mon", tuesday = "tue", wednesday = "wed", thursday = "thu", friday = "fri",
+       saturday = "sat", sunday = "sun"
+
+  /// 0 for Monday … 6 for Sunday.
+  public var index: Int { Weekday.allCases.firstIndex(of: self) ?? 0 }
+
+  /// `Mon`, `Tue`, …
+  public var shortName: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+}

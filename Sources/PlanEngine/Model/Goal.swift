@@ -1,0 +1,234 @@
+import Foundation
+
+/// A race distance the plan engine builds for.
+public enum RaceDistance: String, Sendable, Hashable, Codable, CaseIterable {
+  case fiveK = "5k"
+  case tenK = "10k"
+  case fifteenK = "15k"
+  case tenMiles = "10mi"
+  case half = "half"
+  case marathon = "marathon"
+
+  /// The race distance in kilometres.
+  public var kilometers: Double {
+    switch self {
+    case .fiveK: 5
+    case .tenK: 10
+    case .fifteenK: 15
+    case .tenMiles: 16.09344
+    case .half: 21.0975
+    case .marathon: 42.195
+    }
+  }
+
+  /// The template family whose rules apply (10 miles trains like a 15k).
+  public var templateName: String {
+    switch self {
+    case .tenMiles: RaceDistance.fifteenK.rawValue
+    default: rawValue
+    }
+  }
+
+  /// A name for people: "5K", "half marathon".
+  public var displayName: String {
+    switch self {
+    case .fiveK: "5K"
+    case .tenK: "10K"
+    case .fifteenK: "15K"
+    case .tenMiles: "10 miles"
+    case .half: "half marathon"
+    case .marathon: "marathon"
+    }
+  }
+
+  static let aliases: [String: RaceDistance] = [
+    "5k": .fiveK, "5km": .fiveK, "5000m": .fiveK, "5000": .fiveK,
+    "10k": .tenK, "10km": .tenK, "10000m": .tenK, "10000": .tenK,
+    "15k": .fifteenK, "15km": .fifteenK, "15000m": .fifteenK,
+    "10mi": .tenMiles, "10-mile": .tenMiles, "10mile": .tenMiles, "10miles": .tenMiles, "16.1k": .tenMiles,
+    "half": .half, "half-marathon": .half, "halfmarathon": .half, "hm": .half, "21.1k": .half, "21.1km": .half,
+    "21k": .half, "13.1mi": .half,
+    "marathon": .marathon, "full": .marathon, "full-marathon": .marathon, "42.2k": .marathon,
+    "42.2km": .marathon, "42k": .marathon, "26.2mi": .marathon,
+  ]
+
+  /// Parses a distance name or alias (`5k`, `half-marathon`, `21.1k`, `10mi`, `marathon`), case-insensitively.
+  public init?(parsing text: String) {
+    let key = text.lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: " ", with: "-")
+    guard let distance = RaceDistance.aliases[key] else { return nil }
+    self = distance
+  }
+
+  /// The allowed spellings, for error messages.
+  public static let allowedList = "5k, 10k, 15k, 10mi, half (or half-marathon, 21.1k), marathon"
+
+  /// The closest known name to a mistyped one, if any is close.
+  public static func suggestion(for text: String) -> String? {
+    closestName(to: text.lowercased(), among: Array(aliases.keys).sorted())
+  }
+}
+
+/// The runner's experience level.
+public enum Level: String, Sendable, Hashable, Codable, CaseIterable {
+  case beginner, intermediate, advanced
+
+  /// Parses a level name or a short form (`beg`, `int`, `adv`, `novice`).
+  public init?(parsing text: String) {
+    switch text.lowercased() {
+    case "beginner", "beg", "novice": self = .beginner
+    case "intermediate", "int": self = .intermediate
+    case "advanced", "adv": self = .advanced
+    default: return nil
+    }
+  }
+}
+
+/// A recent race result, used to derive training paces (VDOT).
+public struct RecentRace: Sendable, Hashable, Codable {
+  /// The race distance in kilometres.
+  public var distanceKm: Double
+  /// The finishing time in seconds.
+  public var timeSeconds: Double
+
+  /// Creates a result.
+  public init(distanceKm: Double, timeSeconds: Double) {
+    self.distanceKm = distanceKm
+    self.timeSeconds = timeSeconds
+  }
+
+  /// Parses `5k=20:00`, `half=1:35:00`, `10mi=1:10:00`, `3000m=11:30`, `mile=6:00`.
+  public init?(parsing text: String) {
+    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let km = parseDistanceKilometers(parts[0]),
+          let seconds = parseRaceTime(parts[1]), seconds > 0 else { return nil }
+    self.init(distanceKm: km, timeSeconds: seconds)
+  }
+}
+
+/// Parses a distance such as `5k`, `half`, `mile`, `3000m`, `8.2km`, `5mi` into kilometres.
+public func parseDistanceKilometers(_ text: String) -> Double? {
+  let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
+  if let race = RaceDistance(parsing: lower) { return race.kilometers }
+  if lower == "mile" || lower == "1mi" { return 1.609344 }
+  let units: [(suffix: String, factor: Double)] = [("km", 1), ("k", 1), ("mi", 1.609344), ("m", 0.001)]
+  for unit in units where lower.hasSuffix(unit.suffix) {
+    let number = lower.dropLast(unit.suffix.count)
+    if let value = Double(number), value > 0, value.isFinite { return value * unit.factor }
+    return nil
+  }
+  return nil
+}
+
+/// What the runner asks for: the inputs of the plan engine.
+public struct Goal: Sendable, Hashable, Codable {
+  /// The race distance.
+  public var distance: RaceDistance
+  /// The runner's experience level.
+  public var level: Level
+  /// The plan's timeline, resolved to dates.
+  public var timeline: Timeline
+  /// Runs per week (3…7), or nil for the level's default.
+  public var runsPerWeek: Int?
+  /// The runner's current weekly volume, or nil for the level's default.
+  public var currentWeeklyKm: Double?
+  /// The longest run of the last four weeks, or nil for the level's default.
+  public var longestRecentRunKm: Double?
+  /// A recent race result, for VDOT paces.
+  public var recentRace: RecentRace?
+
+  /// Creates a goal.
+  public init(distance: RaceDistance, level: Level, timeline: Timeline, runsPerWeek: Int? = nil,
+              currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: RecentRace? = nil) {
+    self.distance = distance
+    self.level = level
+    self.timeline = timeline
+    self.runsPerWeek = runsPerWeek
+    self.currentWeeklyKm = currentWeeklyKm
+    self.longestRecentRunKm = longestRecentRunKm
+    self.recentRace = recentRace
+  }
+}
+
+/// The plan's dates: week 1 starts on `start`; the race is on `raceDate`, inside week `weeks`.
+public struct Timeline: Sendable, Hashable, Codable {
+  /// The first day of week 1.
+  public var start: CivilDate
+  /// Race day, the last workout of the plan.
+  public var raceDate: CivilDate
+  /// The number of weeks, counting the race week.
+  public var weeks: Int
+
+  /// Resolves the command-line timeline into dates.
+  ///
+  /// - `weeks` alone: week 1 starts on `start` (default: the first Monday after `today`) and the race is on
+  ///   the last day of week `weeks`.
+  /// - `raceDate` alone: week 1 starts on `start` (same default) and the plan has as many weeks as it takes
+  ///   to reach race day.
+  /// - both: the plan ends on race day and starts `weeks` weeks earlier (unless `start` is given too, which
+  ///   must then agree).
+  /// - Throws: `PlanError` naming the option, the value and what is allowed.
+  public static func resolve(weeks: Int?, raceDate: CivilDate?, start: CivilDate?, today: CivilDate,
+                             maxWeeks: Int) throws(PlanError) -> Timeline {
+    if let weeks, !(1...maxWeeks).contains(weeks) {
+      throw .outOfRange(option: "--weeks", value: String(weeks), allowed: "1–\(maxWeeks)")
+    }
+    if let raceDate, raceDate <= today {
+      throw .raceDateNotInFuture(raceDate: raceDate, today: today)
+    }
+    switch (weeks, raceDate) {
+    case (nil, nil):
+      throw .missingTimeline
+    case let (weeks?, nil):
+      let first = start ?? today.next(.monday)
+      return Timeline(start: first, raceDate: first.adding(days: 7 * weeks - 1), weeks: weeks)
+    case let (nil, race?):
+      let first = start ?? today.next(.monday)
+      guard first < race else { throw .startNotBeforeRace(start: first, raceDate: race) }
+      let days = first.days(to: race) + 1
+      let weeks = (days + 6) / 7
+      guard weeks <= maxWeeks else {
+        throw .outOfRange(option: "--race-date", value: race.description,
+                          allowed: "at most \(maxWeeks) weeks after the start (\(first)), that is on or before "
+                            + "\(first.adding(days: 7 * maxWeeks - 1)); use --start to begin later")
+      }
+      return Timeline(start: first, raceDate: race, weeks: weeks)
+    case let (weeks?, race?):
+      if let start {
+        let firstAllowed = start.adding(days: 7 * (weeks - 1))
+        let lastAllowed = start.adding(days: 7 * weeks - 1)
+        guard (firstAllowed...lastAllowed).contains(race) else {
+          throw .inconsistentTimeline(weeks: weeks, start: start, raceDate: race)
+        }
+        return Timeline(start: start, raceDate: race, weeks: weeks)
+      }
+      return Timeline(start: race.adding(days: -(7 * weeks - 1)), raceDate: race, weeks: weeks)
+    }
+  }
+
+  /// Creates a timeline directly.
+  public init(start: CivilDate, raceDate: CivilDate, weeks: Int) {
+    self.start = start
+    self.raceDate = raceDate
+    self.weeks = weeks
+  }
+}
+
+/// The closest candidate by edit distance, when it is close enough to be a likely typo.
+func closestName(to text: String, among candidates: [String]) -> String? {
+  func distance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, ca) in a.enumerated() {
+      var current = [i + 1] + Array(repeating: 0, count: b.count)
+      for (j, cb) in b.enumerated() {
+        current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+  let a = Array(text)
+  let scored = candidates.map { (name: $0, score: distance(a, Array($0))) }
+  guard let best = scored.min(by: { ($0.score, $0.name) < ($1.score, $1.name) }),
+        best.score <= max(1, text.count / 3) else { return nil }
+  return best.name
+}

@@ -1,0 +1,166 @@
+/// A training phase (training-rules guide, "Phases and taper").
+public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
+  case base, build, peak, taper, race
+}
+
+/// What a workout is. `hard` kinds never fall on consecutive days.
+public enum WorkoutKind: String, Sendable, Hashable, Codable, CaseIterable {
+  case easy, recovery, long, tempo, intervals, hills, fartlek, strides, race
+  case crossTraining = "cross-training"
+
+  /// Quality sessions, long runs and the race are hard days.
+  public var isHard: Bool {
+    switch self {
+    case .long, .tempo, .intervals, .hills, .fartlek, .race: true
+    case .easy, .recovery, .strides, .crossTraining: false
+    }
+  }
+
+  /// "Tempo", "Cross-training".
+  public var displayName: String {
+    switch self {
+    case .crossTraining: "Cross-training"
+    default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+    }
+  }
+}
+
+/// The intensity of a step: a VDOT zone, race pace, or easy running.
+public enum Intensity: String, Sendable, Hashable, Codable, CaseIterable {
+  case easy = "E", marathon = "M", threshold = "T", interval = "I", repetition = "R", race
+
+  /// True for everything but easy running.
+  public var isQuality: Bool { self != .easy }
+}
+
+/// One part of a workout.
+public struct WorkoutStep: Sendable, Hashable, Codable {
+  /// warm-up, work, recovery or cool-down.
+  public enum Kind: String, Sendable, Hashable, Codable { case warmup, work, recovery, cooldown }
+
+  /// What the step is.
+  public var kind: Kind
+  /// Distance of one repetition, in kilometres.
+  public var distanceKm: Double
+  /// Duration of one repetition, in whole minutes (rounded; seconds in `durationSeconds`).
+  public var durationMin: Int
+  /// Duration of one repetition in seconds.
+  public var durationSeconds: Int
+  /// Pace range or pace (`5:40-6:10/km`) when paces are known (a recent race was given).
+  public var pace: String?
+  /// Effort target: RPE and talk test.
+  public var effort: String
+  /// The intensity zone.
+  public var zone: Intensity
+  /// How many times the step is done.
+  public var `repeat`: Int
+
+  enum CodingKeys: String, CodingKey {
+    case kind, pace, effort, zone, `repeat`
+    case distanceKm = "distance_km", durationMin = "duration_min", durationSeconds = "duration_s"
+  }
+}
+
+/// One planned session on one day.
+public struct Workout: Sendable, Hashable, Codable {
+  /// Stable id: the plan id, the week and the slot (`p…-w03-long`); never the date or title.
+  public var id: String
+  /// The slot of the weekly pattern this workout fills (`long`, `q1`, `easy2`, `race`).
+  public var slot: String
+  /// The day.
+  public var date: CivilDate
+  /// What it is.
+  public var kind: WorkoutKind
+  /// Total distance, kilometres.
+  public var distanceKm: Double
+  /// Estimated duration, whole minutes.
+  public var durationMin: Int
+  /// A hard day (quality session, long run, race).
+  public var hard: Bool
+  /// `Tempo 7.5 km`.
+  public var title: String
+  /// The session in words: structure and targets.
+  public var description: String
+  /// The parts of the session, in order.
+  public var steps: [WorkoutStep]
+
+  enum CodingKeys: String, CodingKey {
+    case id, slot, date, kind, hard, title, description, steps
+    case distanceKm = "distance_km", durationMin = "duration_min"
+  }
+}
+
+/// One week of the plan.
+public struct Week: Sendable, Hashable, Codable {
+  /// 1-based week number.
+  public var number: Int
+  /// The training phase.
+  public var phase: Phase
+  /// The first day of the week.
+  public var start: CivilDate
+  /// The volume the rules aimed for.
+  public var targetKm: Double
+  /// The sum of the week's workout distances.
+  public var plannedKm: Double
+  /// A cut-back (recovery) week.
+  public var cutback: Bool
+  /// One sentence per rule that shaped the week.
+  public var rules: [String]
+  /// The workouts, by date.
+  public var workouts: [Workout]
+
+  enum CodingKeys: String, CodingKey {
+    case number, phase, start, cutback, rules, workouts
+    case targetKm = "target_km", plannedKm = "planned_km"
+  }
+}
+
+/// The goal as the plan resolved it: every default filled in.
+public struct ResolvedGoal: Sendable, Hashable, Codable {
+  /// Distance name (`half`).
+  public var distance: RaceDistance
+  /// Race distance in kilometres.
+  public var distanceKm: Double
+  /// Experience level.
+  public var level: Level
+  /// Number of weeks.
+  public var weeks: Int
+  /// First day of week 1.
+  public var start: CivilDate
+  /// Race day.
+  public var raceDate: CivilDate
+  /// Runs per week.
+  public var runsPerWeek: Int
+  /// Weekly volume in week 0 (what the runner does now).
+  public var currentWeeklyKm: Double
+  /// Longest run of the last four weeks.
+  public var longestRecentRunKm: Double
+  /// VDOT from the recent race, when one was given.
+  public var vdot: Double?
+  /// Predicted race time in seconds, when a recent race was given.
+  public var predictedTimeSeconds: Int?
+
+  enum CodingKeys: String, CodingKey {
+    case distance, level, weeks, start, vdot
+    case distanceKm = "distance_km", raceDate = "race_date", runsPerWeek = "runs_per_week"
+    case currentWeeklyKm = "current_weekly_km", longestRecentRunKm = "longest_recent_run_km"
+    case predictedTimeSeconds = "predicted_time_s"
+  }
+}
+
+/// A generated training plan: the output of ``makePlan(goal:rules:)``.
+public struct Plan: Sendable, Hashable, Codable {
+  /// The JSON schema name and version.
+  public var schema: String = "runmate.plan/1"
+  /// Stable id derived from the inputs.
+  public var id: String
+  /// The goal with defaults resolved.
+  public var goal: ResolvedGoal
+  /// Things the runner should know (compressed timeline, long run share, …).
+  public var warnings: [String]
+  /// The weeks, in order.
+  public var weeks: [Week]
+
+  /// Every workout of the plan, in date order.
+  public var workouts: [Workout] { weeks.flatMap(\.workouts) }
+}

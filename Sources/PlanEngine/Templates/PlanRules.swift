@@ -1,0 +1,349 @@
+/// The training rules and workout library, decoded from `plan-templates/*.yaml`.
+///
+/// Every number a coach might want to change lives here, not in code. See `plan-templates/README.md` for the
+/// schema. Build one with ``PlanRules/init(files:)``; it validates every file and reports the first problem
+/// as a ``TemplateError`` naming the file, the key path, the value and what is allowed.
+public struct PlanRules: Sendable {
+  /// Rules shared by every distance (`base.yaml`).
+  public var base: BaseRules
+  /// The workout library (`workouts.yaml`), by id.
+  public var workouts: [String: WorkoutTemplate]
+  /// Per-distance rules, keyed by template name (`5k`, `half`).
+  public var distances: [String: DistanceRules]
+  /// The files the rules came from, for messages.
+  public var sources: [String]
+
+  /// The rules for one race distance, if its file was loaded.
+  public func rules(for distance: RaceDistance) -> DistanceRules? { distances[distance.templateName] }
+}
+
+/// One template file's name and text, as the caller read it.
+public struct TemplateFile: Sendable, Hashable {
+  /// The file name for messages (`plan-templates/half.yaml`).
+  public var name: String
+  /// The YAML text.
+  public var text: String
+
+  /// Creates a template file value.
+  public init(name: String, text: String) {
+    self.name = name
+    self.text = text
+  }
+}
+
+/// A value per experience level.
+public struct PerLevel<Value: Sendable & Codable & Hashable>: Sendable, Codable, Hashable {
+  /// Value for beginners.
+  public var beginner: Value
+  /// Value for intermediate runners.
+  public var intermediate: Value
+  /// Value for advanced runners.
+  public var advanced: Value
+
+  /// The value for `level`.
+  public subscript(level: Level) -> Value {
+    switch level {
+    case .beginner: beginner
+    case .intermediate: intermediate
+    case .advanced: advanced
+    }
+  }
+}
+
+/// A value per training phase.
+public struct PerPhase<Value: Sendable & Codable & Hashable>: Sendable, Codable, Hashable {
+  /// Base phase.
+  public var base: Value
+  /// Build phase.
+  public var build: Value
+  /// Peak phase.
+  public var peak: Value
+  /// Taper weeks before race week.
+  public var taper: Value
+  /// Race week.
+  public var race: Value
+
+  /// The value for `phase`.
+  public subscript(phase: Phase) -> Value {
+    switch phase {
+    case .base: base
+    case .build: build
+    case .peak: peak
+    case .taper: taper
+    case .race: race
+    }
+  }
+}
+
+/// A number or a `[low, high]` range in YAML.
+public struct ValueRange: Sendable, Codable, Hashable {
+  /// The low end.
+  public var lower: Double
+  /// The high end (equal to `lower` for a single number).
+  public var upper: Double
+
+  /// Creates a range.
+  public init(_ lower: Double, _ upper: Double) {
+    self.lower = lower
+    self.upper = upper
+  }
+
+  /// The value at `fraction` (0…1) of the way from `lower` to `upper`.
+  public func value(at fraction: Double) -> Double { lower + (upper - lower) * min(1, max(0, fraction)) }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if let single = try? container.decode(Double.self) {
+      self.init(single, single)
+      return
+    }
+    let pair = try container.decode([Double].self)
+    guard pair.count == 2 else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a number or [low, high]")
+    }
+    self.init(pair[0], pair[1])
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if lower == upper { try container.encode(lower) } else { try container.encode([lower, upper]) }
+  }
+}
+
+/// `base.yaml`: rules shared by every distance.
+public struct BaseRules: Sendable, Codable, Hashable {
+  /// Must be 1.
+  public var schemaVersion: Int
+  /// The longest plan allowed, in weeks.
+  public var maxWeeks: Int
+  /// Weekly volume progression.
+  public var volume: VolumeRules
+  /// Cut-back weeks.
+  public var cutback: CutbackRules
+  /// How weeks are split into phases.
+  public var phases: PhaseRules
+  /// Long-run limits.
+  public var longRun: LongRunRules
+  /// Intensity distribution and per-session caps.
+  public var intensity: IntensityRules
+  /// Per-level settings.
+  public var levels: PerLevel<LevelRules>
+  /// Day patterns, one per number of runs a week (3 … 7).
+  public var weeklyPatterns: [WeeklyPattern]
+  /// Effort descriptions per intensity zone (RPE and talk test).
+  public var efforts: [String: String]
+}
+
+/// Weekly volume progression (the 10 % guideline and Daniels' 1 mile per session).
+public struct VolumeRules: Sendable, Codable, Hashable {
+  /// Largest increase over the previous full week, in percent.
+  public var maxIncreasePercent: Double
+  /// Largest increase per run of the week, in km.
+  public var maxIncreaseKmPerRun: Double
+  /// Base weeks stay at or below this fraction of peak volume.
+  public var baseCapOfPeak: Double
+  /// The shortest run worth lacing up for, in km.
+  public var minRunKm: Double
+}
+
+/// Cut-back (recovery) weeks.
+public struct CutbackRules: Sendable, Codable, Hashable {
+  /// Every n-th week is a cut-back week.
+  public var every: PerLevel<Int>
+  /// Cut-back volume as a fraction of the previous full week.
+  public var volumeFactor: Double
+}
+
+/// How the weeks before the taper divide into base, build and peak.
+public struct PhaseRules: Sendable, Codable, Hashable {
+  /// Share of the plan spent in base.
+  public var baseFraction: Double
+  /// Fewest base weeks in a plan that is not compressed.
+  public var baseMinWeeks: Int
+  /// Share of the plan at peak.
+  public var peakFraction: Double
+  /// Fewest peak weeks.
+  public var peakMinWeeks: Int
+  /// Most peak weeks.
+  public var peakMaxWeeks: Int
+  /// Most build weeks; longer plans get more base.
+  public var buildMaxWeeks: Int
+}
+
+/// Long-run limits.
+public struct LongRunRules: Sendable, Codable, Hashable {
+  /// Long run cap as a share of the week (Daniels, Hansons).
+  public var capOfWeek: Double
+  /// The share allowed when needed to reach the distance's minimum useful long run.
+  public var noviceCapOfWeek: Double
+  /// Warn when the long run is above this share of its week.
+  public var warnAboveOfWeek: Double
+  /// No run longer than this factor × the longest run of the look-back window (Garmin-RUNSAFE).
+  public var spikeFactor: Double
+  /// The look-back window, in weeks.
+  public var spikeLookbackWeeks: Int
+  /// The long run is at least this factor × any other run of its week.
+  public var minRatioToOtherRuns: Double
+  /// Longest long run, in minutes at easy pace.
+  public var maxMinutes: Double
+}
+
+/// Intensity distribution (Seiler) and Daniels' per-session caps.
+public struct IntensityRules: Sendable, Codable, Hashable {
+  /// Easy running's minimum share of each week's time.
+  public var minEasyTimeFraction: Double
+  /// Threshold work per session, as a share of weekly volume.
+  public var maxThresholdOfWeek: Double
+  /// Interval work per session, as a share of weekly volume.
+  public var maxIntervalOfWeek: Double
+  /// Repetition work per session, as a share of weekly volume.
+  public var maxRepetitionOfWeek: Double
+}
+
+/// Settings per level that hold for every distance.
+public struct LevelRules: Sendable, Codable, Hashable {
+  /// VDOT assumed for duration estimates when no recent race is given.
+  public var estimateVdot: Double
+  /// Quality sessions per week, by phase.
+  public var qualityPerWeek: PerPhase<Int>
+  /// Workout kinds this level may be given.
+  public var allowedKinds: [WorkoutKind]
+}
+
+/// The days of a week with `runs` runs.
+public struct WeeklyPattern: Sendable, Codable, Hashable {
+  /// Runs per week.
+  public var runs: Int
+  /// The days.
+  public var days: [PatternSlot]
+}
+
+/// A day in the weekly pattern: days before the long-run day, and what the day is for.
+public struct PatternSlot: Sendable, Codable, Hashable {
+  /// The role of the day.
+  public enum Role: String, Sendable, Codable, Hashable, CaseIterable { case long, quality, easy, recovery }
+  /// Days relative to the long-run (race) weekday: 0 is the long run, −1 the day before, down to −6.
+  public var offset: Int
+  /// What the day is for.
+  public var role: Role
+}
+
+/// Per-distance rules (`5k.yaml`, `half.yaml`, …).
+public struct DistanceRules: Sendable, Codable, Hashable {
+  /// Must be 1.
+  public var schemaVersion: Int
+  /// The template name (`5k`, `10k`, `15k`, `half`, `marathon`).
+  public var distance: String
+  /// Minimum sensible and absolute plan lengths per level.
+  public var minimumWeeks: PerLevel<MinimumWeeks>
+  /// The taper shape.
+  public var taper: TaperRules
+  /// Long-run facts for the distance.
+  public var longRun: DistanceLongRun
+  /// What a runner needs before starting a plan for this distance (marathon).
+  public var requirements: Requirements?
+  /// Per-level volumes and workouts.
+  public var levels: PerLevel<DistanceLevel>
+}
+
+/// Plan length limits.
+public struct MinimumWeeks: Sendable, Codable, Hashable {
+  /// Shorter plans are compressed (no base) and say so.
+  public var recommended: Int
+  /// Shorter plans are refused.
+  public var absolute: Int
+}
+
+/// The taper: volume per taper week (the last entry is race week) as a fraction of peak volume.
+public struct TaperRules: Sendable, Codable, Hashable {
+  /// Volume fraction of peak per taper week; the last is race week.
+  public var volume: [Double]
+  /// Long run as a fraction of the peak long run, per taper week before race week.
+  public var longRun: [Double]
+  /// A longer taper for high peak volumes (marathon above 80 km/week).
+  public var extended: ExtendedTaper?
+}
+
+/// A longer taper used above a peak volume.
+public struct ExtendedTaper: Sendable, Codable, Hashable {
+  /// Used when peak volume is above this, km/week.
+  public var abovePeakKm: Double
+  /// Volume fraction of peak per taper week; the last is race week.
+  public var volume: [Double]
+  /// Long run fraction of peak long run per taper week before race week.
+  public var longRun: [Double]
+}
+
+/// Long-run facts for a distance.
+public struct DistanceLongRun: Sendable, Codable, Hashable {
+  /// The shortest long run that prepares for this distance, km.
+  public var minUsefulKm: Double
+  /// Overrides the base `longRun.maxMinutes`.
+  public var maxMinutes: Double?
+}
+
+/// Entry requirements.
+public struct Requirements: Sendable, Codable, Hashable {
+  /// Weekly volume needed to start, km.
+  public var minWeeklyKm: Double
+  /// Longest recent run needed to start, km.
+  public var minLongestRunKm: Double
+}
+
+/// Per-distance, per-level settings.
+public struct DistanceLevel: Sendable, Codable, Hashable {
+  /// Default current weekly volume, km.
+  public var startWeeklyKm: Double
+  /// Default longest recent run, km.
+  public var longestRecentRunKm: Double
+  /// Peak weekly volume, km; never ramped past.
+  public var peakWeeklyKm: Double
+  /// Peak long run, km (the guide's table).
+  public var peakLongRunKm: ValueRange
+  /// Default runs per week.
+  public var runsPerWeek: Int
+  /// Workout ids per phase, used in rotation.
+  public var workouts: PerPhase<[String]>
+}
+
+/// `workouts.yaml`: the workout library.
+public struct WorkoutLibrary: Sendable, Codable, Hashable {
+  /// Must be 1.
+  public var schemaVersion: Int
+  /// Workouts by id.
+  public var workouts: [String: WorkoutTemplate]
+}
+
+/// A quality session shape.
+public struct WorkoutTemplate: Sendable, Codable, Hashable {
+  /// The workout kind.
+  public var kind: WorkoutKind
+  /// Intensity of the work bouts.
+  public var zone: Intensity
+  /// Short name (`Cruise intervals`).
+  public var name: String
+  /// Easy warm-up, km (0 for strides, which ride on an easy run).
+  public var warmupKm: Double
+  /// Easy cool-down, km.
+  public var cooldownKm: Double
+  /// Size of one work bout; a range grows over the build.
+  public var work: Amount
+  /// Repetitions; a range grows over the build.
+  public var reps: ValueRange
+  /// Recovery between bouts.
+  public var recovery: Amount?
+  /// Words for the session's purpose.
+  public var purpose: String
+}
+
+/// An amount of running: one of km, minutes, seconds (a number or a range), or `ofWork` for recoveries.
+public struct Amount: Sendable, Codable, Hashable {
+  /// Kilometres.
+  public var km: ValueRange?
+  /// Minutes.
+  public var minutes: ValueRange?
+  /// Seconds.
+  public var seconds: ValueRange?
+  /// Recovery as a fraction of the work bout's duration.
+  public var ofWork: Double?
+}

@@ -1,0 +1,37 @@
+/// A problem in a template file, with the file, the key path and what is allowed.
+///
+/// Messages read like a compiler's: `plan-templates/half.yaml: levels.beginner.peakWeeklyKm: 'lots' is wrong,
+/// allowed is a number`.
+public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The YAML does not parse.
+  case syntax(file: String, line: Int, column: Int, detail: String)
+  /// A value is of the wrong type or out of range.
+  case invalidValue(file: String, keyPath: String, value: String, allowed: String)
+  /// A required key is absent.
+  case missingKey(file: String, keyPath: String)
+  /// A key the schema does not know (usually a typo).
+  case unknownKey(file: String, keyPath: String, suggestion: String?)
+  /// A file the rules need is not among the files.
+  case missingFile(name: String, directory: String)
+  /// The template directory cannot be found.
+  case directoryNotFound(lookedIn: [String])
+
+  public var description: String {
+    switch self {
+    case let .syntax(file, line, column, detail):
+      return "\(file):\(line):\(column): YAML syntax error: \(detail)"
+    case let .invalidValue(file, keyPath, value, allowed):
+      return "\(file): \(keyPath): \(value) is wrong, allowed is \(allowed)"
+    case let .missingKey(file, keyPath):
+      return "\(file): \(keyPath): missing, this key is required"
+    case let .unknownKey(file, keyPath, suggestion):
+      let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+      return "\(file): \(keyPath): unknown key\(hint)"
+    case let .missingFile(name, directory):
+      return "\(directory): \(name) is missing, the rules need it"
+    case let .directoryNotFound(lookedIn):
+      return "plan templates not found; looked in: \(lookedIn.joined(separator: ", "))"
+        + " (use --templates DIR or set RUNMATE_TEMPLATES)"
+    }
+  }
+}

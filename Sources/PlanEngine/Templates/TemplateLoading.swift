@@ -1,0 +1,183 @@
+import Foundation
+import Yams
+
+extension PlanRules {
+  /// Decodes and validates a full set of template files: `base.yaml`, `workouts.yaml` and one file per distance.
+  ///
+  /// - Parameters:
+  ///   - files: the files' names (for messages) and texts; the caller reads the disk.
+  ///   - directory: the directory name, for messages about missing files.
+  /// - Throws: ``TemplateError`` for the first problem found.
+  public init(files: [TemplateFile], directory: String = "plan-templates") throws(TemplateError) {
+    var base: BaseRules?
+    var library: WorkoutLibrary?
+    var distances: [String: DistanceRules] = [:]
+    var distanceFiles: [String: String] = [:]
+    for file in files.sorted(by: { $0.name < $1.name }) {
+      let stem = URL(fileURLWithPath: file.name).deletingPathExtension().lastPathComponent
+      switch stem {
+      case "base":
+        base = try decodeTemplate(BaseRules.self, from: file)
+      case "workouts":
+        library = try decodeTemplate(WorkoutLibrary.self, from: file)
+      default:
+        let rules = try decodeTemplate(DistanceRules.self, from: file)
+        distances[rules.distance] = rules
+        distanceFiles[rules.distance] = file.name
+      }
+    }
+    guard let base else { throw .missingFile(name: "base.yaml", directory: directory) }
+    guard let library else { throw .missingFile(name: "workouts.yaml", directory: directory) }
+    let baseFile = files.first { $0.name.hasSuffix("base.yaml") }?.name ?? "base.yaml"
+    let libraryFile = files.first { $0.name.hasSuffix("workouts.yaml") }?.name ?? "workouts.yaml"
+    try TemplateValidator(file: baseFile).validate(base)
+    try TemplateValidator(file: libraryFile).validate(library)
+    for name in Set(RaceDistance.allCases.map(\.templateName)).sorted() {
+      guard let rules = distances[name], let file = distanceFiles[name] else {
+        throw .missingFile(name: "\(name).yaml", directory: directory)
+      }
+      try TemplateValidator(file: file).validate(rules, base: base, library: library)
+    }
+    self.init(base: base, workouts: library.workouts, distances: distances,
+              sources: files.map(\.name).sorted())
+  }
+}
+
+/// Decodes one file, turning Yams and `DecodingError`s into ``TemplateError`` with key paths and values.
+func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(TemplateError) -> T {
+  let node: Node
+  do {
+    guard let composed = try Yams.compose(yaml: file.text) else {
+      throw TemplateError.invalidValue(file: file.name, keyPath: "(document)", value: "an empty file",
+                                       allowed: "a YAML mapping with schemaVersion: 1")
+    }
+    node = composed
+  } catch let error as TemplateError {
+    throw error
+  } catch let error as YamlError {
+    throw syntaxError(error, file: file.name)
+  } catch {
+    throw .syntax(file: file.name, line: 1, column: 1, detail: "\(error)")
+  }
+  if let version = node["schemaVersion"], version.int != 1 {
+    throw .invalidValue(file: file.name, keyPath: "schemaVersion", value: "'\(version.string ?? "?")'",
+                        allowed: "1")
+  }
+  let value: T
+  do {
+    value = try YAMLDecoder().decode(T.self, from: node)
+  } catch let error as DecodingError {
+    throw describe(error, file: file.name, root: node)
+  } catch let error as YamlError {
+    throw syntaxError(error, file: file.name)
+  } catch {
+    throw .syntax(file: file.name, line: 1, column: 1, detail: "\(error)")
+  }
+  try checkUnknownKeys(in: node, decoded: value, file: file.name)
+  return value
+}
+
+private func syntaxError(_ error: YamlError, file: String) -> TemplateError {
+  switch error {
+  case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+       let .composer(context, problem, mark, _):
+    let context = context.map { "\($0.text) " } ?? ""
+    return .syntax(file: file, line: mark.line, column: mark.column, detail: context + problem)
+  default:
+    return .syntax(file: file, line: 1, column: 1, detail: "\(error)")
+  }
+}
+
+/// `levels.beginner.workouts.build[1]`.
+func keyPathString(_ path: [any CodingKey]) -> String {
+  var text = ""
+  for key in path {
+    if let index = key.intValue {
+      text += "[\(index)]"
+    } else {
+      text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+    }
+  }
+  return text.isEmpty ? "(document)" : text
+}
+
+private func node(at path: [any CodingKey], in root: Node) -> Node? {
+  var current: Node? = root
+  for key in path {
+    if let index = key.intValue, let sequence = current?.sequence, index < sequence.count {
+      current = sequence[index]
+    } else {
+      current = current?[key.stringValue]
+    }
+  }
+  return current
+}
+
+private func describe(_ error: DecodingError, file: String, root: Node) -> TemplateError {
+  func shown(_ path: [any CodingKey]) -> String {
+    guard let found = node(at: path, in: root) else { return "the value" }
+    if let scalar = found.scalar { return "'\(scalar.string)'" }
+    return found.mapping != nil ? "a mapping" : "a list"
+  }
+  func expected(_ type: Any.Type) -> String {
+    switch type {
+    case is Double.Type, is Float.Type: "a number"
+    case is Int.Type: "a whole number"
+    case is String.Type: "a text"
+    case is Bool.Type: "true or false"
+    case is WorkoutKind.Type: WorkoutKind.allCases.map(\.rawValue).joined(separator: ", ")
+    case is Intensity.Type: Intensity.allCases.map(\.rawValue).joined(separator: ", ")
+    case is PatternSlot.Role.Type: PatternSlot.Role.allCases.map(\.rawValue).joined(separator: ", ")
+    default: "a value of type \(type)"
+    }
+  }
+  switch error {
+  case let .typeMismatch(type, context):
+    return .invalidValue(file: file, keyPath: keyPathString(context.codingPath),
+                         value: shown(context.codingPath), allowed: expected(type))
+  case let .valueNotFound(type, context):
+    return .invalidValue(file: file, keyPath: keyPathString(context.codingPath), value: "an empty value",
+                         allowed: expected(type))
+  case let .keyNotFound(key, context):
+    return .missingKey(file: file, keyPath: keyPathString(context.codingPath + [key]))
+  case let .dataCorrupted(context):
+    if let yaml = context.underlyingError as? YamlError { return syntaxError(yaml, file: file) }
+    let path = context.codingPath
+    var allowed = context.debugDescription
+    if allowed.hasPrefix("Cannot initialize "), let type = allowedFromEnumMessage(allowed) { allowed = type }
+    return .invalidValue(file: file, keyPath: keyPathString(path), value: shown(path), allowed: allowed)
+  @unknown default:
+    return .invalidValue(file: file, keyPath: "(document)", value: "the file", allowed: "\(error)")
+  }
+}
+
+/// Yams reports a bad enum value as "Cannot initialize WorkoutKind from invalid String value tempoo".
+private func allowedFromEnumMessage(_ message: String) -> String? {
+  if message.contains("WorkoutKind") { return WorkoutKind.allCases.map(\.rawValue).joined(separator: ", ") }
+  if message.contains("Intensity") { return Intensity.allCases.map(\.rawValue).joined(separator: ", ") }
+  if message.contains("Role") { return PatternSlot.Role.allCases.map(\.rawValue).joined(separator: ", ") }
+  return nil
+}
+
+/// Keys present in the file but not in the schema are typos: re-encode what was decoded and compare key sets.
+private func checkUnknownKeys<T: Codable>(in source: Node, decoded: T, file: String) throws(TemplateError) {
+  guard let text = try? YAMLEncoder().encode(decoded), let known = try? Yams.compose(yaml: text) else { return }
+  func walk(_ source: Node, _ known: Node, _ path: String) throws(TemplateError) {
+    if let mapping = source.mapping, let knownMapping = known.mapping {
+      let knownKeys: [String] = Array(knownMapping.keys.compactMap(\.string))
+      for (key, value) in mapping {
+        guard let name = key.string else { continue }
+        let childPath = path.isEmpty ? name : "\(path).\(name)"
+        guard let knownValue = knownMapping[name] else {
+          throw .unknownKey(file: file, keyPath: childPath, suggestion: closestName(to: name, among: knownKeys))
+        }
+        try walk(value, knownValue, childPath)
+      }
+    } else if let sequence = source.sequence, let knownSequence = known.sequence {
+      for (index, element) in sequence.enumerated() where index < knownSequence.count {
+        try walk(element, knownSequence[index], "\(path)[\(index)]")
+      }
+    }
+  }
+  try walk(source, known, "")
+}

@@ -1,0 +1,209 @@
+/// Semantic checks on decoded templates: ranges, cross-references and the training rules' hard limits.
+struct TemplateValidator {
+  let file: String
+
+  private func check(_ condition: Bool, _ keyPath: String, _ value: @autoclosure () -> String,
+                     _ allowed: String) throws(TemplateError) {
+    if !condition { throw .invalidValue(file: file, keyPath: keyPath, value: value(), allowed: allowed) }
+  }
+
+  private func number(_ value: Double, _ keyPath: String, in range: ClosedRange<Double>,
+                      _ what: String = "") throws(TemplateError) {
+    try check(value.isFinite && range.contains(value), keyPath, "'\(format(value))'",
+              "\(what.isEmpty ? "" : what + " ")from \(format(range.lowerBound)) to \(format(range.upperBound))")
+  }
+
+  private func integer(_ value: Int, _ keyPath: String, in range: ClosedRange<Int>) throws(TemplateError) {
+    try check(range.contains(value), keyPath, "'\(value)'", "a whole number from \(range.lowerBound) to \(range.upperBound)")
+  }
+
+  private func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+  }
+
+  func validate(_ base: BaseRules) throws(TemplateError) {
+    try integer(base.maxWeeks, "maxWeeks", in: 8...60)
+    try number(base.volume.maxIncreasePercent, "volume.maxIncreasePercent", in: 1...30)
+    try number(base.volume.maxIncreaseKmPerRun, "volume.maxIncreaseKmPerRun", in: 0.1...5)
+    try number(base.volume.baseCapOfPeak, "volume.baseCapOfPeak", in: 0.3...1)
+    try number(base.volume.minRunKm, "volume.minRunKm", in: 1...10)
+    for level in Level.allCases {
+      try integer(base.cutback.every[level], "cutback.every.\(level.rawValue)", in: 2...8)
+    }
+    try number(base.cutback.volumeFactor, "cutback.volumeFactor", in: 0.5...0.95)
+    let phases = base.phases
+    try number(phases.baseFraction, "phases.baseFraction", in: 0...0.5)
+    try number(phases.peakFraction, "phases.peakFraction", in: 0...0.5)
+    try integer(phases.baseMinWeeks, "phases.baseMinWeeks", in: 0...8)
+    try integer(phases.peakMinWeeks, "phases.peakMinWeeks", in: 0...6)
+    try integer(phases.peakMaxWeeks, "phases.peakMaxWeeks", in: max(1, phases.peakMinWeeks)...8)
+    try integer(phases.buildMaxWeeks, "phases.buildMaxWeeks", in: 1...30)
+    let long = base.longRun
+    try number(long.capOfWeek, "longRun.capOfWeek", in: 0.15...0.5)
+    try number(long.noviceCapOfWeek, "longRun.noviceCapOfWeek", in: long.capOfWeek...0.6)
+    try number(long.warnAboveOfWeek, "longRun.warnAboveOfWeek", in: long.capOfWeek...0.6)
+    try number(long.spikeFactor, "longRun.spikeFactor", in: 1...1.3)
+    try integer(long.spikeLookbackWeeks, "longRun.spikeLookbackWeeks", in: 1...8)
+    try number(long.minRatioToOtherRuns, "longRun.minRatioToOtherRuns", in: 1...2)
+    try number(long.maxMinutes, "longRun.maxMinutes", in: 60...240, "minutes")
+    let intensity = base.intensity
+    try number(intensity.minEasyTimeFraction, "intensity.minEasyTimeFraction", in: 0.5...1)
+    try number(intensity.maxThresholdOfWeek, "intensity.maxThresholdOfWeek", in: 0...0.2)
+    try number(intensity.maxIntervalOfWeek, "intensity.maxIntervalOfWeek", in: 0...0.2)
+    try number(intensity.maxRepetitionOfWeek, "intensity.maxRepetitionOfWeek", in: 0...0.2)
+    for level in Level.allCases {
+      let rules = base.levels[level]
+      let path = "levels.\(level.rawValue)"
+      try number(rules.estimateVdot, "\(path).estimateVdot", in: 20...85)
+      for phase in Phase.allCases {
+        try integer(rules.qualityPerWeek[phase], "\(path).qualityPerWeek.\(phase.rawValue)", in: 0...3)
+      }
+      try check(!rules.allowedKinds.isEmpty, "\(path).allowedKinds", "an empty list", "one or more workout kinds")
+    }
+    for (index, pattern) in base.weeklyPatterns.enumerated() {
+      try integer(pattern.runs, "weeklyPatterns[\(index)].runs", in: 3...7)
+    }
+    for runs in 3...7 {
+      guard let index = base.weeklyPatterns.firstIndex(where: { $0.runs == runs }) else {
+        throw .invalidValue(file: file, keyPath: "weeklyPatterns", value: "no pattern for \(runs) runs",
+                            allowed: "one pattern for each of 3, 4, 5, 6 and 7 runs a week")
+      }
+      let path = "weeklyPatterns[\(index)].days"
+      let slots = base.weeklyPatterns[index].days
+      try check(slots.count == runs, path, "\(slots.count) days", "exactly \(runs) days")
+      try check(slots.filter { $0.role == .long }.count == 1 && slots.contains { $0.role == .long && $0.offset == 0 },
+                path, "the pattern", "exactly one long day, at offset 0")
+      try check(Set(slots.map(\.offset)).count == slots.count, path, "a repeated offset", "each offset once")
+      for (index, slot) in slots.enumerated() {
+        try integer(slot.offset, "\(path)[\(index)].offset", in: -6...0)
+      }
+      let hard = Set(slots.filter { $0.role == .long || $0.role == .quality }.map { ($0.offset + 7) % 7 })
+      for day in hard where hard.contains((day + 1) % 7) {
+        throw .invalidValue(file: file, keyPath: path, value: "hard days on offsets \(day - 7) and \(day - 6)",
+                            allowed: "no two hard days (long, quality) on consecutive days")
+      }
+    }
+    for zone in Intensity.allCases where base.efforts[zone.rawValue] == nil {
+      throw .missingKey(file: file, keyPath: "efforts.\(zone.rawValue)")
+    }
+  }
+
+  func validate(_ library: WorkoutLibrary) throws(TemplateError) {
+    let qualityKinds: [WorkoutKind] = [.tempo, .intervals, .hills, .fartlek, .strides]
+    for (id, workout) in library.workouts.sorted(by: { $0.key < $1.key }) {
+      let path = "workouts.\(id)"
+      try check(qualityKinds.contains(workout.kind), "\(path).kind", "'\(workout.kind.rawValue)'",
+                qualityKinds.map(\.rawValue).joined(separator: ", "))
+      try check(workout.zone != .easy, "\(path).zone", "'E'", "M, T, I, R or race")
+      try number(workout.warmupKm, "\(path).warmupKm", in: 0...5, "km")
+      try number(workout.cooldownKm, "\(path).cooldownKm", in: 0...5, "km")
+      try amount(workout.work, "\(path).work", recovery: false)
+      try number(workout.reps.lower, "\(path).reps", in: 1...30)
+      try number(workout.reps.upper, "\(path).reps", in: workout.reps.lower...30)
+      try check(workout.reps.lower == workout.reps.lower.rounded() && workout.reps.upper == workout.reps.upper.rounded(),
+                "\(path).reps", "a fraction", "whole numbers")
+      if let recovery = workout.recovery {
+        try amount(recovery, "\(path).recovery", recovery: true)
+        if workout.zone == .interval {
+          // Daniels: recovery jogs between intervals no longer than the work bouts.
+          let fine = recovery.ofWork.map { $0 <= 1 } ?? sameUnitNotLonger(recovery, than: workout.work)
+          try check(fine, "\(path).recovery", "a recovery longer than the work bout",
+                    "recoveries no longer than the work (ofWork ≤ 1, or the same unit and no more)")
+        }
+      } else {
+        try check(workout.reps.upper == 1, "\(path).recovery", "no recovery", "a recovery when reps can exceed 1")
+      }
+    }
+  }
+
+  private func sameUnitNotLonger(_ recovery: Amount, than work: Amount) -> Bool {
+    if let r = recovery.minutes, let w = work.minutes { return r.upper <= w.lower }
+    if let r = recovery.seconds, let w = work.seconds { return r.upper <= w.lower }
+    if let r = recovery.km, let w = work.km { return r.upper <= w.lower }
+    if let r = recovery.seconds, let w = work.minutes { return r.upper <= w.lower * 60 }
+    if let r = recovery.minutes, let w = work.seconds { return r.upper * 60 <= w.lower }
+    return false
+  }
+
+  private func amount(_ amount: Amount, _ path: String, recovery: Bool) throws(TemplateError) {
+    let given = [amount.km != nil, amount.minutes != nil, amount.seconds != nil, amount.ofWork != nil]
+      .filter { $0 }.count
+    try check(given == 1 && (recovery || amount.ofWork == nil), path, "\(given) amounts",
+              recovery ? "exactly one of km, minutes, seconds, ofWork" : "exactly one of km, minutes, seconds")
+    if let km = amount.km {
+      try number(km.lower, "\(path).km", in: 0.05...20)
+      try number(km.upper, "\(path).km", in: km.lower...20)
+    }
+    if let minutes = amount.minutes {
+      try number(minutes.lower, "\(path).minutes", in: 0.25...90)
+      try number(minutes.upper, "\(path).minutes", in: minutes.lower...90)
+    }
+    if let seconds = amount.seconds {
+      try number(seconds.lower, "\(path).seconds", in: 5...600)
+      try number(seconds.upper, "\(path).seconds", in: seconds.lower...600)
+    }
+    if let ratio = amount.ofWork { try number(ratio, "\(path).ofWork", in: 0.1...3) }
+  }
+
+  func validate(_ rules: DistanceRules, base: BaseRules, library: WorkoutLibrary) throws(TemplateError) {
+    let names = Set(RaceDistance.allCases.map(\.templateName))
+    try check(names.contains(rules.distance), "distance", "'\(rules.distance)'", names.sorted().joined(separator: ", "))
+    try checkTaper(volume: rules.taper.volume, longRun: rules.taper.longRun, path: "taper")
+    var taperWeeks = rules.taper.volume.count
+    if let extended = rules.taper.extended {
+      try checkTaper(volume: extended.volume, longRun: extended.longRun, path: "taper.extended")
+      try number(extended.abovePeakKm, "taper.extended.abovePeakKm", in: 10...300, "km")
+      taperWeeks = max(taperWeeks, extended.volume.count)
+    }
+    try number(rules.longRun.minUsefulKm, "longRun.minUsefulKm", in: 2...40, "km")
+    if let minutes = rules.longRun.maxMinutes { try number(minutes, "longRun.maxMinutes", in: 60...240, "minutes") }
+    if let requirements = rules.requirements {
+      try number(requirements.minWeeklyKm, "requirements.minWeeklyKm", in: 0...150, "km")
+      try number(requirements.minLongestRunKm, "requirements.minLongestRunKm", in: 0...40, "km")
+    }
+    for level in Level.allCases {
+      let path = "levels.\(level.rawValue)"
+      let minimum = rules.minimumWeeks[level]
+      try integer(minimum.absolute, "minimumWeeks.\(level.rawValue).absolute", in: (taperWeeks + 1)...base.maxWeeks)
+      try integer(minimum.recommended, "minimumWeeks.\(level.rawValue).recommended", in: minimum.absolute...base.maxWeeks)
+      let settings = rules.levels[level]
+      try number(settings.startWeeklyKm, "\(path).startWeeklyKm", in: 5...200, "km")
+      try number(settings.peakWeeklyKm, "\(path).peakWeeklyKm", in: settings.startWeeklyKm...250, "km")
+      try number(settings.longestRecentRunKm, "\(path).longestRecentRunKm", in: 2...settings.startWeeklyKm, "km")
+      try number(settings.peakLongRunKm.lower, "\(path).peakLongRunKm", in: 3...45, "km")
+      try number(settings.peakLongRunKm.upper, "\(path).peakLongRunKm", in: settings.peakLongRunKm.lower...45, "km")
+      try integer(settings.runsPerWeek, "\(path).runsPerWeek", in: 3...7)
+      for phase in Phase.allCases {
+        let ids = settings.workouts[phase]
+        if base.levels[level].qualityPerWeek[phase] > 0 && phase != .race {
+          try check(!ids.isEmpty, "\(path).workouts.\(phase.rawValue)", "an empty list",
+                    "at least one workout id, since levels.\(level.rawValue).qualityPerWeek.\(phase.rawValue) > 0 in base.yaml")
+        }
+        for (index, id) in ids.enumerated() {
+          let itemPath = "\(path).workouts.\(phase.rawValue)[\(index)]"
+          guard let workout = library.workouts[id] else {
+            let known = library.workouts.keys.sorted()
+            let hint = closestName(to: id, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw .invalidValue(file: file, keyPath: itemPath, value: "'\(id)'\(hint)",
+                                allowed: "a workout id from workouts.yaml: \(known.joined(separator: ", "))")
+          }
+          let allowed = base.levels[level].allowedKinds
+          try check(allowed.contains(workout.kind), itemPath, "'\(id)' (\(workout.kind.rawValue))",
+                    "kinds allowed for \(level.rawValue) in base.yaml: \(allowed.map(\.rawValue).joined(separator: ", "))")
+        }
+      }
+    }
+  }
+
+  private func checkTaper(volume: [Double], longRun: [Double], path: String) throws(TemplateError) {
+    try check((1...3).contains(volume.count), "\(path).volume", "\(volume.count) weeks", "1 to 3 weeks")
+    for (index, fraction) in volume.enumerated() {
+      try number(fraction, "\(path).volume[\(index)]", in: 0.3...0.95, "a fraction of peak volume")
+    }
+    try check(longRun.count == volume.count - 1, "\(path).longRun", "\(longRun.count) values",
+              "one value per taper week before race week (\(volume.count - 1))")
+    for (index, fraction) in longRun.enumerated() {
+      try number(fraction, "\(path).longRun[\(index)]", in: 0.3...1, "a fraction of the peak long run")
+    }
+  }
+}

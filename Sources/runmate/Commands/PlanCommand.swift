@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import PlanEngine
+
+extension RunMate {}
+
+/// `runmate plan`: generate a training plan.
+struct PlanCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "plan",
+    abstract: "Generate a week-by-week training plan.",
+    discussion: """
+      Examples:
+        runmate plan --distance half --level beginner --weeks 12
+        runmate plan --distance 10k --level intermediate --race-date 2027-04-25 --recent-race 5k=22:30
+        runmate plan --distance marathon --level advanced --weeks 18 --format json
+      """)
+
+  @OptionGroup var goal: GoalOptions
+  @OptionGroup var templates: TemplateOptions
+  @OptionGroup var clock: ClockOptions
+  @OptionGroup var output: OutputOptions
+
+  func run() throws {
+    let units = try output.unit()
+    let rules = try templates.loadRules()
+    let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks)
+    let plan = try makePlan(goal: goal, rules: rules, units: units)
+    switch output.format {
+    case .json: try writeStandardOutput(PlanJSON.encode(plan))
+    case .table: try writeStandardOutput(PlanTable(plan: plan, units: units).render())
+    }
+  }
+}
+
+/// Writes text to standard output in one piece.
+func writeStandardOutput(_ text: String) throws {
+  do {
+    try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+  } catch {
+    throw CLIError.cannotWrite(path: "standard output", reason: error.localizedDescription)
+  }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// `runmate`: turn a running goal into a training plan.
+@main
+struct RunMate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "runmate",
+    abstract: "Turn a running goal into a training plan.",
+    discussion: """
+      Start with `runmate plan --distance half --level beginner --weeks 12`.
+      Plans follow rules in plan-templates/ (see `runmate templates list`).
+      """,
+    version: "0.1.0",
+    subcommands: [PlanCommand.self, TemplatesCommand.self])
+
+  /// Runs the command; domain errors print one line on stderr and exit with a sysexits code.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let error as any RunMateError {
+      fail(error.message, code: error.exitCode)
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success { exit(withError: error) }
+      var message = self.message(for: error).split(separator: "\n").map(String.init).joined(separator: "; ")
+      if let sub = CommandLine.arguments.dropFirst().first, !sub.hasPrefix("-") {
+        message += " (see 'runmate \(sub) --help')"
+      } else {
+        message += " (see 'runmate --help')"
+      }
+      fail(message, code: code == .validationFailure ? ExitCodes.usage : code.rawValue)
+    }
+  }
+
+  static func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("runmate: \(message)\n".utf8))
+    Foundation.exit(code)
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import PlanEngine
+
+/// sysexits(3) codes.
+enum ExitCodes {
+  static let usage: Int32 = 64
+  static let dataError: Int32 = 65
+  static let noInput: Int32 = 66
+  static let cannotCreate: Int32 = 73
+  static let ioError: Int32 = 74
+}
+
+/// An error the CLI prints as one line with an exit code.
+protocol RunMateError: Error {
+  var message: String { get }
+  var exitCode: Int32 { get }
+}
+
+extension PlanError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 { ExitCodes.usage }
+}
+
+extension TemplateError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 {
+    switch self {
+    case .directoryNotFound, .missingFile: ExitCodes.noInput
+    default: ExitCodes.dataError
+    }
+  }
+}
+
+/// Problems found while reading the command line or the disk.
+enum CLIError: RunMateError {
+  case invalidOption(option: String, value: String, allowed: String, suggestion: String?)
+  case unreadable(path: String, reason: String)
+  case cannotWrite(path: String, reason: String)
+
+  var message: String {
+    switch self {
+    case let .invalidOption(option, value, allowed, suggestion):
+      let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+      return "\(option): '\(value)' is not valid, allowed is \(allowed)\(hint)"
+    case let .unreadable(path, reason):
+      return "\(path): cannot read: \(reason)"
+    case let .cannotWrite(path, reason):
+      return "\(path): cannot write: \(reason)"
+    }
+  }
+
+  var exitCode: Int32 {
+    switch self {
+    case .invalidOption: ExitCodes.usage
+    case .unreadable: ExitCodes.noInput
+    case .cannotWrite: ExitCodes.cannotCreate
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import PlanEngine
+
+/// The goal: distance, level, timeline and the runner's current training.
+struct GoalOptions: ParsableArguments {
+  @Option(name: .long, help: ArgumentHelp("Race distance: 5k, 10k, 15k, 10mi, half, marathon.", valueName: "distance"))
+  var distance: String
+
+  @Option(name: .long, help: ArgumentHelp("Experience level: beginner, intermediate, advanced.", valueName: "level"))
+  var level: String
+
+  @Option(name: .long, help: ArgumentHelp("Plan length in weeks, race week included.", valueName: "n"))
+  var weeks: Int?
+
+  @Option(name: .customLong("race-date"), help: ArgumentHelp("Race day (YYYY-MM-DD).", valueName: "date"))
+  var raceDate: String?
+
+  @Option(name: .long, help: ArgumentHelp("First day of week 1 (default: the next Monday).", valueName: "date"))
+  var start: String?
+
+  @Option(name: .customLong("runs-per-week"), help: ArgumentHelp("Runs per week, 3-7.", valueName: "n"))
+  var runsPerWeek: Int?
+
+  @Option(name: .customLong("current-weekly-km"), help: ArgumentHelp("Your weekly volume now, km.", valueName: "km"))
+  var currentWeeklyKm: Double?
+
+  @Option(name: .customLong("longest-recent-run-km"),
+          help: ArgumentHelp("Your longest run of the last 4 weeks, km.", valueName: "km"))
+  var longestRecentRunKm: Double?
+
+  @Option(name: .customLong("recent-race"),
+          help: ArgumentHelp("A recent result for pace targets, e.g. 5k=24:30 or half=1:52:00.", valueName: "dist=time"))
+  var recentRace: String?
+
+  /// Resolves the options into a goal; `today` fixes the default start and checks the race date.
+  func goal(today: CivilDate, maxWeeks: Int) throws -> Goal {
+    guard let distance = RaceDistance(parsing: distance) else {
+      throw CLIError.invalidOption(option: "--distance", value: self.distance, allowed: RaceDistance.allowedList,
+                                   suggestion: RaceDistance.suggestion(for: self.distance))
+    }
+    guard let level = Level(parsing: level) else {
+      throw CLIError.invalidOption(option: "--level", value: self.level, allowed: "beginner, intermediate, advanced",
+                                   suggestion: nil)
+    }
+    let race = try raceDate.map { text throws -> CivilDate in
+      guard let date = CivilDate(iso: text) else {
+        throw CLIError.invalidOption(option: "--race-date", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
+      }
+      return date
+    }
+    let first = try start.map { text throws -> CivilDate in
+      guard let date = CivilDate(iso: text) else {
+        throw CLIError.invalidOption(option: "--start", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
+      }
+      return date
+    }
+    let recent = try recentRace.map { text throws -> RecentRace in
+      guard let result = RecentRace(parsing: text) else {
+        throw CLIError.invalidOption(option: "--recent-race", value: text,
+                                     allowed: "DISTANCE=TIME such as 5k=24:30, 10k=52:10, half=1:52:00", suggestion: nil)
+      }
+      return result
+    }
+    let timeline = try Timeline.resolve(weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks)
+    return Goal(distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
+                currentWeeklyKm: currentWeeklyKm, longestRecentRunKm: longestRecentRunKm, recentRace: recent)
+  }
+}

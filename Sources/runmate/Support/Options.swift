@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import PlanEngine
+
+/// `--templates DIR`: where the plan rules live.
+struct TemplateOptions: ParsableArguments {
+  @Option(name: .long, help: ArgumentHelp("Plan templates directory.", valueName: "dir"))
+  var templates: String?
+
+  /// Finds the directory: --templates, $RUNMATE_TEMPLATES, <executable>/../share/runmate/plan-templates,
+  /// ./plan-templates.
+  func directory() throws(TemplateError) -> String {
+    if let templates { return templates }
+    var candidates: [String] = []
+    if let env = ProcessInfo.processInfo.environment["RUNMATE_TEMPLATES"], !env.isEmpty { candidates.append(env) }
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("share/runmate/plan-templates").path)
+    candidates.append("plan-templates")
+    var isDirectory: ObjCBool = false
+    for candidate in candidates where FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory)
+      && isDirectory.boolValue {
+      return candidate
+    }
+    throw .directoryNotFound(lookedIn: candidates)
+  }
+
+  /// Reads and validates every `*.yaml` in the directory.
+  func loadRules(from path: String? = nil) throws -> PlanRules {
+    let directory = try path ?? self.directory()
+    let files = try TemplateOptions.readFiles(in: directory)
+    return try PlanRules(files: files, directory: directory)
+  }
+
+  static func readFiles(in directory: String) throws -> [TemplateFile] {
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: directory)
+    } catch {
+      throw TemplateError.directoryNotFound(lookedIn: [directory])
+    }
+    return try names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { name in
+      let path = (directory as NSString).appendingPathComponent(name)
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw CLIError.unreadable(path: path, reason: "permission denied or not a file")
+      }
+      guard let text = String(data: data, encoding: .utf8) else {
+        throw CLIError.unreadable(path: path, reason: "not UTF-8 text")
+      }
+      return TemplateFile(name: path, text: text)
+    }
+  }
+}
+
+/// `--now`: a fixed clock for reproducible output.
+struct ClockOptions: ParsableArguments {
+  @Option(name: .long, help: ArgumentHelp(
+    "Today's date for the plan (YYYY-MM-DD or an ISO 8601 time); default: $SOURCE_DATE_EPOCH, else the system clock.",
+    valueName: "date"))
+  var now: String?
+
+  /// Today's date: `--now`, else `SOURCE_DATE_EPOCH` (UTC), else the system clock in the local time zone.
+  func today() throws -> CivilDate {
+    if let now {
+      if let date = CivilDate(iso: now) { return date }
+      if now.count > 10, let date = CivilDate(iso: String(now.prefix(10))),
+         (try? Date.ISO8601FormatStyle().parse(now)) != nil {
+        return date
+      }
+      throw CLIError.invalidOption(option: "--now", value: now, allowed: "a date YYYY-MM-DD or an ISO 8601 time",
+                                   suggestion: nil)
+    }
+    var calendar = Calendar(identifier: .gregorian)
+    var date = Date()
+    if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] {
+      guard let seconds = TimeInterval(epoch) else {
+        throw CLIError.invalidOption(option: "SOURCE_DATE_EPOCH", value: epoch, allowed: "seconds since 1970",
+                                     suggestion: nil)
+      }
+      date = Date(timeIntervalSince1970: seconds)
+      calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    } else {
+      calendar.timeZone = TimeZone.current
+    }
+    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    guard let year = parts.year, let month = parts.month, let day = parts.day,
+          let today = CivilDate(year: year, month: month, day: day) else {
+      throw CLIError.invalidOption(option: "--now", value: "(system clock)", allowed: "a valid date", suggestion: nil)
+    }
+    return today
+  }
+}
+
+/// `--format table|json` and `--units km|mi`.
+struct OutputOptions: ParsableArguments {
+  enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+  @Option(name: .long, help: "Output format: table or json.")
+  var format: Format = .table
+
+  @Option(name: .long, help: "Units for tables and text: km or mi (JSON is always km).")
+  var units: String = "km"
+
+  func unit() throws -> DistanceUnit {
+    guard let unit = DistanceUnit(rawValue: units.lowercased()) else {
+      throw CLIError.invalidOption(option: "--units", value: units, allowed: "km, mi", suggestion: nil)
+    }
+    return unit
+  }
+}

@@ -1,0 +1,80 @@
+import PlanEngine
+
+/// The plan as a week-by-week table for a terminal.
+struct PlanTable {
+  let plan: Plan
+  let units: DistanceUnit
+
+  func render() -> String {
+    let goal = plan.goal
+    var lines: [String] = []
+    let level = goal.level.rawValue.prefix(1).uppercased() + goal.level.rawValue.dropFirst()
+    lines.append("\(level) \(goal.distance.displayName) plan · \(goal.weeks) weeks · "
+      + "\(goal.start) → race \(goal.raceDate.shortLabel) \(goal.raceDate.year) · id \(plan.id)")
+    var facts = "\(goal.runsPerWeek) runs a week · from \(units.format(goal.currentWeeklyKm)) a week · "
+      + "longest recent run \(units.format(goal.longestRecentRunKm))"
+    if let vdot = goal.vdot, let predicted = goal.predictedTimeSeconds {
+      facts += " · VDOT \(vdot), predicted \(formatRaceTime(Double(predicted)))"
+    } else {
+      facts += " · effort targets (add --recent-race for paces)"
+    }
+    lines.append(facts)
+    for warning in plan.warnings { lines.append("warning: \(warning)") }
+    lines.append("")
+
+    let header = ["Wk", "Phase", "Dates", "Volume", "Workouts"]
+    var rows: [[String]] = []
+    var whys: [String] = []
+    for week in plan.weeks {
+      let end = week.start.adding(days: 6)
+      let dates = "\(dayMonth(week.start))–\(dayMonth(end))"
+      let phase = week.cutback ? "\(week.phase.rawValue)↓" : week.phase.rawValue
+      let workouts = week.workouts.map { "\($0.date.weekday.shortName) \(shortForm($0))" }.joined(separator: " · ")
+      rows.append([String(week.number), phase, dates, units.format(week.plannedKm), workouts])
+      whys.append(week.rules.prefix(2).joined(separator: "; "))
+    }
+    var widths = header.map(\.count)
+    for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+    func line(_ cells: [String]) -> String {
+      cells.enumerated().map { i, cell in
+        i == cells.count - 1 ? cell : (i == 0 || i == 3 ? pad(cell, widths[i], left: true) : pad(cell, widths[i]))
+      }.joined(separator: "  ")
+    }
+    lines.append(line(header))
+    let indent = String(repeating: " ", count: widths[0] + 2)
+    for (row, why) in zip(rows, whys) {
+      lines.append(line(row))
+      lines.append("\(indent)why: \(why)")
+    }
+    lines.append("")
+    lines.append("↓ cut-back week. Distances in \(units.rawValue); `--format json` for every detail.")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func dayMonth(_ date: CivilDate) -> String {
+    let label = date.shortLabel
+    return String(label.dropFirst(4))
+  }
+
+  private func shortForm(_ workout: Workout) -> String {
+    let distance = units.format(workout.distanceKm).replacingOccurrences(of: " \(units.rawValue)", with: "")
+    let name: String = switch workout.kind {
+    case .easy: workout.slot.hasPrefix("easy") || workout.slot.hasPrefix("q") ? (workout.title.hasPrefix("Shakeout") ? "shakeout" : "easy") : "easy"
+    case .recovery: "recovery"
+    case .long: "long"
+    case .tempo: "tempo"
+    case .intervals: "intervals"
+    case .hills: "hills"
+    case .fartlek: "fartlek"
+    case .strides: "easy+strides"
+    case .race: "RACE"
+    case .crossTraining: "cross"
+    }
+    return "\(name) \(distance)"
+  }
+
+  private func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+    let fill = String(repeating: " ", count: max(0, width - text.count))
+    return left ? fill + text : text + fill
+  }
+}
