@@ -1,1 +1,81 @@
-print("hi")
+import Foundation
+import PlanEngine
+
+// Plan-engine benchmark: generates every distance × level × weeks combination (absolute minimum to the
+// template maximum) with default inputs, several rounds, and prints plans per second. Run in release mode:
+//   swift build -c release --product runmate-bench && .build/release/runmate-bench --templates plan-templates
+
+var templatesPath = "plan-templates"
+var rounds = 5
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+  switch argument {
+  case "--templates": templatesPath = arguments.next() ?? templatesPath
+  case "--rounds": rounds = arguments.next().flatMap(Int.init) ?? rounds
+  default:
+    FileHandle.standardError.write(Data("usage: runmate-bench [--templates DIR] [--rounds N]\n".utf8))
+    exit(64)
+  }
+}
+
+let names = (try? FileManager.default.contentsOfDirectory(atPath: templatesPath)) ?? []
+let files = names.filter { $0.hasSuffix(".yaml") }.sorted().compactMap { name -> TemplateFile? in
+  let path = (templatesPath as NSString).appendingPathComponent(name)
+  return (try? String(contentsOfFile: path, encoding: .utf8)).map { TemplateFile(name: path, text: $0) }
+}
+let clock = ContinuousClock()
+let rules: PlanRules
+let loadStart = clock.now
+do {
+  rules = try PlanRules(files: files, directory: templatesPath)
+} catch {
+  FileHandle.standardError.write(Data("runmate-bench: \(error)\n".utf8))
+  exit(65)
+}
+let loadTime = clock.now - loadStart
+
+guard let start = CivilDate(iso: "2027-01-04") else { exit(70) }
+var goals: [Goal] = []
+for distance in RaceDistance.allCases {
+  guard let distanceRules = rules.rules(for: distance) else { continue }
+  for level in Level.allCases {
+    for weeks in distanceRules.minimumWeeks[level].absolute...rules.base.maxWeeks {
+      goals.append(Goal(distance: distance, level: level,
+                        timeline: Timeline(start: start, raceDate: start.adding(days: 7 * weeks - 1), weeks: weeks)))
+    }
+  }
+}
+
+var plans = 0
+var workouts = 0
+var failures = 0
+var best = Duration.seconds(1_000_000)
+for _ in 0..<rounds {
+  let roundStart = clock.now
+  for goal in goals {
+    do {
+      let plan = try makePlan(goal: goal, rules: rules)
+      plans += 1
+      workouts += plan.weeks.reduce(0) { $0 + $1.workouts.count }
+    } catch {
+      failures += 1
+    }
+  }
+  best = min(best, clock.now - roundStart)
+}
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+let perRound = Double(goals.count)
+#if DEBUG
+let buildKind = "DEBUG build: figures are not meaningful, use -c release"
+#else
+let buildKind = "release build"
+#endif
+print("plan engine benchmark (\(buildKind))")
+print("  templates loaded and validated in \(String(format: "%.2f", seconds(loadTime) * 1000)) ms")
+print("  combinations: \(goals.count) (6 distances × 3 levels × weeks from the minimum to \(rules.base.maxWeeks)), rounds: \(rounds)")
+print("  plans generated: \(plans), workouts: \(workouts), refused: \(failures)")
+print("  best round: \(String(format: "%.1f", seconds(best) * 1000)) ms = \(String(format: "%.0f", perRound / seconds(best))) plans/s"
+  + " (\(String(format: "%.1f", seconds(best) / perRound * 1e6)) µs per plan)")

@@ -152,6 +152,9 @@ public struct CutbackRules: Sendable, Codable, Hashable {
   public var every: PerLevel<Int>
   /// Cut-back volume as a fraction of the previous full week.
   public var volumeFactor: Double
+  /// The cut-back long run is at most this fraction of the previous full week's long run (it also returns to
+  /// the length of two weeks earlier), so a plateaued long run still gets a lighter week.
+  public var longRunFactor: Double
 }
 
 /// How the weeks before the taper divide into base, build and peak.

@@ -31,6 +31,7 @@ struct TemplateValidator {
       try integer(base.cutback.every[level], "cutback.every.\(level.rawValue)", in: 2...8)
     }
     try number(base.cutback.volumeFactor, "cutback.volumeFactor", in: 0.5...0.95)
+    try number(base.cutback.longRunFactor, "cutback.longRunFactor", in: 0.5...1)
     let phases = base.phases
     try number(phases.baseFraction, "phases.baseFraction", in: 0...0.5)
     try number(phases.peakFraction, "phases.peakFraction", in: 0...0.5)

@@ -5,7 +5,7 @@
 /// - Cap: max(30 % of the week, the distance's minimum useful long run up to 50 % of the week) (Daniels,
 ///   Hansons; low-volume novice plans sit at 35–50 % by necessity), and at most 150 minutes at easy pace
 ///   (180 for the marathon).
-/// - Cut-back weeks return to the long run of two weeks earlier; taper weeks run a fraction of the peak long
+/// - Cut-back weeks return to the long run of two weeks earlier (at most 85 % of the last one); taper weeks run a fraction of the peak long
 ///   run; race week has the race instead.
 enum LongRunRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
@@ -35,8 +35,11 @@ enum LongRunRule: WeekRule {
 
     if week.cutback {
       let twoWeeksEarlier = history.first { $0.number == week.number - 2 }?.longKm ?? context.longestKm
-      week.longKm = floorTenth(min(twoWeeksEarlier, volumeCap, spikeLimit))
-      week.rules.append("Cut-back long run: back to \(units.format(week.longKm ?? 0)), the length of two weeks earlier")
+      let lastLong = history.last { !$0.cutback }?.longKm ?? context.longestKm
+      let factor = context.base.cutback.longRunFactor
+      week.longKm = floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit))
+      week.rules.append("Cut-back long run \(units.format(week.longKm ?? 0)): back to two weeks earlier, "
+        + "at most \(percent(factor)) of the last full week's")
       return
     }
 

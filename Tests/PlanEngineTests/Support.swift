@@ -1,0 +1,34 @@
+import Foundation
+import PlanEngine
+
+/// The repository root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+/// Reads every template file in `directory` (default: the repository's `plan-templates/`).
+func templateFiles(in directory: URL = repositoryRoot.appendingPathComponent("plan-templates")) throws -> [TemplateFile] {
+  try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }.sorted().map {
+    TemplateFile(name: "plan-templates/\($0)",
+                 text: try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))
+  }
+}
+
+/// The repository's real rules, loaded once.
+let repositoryRules: PlanRules = {
+  do {
+    return try PlanRules(files: try templateFiles())
+  } catch {
+    fatalError("plan-templates/ does not load: \(error)")
+  }
+}()
+
+/// A fixed Monday for timelines in tests.
+let testStart = CivilDate(iso: "2027-01-04") ?? CivilDate(dayNumber: 0)
+
+/// A goal with a `weeks`-week timeline from `testStart`.
+func goal(_ distance: RaceDistance, _ level: Level, weeks: Int, runs: Int? = nil, currentKm: Double? = nil,
+          longestKm: Double? = nil, recentRace: RecentRace? = nil) -> Goal {
+  Goal(distance: distance, level: level,
+       timeline: Timeline(start: testStart, raceDate: testStart.adding(days: 7 * weeks - 1), weeks: weeks),
+       runsPerWeek: runs, currentWeeklyKm: currentKm, longestRecentRunKm: longestKm, recentRace: recentRace)
+}

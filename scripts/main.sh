@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The main job: set up, build runmate (release), and generate a sample plan.
+# Extra arguments replace the sample goal, e.g. scripts/main.sh --distance 10k --level intermediate --weeks 10
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+swift build -c release --product runmate >&2
+args=("$@")
+[ ${#args[@]} -gt 0 ] || args=(--distance half --level beginner --weeks 12)
+.build/release/runmate plan --templates plan-templates "${args[@]}"

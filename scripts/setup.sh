@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what RunningMate needs on a fresh Debian 12 machine with Swift 6.3, and nothing that is there already.
+# Debian packages come from scripts/apt-packages.txt. Uses sudo only when not root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    export PATH="/opt/swift/usr/bin:$PATH"
+  else
+    echo "setup: swift not found; install Swift 6.3 (https://www.swift.org/install/linux/) and put it on PATH" >&2
+    exit 69
+  fi
+fi
+
+missing=()
+while read -r package; do
+  case "$package" in ''|'#'*) continue ;; esac
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done < scripts/apt-packages.txt
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
