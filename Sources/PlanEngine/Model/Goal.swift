@@ -229,6 +229,6 @@ func closestName(to text: String, among candidates: [String]) -> String? {
   let a = Array(text)
   let scored = candidates.map { (name: $0, score: distance(a, Array($0))) }
   guard let best = scored.min(by: { ($0.score, $0.name) < ($1.score, $1.name) }),
-        best.score <= max(1, text.count / 3) else { return nil }
+        best.score <= max(1, min(2, text.count / 2)) else { return nil }
   return best.name
 }

@@ -1,0 +1,479 @@
+import Foundation
+import Testing
+
+import PlanEngine
+
+// Property tests for the plan engine: every plan the engine is willing to make, over the whole input space,
+// must obey the training rules (shared/guide/training-rules.md) with the numbers of plan-templates/.
+//
+// The checker is independent of the engine: it reads only the public `Plan` value (weeks, workouts, steps,
+// resolved goal), the `Goal` that was asked for, and the public `repositoryRules` numbers. It never calls an
+// engine internal (no `@testable import`), so a bug in a rule cannot hide itself by being used to check itself.
+//
+// Each violation is one line, tagged with its invariant (`[2 ramp] week 5: …`) so that failures can be counted
+// per invariant.
+
+// MARK: - The checker
+
+/// Rounding tolerance for kilometres (plan numbers are rounded to 0.1 km).
+private let kmTolerance = 0.05
+
+private func fmt(_ x: Double) -> String { String(format: "%.2f", x) }
+
+/// Rounds to one decimal (the plan's rounding of race distances).
+private func tenth(_ x: Double) -> Double { (x * 10).rounded() / 10 }
+
+/// Phase order: base* build* peak* taper* race.
+private func phaseRank(_ phase: Phase) -> Int {
+  switch phase {
+  case .base: 0
+  case .build: 1
+  case .peak: 2
+  case .taper: 3
+  case .race: 4
+  }
+}
+
+private func isTaperOrRace(_ week: Week) -> Bool { week.phase == .taper || week.phase == .race }
+
+/// Work time of a step: one repetition's seconds × repetitions.
+private func seconds(_ step: WorkoutStep) -> Int { step.durationSeconds * step.repeat }
+
+/// Every rule of the training guide the plan can be checked against, as human-readable violations.
+/// An empty array means the plan obeys every invariant.
+func violations(of plan: Plan, goal: Goal) -> [String] {
+  var out: [String] = []
+  func fail(_ tag: String, _ text: String) { out.append("[\(tag)] \(text)") }
+
+  let rules = repositoryRules
+  let base = rules.base
+  guard let distanceRules = rules.rules(for: goal.distance) else {
+    return ["[setup] no template rules for \(goal.distance.rawValue)"]
+  }
+  let levelRules = distanceRules.levels[goal.level]
+  let resolved = plan.goal
+  let weeks = plan.weeks
+  let raceKm = goal.distance.kilometers
+  let runs = resolved.runsPerWeek
+  let every = base.cutback.every[goal.level]
+  let lookback = base.longRun.spikeLookbackWeeks
+
+  /// Cut-back by the rule, not by the engine's flag: n % every == 0, n > 1, not in taper or race week.
+  func ruleCutback(_ week: Week) -> Bool { week.number > 1 && week.number % every == 0 && !isTaperOrRace(week) }
+
+  // 0. The resolved goal is the goal that was asked for.
+  if resolved.distance != goal.distance || resolved.level != goal.level || resolved.weeks != goal.timeline.weeks
+    || resolved.start != goal.timeline.start || resolved.raceDate != goal.timeline.raceDate {
+    fail("0 goal", "resolved goal \(resolved.distance.rawValue)/\(resolved.level.rawValue)/\(resolved.weeks)w "
+      + "\(resolved.start)…\(resolved.raceDate) differs from the goal \(goal.distance.rawValue)/"
+      + "\(goal.level.rawValue)/\(goal.timeline.weeks)w \(goal.timeline.start)…\(goal.timeline.raceDate)")
+  }
+  if let asked = goal.runsPerWeek, asked != resolved.runsPerWeek {
+    fail("0 goal", "runs per week \(resolved.runsPerWeek), asked for \(asked)")
+  }
+  if let asked = goal.currentWeeklyKm, abs(asked - resolved.currentWeeklyKm) > 1e-9 {
+    fail("0 goal", "current weekly km \(fmt(resolved.currentWeeklyKm)), asked for \(fmt(asked))")
+  }
+  if let asked = goal.longestRecentRunKm, abs(asked - resolved.longestRecentRunKm) > 1e-9 {
+    fail("0 goal", "longest recent run \(fmt(resolved.longestRecentRunKm)), asked for \(fmt(asked))")
+  }
+  if abs(resolved.distanceKm - raceKm) > 1e-9 {
+    fail("0 goal", "resolved race distance \(resolved.distanceKm), expected \(raceKm)")
+  }
+
+  // 1. Calendar, the race, ids, weekly sums.
+  if weeks.count != goal.timeline.weeks {
+    fail("1 calendar", "\(weeks.count) weeks, expected \(goal.timeline.weeks)")
+  }
+  for (index, week) in weeks.enumerated() {
+    if week.number != index + 1 { fail("1 calendar", "week at index \(index) has number \(week.number)") }
+    let start = goal.timeline.start.adding(days: 7 * index)
+    if week.start != start { fail("1 calendar", "week \(week.number) starts \(week.start), expected \(start)") }
+    for workout in week.workouts {
+      let offset = week.start.days(to: workout.date)
+      if !(0...6).contains(offset) {
+        fail("1 calendar", "week \(week.number): \(workout.id) on \(workout.date) is outside the week from \(week.start)")
+      }
+    }
+  }
+  let all = plan.workouts
+  for (previous, next) in zip(all, all.dropFirst()) where !(previous.date < next.date) {
+    fail("1 calendar", "workouts not in strictly increasing date order: \(previous.id) \(previous.date), "
+      + "\(next.id) \(next.date)")
+  }
+  let races = all.filter { $0.kind == .race }
+  if races.count != 1 { fail("1 race", "\(races.count) race workouts, expected exactly 1") }
+  if let last = all.last {
+    if last.kind != .race { fail("1 race", "the last workout \(last.id) is \(last.kind.rawValue), not the race") }
+    if last.date != goal.timeline.raceDate {
+      fail("1 race", "the last workout \(last.id) is on \(last.date), race day is \(goal.timeline.raceDate)")
+    }
+    if last.kind == .race && abs(last.distanceKm - tenth(raceKm)) > 1e-6 {
+      fail("1 race", "race distance \(fmt(last.distanceKm)) km, expected \(fmt(tenth(raceKm)))")
+    }
+  } else {
+    fail("1 race", "the plan has no workouts")
+  }
+  var ids = Set<String>()
+  for week in weeks {
+    let sum = week.workouts.map(\.distanceKm).reduce(0, +)
+    if abs(sum - week.plannedKm) > kmTolerance {
+      fail("1 sums", "week \(week.number): plannedKm \(fmt(week.plannedKm)) but the workouts sum to \(fmt(sum))")
+    }
+    for workout in week.workouts {
+      let expected = "\(plan.id)-w\(week.number < 10 ? "0" : "")\(week.number)-\(workout.slot)"
+      if workout.id != expected { fail("1 ids", "week \(week.number): id \(workout.id), expected \(expected)") }
+      if !ids.insert(workout.id).inserted { fail("1 ids", "duplicate workout id \(workout.id)") }
+      if workout.hard != workout.kind.isHard {
+        fail("1 hard flag", "\(workout.id): kind \(workout.kind.rawValue) but hard = \(workout.hard)")
+      }
+      if workout.kind != .race && workout.distanceKm < base.volume.minRunKm - kmTolerance {
+        fail("1 min run", "week \(week.number): \(workout.id) is \(fmt(workout.distanceKm)) km, under the "
+          + "\(fmt(base.volume.minRunKm)) km minimum run")
+      }
+    }
+    if week.phase == .race ? week.workouts.count > runs : week.workouts.count != runs {
+      fail("1 runs", "week \(week.number) (\(week.phase.rawValue)): \(week.workouts.count) workouts, "
+        + "runs per week is \(runs)")
+    }
+  }
+
+  // 2. Ramp (and never past the level's peak volume); 4. cut-back weeks.
+  let volume = base.volume
+  let peakVolume = max(levelRules.peakWeeklyKm, resolved.currentWeeklyKm)
+  var previousFull = resolved.currentWeeklyKm
+  var previousName = "current weekly km"
+  for week in weeks {
+    let expectedCutback = ruleCutback(week)
+    if week.cutback != expectedCutback {
+      fail("4 cutback", "week \(week.number) (\(week.phase.rawValue)): cutback = \(week.cutback), expected "
+        + "\(expectedCutback) (every \(every) weeks, never in taper/race)")
+    }
+    if isTaperOrRace(week) { continue }
+    if week.plannedKm > peakVolume + kmTolerance {
+      fail("2 peak volume", "week \(week.number): \(fmt(week.plannedKm)) km is over the peak volume \(fmt(peakVolume))")
+    }
+    if expectedCutback {
+      let limit = (base.cutback.volumeFactor + 0.05) * previousFull + kmTolerance
+      if week.plannedKm > limit {
+        fail("4 cutback", "week \(week.number): cut-back week \(fmt(week.plannedKm)) km > "
+          + "(\(fmt(base.cutback.volumeFactor)) + 0.05) × \(fmt(previousFull)) (\(previousName))")
+      }
+      // The guide: "its long run returns to the length of two weeks earlier".
+      if let long = week.workouts.first(where: { $0.kind == .long }), week.number > 2,
+         let earlier = weeks[week.number - 3].workouts.first(where: { $0.kind == .long }),
+         long.distanceKm > earlier.distanceKm + kmTolerance {
+        fail("4 cutback", "week \(week.number): cut-back long run \(fmt(long.distanceKm)) km is longer than week "
+          + "\(week.number - 2)'s \(fmt(earlier.distanceKm))")
+      }
+      continue
+    }
+    let increase = min(volume.maxIncreasePercent / 100 * previousFull, volume.maxIncreaseKmPerRun * Double(runs))
+    if week.plannedKm > previousFull + increase + kmTolerance {
+      fail("2 ramp", "week \(week.number): \(fmt(week.plannedKm)) km > \(fmt(previousFull)) (\(previousName)) + "
+        + "\(fmt(increase))")
+    }
+    previousFull = week.plannedKm
+    previousName = "week \(week.number)"
+  }
+
+  // 3. Spike guard.
+  let spikeFactor = base.longRun.spikeFactor
+  for (index, week) in weeks.enumerated() {
+    var window = weeks[max(0, index - lookback)..<index].flatMap(\.workouts).map(\.distanceKm)
+    if index + 1 <= lookback { window.append(resolved.longestRecentRunKm) }
+    let reference = window.max() ?? resolved.longestRecentRunKm
+    for workout in week.workouts where workout.kind != .race
+      && workout.distanceKm > spikeFactor * reference + kmTolerance {
+      fail("3 spike", "week \(week.number): \(workout.id) \(fmt(workout.distanceKm)) km > \(fmt(spikeFactor)) × "
+        + "\(fmt(reference)) (longest of the previous \(lookback) weeks\(index + 1 <= lookback ? " and the recent run" : ""))")
+    }
+  }
+
+  // 5. Long run.
+  let ratio = base.longRun.minRatioToOtherRuns
+  let maxMinutes = distanceRules.longRun.maxMinutes ?? base.longRun.maxMinutes
+  var longest = 0.0
+  for week in weeks {
+    let longs = week.workouts.filter { $0.kind == .long }
+    if week.phase != .race && longs.count != 1 {
+      fail("5 long run", "week \(week.number) (\(week.phase.rawValue)): \(longs.count) long runs, expected 1")
+    }
+    if week.phase == .race && !longs.isEmpty {
+      fail("5 long run", "race week \(week.number) has a long run besides the race")
+    }
+    for long in longs {
+      longest = max(longest, long.distanceKm)
+      for other in week.workouts where other.id != long.id
+        && long.distanceKm + kmTolerance < ratio * other.distanceKm {
+        fail("5 long ratio", "week \(week.number): long run \(fmt(long.distanceKm)) km < \(fmt(ratio)) × "
+          + "\(other.id) \(other.kind.rawValue) \(fmt(other.distanceKm)) km")
+      }
+      if Double(long.durationMin) > maxMinutes + 1 {
+        fail("5 long minutes", "week \(week.number): long run \(fmt(long.distanceKm)) km takes \(long.durationMin) "
+          + "min, over \(Int(maxMinutes))")
+      }
+    }
+  }
+  if longest > levelRules.peakLongRunKm.upper + kmTolerance {
+    fail("5 peak long", "longest long run \(fmt(longest)) km is over the table's \(fmt(levelRules.peakLongRunKm.upper))")
+  }
+
+  // 6. Never two hard days in a row, across weeks too.
+  for (previous, next) in zip(all, all.dropFirst()) where previous.hard && next.hard
+    && previous.date.days(to: next.date) == 1 {
+    fail("6 hard days", "\(previous.id) (\(previous.kind.rawValue), \(previous.date)) and \(next.id) "
+      + "(\(next.kind.rawValue), \(next.date)) are hard days in a row")
+  }
+
+  // 7. Intensity.
+  let intensity = base.intensity
+  let allowed = Set(base.levels[goal.level].allowedKinds)
+  let alwaysAllowed: Set<WorkoutKind> = [.easy, .recovery, .long, .race, .crossTraining]
+  for week in weeks {
+    let training = week.workouts.filter { $0.kind != .race }
+    let steps = training.flatMap(\.steps)
+    let total = steps.map(seconds).reduce(0, +)
+    let easy = steps.filter { $0.zone == .easy }.map(seconds).reduce(0, +)
+    if total > 0 && Double(easy) / Double(total) < intensity.minEasyTimeFraction - 1e-9 {
+      fail("7 easy share", "week \(week.number): easy time \(easy) s of \(total) s = "
+        + "\(fmt(100 * Double(easy) / Double(total))) % < \(fmt(100 * intensity.minEasyTimeFraction)) %")
+    }
+    for workout in training {
+      var workKm: [Intensity: Double] = [:]
+      for step in workout.steps where step.kind == .work && step.zone != .easy {
+        workKm[step.zone, default: 0] += step.distanceKm * Double(step.repeat)
+      }
+      for (zone, km) in workKm.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        let share: Double = switch zone {
+        case .marathon, .threshold: intensity.maxThresholdOfWeek
+        case .interval: intensity.maxIntervalOfWeek
+        case .repetition: intensity.maxRepetitionOfWeek
+        case .race: raceKm <= 10 ? intensity.maxIntervalOfWeek : intensity.maxThresholdOfWeek
+        case .easy: .infinity
+        }
+        if km > share * week.plannedKm + kmTolerance {
+          fail("7 session cap", "week \(week.number): \(workout.id) (\(workout.title)) has \(fmt(km)) km at "
+            + "\(zone.rawValue) > \(fmt(share)) × \(fmt(week.plannedKm)) = \(fmt(share * week.plannedKm))")
+        }
+      }
+      let intervalBouts = workout.steps.filter { $0.kind == .work && $0.zone == .interval }
+      if let shortestBout = intervalBouts.map(\.durationSeconds).min() {
+        for recovery in workout.steps where recovery.kind == .recovery && recovery.durationSeconds > shortestBout + 1 {
+          fail("7 recovery", "week \(week.number): \(workout.id) (\(workout.title)) recovery \(recovery.durationSeconds) s "
+            + "is longer than the \(shortestBout) s work bouts")
+        }
+      }
+      if goal.level == .beginner && workout.kind == .intervals {
+        fail("7 beginner intervals", "week \(week.number): \(workout.id) (\(workout.title)) is intervals")
+      }
+      if !alwaysAllowed.contains(workout.kind) && !allowed.contains(workout.kind) {
+        fail("7 allowed kinds", "week \(week.number): \(workout.id) is \(workout.kind.rawValue), not allowed for "
+          + "\(goal.level.rawValue)")
+      }
+    }
+  }
+
+  // 8. Phases and taper.
+  let ranks = weeks.map { phaseRank($0.phase) }
+  if zip(ranks, ranks.dropFirst()).contains(where: { $0 > $1 }) {
+    fail("8 phases", "phases out of order: \(weeks.map(\.phase.rawValue).joined(separator: ","))")
+  }
+  let raceWeeks = weeks.filter { $0.phase == .race }
+  if raceWeeks.count != 1 || weeks.last?.phase != .race {
+    fail("8 phases", "\(raceWeeks.count) race weeks, the last week is \(weeks.last?.phase.rawValue ?? "none")")
+  }
+  let fullWeeks = weeks.filter { !isTaperOrRace($0) }
+  let peakFull = fullWeeks.map(\.plannedKm).max() ?? resolved.currentWeeklyKm
+  for week in weeks where isTaperOrRace(week) {
+    let race = week.workouts.filter { $0.kind == .race }.map(\.distanceKm).reduce(0, +)
+    let training = week.plannedKm - race
+    if !(training < peakFull) {
+      fail("8 taper volume", "week \(week.number) (\(week.phase.rawValue)): \(fmt(training)) km of training is not "
+        + "under the peak \(fmt(peakFull))")
+    }
+    let racePace = week.workouts.contains { workout in
+      workout.kind != .race
+        && workout.steps.contains { $0.kind == .work && ($0.zone == .race || $0.zone == .marathon) }
+    }
+    if !racePace {
+      fail("8 taper race pace", "week \(week.number) (\(week.phase.rawValue)): no race-pace session kept ("
+        + week.workouts.filter { $0.kind != .race }.map { "\($0.kind.rawValue) \(fmt($0.distanceKm))" }
+        .joined(separator: ", ") + ")")
+    }
+  }
+  // Taper length: the distance's taper, or the extended one when the plan's peak volume is above its threshold.
+  let taper = distanceRules.taper
+  let extended = taper.extended.map { peakFull > $0.abovePeakKm } ?? false
+  let taperWeeks = min(weeks.count, extended ? taper.extended?.volume.count ?? 0 : taper.volume.count)
+  let actualTaperWeeks = weeks.filter(isTaperOrRace).count
+  if actualTaperWeeks != taperWeeks {
+    fail("8 taper length", "\(actualTaperWeeks) taper/race weeks, expected \(taperWeeks) (peak planned volume "
+      + "\(fmt(peakFull)) km\(taper.extended.map { ", extended taper above \(fmt($0.abovePeakKm))" } ?? ""))")
+  }
+  return out
+}
+
+// MARK: - The input space
+
+/// The rules for one distance (the templates must define every distance).
+private func distanceRules(_ distance: RaceDistance) -> DistanceRules {
+  guard let rules = repositoryRules.rules(for: distance) else { fatalError("no rules for \(distance.rawValue)") }
+  return rules
+}
+
+/// A short label for a goal, for failure messages.
+private func label(_ goal: Goal) -> String {
+  var text = "\(goal.distance.rawValue) \(goal.level.rawValue) \(goal.timeline.weeks)w"
+  if let runs = goal.runsPerWeek { text += " runs=\(runs)" }
+  if let km = goal.currentWeeklyKm { text += " current=\(fmt(km))" }
+  if let km = goal.longestRecentRunKm { text += " longest=\(fmt(km))" }
+  if let race = goal.recentRace { text += " race=\(fmt(race.distanceKm))km/\(Int(race.timeSeconds))s" }
+  return text
+}
+
+/// Violations counted over many plans; reports the first few failing plans in full.
+private struct Tally {
+  var checked = 0
+  var refused = 0
+  var failingPlans = 0
+  var plansByInvariant: [String: Int] = [:]
+  var examples: [String] = []
+
+  /// Records a plan's violations; true for the first failing plans, which the test reports one by one.
+  mutating func record(_ goal: Goal, _ found: [String]) -> Bool {
+    checked += 1
+    guard !found.isEmpty else { return false }
+    failingPlans += 1
+    let tags = Set(found.map { String($0.prefix { $0 != "]" }.dropFirst()) })
+    for tag in tags { plansByInvariant[tag, default: 0] += 1 }
+    if examples.count < 3 {
+      examples.append("\(label(goal)): \(found.prefix(8))")
+      return true
+    }
+    return false
+  }
+
+  var summary: String {
+    let counts = plansByInvariant.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) plans" }
+    return "\(failingPlans) of \(checked) plans violate invariants (\(refused) inputs refused) — "
+      + counts.joined(separator: "; ") + ". First: " + examples.joined(separator: " | ")
+  }
+
+  func log(_ name: String) {
+    if ProcessInfo.processInfo.environment["PLAN_INVARIANT_VERBOSE"] != nil {
+      print("[PlanInvariant] \(name): \(checked) plans checked, \(refused) refused, \(failingPlans) failing"
+        + (plansByInvariant.isEmpty ? "" : " — \(plansByInvariant.sorted { $0.key < $1.key })"))
+    }
+  }
+}
+
+/// Checks one plan: its violations, and determinism (same value, same JSON bytes).
+private func check(_ plan: Plan, _ goal: Goal, tally: inout Tally, determinism: Bool) {
+  var found = violations(of: plan, goal: goal)
+  if determinism {
+    do {
+      let again = try makePlan(goal: goal, rules: repositoryRules)
+      if again != plan { found.append("[9 determinism] the same goal made a different plan") }
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      let first = try encoder.encode(plan)
+      if try encoder.encode(plan) != first { found.append("[9 determinism] encoding twice gave different bytes") }
+      if try encoder.encode(again) != first { found.append("[9 determinism] the second plan encodes differently") }
+    } catch {
+      found.append("[9 determinism] the second makePlan or the encoding threw: \(error)")
+    }
+  }
+  if tally.record(goal, found) {
+    #expect(found.isEmpty, "\(label(goal)): \(found)")
+  }
+}
+
+@Suite("PlanInvariant: every plan obeys the training rules")
+struct PlanInvariantTests {
+  /// Default inputs, every length from the absolute minimum to 30 weeks: none may be refused; all must obey
+  /// every invariant and be deterministic. One week under the absolute minimum must be refused.
+  @Test(arguments: RaceDistance.allCases, Level.allCases)
+  func defaultInputsEveryLength(distance: RaceDistance, level: Level) {
+    let minimum = distanceRules(distance).minimumWeeks[level]
+    var tally = Tally()
+    for weeks in minimum.absolute...30 {
+      let asked = goal(distance, level, weeks: weeks)
+      do {
+        let plan = try makePlan(goal: asked, rules: repositoryRules)
+        check(plan, asked, tally: &tally, determinism: true)
+      } catch {
+        tally.refused += 1
+        Issue.record("\(label(asked)) was refused: \(error)")
+      }
+    }
+    if minimum.absolute > 1 {
+      let tooShort = goal(distance, level, weeks: minimum.absolute - 1)
+      #expect(throws: PlanError.self, "\(label(tooShort)) is under the absolute minimum and must be refused") {
+        _ = try makePlan(goal: tooShort, rules: repositoryRules)
+      }
+    }
+    tally.log("defaults \(distance.rawValue) \(level.rawValue)")
+    #expect(tally.refused == 0)
+    #expect(tally.failingPlans == 0, "\(tally.summary)")
+  }
+
+  /// Runs per week 3…7 × current weekly km × longest recent run, at a few plan lengths. Refused inputs are
+  /// skipped (and counted).
+  @Test(arguments: RaceDistance.allCases, Level.allCases)
+  func variedRunnerInputs(distance: RaceDistance, level: Level) {
+    let minimum = distanceRules(distance).minimumWeeks[level]
+    let lengths = Set([minimum.absolute, minimum.recommended, 16, 24]).filter { $0 <= 30 }.sorted()
+    let currentKms: [Double?] = [nil, 15, 30, 60, 90]
+    let longestKms: [Double?] = [nil, 3, 8, 16]
+    var tally = Tally()
+    for weeks in lengths {
+      for runs in 3...7 {
+        for current in currentKms {
+          for longest in longestKms {
+            let asked = goal(distance, level, weeks: weeks, runs: runs, currentKm: current, longestKm: longest)
+            do {
+              let plan = try makePlan(goal: asked, rules: repositoryRules)
+              check(plan, asked, tally: &tally, determinism: weeks == minimum.absolute)
+            } catch {
+              tally.refused += 1
+            }
+          }
+        }
+      }
+    }
+    tally.log("varied \(distance.rawValue) \(level.rawValue)")
+    #expect(tally.checked > 0, "every varied input was refused")
+    #expect(tally.failingPlans == 0, "\(tally.summary)")
+  }
+
+  /// Recent races change the paces, hence durations: the long run's time cap and the easy-time share.
+  @Test(arguments: RaceDistance.allCases, Level.allCases)
+  func recentRaceInputs(distance: RaceDistance, level: Level) {
+    let minimum = distanceRules(distance).minimumWeeks[level]
+    let lengths = Set([minimum.absolute, minimum.recommended, 16, 24]).filter { $0 <= 30 }.sorted()
+    let races = [
+      RecentRace(distanceKm: 5, timeSeconds: 17 * 60),  // fast
+      RecentRace(distanceKm: 5, timeSeconds: 20 * 60),  // VDOT ≈ 50
+      RecentRace(distanceKm: 10, timeSeconds: 60 * 60),  // slow
+      RecentRace(distanceKm: 5, timeSeconds: 38 * 60),  // very slow
+    ]
+    var tally = Tally()
+    for weeks in lengths {
+      for race in races {
+        for runs: Int? in [nil, 3, 6] {
+          let asked = goal(distance, level, weeks: weeks, runs: runs, recentRace: race)
+          do {
+            let plan = try makePlan(goal: asked, rules: repositoryRules)
+            check(plan, asked, tally: &tally, determinism: runs == nil)
+          } catch {
+            tally.refused += 1
+          }
+        }
+      }
+    }
+    tally.log("races \(distance.rawValue) \(level.rawValue)")
+    #expect(tally.checked > 0, "every input with a recent race was refused")
+    #expect(tally.failingPlans == 0, "\(tally.summary)")
+  }
+}
