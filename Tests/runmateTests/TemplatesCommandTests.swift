@@ -7,7 +7,7 @@ import Testing
   @Test func shippedTemplatesPass() throws {
     let result = try runmate(["templates", "check", "plan-templates"])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "ok: plan-templates: 7 files, 5 distances, 11 workouts\n")
+    #expect(result.stdout == "ok: plan-templates: 7 files, 5 distances, 12 workouts\n")
   }
 
   @Test func listShowsEveryDistanceAndLevel() throws {
@@ -40,7 +40,7 @@ import Testing
     Broken(file: "half.yaml", find: "      build: [tempo, fartlek, hills]", replace: "      build: [tempo, fartleck, hills]",
            message: "half.yaml: levels.beginner.workouts.build[1]: 'fartleck' (did you mean 'fartlek'?) is wrong, allowed is "
              + "a workout id from workouts.yaml: cruise-intervals, fartlek, hills, intervals-1000, intervals-800, marathon-pace, "
-             + "race-pace-long, race-pace-pickups, race-pace-short, strides, tempo"),
+             + "race-pace-long, race-pace-pickups, race-pace-short, race-pace-touches, strides, tempo"),
     Broken(file: "5k.yaml", find: "      build: [fartlek, strides, tempo, hills]", replace: "      build: [intervals-800]",
            message: "5k.yaml: levels.beginner.workouts.build[0]: 'intervals-800' (intervals) is wrong, allowed is kinds allowed "
              + "for beginner in base.yaml: strides, fartlek, tempo, hills"),

@@ -16,16 +16,23 @@ import Foundation
 /// - Throws: ``PlanError`` when the goal is impossible or unsafe, with what is allowed and a suggestion.
 public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km) throws(PlanError) -> Plan {
   var context = try PlanContext(goal: goal, rules: rules, units: units)
-  let ruleChain: [any WeekRule.Type] = [VolumeRule.self, LongRunRule.self, QualityRule.self, EasyFillRule.self,
-                                        IntensityBalanceRule.self]
-  var drafts: [WeekDraft] = []
-  for (index, phase) in context.phases.enumerated() {
-    let number = index + 1
-    let start = goal.timeline.start.adding(days: 7 * index)
-    var week = WeekDraft(number: number, phase: phase, start: start,
-                         slots: daySlots(weekStart: start, phase: phase, context: context))
-    for rule in ruleChain { rule.apply(to: &week, context: context, history: drafts) }
-    drafts.append(week)
+  var drafts = shapeWeeks(context: context)
+  // The extended taper depends on the peak the plan reaches, known only once it is built: build again when
+  // the first guess (from the peak target) was wrong.
+  if let extended = context.distance.taper.extended {
+    // The runner's peak: the plan's biggest full week, or what they run now if that is more.
+    func peak(_ weeks: [WeekDraft]) -> Double {
+      max(context.currentKm, weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0)
+    }
+    if (peak(drafts) > extended.abovePeakKm) != context.usesExtendedTaper {
+      let retry = try PlanContext(goal: goal, rules: rules, units: units,
+                                  extendedTaper: peak(drafts) > extended.abovePeakKm)
+      let retried = shapeWeeks(context: retry)
+      if (peak(retried) > extended.abovePeakKm) == retry.usesExtendedTaper {
+        context = retry
+        drafts = retried
+      }
+    }
   }
   context.warnings += planWarnings(drafts, context: context)
 
@@ -47,6 +54,44 @@ public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km) th
                               vdot: goal.recentRace.map { _ in (context.paces.vdot.value * 10).rounded() / 10 },
                               predictedTimeSeconds: predicted)
   return Plan(id: id, goal: resolved, warnings: context.warnings, weeks: weeks)
+}
+
+/// Shapes every week in order.
+func shapeWeeks(context: PlanContext) -> [WeekDraft] {
+  var drafts: [WeekDraft] = []
+  for (index, phase) in context.phases.enumerated() {
+    let start = context.goal.timeline.start.adding(days: 7 * index)
+    var week = WeekDraft(number: index + 1, phase: phase, start: start,
+                         slots: daySlots(weekStart: start, phase: phase, context: context))
+    shapeWeek(&week, context: context, history: drafts)
+    drafts.append(week)
+  }
+  return drafts
+}
+
+/// Runs the week rules in order. Quality sessions are sized against the week's volume, which is only known
+/// once the easy running is filled in; when the week comes out smaller than its target, the sessions are
+/// sized again against what it holds. `GuardRule` then enforces the ceilings on the finished week.
+func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+  VolumeRule.apply(to: &week, context: context, history: history)
+  LongRunRule.apply(to: &week, context: context, history: history)
+  let mark = week.rules.count
+  for _ in 0..<4 {
+    week.rules.removeSubrange(mark...)
+    week.sessions = [:]
+    week.easyKm = [:]
+    week.shakeoutSlots = []
+    QualityRule.apply(to: &week, context: context, history: history)
+    EasyFillRule.apply(to: &week, context: context, history: history)
+    let planned = week.plannedKm
+    let fits = week.orderedSessions.allSatisfy {
+      $0.session.workTotalKm <= context.workCap(zone: $0.session.zone, volumeKm: planned) - 0.05
+    }
+    if fits { break }
+    week.sizingKm = min(planned, week.sizingKm ?? week.targetKm) - 0.5
+  }
+  IntensityBalanceRule.apply(to: &week, context: context, history: history)
+  GuardRule.apply(to: &week, context: context, history: history)
 }
 
 /// The week's days from the weekly pattern: offset 0 falls on the race weekday; days after race day are dropped.
@@ -89,8 +134,12 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
   let fullWeeks = weeks.filter { $0.phase != .taper && $0.phase != .race }
   let peak = fullWeeks.map(\.plannedKm).max() ?? 0
   if peak < 0.9 * context.level.peakWeeklyKm {
+    let structural = fullWeeks.filter { $0.phase == .peak || $0.phase == .build }.contains { $0.cappedByLong }
     warnings.append("the plan peaks at \(units.format(peak)) a week, under the \(units.format(context.level.peakWeeklyKm)) "
-      + "typical for this goal: the 10 % ramp from \(units.format(context.currentKm)) needs more weeks")
+      + "typical for this goal: " + (structural
+        ? "with \(context.runs) runs a week the other runs cannot carry more while the long run stays a third longer "
+          + "than each of them; more runs a week would allow it"
+        : "the 10 % ramp from \(units.format(context.currentKm)) needs more weeks"))
   }
   let peakLong = fullWeeks.compactMap(\.longKm).max() ?? 0
   if peakLong + 0.5 < min(context.level.peakLongRunKm.lower, context.peakLongTargetKm) {

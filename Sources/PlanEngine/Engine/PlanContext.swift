@@ -29,12 +29,15 @@ struct PlanContext: Sendable {
   let timeCapKm: Double
   let maxLongMinutes: Double
   let compressed: Bool
+  /// The distance's extended taper is in use.
+  let usesExtendedTaper: Bool
   var warnings: [String] = []
 
   var weeks: Int { goal.timeline.weeks }
   var raceKm: Double { goal.distance.kilometers }
 
-  init(goal: Goal, rules: PlanRules, units: DistanceUnit) throws(PlanError) {
+  /// - Parameter extendedTaper: force the distance's extended taper on or off; nil decides from the peak target.
+  init(goal: Goal, rules: PlanRules, units: DistanceUnit, extendedTaper: Bool? = nil) throws(PlanError) {
     guard let distance = rules.rules(for: goal.distance) else { throw .missingDistanceRules(goal.distance) }
     self.goal = goal
     self.units = units
@@ -54,8 +57,8 @@ struct PlanContext: Sendable {
       throw .outOfRange(option: "--current-weekly-km", value: formatKm(current), allowed: "5–250 km")
     }
     let longest = goal.longestRecentRunKm ?? min(level.longestRecentRunKm, current * 0.5)
-    guard longest.isFinite, (1...60).contains(longest) else {
-      throw .outOfRange(option: "--longest-recent-run-km", value: formatKm(longest), allowed: "1–60 km")
+    guard longest.isFinite, (3...60).contains(longest) else {
+      throw .outOfRange(option: "--longest-recent-run-km", value: formatKm(longest), allowed: "3–60 km")
     }
     guard longest <= current else { throw .longestRunAboveWeekly(longestKm: longest, weeklyKm: current) }
     if let requirements = distance.requirements {
@@ -67,6 +70,11 @@ struct PlanContext: Sendable {
         throw .insufficientBase(distance: goal.distance, option: "--longest-recent-run-km", value: longest,
                                 required: requirements.minLongestRunKm)
       }
+    }
+    guard current <= 7 * longest else {
+      throw .outOfRange(option: "--current-weekly-km", value: "\(formatKm(current)) km",
+                        allowed: "at most 7 runs of your longest recent run (\(formatKm(7 * longest)) km); "
+                          + "check --longest-recent-run-km")
     }
     // Every run of the first week must be worth doing: the long run plus (runs − 1) runs of minRunKm.
     let minRun = rules.base.volume.minRunKm
@@ -117,12 +125,18 @@ struct PlanContext: Sendable {
     }
 
     // Targets.
-    let peakTarget = max(level.peakWeeklyKm, current)
+    var peakTarget = max(level.peakWeeklyKm, current)
+    // A plan built without the extended taper stays at or under the volume that calls for it.
+    if extendedTaper == false, let extended = distance.taper.extended {
+      peakTarget = min(peakTarget, extended.abovePeakKm)
+    }
     peakTargetKm = peakTarget
-    if let extended = distance.taper.extended, peakTarget > extended.abovePeakKm {
+    if let extended = distance.taper.extended, extendedTaper ?? (peakTarget > extended.abovePeakKm) {
       taperVolume = extended.volume
       taperLongRun = extended.longRun
+      usesExtendedTaper = true
     } else {
+      usesExtendedTaper = false
       taperVolume = distance.taper.volume
       taperLongRun = distance.taper.longRun
     }
@@ -159,15 +173,19 @@ struct PlanContext: Sendable {
     return phases
   }
 
-  /// The long-run cap for a week of `volumeKm`: the largest of
+  /// The long-run cap for a week of `volumeKm` in `phase`: the largest of
   /// - 30 % of the week (Daniels, Hansons, for runners above ~60 km/week),
   /// - the distance's minimum useful long run, up to 50 % of the week (low-volume novice plans), and
-  /// - the share the week's structure needs: with few runs the long run must take more than 30 % to stay a
-  ///   third longer than the others (1.15 × 1.34 / (runs − 1 + 1.34)), up to 50 %.
-  func longRunCap(volumeKm: Double) -> Double {
+  /// - the share the week's structure needs, up to 50 %: with few runs the long run must take more than 30 %
+  ///   to stay a third longer than the other runs. Quality sessions (about 15 % of the week each) take their
+  ///   share first; the easy runs and the long run share the rest, with 10 % of headroom.
+  func longRunCap(volumeKm: Double, phase: Phase) -> Double {
     let rules = base.longRun
+    let qualitySlots = pattern.filter { $0.role == .quality }.count
+    let quality = Double(min(levelRules.qualityPerWeek[phase], qualitySlots))
+    let easyRuns = Double(runs - 1) - quality
     let structural = min(rules.noviceCapOfWeek,
-                         1.15 * rules.minRatioToOtherRuns / (Double(runs - 1) + rules.minRatioToOtherRuns))
+                         1.1 * (1 - 0.15 * quality) / (1 + easyRuns / rules.minRatioToOtherRuns))
     return max(rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, rules.noviceCapOfWeek * volumeKm),
                structural * volumeKm)
   }

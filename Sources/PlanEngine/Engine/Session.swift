@@ -45,8 +45,10 @@ struct Session: Sendable, Hashable {
     func recovery(forWorkSeconds work: Double) -> (km: Double, seconds: Double) {
       guard let amount = template.recovery else { return (0, 0) }
       let jog = context.paces.recoveryJog
-      if let km = amount.km?.lower { return (km, km * jog.secondsPerKilometer) }
-      let seconds = amount.ofWork.map { $0 * work } ?? amount.minutes.map { $0.lower * 60 } ?? amount.seconds?.lower ?? 0
+      var seconds = amount.km.map { $0.lower * jog.secondsPerKilometer }
+        ?? amount.ofWork.map { $0 * work } ?? amount.minutes.map { $0.lower * 60 } ?? amount.seconds?.lower ?? 0
+      // Daniels: recoveries between intervals are no longer than the work bouts (also after shrinking a bout).
+      if template.zone == .interval { seconds = min(seconds, work) }
       return (jog.kilometers(inMinutes: seconds / 60), seconds)
     }
     let work = bout(at: progress)
@@ -56,14 +58,16 @@ struct Session: Sendable, Hashable {
                           workKm: work.km, workSeconds: work.seconds, recoveryKm: rest.km, recoverySeconds: rest.seconds)
     let cap = context.workCap(zone: template.zone, volumeKm: volumeKm)
     let lowestReps = Int(template.reps.lower.rounded())
-    func fits(_ s: Session) -> Bool { s.workTotalKm <= cap + 1e-9 && (s.isStrides || s.totalKm <= maxKm + 1e-9) }
+    // 0.05 km of margin so that rounding the session to tenths keeps it inside the limit.
+    func fits(_ s: Session) -> Bool { s.workTotalKm <= cap - 0.05 && (s.isStrides || s.totalKm <= maxKm - 0.05) }
     while session.reps > lowestReps && !fits(session) { session.reps -= 1 }
     if fits(session) { return session }
     // Shrink the bouts themselves, down to half of the template's smallest bout, in whole units.
     let smallest = bout(at: 0)
-    let byCap = cap / Double(session.reps)
+    let byCap = (cap - 0.05) / Double(session.reps)
     let bySession = session.isStrides ? Double.infinity
-      : (maxKm - session.warmupKm - session.cooldownKm - Double(session.reps - 1) * session.recoveryKm) / Double(session.reps)
+      : (maxKm - 0.05 - session.warmupKm - session.cooldownKm - Double(session.reps - 1) * session.recoveryKm)
+        / Double(session.reps)
     var km = min(byCap, bySession)
     if template.work.km != nil {
       km = (km * 10).rounded(.down) / 10

@@ -16,6 +16,8 @@ struct WeekDraft: Sendable {
   var slots: [DaySlot]
   var cutback = false
   var targetKm = 0.0
+  /// The most the week may hold: the ramp cap, the cut-back share, or the taper share.
+  var ceilingKm = Double.infinity
   /// The long run; nil in race week, where the race takes the long-run day.
   var longKm: Double?
   /// The race, in race week.
@@ -27,10 +29,30 @@ struct WeekDraft: Sendable {
   /// Slot ids whose easy run is the pre-race shakeout.
   var shakeoutSlots: Set<String> = []
   var rules: [String] = []
+  /// The volume quality sessions are sized against (the target, until the planned week turns out smaller).
+  var sizingKm: Double?
 
-  /// The runs of the week, km.
+  /// Easy runs were held down to stay a third shorter than the long run (the week could not reach its target).
+  var cappedByLong = false
+  /// The spike guard's limit for this week: 1.10 × the longest run of the look-back weeks.
+  var spikeLimitKm = Double.infinity
+
+  /// The longest any run but the long run (and the race) may be: a third shorter than the long run, or in
+  /// race week the spike guard's limit.
+  func maxOtherRunKm(ratio: Double) -> Double {
+    if let longKm { return longKm / ratio }
+    return spikeLimitKm
+  }
+
+  /// The runs of the week, km, rounded to tenths as the plan shows them (so every guard sees the output's numbers).
   var runDistances: [Double] {
-    [longKm, raceKm].compactMap { $0 } + sessions.values.map(\.totalKm) + easyKm.values
+    ([longKm, raceKm].compactMap { $0 } + orderedSessions.map(\.session.totalKm) + easyKm.sorted { $0.key < $1.key }
+      .map(\.value)).map(round1)
+  }
+
+  /// The sessions by slot id, in a fixed order (dictionary order differs between runs; sums must not).
+  var orderedSessions: [(slot: String, session: Session)] {
+    sessions.sorted { $0.key < $1.key }.map { (slot: $0.key, session: $0.value) }
   }
 
   /// The sum of the week's runs.

@@ -41,7 +41,7 @@ struct WorkoutFactory {
   }
 
   private func step(_ kind: WorkoutStep.Kind, km: Double, seconds: Double, zone: Intensity, repeat count: Int = 1) -> WorkoutStep {
-    WorkoutStep(kind: kind, distanceKm: round1(km), durationMin: Int((seconds / 60).rounded()),
+    WorkoutStep(kind: kind, distanceKm: (km * 100).rounded() / 100, durationMin: Int((seconds / 60).rounded()),
                 durationSeconds: Int(seconds.rounded()), pace: context.paces.label(zone, perMile: false),
                 effort: context.effort(zone), zone: zone, repeat: count)
   }
@@ -52,10 +52,9 @@ struct WorkoutFactory {
     return "\(pace), \(effort)"
   }
 
+  /// A workout whose distance and duration come from the exact values, not the rounded steps.
   private func make(id: String, slot: DaySlot, kind: WorkoutKind, title: String, steps: [WorkoutStep],
-                    description: String) -> Workout {
-    let km = steps.map { $0.distanceKm * Double($0.repeat) }.reduce(0, +)
-    let seconds = steps.map { Double($0.durationSeconds * $0.repeat) }.reduce(0, +)
+                    description: String, km: Double, seconds: Double) -> Workout {
     return Workout(id: id, slot: slot.id, date: slot.date, kind: kind, distanceKm: round1(km),
                    durationMin: Int((seconds / 60).rounded()), hard: kind.isHard, title: title,
                    description: description, steps: steps)
@@ -67,7 +66,8 @@ struct WorkoutFactory {
     let name = title ?? (kind == .long ? "Long run" : kind.displayName)
     return make(id: id, slot: slot, kind: kind, title: "\(name) \(units.format(km))",
                 steps: [step(.work, km: km, seconds: easy.secondsPerKilometer * km, zone: .easy)],
-                description: "\(units.format(km)) at \(target(.easy)). \(purpose)")
+                description: "\(units.format(km)) at \(target(.easy)). \(purpose)", km: km,
+                seconds: easy.secondsPerKilometer * km)
   }
 
   private func raceWorkout(id: String, slot: DaySlot, km: Double) -> Workout {
@@ -80,7 +80,7 @@ struct WorkoutFactory {
     }
     text += " Warm up with 10 minutes of easy jogging and a few strides."
     return make(id: id, slot: slot, kind: .race, title: "Race: \(context.goal.distance.displayName) \(units.format(km))",
-                steps: [step(.work, km: km, seconds: seconds, zone: .race)], description: text)
+                steps: [step(.work, km: km, seconds: seconds, zone: .race)], description: text, km: km, seconds: seconds)
   }
 
   private func structured(id: String, slot: DaySlot, session: Session, purpose: String) -> Workout {
@@ -117,12 +117,15 @@ struct WorkoutFactory {
       steps.append(step(.cooldown, km: session.cooldownKm, seconds: session.cooldownKm * easy, zone: .easy))
       parts.append("\(units.format(session.cooldownKm)) easy cool-down")
     }
-    let total = steps.map { $0.distanceKm * Double($0.repeat) }.reduce(0, +)
+    let total = session.totalKm
+    let seconds = (session.warmupKm + session.easyKm + session.cooldownKm) * easy
+      + Double(session.reps) * session.workSeconds + Double(max(0, session.reps - 1)) * session.recoverySeconds
     let title = session.isStrides
       ? "Easy \(units.format(total)) + \(session.reps) × \(bout) strides"
       : "\(template.kind.displayName) \(units.format(total)): \(repsText)"
     let description = parts.joined(separator: "; ") + ". \(template.name): \(template.purpose). \(purpose)"
-    return make(id: id, slot: slot, kind: template.kind, title: title, steps: steps, description: description)
+    return make(id: id, slot: slot, kind: template.kind, title: title, steps: steps, description: description,
+                km: total, seconds: seconds)
   }
 
   private func boutLabel(_ session: Session) -> String {

@@ -40,7 +40,7 @@ public struct WorkoutStep: Sendable, Hashable, Codable {
 
   /// What the step is.
   public var kind: Kind
-  /// Distance of one repetition, in kilometres.
+  /// Distance of one repetition, in kilometres (to 10 m).
   public var distanceKm: Double
   /// Duration of one repetition, in whole minutes (rounded; seconds in `durationSeconds`).
   public var durationMin: Int

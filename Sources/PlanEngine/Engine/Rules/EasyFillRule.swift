@@ -8,8 +8,7 @@
 enum EasyFillRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
     let minRun = context.base.volume.minRunKm
-    let anchor = week.longKm ?? week.raceKm ?? context.raceKm
-    let maxOther = max(minRun, floorTenth(anchor / context.base.longRun.minRatioToOtherRuns))
+    let maxOther = max(minRun, floorTenth(week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)))
     let raceDate = context.goal.timeline.raceDate
 
     var fillSlots: [DaySlot] = []
@@ -25,8 +24,8 @@ enum EasyFillRule: WeekRule {
     for id in week.shakeoutSlots { week.easyKm[id] = shakeout }
 
     let fixed = (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
-      + week.sessions.values.filter { !$0.isStrides }.map(\.totalKm).reduce(0, +)
-      + week.sessions.values.filter(\.isStrides).map { $0.totalKm - $0.easyKm }.reduce(0, +)
+      + week.orderedSessions.map(\.session).filter { !$0.isStrides }.map(\.totalKm).reduce(0, +)
+      + week.orderedSessions.map(\.session).filter(\.isStrides).map { $0.totalKm - $0.easyKm }.reduce(0, +)
     let remaining = max(0, week.targetKm - fixed)
     let weights = fillSlots.map { $0.role == .recovery ? 0.7 : 1.0 }
     let totalWeight = weights.reduce(0, +)
@@ -56,13 +55,15 @@ enum EasyFillRule: WeekRule {
     for (slot, km) in zip(fillSlots, kms) {
       if var session = week.sessions[slot.id], session.isStrides {
         let extras = session.totalKm - session.easyKm
-        session.easyKm = max(minRun, floorTenth(km - extras))
+        // The strides are part of the run: the whole run, strides included, is the easy share.
+        session.easyKm = max(minRun - extras, floorTenth(km - extras))
         week.sessions[slot.id] = session
       } else {
         week.easyKm[slot.id] = km
       }
     }
     if cappedByLong {
+      week.cappedByLong = true
       week.rules.append("Easy runs capped at \(context.units.format(maxOther)) so the long run stays a third longer "
         + "than any other run; the week comes out under its target")
     }

@@ -7,7 +7,9 @@ enum IntensityBalanceRule: WeekRule {
     while true {
       let (easy, total) = seconds(of: week, context: context)
       guard total > 0, easy / total < minimum else { break }
-      guard let (slot, session) = week.sessions.max(by: { hardSeconds($0.value) < hardSeconds($1.value) }) else { break }
+      guard let (slot, session) = week.orderedSessions.max(by: {
+        (hardSeconds($0.session), $1.slot) < (hardSeconds($1.session), $0.slot)
+      }) else { break }
       adjusted = true
       if session.reps > 1 {
         var smaller = session
@@ -28,9 +30,9 @@ enum IntensityBalanceRule: WeekRule {
   /// Easy seconds and total seconds of the week's training (the race itself is not training and is left out).
   static func seconds(of week: WeekDraft, context: PlanContext) -> (easy: Double, total: Double) {
     let easyPace = context.paces.pace(.easy).secondsPerKilometer
-    var easy = ((week.longKm ?? 0) + week.easyKm.values.reduce(0, +)) * easyPace
+    var easy = ((week.longKm ?? 0) + week.easyKm.sorted { $0.key < $1.key }.map(\.value).reduce(0, +)) * easyPace
     var total = easy
-    for session in week.sessions.values {
+    for (_, session) in week.orderedSessions {
       let easyPart = (session.warmupKm + session.cooldownKm + session.easyKm) * easyPace
         + Double(max(0, session.reps - 1)) * session.recoverySeconds
       easy += easyPart

@@ -15,7 +15,8 @@ enum LongRunRule: WeekRule {
       + (history.count < rules.spikeLookbackWeeks ? [context.longestKm] : [])
     let longestRecent = lookback.max() ?? context.longestKm
     let spikeLimit = rules.spikeFactor * longestRecent
-    let volumeCap = context.longRunCap(volumeKm: week.targetKm)
+    let volumeCap = context.longRunCap(volumeKm: week.targetKm, phase: week.phase)
+    week.spikeLimitKm = spikeLimit
 
     switch week.phase {
     case .race:
@@ -26,7 +27,7 @@ enum LongRunRule: WeekRule {
       let peakLong = history.compactMap(\.longKm).max() ?? context.longestKm
       let index = week.number - (context.weeks - context.taperVolume.count) - 1
       let fraction = context.taperLongRun[max(0, min(index, context.taperLongRun.count - 1))]
-      week.longKm = floorTenth(min(fraction * peakLong, spikeLimit, volumeCap))
+      week.longKm = max(shortestLong(context), floorTenth(min(fraction * peakLong, spikeLimit, volumeCap)))
       week.rules.append("Taper long run: \(percent(fraction)) of the peak long run \(units.format(peakLong))")
       return
     default:
@@ -37,7 +38,7 @@ enum LongRunRule: WeekRule {
       let twoWeeksEarlier = history.first { $0.number == week.number - 2 }?.longKm ?? context.longestKm
       let lastLong = history.last { !$0.cutback }?.longKm ?? context.longestKm
       let factor = context.base.cutback.longRunFactor
-      week.longKm = floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit))
+      week.longKm = max(shortestLong(context), floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit)))
       week.rules.append("Cut-back long run \(units.format(week.longKm ?? 0)): back to two weeks earlier, "
         + "at most \(percent(factor)) of the last full week's")
       return
@@ -51,8 +52,13 @@ enum LongRunRule: WeekRule {
         ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace" : "the peak long run for this distance and level"),
     ]
     let binding = limits.min { $0.km < $1.km } ?? limits[0]
-    let long = floorTenth(binding.km)
+    let long = max(shortestLong(context), floorTenth(binding.km))
     week.longKm = long
     week.rules.append("Long run \(units.format(long)): \(binding.reason)")
+  }
+
+  /// The shortest long run that is still a third longer than a minimum-length run.
+  static func shortestLong(_ context: PlanContext) -> Double {
+    (context.base.volume.minRunKm * context.base.longRun.minRatioToOtherRuns * 10).rounded(.up) / 10
   }
 }

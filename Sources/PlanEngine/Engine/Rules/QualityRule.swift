@@ -15,19 +15,21 @@ enum QualityRule: WeekRule {
     guard count > 0, !list.isEmpty else { return }
 
     let progress = progressFraction(week: week, context: context)
-    let anchor = week.longKm ?? week.raceKm ?? context.raceKm
-    let maxKm = anchor / context.base.longRun.minRatioToOtherRuns
+    let maxKm = week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)
     var used: Set<String> = []
     var names: [String] = []
     for (index, slot) in qualitySlots.prefix(count).enumerated() {
-      let rotation = (week.number - 1 + index) % list.count
+      // Base, build and peak rotate through their list; taper and race week take it as an order of preference.
+      let rotating = week.phase == .base || week.phase == .build || week.phase == .peak
+      let rotation = rotating ? (week.number - 1 + index) % list.count : index % list.count
       let order = (0..<list.count).map { list[(rotation + $0) % list.count] }
       let candidates = order.filter { !used.contains($0) } + order.filter { used.contains($0) }
       var chosen: Session?
       for id in candidates {
         guard let template = context.library[id],
-              let session = Session.sized(id: id, template: template, progress: progress, volumeKm: week.targetKm,
-                                          maxKm: maxKm, context: context) else { continue }
+              let session = Session.sized(id: id, template: template, progress: progress, volumeKm: week.sizingKm ?? week.targetKm,
+                                          maxKm: maxKm,
+                                          context: context) else { continue }
         chosen = session
         break
       }

@@ -4,7 +4,7 @@
 ///   guideline and Daniels' "one mile per weekly session"; base weeks stay under 80 % of peak volume, and no
 ///   week ramps past the level's peak volume.
 /// - Every 3rd week (beginners) or 4th week (others) is a cut-back week at ~75 % of the previous full week;
-///   the week after continues from the last full week. Never in the taper.
+///   the week after continues from the last full week. Never in the taper, nor in the week before it.
 /// - Taper weeks run at a fraction of the peak volume (Bosquet et al., MSSE 2007: volume −41…−60 %,
 ///   intensity kept); race week's fraction is the running before race day, the race comes on top.
 enum VolumeRule: WeekRule {
@@ -21,6 +21,8 @@ enum VolumeRule: WeekRule {
       let index = week.number - (context.weeks - context.taperVolume.count) - 1
       let fraction = context.taperVolume[max(0, min(index, context.taperVolume.count - 1))]
       week.targetKm = fraction * peak + (week.phase == .race ? context.raceKm : 0)
+      // Rounding and minimum runs may lift a taper week over its share, never to the peak.
+      week.ceilingKm = max(week.targetKm, peak - 0.1 + (week.phase == .race ? context.raceKm : 0))
       week.rules.append(week.phase == .race
         ? "Race week: \(percent(fraction)) of the peak \(units.format(peak)) before race day, then the race"
         : "Taper: \(percent(fraction)) of the peak \(units.format(peak)); volume down, one race-pace session kept")
@@ -30,9 +32,14 @@ enum VolumeRule: WeekRule {
     }
 
     let every = context.base.cutback.every[context.goal.level]
-    if week.number > 1 && week.number % every == 0 {
+    let lastBeforeTaper = context.phases.firstIndex { $0 == .taper || $0 == .race } == week.number
+    if week.number > 1 && week.number % every == 0 && lastBeforeTaper {
+      week.rules.append("No cut-back week right before the taper: the taper that follows is the recovery")
+    }
+    if week.number > 1 && week.number % every == 0 && !lastBeforeTaper {
       week.cutback = true
       week.targetKm = context.base.cutback.volumeFactor * previousKm
+      week.ceilingKm = week.targetKm
       week.rules.append("Cut-back week (every \(ordinal(every)) week for \(context.goal.level.rawValue)s): "
         + "\(percent(context.base.cutback.volumeFactor)) of \(previousName)'s \(units.format(previousKm))")
       return
@@ -41,6 +48,7 @@ enum VolumeRule: WeekRule {
     let volume = context.base.volume
     let cap = week.phase == .base ? volume.baseCapOfPeak * context.peakTargetKm : context.peakTargetKm
     let increase = min(volume.maxIncreasePercent / 100 * previousKm, volume.maxIncreaseKmPerRun * Double(context.runs))
+    week.ceilingKm = previousKm + increase
     if previousKm >= cap {
       week.targetKm = previousKm
       week.rules.append(week.phase == .base

@@ -1,0 +1,1 @@
+plan --distance 5k --level beginner --weeks 8 --now 2026-11-21
