@@ -131,6 +131,12 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
     warnings.append("the long run is over \(percent(warnAbove)) of the week in \(heavy.count) week(s) (up to "
       + "\(percent(worst))): usual for low-volume plans; more easy running on other days would balance it")
   }
+  if let first = weeks.first, first.plannedKm < 0.85 * context.currentKm {
+    warnings.append("week 1 holds \(units.format(first.plannedKm)), less than your current \(units.format(context.currentKm)): "
+      + "with a longest recent run of \(units.format(context.longestKm)) the other runs stay under "
+      + "\(units.format(first.longKm.map { $0 / context.base.longRun.minRatioToOtherRuns } ?? 0)) so the long run "
+      + "is a third longer; more runs a week, or your real longest run, give a fuller start")
+  }
   let fullWeeks = weeks.filter { $0.phase != .taper && $0.phase != .race }
   let peak = fullWeeks.map(\.plannedKm).max() ?? 0
   if peak < 0.9 * context.level.peakWeeklyKm {

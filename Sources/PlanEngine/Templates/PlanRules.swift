@@ -155,6 +155,8 @@ public struct CutbackRules: Sendable, Codable, Hashable {
   /// The cut-back long run is at most this fraction of the previous full week's long run (it also returns to
   /// the length of two weeks earlier), so a plateaued long run still gets a lighter week.
   public var longRunFactor: Double
+  /// No cut-back in the week right before the taper: the taper that follows is the recovery.
+  public var skipBeforeTaper: Bool
 }
 
 /// How the weeks before the taper divide into base, build and peak.
