@@ -59,11 +59,15 @@ public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km) th
 /// Shapes every week in order.
 func shapeWeeks(context: PlanContext) -> [WeekDraft] {
   var drafts: [WeekDraft] = []
+  var history: [WeekSummary] = []
+  drafts.reserveCapacity(context.phases.count)
+  history.reserveCapacity(context.phases.count)
   for (index, phase) in context.phases.enumerated() {
     let start = context.goal.timeline.start.adding(days: 7 * index)
     var week = WeekDraft(number: index + 1, phase: phase, start: start,
                          slots: daySlots(weekStart: start, phase: phase, context: context))
-    shapeWeek(&week, context: context, history: drafts)
+    shapeWeek(&week, context: context, history: history)
+    history.append(WeekSummary(week))
     drafts.append(week)
   }
   return drafts
@@ -72,7 +76,7 @@ func shapeWeeks(context: PlanContext) -> [WeekDraft] {
 /// Runs the week rules in order. Quality sessions are sized against the week's volume, which is only known
 /// once the easy running is filled in; when the week comes out smaller than its target, the sessions are
 /// sized again against what it holds. `GuardRule` then enforces the ceilings on the finished week.
-func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
   VolumeRule.apply(to: &week, context: context, history: history)
   LongRunRule.apply(to: &week, context: context, history: history)
   let mark = week.rules.count

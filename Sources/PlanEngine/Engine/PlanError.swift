@@ -69,6 +69,5 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// `12`, `12.5`, `16.1`: kilometres with at most one decimal.
 func formatKm(_ km: Double) -> String {
-  let rounded = (km * 10).rounded() / 10
-  return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+  oneDecimal(km)
 }

@@ -62,9 +62,28 @@ struct WeekDraft: Sendable {
   var maxRunKm: Double { runDistances.max() ?? 0 }
 }
 
+/// What the rules need to know of a finished week: small, so that passing the history around copies little.
+struct WeekSummary: Sendable, Hashable {
+  let number: Int
+  let phase: Phase
+  let cutback: Bool
+  let plannedKm: Double
+  let maxRunKm: Double
+  let longKm: Double?
+
+  init(_ week: WeekDraft) {
+    number = week.number
+    phase = week.phase
+    cutback = week.cutback
+    plannedKm = week.plannedKm
+    maxRunKm = week.maxRunKm
+    longKm = week.longKm
+  }
+}
+
 /// One training rule: reads the context and the finished weeks, shapes the current week, explains itself.
 protocol WeekRule {
-  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft])
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary])
 }
 
 /// Rounds down to the nearest half kilometre (rounding down keeps every guard a guard).

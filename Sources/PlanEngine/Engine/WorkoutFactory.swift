@@ -71,7 +71,7 @@ struct WorkoutFactory {
   }
 
   private func raceWorkout(id: String, slot: DaySlot, km: Double) -> Workout {
-    let seconds = context.paces.vdot.predictedTime(distanceMeters: km * 1000)
+    let seconds = context.paces.predictedRaceSeconds
     var text = "Race day: \(context.goal.distance.displayName), \(units.format(km))."
     if context.paces.known {
       text += " Predicted from your recent race: \(formatRaceTime(seconds)) (\(target(.race)))."

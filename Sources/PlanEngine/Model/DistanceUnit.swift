@@ -9,8 +9,14 @@ public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {
 
   /// `12.5 km`, `7.8 mi`: one decimal at most, none when whole.
   public func format(_ km: Double) -> String {
-    let value = ((km / kilometers) * 10).rounded() / 10
-    let number = value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
-    return "\(number) \(rawValue)"
+    "\(oneDecimal(km / kilometers)) \(rawValue)"
   }
+}
+
+/// `12`, `12.5`, `-0.3`: a number to one decimal, none when whole (fast: no `String(format:)`).
+func oneDecimal(_ value: Double) -> String {
+  let tenths = Int((value * 10).rounded())
+  let sign = tenths < 0 ? "-" : ""
+  let magnitude = abs(tenths)
+  return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
 }

@@ -6,7 +6,7 @@
 ///   longer than any other run of its week). Distances are rounded down to half kilometres.
 /// - In race week, the day before the race is a short shakeout.
 enum EasyFillRule: WeekRule {
-  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let minRun = context.base.volume.minRunKm
     let maxOther = max(minRun, floorTenth(week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)))
     let raceDate = context.goal.timeline.raceDate

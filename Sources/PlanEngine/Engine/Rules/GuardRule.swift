@@ -5,7 +5,7 @@
 ///   the others), then quality sessions lose repetitions or become easy runs, then an easy day becomes a rest day.
 /// - Per-session caps hold against the week as planned (Daniels): a session over its cap becomes an easy run.
 enum GuardRule: WeekRule {
-  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let minRun = context.base.volume.minRunKm
     var trimmed = false
     while week.plannedKm > week.ceilingKm + 1e-6 {

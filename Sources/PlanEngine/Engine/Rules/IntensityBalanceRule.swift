@@ -1,7 +1,7 @@
 /// About 80 % of running easy (Seiler; Esteve-Lanao): at least 75 % of each week's time at easy intensity.
 /// When the quality sessions take more, the largest one loses repetitions, then becomes an easy run.
 enum IntensityBalanceRule: WeekRule {
-  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let minimum = context.base.intensity.minEasyTimeFraction
     var adjusted = false
     while true {

@@ -8,7 +8,7 @@
 /// - Cut-back weeks return to the long run of two weeks earlier (at most 85 % of the last one); taper weeks run a fraction of the peak long
 ///   run; race week has the race instead.
 enum LongRunRule: WeekRule {
-  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let units = context.units
     let rules = context.base.longRun
     let lookback = history.suffix(rules.spikeLookbackWeeks).map(\.maxRunKm)
@@ -45,7 +45,7 @@ enum LongRunRule: WeekRule {
     }
 
     let limits: [(km: Double, reason: String)] = [
-      (spikeLimit, "spike guard: at most \(String(format: "%.2f", rules.spikeFactor)) × \(units.format(longestRecent)), "
+      (spikeLimit, "spike guard: at most \(rules.spikeFactor) × \(units.format(longestRecent)), "
         + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"),
       (volumeCap, "long-run cap for a \(units.format(week.targetKm)) week"),
       (context.peakLongTargetKm, context.peakLongTargetKm < context.level.peakLongRunKm.upper

@@ -7,7 +7,7 @@
 ///   week) and kept shorter than the long run by a third. A session that cannot fit becomes an easy run.
 /// - Quality days sit in the weekly pattern so that no two hard days are adjacent.
 enum QualityRule: WeekRule {
-  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let qualitySlots = week.slots.filter { $0.role == .quality }
     var count = min(context.levelRules.qualityPerWeek[week.phase], qualitySlots.count)
     if week.cutback { count = min(count, 1) }

@@ -8,7 +8,7 @@
 /// - Taper weeks run at a fraction of the peak volume (Bosquet et al., MSSE 2007: volume −41…−60 %,
 ///   intensity kept); race week's fraction is the running before race day, the race comes on top.
 enum VolumeRule: WeekRule {
-  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekDraft]) {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let units = context.units
     let fullWeeks = history.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race }
     let previousFull = fullWeeks.last
