@@ -15,18 +15,22 @@ let package = Package(
   targets: [
     // Core: plain value types in, plain value types out. No clock, no disk, no time zones.
     .target(name: "PlanEngine", dependencies: ["Yams"]),
+    // Plan → dated, timed schedule in the runner's time zone (preferences, blackouts, busy time).
+    .target(name: "Scheduling", dependencies: ["PlanEngine"]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(name: "runmate", dependencies: [
-      "PlanEngine",
+      "PlanEngine", "Scheduling",
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
 
     // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
     .executableTarget(name: "runmate-bench", dependencies: ["PlanEngine"]),
 
-    // Tests
-    .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine"]),
+    // Tests (one target per module; fixtures next to the tests that use them)
+    .target(name: "RunMateTestSupport", dependencies: ["PlanEngine"], path: "Tests/RunMateTestSupport"),
+    .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
+    .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
     .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),
   ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunMateTestSupport
 import Testing
 
 /// Behaviour of `makePlan` on inputs whose results are worked out by hand from the templates' numbers.

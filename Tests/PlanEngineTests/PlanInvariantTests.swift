@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import PlanEngine
+import RunMateTestSupport
 
 // Property tests for the plan engine: every plan the engine is willing to make, over the whole input space,
 // must obey the training rules (shared/guide/training-rules.md) with the numbers of plan-templates/.

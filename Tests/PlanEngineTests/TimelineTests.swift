@@ -1,4 +1,5 @@
 import PlanEngine
+import RunMateTestSupport
 import Testing
 
 @Suite struct TimelineTests {

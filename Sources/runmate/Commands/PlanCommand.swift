@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import PlanEngine
 
-extension RunMate {}
-
 /// `runmate plan`: generate a training plan.
 struct PlanCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -27,7 +25,7 @@ struct PlanCommand: ParsableCommand {
     let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks)
     let plan = try makePlan(goal: goal, rules: rules, units: units)
     switch output.format {
-    case .json: try writeStandardOutput(PlanJSON.encode(plan))
+    case .json: try writeStandardOutput(JSONOutput.encode(plan))
     case .table: try writeStandardOutput(PlanTable(plan: plan, units: units).render())
     }
   }

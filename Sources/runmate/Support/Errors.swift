@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import Scheduling
 
 /// sysexits(3) codes.
 enum ExitCodes {
@@ -29,6 +30,11 @@ extension TemplateError: RunMateError {
     default: ExitCodes.dataError
     }
   }
+}
+
+extension SchedulingError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 { ExitCodes.usage }
 }
 
 /// Problems found while reading the command line or the disk.

@@ -5,7 +5,8 @@ struct PlanTable {
   let plan: Plan
   let units: DistanceUnit
 
-  func render() -> String {
+  /// The title, the facts line and the warnings.
+  func header() -> [String] {
     let goal = plan.goal
     var lines: [String] = []
     let level = goal.level.rawValue.prefix(1).uppercased() + goal.level.rawValue.dropFirst()
@@ -20,6 +21,11 @@ struct PlanTable {
     }
     lines.append(facts)
     for warning in plan.warnings { lines.append("warning: \(warning)") }
+    return lines
+  }
+
+  func render() -> String {
+    var lines = header()
     lines.append("")
 
     let header = ["Wk", "Phase", "Dates", "Volume", "Workouts"]

@@ -1,12 +1,14 @@
 import Foundation
 import PlanEngine
 
+// Shared by the test targets: the repository, its real templates, goals with fixed dates.
+
 /// The repository root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent()
 
 /// Reads every template file in `directory` (default: the repository's `plan-templates/`).
-func templateFiles(in directory: URL = repositoryRoot.appendingPathComponent("plan-templates")) throws -> [TemplateFile] {
+public func templateFiles(in directory: URL = repositoryRoot.appendingPathComponent("plan-templates")) throws -> [TemplateFile] {
   try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }.sorted().map {
     TemplateFile(name: "plan-templates/\($0)",
                  text: try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))
@@ -14,7 +16,7 @@ func templateFiles(in directory: URL = repositoryRoot.appendingPathComponent("pl
 }
 
 /// The repository's real rules, loaded once.
-let repositoryRules: PlanRules = {
+public let repositoryRules: PlanRules = {
   do {
     return try PlanRules(files: try templateFiles())
   } catch {
@@ -23,10 +25,10 @@ let repositoryRules: PlanRules = {
 }()
 
 /// A fixed Monday for timelines in tests.
-let testStart = CivilDate(iso: "2027-01-04") ?? CivilDate(dayNumber: 0)
+public let testStart = CivilDate(iso: "2027-01-04") ?? CivilDate(dayNumber: 0)
 
 /// A goal with a `weeks`-week timeline from `testStart`.
-func goal(_ distance: RaceDistance, _ level: Level, weeks: Int, runs: Int? = nil, currentKm: Double? = nil,
+public func goal(_ distance: RaceDistance, _ level: Level, weeks: Int, runs: Int? = nil, currentKm: Double? = nil,
           longestKm: Double? = nil, recentRace: RecentRace? = nil) -> Goal {
   Goal(distance: distance, level: level,
        timeline: Timeline(start: testStart, raceDate: testStart.adding(days: 7 * weeks - 1), weeks: weeks),

@@ -1,0 +1,273 @@
+import Foundation
+import PlanEngine
+
+/// Why a plan cannot be scheduled.
+public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The time zone name is not a known IANA zone.
+  case unknownTimeZone(String, suggestion: String?)
+
+  public var description: String {
+    switch self {
+    case let .unknownTimeZone(name, suggestion):
+      let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+      return "--tz: '\(name)' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
+        + "America/New_York\(hint)"
+    }
+  }
+}
+
+/// Lays a plan onto real days and times: `Plan + SchedulingPreferences + busy time → Schedule`.
+///
+/// Week by week, every workout gets a day of its plan week: the long run on the long-run day, the race on race
+/// day, the rest as close to the plan's pattern as the runner's run days, blackout dates and busy time allow,
+/// never two hard days in a row (across weeks too). A workout with no room is moved within its week, or dropped
+/// in order of least importance (recovery and easy runs first, the long run last, the race never); every move
+/// and drop is a ``ScheduleNote``. Timed workouts need a free slot of their duration at their start time;
+/// all-day workouts need one inside the day window. Times are local wall-clock times in the runner's zone, so a
+/// 06:30 run stays at 06:30 across DST changes.
+///
+/// - Throws: ``SchedulingError`` for an unknown time zone.
+public func makeSchedule(_ plan: Plan, preferences: SchedulingPreferences,
+                         busy: [BusyInterval] = []) throws(SchedulingError) -> Schedule {
+  guard let zone = TimeZone(identifier: preferences.timeZoneID) else {
+    throw .unknownTimeZone(preferences.timeZoneID, suggestion: suggestTimeZone(preferences.timeZoneID))
+  }
+  var calendar = Calendar(identifier: .gregorian)
+  calendar.timeZone = zone
+  let scheduler = WeekScheduler(plan: plan, preferences: preferences, calendar: calendar,
+                                busy: busy.sorted { ($0.start, $0.end) < ($1.start, $1.end) })
+  var weeks: [ScheduledWeek] = []
+  var notes: [ScheduleNote] = []
+  var previousHardDays: Set<Int> = []
+  for week in plan.weeks {
+    let result = scheduler.schedule(week, previousHardDays: previousHardDays)
+    weeks.append(ScheduledWeek(week: week, workouts: result.workouts))
+    notes += result.notes
+    previousHardDays = Set(result.workouts.filter(\.workout.hard).map(\.workout.date.dayNumber))
+  }
+  return Schedule(plan: plan, timeZoneID: zone.identifier, weeks: weeks, notes: notes)
+}
+
+/// The closest known zone name, for typos.
+func suggestTimeZone(_ name: String) -> String? {
+  let known = TimeZone.knownTimeZoneIdentifiers
+  if let exact = known.first(where: { $0.lowercased() == name.lowercased() }) { return exact }
+  let lower = name.lowercased()
+  let scored = known.map { candidate -> (String, Int) in (candidate, editDistance(Array(lower), Array(candidate.lowercased()))) }
+  guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }), best.1 <= 3 else { return nil }
+  return best.0
+}
+
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+  var previous = Array(0...b.count)
+  for (i, ca) in a.enumerated() {
+    var current = [i + 1] + Array(repeating: 0, count: b.count)
+    for (j, cb) in b.enumerated() {
+      current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.count]
+}
+
+/// Schedules one week at a time.
+struct WeekScheduler {
+  let plan: Plan
+  let preferences: SchedulingPreferences
+  let calendar: Calendar
+  let busy: [BusyInterval]
+
+  /// Days to move everything by so the long run lands on the preferred long-run day (−3…3).
+  var shift: Int {
+    guard let wanted = preferences.longRunDay else { return 0 }
+    let delta = (wanted.index - plan.goal.raceDate.weekday.index + 7) % 7
+    return delta > 3 ? delta - 7 : delta
+  }
+
+  struct Result {
+    var workouts: [ScheduledWorkout]
+    var notes: [ScheduleNote]
+  }
+
+  /// A workout's place in the search: its candidate days, cheapest first.
+  struct Item {
+    let workout: Workout
+    let preferred: CivilDate
+    let candidates: [CivilDate]
+    let reasons: [Int: String]
+  }
+
+  func schedule(_ week: Week, previousHardDays: Set<Int>) -> Result {
+    let raceDate = plan.goal.raceDate
+    let blockEnd = min(week.start.adding(days: 6), week.phase == .race ? raceDate : week.start.adding(days: 6))
+    let days = (0...max(0, week.start.days(to: blockEnd))).map { week.start.adding(days: $0) }
+    var notes: [ScheduleNote] = []
+
+    let ordered = week.workouts.sorted {
+      priority($0) > priority($1) || (priority($0) == priority($1) && $0.date < $1.date)
+    }
+    let items = ordered.map { item(for: $0, week: week, days: days) }
+    let assignment = search(items, previousHardDays: previousHardDays)
+    let dropped = items.filter { assignment[$0.workout.id] == nil }.map { ($0.workout, reasonText($0)) }
+
+    var scheduled: [ScheduledWorkout] = []
+    for item in items {
+      guard let day = assignment[item.workout.id] else { continue }
+      var workout = item.workout
+      let plannedDate = workout.date
+      workout.date = day
+      let time = workout.kind == .race ? nil : preferences.time(on: day.weekday)
+      var start: Date?
+      var end: Date?
+      if let time, let instant = instant(day, time) {
+        start = instant
+        end = instant.addingTimeInterval(Double(max(1, workout.durationMin)) * 60)
+      }
+      scheduled.append(ScheduledWorkout(workout: workout, time: time, start: start, end: end,
+                                        plannedDate: day == plannedDate ? nil : plannedDate))
+      if day != item.preferred {
+        let why = item.reasons[item.preferred.dayNumber] ?? "keeps hard days apart"
+        notes.append(ScheduleNote(kind: .moved, week: week.number, workoutID: workout.id,
+                                  text: "W\(week.number) \(workout.title) moved from \(item.preferred.shortLabel) to "
+                                    + "\(day.shortLabel): \(why)"))
+      }
+      if workout.kind == .race, let conflict = item.reasons[day.dayNumber] {
+        notes.append(ScheduleNote(kind: .conflict, week: week.number, workoutID: workout.id,
+                                  text: "Race day \(day.shortLabel) conflicts with your calendar: \(conflict)"))
+      }
+    }
+    for (workout, why) in dropped {
+      let loud = workout.kind == .long ? "THE LONG RUN " : ""
+      notes.append(ScheduleNote(kind: .dropped, week: week.number, workoutID: workout.id,
+                                text: "W\(week.number) \(loud)\(workout.title) dropped: \(why)"))
+    }
+    scheduled.sort { $0.workout.date < $1.workout.date }
+    return Result(workouts: scheduled, notes: notes)
+  }
+
+  /// Higher is more important: race, long run, quality, strides, easy, recovery.
+  func priority(_ workout: Workout) -> Int {
+    switch workout.kind {
+    case .race: 6
+    case .long: 5
+    case .tempo, .intervals, .hills, .fartlek: 4
+    case .strides: 3
+    case .easy, .crossTraining: 2
+    case .recovery: 1
+    }
+  }
+
+  func item(for workout: Workout, week: Week, days: [CivilDate]) -> Item {
+    var preferred = workout.kind == .race ? plan.goal.raceDate : workout.date.adding(days: shift)
+    if preferred < week.start { preferred = preferred.adding(days: 7) }
+    if preferred > week.start.adding(days: 6) { preferred = preferred.adding(days: -7) }
+    var reasons: [Int: String] = [:]
+    var candidates: [CivilDate] = []
+    for day in days {
+      if workout.kind == .race {
+        if day == plan.goal.raceDate {
+          candidates.append(day)
+          if let why = unavailability(workout, on: day, ignoringRunDays: true) { reasons[day.dayNumber] = why }
+        }
+        continue
+      }
+      if day >= plan.goal.raceDate { continue }
+      if let why = unavailability(workout, on: day, ignoringRunDays: false) {
+        reasons[day.dayNumber] = why
+      } else {
+        candidates.append(day)
+      }
+    }
+    candidates.sort { (abs($0.days(to: preferred)), $0) < (abs($1.days(to: preferred)), $1) }
+    return Item(workout: workout, preferred: preferred, candidates: candidates, reasons: reasons)
+  }
+
+  /// Why `workout` cannot go on `day`, or nil when it can.
+  func unavailability(_ workout: Workout, on day: CivilDate, ignoringRunDays: Bool) -> String? {
+    if preferences.isBlackout(day) { return "\(day.shortLabel) is a blackout date" }
+    if !ignoringRunDays, let runDays = preferences.runDays, !runDays.contains(day.weekday) {
+      return "\(day.weekday.shortName) is not one of your run days"
+    }
+    let minutes = Double(max(1, workout.durationMin))
+    if workout.kind != .race, let time = preferences.time(on: day.weekday) {
+      guard let start = instant(day, time) else { return nil }
+      let end = start.addingTimeInterval(minutes * 60)
+      if let clash = busy.first(where: { $0.start < end && $0.end > start }) {
+        return "busy at \(time) (\(clash.summary))"
+      }
+      return nil
+    }
+    guard let windowStart = instant(day, preferences.dayWindow.lowerBound),
+          let windowEnd = instant(day, preferences.dayWindow.upperBound) else { return nil }
+    let clashes = busy.filter { $0.start < windowEnd && $0.end > windowStart }
+    if clashes.isEmpty { return nil }
+    var cursor = windowStart
+    var longestGap = 0.0
+    for interval in clashes {
+      longestGap = max(longestGap, interval.start.timeIntervalSince(cursor))
+      cursor = max(cursor, interval.end)
+    }
+    longestGap = max(longestGap, windowEnd.timeIntervalSince(cursor))
+    if longestGap >= minutes * 60 { return nil }
+    if workout.kind == .race { return clashes.map(\.summary).joined(separator: ", ") }
+    return "no free \(Int(minutes)) minutes between \(preferences.dayWindow.lowerBound) and "
+      + "\(preferences.dayWindow.upperBound) (\(clashes.prefix(2).map(\.summary).joined(separator: ", ")))"
+  }
+
+  func reasonText(_ item: Item) -> String {
+    if item.candidates.isEmpty { return "no free day in the week" }
+    if let why = item.reasons[item.preferred.dayNumber] { return "no other day fits; \(why)" }
+    return "every free day left is taken or next to a hard day"
+  }
+
+  /// The instant of `time` on `day` in the runner's zone (a time in a DST gap moves forward, as clocks do).
+  func instant(_ day: CivilDate, _ time: LocalTime) -> Date? {
+    calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour,
+                                       minute: time.minute))
+  }
+
+  /// What leaving a workout out costs: far more than any move, and more the more important it is.
+  func dropCost(_ workout: Workout) -> Int {
+    workout.kind == .race ? 10_000_000 : 1000 * priority(workout) * priority(workout) + Int(workout.distanceKm * 10)
+  }
+
+  /// The best placement of the week's items: as few and as unimportant drops as possible, then the smallest total
+  /// move in days; distinct days, no two hard days adjacent (also next to the previous week's hard days). An
+  /// item missing from the result is dropped.
+  func search(_ items: [Item], previousHardDays: Set<Int>) -> [String: CivilDate] {
+    var best: (cost: Int, days: [Int?])?
+    var chosen: [Int?] = []
+    var used: Set<Int> = []
+    var hard = previousHardDays
+    func visit(_ index: Int, cost: Int) {
+      if let best, cost >= best.cost { return }
+      if index == items.count {
+        best = (cost, chosen)
+        return
+      }
+      let item = items[index]
+      for day in item.candidates {
+        let n = day.dayNumber
+        if used.contains(n) { continue }
+        if item.workout.hard && (hard.contains(n - 1) || hard.contains(n + 1)) { continue }
+        used.insert(n)
+        let wasHard = hard.contains(n)
+        if item.workout.hard { hard.insert(n) }
+        chosen.append(n)
+        visit(index + 1, cost: cost + abs(day.days(to: item.preferred)))
+        chosen.removeLast()
+        used.remove(n)
+        if item.workout.hard && !wasHard { hard.remove(n) }
+      }
+      chosen.append(nil)
+      visit(index + 1, cost: cost + dropCost(item.workout))
+      chosen.removeLast()
+    }
+    visit(0, cost: 0)
+    var result: [String: CivilDate] = [:]
+    for (item, day) in zip(items, best?.days ?? []) {
+      if let day { result[item.workout.id] = CivilDate(dayNumber: day) }
+    }
+    return result
+  }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import PlanEngine
+import Scheduling
+
+/// `runmate schedule`: the plan on real dates and times.
+struct ScheduleCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "schedule",
+    abstract: "Lay a plan onto your week: run days, long-run day, times, time zone, blackout dates.",
+    discussion: """
+      Examples:
+        runmate schedule --distance half --level beginner --weeks 12 --days tue,thu,sat,sun --long-run-day sat
+        runmate schedule --distance 10k --level intermediate --weeks 10 --at 06:30 --at sat=08:00 --tz Europe/Berlin
+      """)
+
+  @OptionGroup var goal: GoalOptions
+  @OptionGroup var schedule: ScheduleOptions
+  @OptionGroup var templates: TemplateOptions
+  @OptionGroup var clock: ClockOptions
+  @OptionGroup var output: OutputOptions
+
+  func run() throws {
+    let units = try output.unit()
+    let preferences = try schedule.preferences()
+    let rules = try templates.loadRules()
+    let plan = try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks), rules: rules,
+                            units: units)
+    let result = try makeSchedule(plan, preferences: preferences)
+    switch output.format {
+    case .json: try writeStandardOutput(JSONOutput.encode(result))
+    case .table: try writeStandardOutput(ScheduleTable(schedule: result, units: units).render())
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import PlanEngine
+import Scheduling
+
+/// The schedule as a table: each week's workouts on their days, with times, then the notes.
+struct ScheduleTable {
+  let schedule: Schedule
+  let units: DistanceUnit
+
+  func render() -> String {
+    let plan = schedule.plan
+    var lines = PlanTable(plan: plan, units: units).header()
+    lines.append("Time zone \(schedule.timeZoneID)")
+    lines.append("")
+    for week in schedule.weeks {
+      let planned = week.workouts.map(\.workout.distanceKm).reduce(0, +)
+      let phase = week.week.cutback ? "\(week.week.phase.rawValue)↓" : week.week.phase.rawValue
+      lines.append("Week \(week.week.number) · \(phase) · \(units.format(planned))")
+      for item in week.workouts {
+        let when = item.time.map { $0.description } ?? "all day"
+        let moved = item.plannedDate.map { " (plan: \($0.shortLabel))" } ?? ""
+        lines.append("  \(pad(item.workout.date.shortLabel, 11)) \(pad(when, 7)) \(item.workout.title)\(moved)")
+      }
+    }
+    if !schedule.notes.isEmpty {
+      lines.append("")
+      lines.append("Notes:")
+      for note in schedule.notes { lines.append("  \(note.kind.rawValue): \(note.text)") }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
