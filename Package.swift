@@ -13,24 +13,36 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
   ],
   targets: [
+    // C library: the only place libical is named.
+    .systemLibrary(
+      name: "CLibical",
+      pkgConfig: "libical",
+      providers: [.apt(["libical-dev"]), .brew(["libical"])]),
+    // The only module that touches libical's C API: iCalendar values in and out.
+    .target(name: "ICalendar", dependencies: ["CLibical"]),
+
     // Core: plain value types in, plain value types out. No clock, no disk, no time zones.
     .target(name: "PlanEngine", dependencies: ["Yams"]),
     // Plan → dated, timed schedule in the runner's time zone (preferences, blackouts, busy time).
     .target(name: "Scheduling", dependencies: ["PlanEngine"]),
+    // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
+    .target(name: "CalendarExport", dependencies: ["Scheduling", "ICalendar"]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(name: "runmate", dependencies: [
-      "PlanEngine", "Scheduling",
+      "PlanEngine", "Scheduling", "CalendarExport",
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
 
     // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
-    .executableTarget(name: "runmate-bench", dependencies: ["PlanEngine"]),
+    .executableTarget(name: "runmate-bench", dependencies: ["PlanEngine", "Scheduling", "CalendarExport", "ICalendar"]),
 
     // Tests (one target per module; fixtures next to the tests that use them)
     .target(name: "RunMateTestSupport", dependencies: ["PlanEngine"], path: "Tests/RunMateTestSupport"),
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
+    .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
+    .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"]),
     .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),
   ]
 )

@@ -27,3 +27,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The independent .ics checker the tests feed exports to (../shared/tools/ics-check), installed once per machine.
+checker="../shared/tools/ics-check/ics-check"
+state="${ICS_CHECK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/ics-check}"
+if [ -x "$checker" ] && [ ! -d "$state" ]; then
+  echo "setup: installing ics-check" >&2
+  "$checker" --install >&2
+fi

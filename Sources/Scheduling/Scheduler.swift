@@ -5,6 +5,9 @@ import PlanEngine
 public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The time zone name is not a known IANA zone.
   case unknownTimeZone(String, suggestion: String?)
+  /// The runner's days, blackouts and busy time leave no room for the plan: fewer than half of the workouts fit,
+  /// or a whole week (before race week) is empty.
+  case noRoom(placed: Int, total: Int, emptyWeeks: [Int])
 
   public var description: String {
     switch self {
@@ -12,6 +15,10 @@ public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible
       let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
       return "--tz: '\(name)' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
         + "America/New_York\(hint)"
+    case let .noRoom(placed, total, emptyWeeks):
+      let weeks = emptyWeeks.isEmpty ? "" : " (nothing fits in week \(emptyWeeks.map(String.init).joined(separator: ", ")))"
+      return "your calendar leaves no room for this plan: \(total - placed) of \(total) workouts could not be placed"
+        + "\(weeks); pick other times with --at, other days with --days, or check the --busy files and --skip dates"
     }
   }
 }
@@ -26,7 +33,8 @@ public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible
 /// all-day workouts need one inside the day window. Times are local wall-clock times in the runner's zone, so a
 /// 06:30 run stays at 06:30 across DST changes.
 ///
-/// - Throws: ``SchedulingError`` for an unknown time zone.
+/// - Throws: ``SchedulingError`` for an unknown time zone, or when the calendar leaves no room (fewer than half of
+///   the workouts placed, or an empty week before race week).
 public func makeSchedule(_ plan: Plan, preferences: SchedulingPreferences,
                          busy: [BusyInterval] = []) throws(SchedulingError) -> Schedule {
   guard let zone = TimeZone(identifier: preferences.timeZoneID) else {
@@ -44,6 +52,12 @@ public func makeSchedule(_ plan: Plan, preferences: SchedulingPreferences,
     weeks.append(ScheduledWeek(week: week, workouts: result.workouts))
     notes += result.notes
     previousHardDays = Set(result.workouts.filter(\.workout.hard).map(\.workout.date.dayNumber))
+  }
+  let placed = weeks.map(\.workouts.count).reduce(0, +)
+  let total = plan.workouts.count
+  let empty = weeks.filter { $0.workouts.isEmpty && $0.week.phase != .race }.map(\.week.number)
+  if placed * 2 < total || !empty.isEmpty {
+    throw .noRoom(placed: placed, total: total, emptyWeeks: empty)
   }
   return Schedule(plan: plan, timeZoneID: zone.identifier, weeks: weeks, notes: notes)
 }

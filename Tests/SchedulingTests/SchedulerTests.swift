@@ -162,6 +162,23 @@ import Testing
       + "America/New_York (did you mean 'Europe/Berlin'?)")
   }
 
+  @Test func aCalendarWithNoRoomIsRefused() throws {
+    let plan = try plan()
+    // Busy every day from 05:00 to 23:00 in weeks 3 and 4.
+    var busy: [BusyInterval] = []
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+    for offset in 14..<28 {
+      let day = plan.goal.start.adding(days: offset)
+      let start = try #require(calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 5)))
+      busy.append(BusyInterval(start: start, end: start.addingTimeInterval(18 * 3600), summary: "Conference"))
+    }
+    #expect(throws: SchedulingError.noRoom(placed: plan.workouts.count - 8, total: plan.workouts.count,
+                                           emptyWeeks: [3, 4])) {
+      try makeSchedule(plan, preferences: SchedulingPreferences(timeZoneID: "UTC"), busy: busy)
+    }
+  }
+
   @Test func sameInputsSameSchedule() throws {
     let plan = try plan()
     let preferences = SchedulingPreferences(runDays: [.monday, .wednesday, .friday, .sunday], longRunDay: .sunday,

@@ -26,13 +26,46 @@ import Testing
     let arguments = line.split(separator: " ").map(String.init)
     let result = try runmate(arguments)
     #expect(result.status == 0, "\(command): \(result.stderr)")
-    let outputURL = commandURL.deletingPathExtension().appendingPathExtension("out")
+    // `NAME.cmd` prints `NAME.out`; `NAME.ics.cmd` prints `NAME.ics`.
+    var outputURL = commandURL.deletingPathExtension()
+    if outputURL.pathExtension.isEmpty { outputURL = outputURL.appendingPathExtension("out") }
     if ProcessInfo.processInfo.environment["RUNMATE_UPDATE_GOLDENS"] == "1" {
       try result.stdout.write(to: outputURL, atomically: true, encoding: .utf8)
       return
     }
     let expected = try String(contentsOf: outputURL, encoding: .utf8)
+    if outputURL.pathExtension == "ics" {
+      // VTIMEZONE bytes come from the machine's tzdata: compare everything else byte for byte, and the zones by name.
+      #expect(withoutTimeZones(result.stdout) == withoutTimeZones(expected),
+              "\(command) differs:\n\(firstDifference(withoutTimeZones(expected), withoutTimeZones(result.stdout)))")
+      #expect(timeZoneIDs(result.stdout) == timeZoneIDs(expected))
+      return
+    }
     #expect(result.stdout == expected, "\(command) differs from its .out:\n\(firstDifference(expected, result.stdout))")
+  }
+
+  /// The text with every VTIMEZONE block removed.
+  func withoutTimeZones(_ ics: String) -> String {
+    var keep: [Substring] = []
+    var inside = false
+    for line in ics.split(separator: "\r\n", omittingEmptySubsequences: false) {
+      if line == "BEGIN:VTIMEZONE" { inside = true }
+      if !inside { keep.append(line) }
+      if line == "END:VTIMEZONE" { inside = false }
+    }
+    return keep.joined(separator: "\n")
+  }
+
+  /// The TZIDs of the VTIMEZONE blocks.
+  func timeZoneIDs(_ ics: String) -> [String] {
+    var ids: [String] = []
+    var inside = false
+    for line in ics.split(separator: "\r\n") {
+      if line == "BEGIN:VTIMEZONE" { inside = true }
+      if inside && line.hasPrefix("TZID:") { ids.append(String(line.dropFirst(5))) }
+      if line == "END:VTIMEZONE" { inside = false }
+    }
+    return ids
   }
 
   /// The first differing line, with its number, for a readable failure.

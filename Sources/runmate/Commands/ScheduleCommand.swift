@@ -26,7 +26,8 @@ struct ScheduleCommand: ParsableCommand {
     let rules = try templates.loadRules()
     let plan = try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks), rules: rules,
                             units: units)
-    let result = try makeSchedule(plan, preferences: preferences)
+    let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
+    let result = try makeSchedule(plan, preferences: preferences, busy: busy)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(result))
     case .table: try writeStandardOutput(ScheduleTable(schedule: result, units: units).render())

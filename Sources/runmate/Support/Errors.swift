@@ -1,4 +1,5 @@
 import Foundation
+import CalendarExport
 import PlanEngine
 import Scheduling
 
@@ -34,7 +35,17 @@ extension TemplateError: RunMateError {
 
 extension SchedulingError: RunMateError {
   var message: String { description }
-  var exitCode: Int32 { ExitCodes.usage }
+  var exitCode: Int32 {
+    switch self {
+    case .unknownTimeZone: ExitCodes.usage
+    case .noRoom: ExitCodes.dataError
+    }
+  }
+}
+
+extension ExportError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 { ExitCodes.dataError }
 }
 
 /// Problems found while reading the command line or the disk.

@@ -59,6 +59,25 @@ struct ClockOptions: ParsableArguments {
     valueName: "date"))
   var now: String?
 
+  /// The current instant, for DTSTAMP: `--now` (a date means its midnight UTC), else `SOURCE_DATE_EPOCH`, else
+  /// the system clock.
+  func instant() throws -> Date {
+    if let now {
+      if let date = CivilDate(iso: now) { return Date(timeIntervalSince1970: TimeInterval(date.dayNumber) * 86_400) }
+      if let parsed = try? Date.ISO8601FormatStyle().parse(now) { return parsed }
+      throw CLIError.invalidOption(option: "--now", value: now, allowed: "a date YYYY-MM-DD or an ISO 8601 time",
+                                   suggestion: nil)
+    }
+    if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] {
+      guard let seconds = TimeInterval(epoch) else {
+        throw CLIError.invalidOption(option: "SOURCE_DATE_EPOCH", value: epoch, allowed: "seconds since 1970",
+                                     suggestion: nil)
+      }
+      return Date(timeIntervalSince1970: seconds)
+    }
+    return Date()
+  }
+
   /// Today's date: `--now`, else `SOURCE_DATE_EPOCH` (UTC), else the system clock in the local time zone.
   func today() throws -> CivilDate {
     if let now {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarExport
 import Foundation
 import PlanEngine
 import Scheduling
@@ -23,6 +24,27 @@ struct ScheduleOptions: ParsableArguments {
     "A blackout date or range with no running, e.g. 2027-02-14 or 2027-02-14..2027-02-20 (repeatable).",
     valueName: "dates"))
   var skips: [String] = []
+
+  @Option(name: .customLong("busy"), help: ArgumentHelp(
+    "An .ics of your existing calendar: workouts go where you are free (repeatable).", valueName: "file"))
+  var busyFiles: [String] = []
+
+  /// The busy files' events over the plan's span, read through libical.
+  func busyIntervals(plan: Plan, timeZoneID: String) throws -> [BusyInterval] {
+    guard !busyFiles.isEmpty else { return [] }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: timeZoneID) ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+    let first = plan.goal.start.adding(days: -1)
+    let last = plan.goal.raceDate.adding(days: 2)
+    guard let from = calendar.date(from: DateComponents(year: first.year, month: first.month, day: first.day)),
+          let to = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day)) else { return [] }
+    var intervals: [BusyInterval] = []
+    for path in busyFiles {
+      let text = try CalendarFiles.readText(path)
+      intervals += try CalendarExport.busyIntervals(ics: text, file: path, from: from, to: to, timeZoneID: timeZoneID)
+    }
+    return intervals
+  }
 
   /// The preferences these options describe.
   func preferences() throws -> SchedulingPreferences {

@@ -1,0 +1,182 @@
+import Foundation
+import ICalendar
+import PlanEngine
+import Scheduling
+
+/// Why a calendar cannot be made or read.
+public enum ExportError: Error, Sendable, CustomStringConvertible {
+  /// libical refused something we built (a bug) or an unknown time zone.
+  case calendarLibrary(ICalendarError)
+  /// A busy calendar or previous export that libical cannot read.
+  case unreadableCalendar(file: String, ICalendarError)
+
+  public var description: String {
+    switch self {
+    case let .calendarLibrary(error): return "calendar export failed: \(error)"
+    case let .unreadableCalendar(file, error): return "\(file): \(error)"
+    }
+  }
+}
+
+/// Turns a schedule into an iCalendar calendar: `Schedule → VCalendar`.
+///
+/// - One VEVENT per workout. Its UID is `<identity>-r<weeks before race week>-<slot>@runningmate`: the plan's
+///   identity, the week counted back from race week and the slot of the weekly pattern, never the date or the title,
+///   so a re-imported update changes events in place.
+/// - Against `options.previous`, an unchanged event keeps its SEQUENCE and DTSTAMP (a re-export with no change is
+///   byte-identical); a changed or moved one gets SEQUENCE + 1 and DTSTAMP `now`; an event no longer in the plan is
+///   exported once more with STATUS:CANCELLED.
+/// - All-day workouts are DATE events with an exclusive DTEND, marked transparent (they do not block the day);
+///   timed ones carry their local time and TZID. Relative reminders go on timed workouts only (on an all-day event
+///   they fire at midnight); absolute ones (`20:00` the day before) on both.
+public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Date) throws(ExportError) -> Export {
+  let builder = EventBuilder(schedule: schedule, options: options, zone: TimeZone(identifier: schedule.timeZoneID)
+    ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current)
+  let stamp = utcDateTime(now)
+  var events: [VEvent] = []
+  var changes: [ExportChange] = []
+  let previous = Dictionary((options.previous?.events ?? []).filter { $0.recurrenceID == nil }.map { ($0.uid, $0) },
+                            uniquingKeysWith: { first, _ in first })
+  var seen: Set<String> = []
+  for week in schedule.weeks {
+    for item in week.workouts {
+      var event = builder.event(for: item, week: week, stamp: stamp)
+      seen.insert(event.uid)
+      if let old = previous[event.uid] {
+        if sameContent(old, event) {
+          event.sequence = old.sequence
+          event.dtstamp = old.dtstamp
+          changes.append(ExportChange(uid: event.uid, change: .unchanged, summary: event.summary))
+        } else {
+          event.sequence = old.sequence + 1
+          let moved = old.start != event.start
+          changes.append(ExportChange(uid: event.uid, change: moved ? .moved : .changed, summary: event.summary,
+                                      detail: moved ? "\(describe(old.start)) → \(describe(event.start))" : nil))
+        }
+      } else {
+        changes.append(ExportChange(uid: event.uid, change: .added, summary: event.summary))
+      }
+      events.append(event)
+    }
+  }
+  for old in options.previous?.events ?? [] where old.recurrenceID == nil && !seen.contains(old.uid) {
+    guard old.status != .cancelled else { continue }  // cancelled once already: gone now
+    var cancelled = old
+    cancelled.status = .cancelled
+    cancelled.sequence = old.sequence + 1
+    cancelled.dtstamp = stamp
+    cancelled.alarms = []
+    events.append(cancelled)
+    changes.append(ExportChange(uid: old.uid, change: .cancelled, summary: old.summary))
+  }
+  let calendar = VCalendar(prodID: "-//RunningMate//runmate 0.1//EN", method: "PUBLISH", name: options.calendarName,
+                           events: events)
+  return Export(calendar: calendar, changes: changes)
+}
+
+/// Equal for calendar clients: times, texts, categories, alarms, status and transparency.
+func sameContent(_ a: VEvent, _ b: VEvent) -> Bool {
+  a.start == b.start && a.end == b.end && a.summary == b.summary && a.description == b.description
+    && a.categories == b.categories && a.alarms == b.alarms && a.status == b.status && a.transparent == b.transparent
+    && a.location == b.location
+}
+
+/// `2027-03-05` or `2027-03-05 06:30 Europe/Berlin`.
+func describe(_ time: EventTime) -> String {
+  func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+  switch time {
+  case let .date(d): return "\(d.year)-\(two(d.month))-\(two(d.day))"
+  case let .zoned(t, tzid): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute)) \(tzid)"
+  case let .utc(t): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute))Z"
+  case let .floating(t): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute))"
+  }
+}
+
+/// The UTC wall-clock fields of an instant.
+func utcDateTime(_ date: Date) -> ICalDateTime {
+  var calendar = Calendar(identifier: .gregorian)
+  calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+  return dateTime(date, calendar)
+}
+
+func dateTime(_ date: Date, _ calendar: Calendar) -> ICalDateTime {
+  let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+  return ICalDateTime(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0,
+                      minute: c.minute ?? 0, second: c.second ?? 0)
+}
+
+/// Builds the VEVENT of one scheduled workout.
+struct EventBuilder {
+  let schedule: Schedule
+  let options: ExportOptions
+  let zone: TimeZone
+
+  var calendar: Calendar {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    return calendar
+  }
+
+  func uid(for item: ScheduledWorkout, week: ScheduledWeek) -> String {
+    let countdown = schedule.plan.goal.weeks - week.week.number
+    return "\(options.identity)-r\(countdown < 10 ? "0" : "")\(countdown)-\(item.workout.slot)@runningmate"
+  }
+
+  /// `Tempo`, `Long run`, `Race: half marathon`.
+  func name(_ workout: Workout) -> String {
+    switch workout.kind {
+    case .long: return "Long run"
+    case .strides: return "Easy + strides"
+    case .race: return "Race: \(schedule.plan.goal.distance.displayName)"
+    case .easy where workout.title.hasPrefix("Shakeout"): return "Shakeout"
+    default: return workout.kind.displayName
+    }
+  }
+
+  func event(for item: ScheduledWorkout, week: ScheduledWeek, stamp: ICalDateTime) -> VEvent {
+    let workout = item.workout
+    let summary = "W\(week.week.number) \(name(workout)) · \(options.units.format(workout.distanceKm))"
+    let day = ICalDate(year: workout.date.year, month: workout.date.month, day: workout.date.day)
+    let start: EventTime
+    let end: EventTime
+    if let startInstant = item.start, let endInstant = item.end {
+      start = .zoned(dateTime(startInstant, calendar), tzid: schedule.timeZoneID)
+      end = .zoned(dateTime(endInstant, calendar), tzid: schedule.timeZoneID)
+    } else {
+      start = .date(day)
+      let next = workout.date.adding(days: 1)
+      end = .date(ICalDate(year: next.year, month: next.month, day: next.day))
+    }
+    let total = schedule.plan.goal.weeks
+    var text = workout.description
+    text += "\n\nWeek \(week.week.number) of \(total) · \(week.week.phase.rawValue)"
+    if let rule = week.week.rules.first { text += " · \(rule)" }
+    if let moved = item.plannedDate { text += "\nMoved from \(moved.shortLabel) to fit your calendar." }
+    text += "\nPlan \(schedule.plan.id) · RunningMate"
+    var categories = ["Running", name(workout)]
+    if workout.kind == .race { categories = ["Running", "Race"] }
+    return VEvent(uid: uid(for: item, week: week), dtstamp: stamp, start: start, end: end, summary: summary,
+                  description: text, location: nil, categories: categories, sequence: 0, status: nil,
+                  transparent: item.start == nil, alarms: alarms(for: item, summary: summary),
+                  recurrenceRule: nil, recurrenceID: nil, durationSeconds: nil)
+  }
+
+  func alarms(for item: ScheduledWorkout, summary: String) -> [VAlarm] {
+    var alarms: [VAlarm] = []
+    for reminder in options.reminders {
+      switch reminder {
+      case let .before(minutes):
+        guard let time = item.time else { continue }  // a relative alarm on an all-day event fires at midnight
+        alarms.append(VAlarm(trigger: .relative(seconds: -minutes * 60, fromEnd: false),
+                             description: "\(summary) at \(time)"))
+      case let .at(time, daysBefore):
+        let day = item.workout.date.adding(days: -daysBefore)
+        guard let instant = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day,
+                                                               hour: time.hour, minute: time.minute)) else { continue }
+        let when = daysBefore == 0 ? "Today" : daysBefore == 1 ? "Tomorrow" : "In \(daysBefore) days"
+        alarms.append(VAlarm(trigger: .absolute(utcDateTime(instant)), description: "\(when): \(summary)"))
+      }
+    }
+    return alarms
+  }
+}

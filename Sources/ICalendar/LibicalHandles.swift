@@ -1,0 +1,180 @@
+internal import CLibical
+
+// Ownership of libical memory, in one file.
+//
+// Every libical handle imports as `OpaquePointer` (components, properties and zones look alike) and every
+// returned pointer is an implicitly unwrapped optional (the headers have no nullability). The rules:
+//
+// - An owned tree or property lives in a noncopyable value (`OwnedComponent`, `OwnedProperty`) whose
+//   `deinit` frees it. Adding it to a parent *consumes* the value (`add(_:)`), so the compiler rejects a
+//   second owner, a use after the move, and a free of a child that now belongs to its parent.
+// - Pointers obtained from a tree (children, properties, zones of a parsed VCALENDAR) are borrowed: they
+//   are only used inside `withPointer`, during which the owner is alive.
+// - Builtin zones (`icaltimezone_get_builtin_timezone`) belong to libical's process-wide cache: never freed
+//   here, never stored in globals, looked up per call.
+// - Buffers from `icalcomponent_as_ical_string_r` and iterators are freed with `defer` in the function
+//   that made them.
+
+/// An icalcomponent this value owns and frees, unless it was consumed by ``add(_:)`` or ``release()``.
+struct OwnedComponent: ~Copyable {
+  private let pointer: OpaquePointer
+
+  /// Creates an empty component. The corresponding libical function is `icalcomponent_new`.
+  init(kind: icalcomponent_kind) throws(ICalendarError) {
+    cical_clear_errno()
+    guard let pointer = icalcomponent_new(kind) else {
+      throw .libical(operation: "icalcomponent_new", detail: kindName(kind))
+    }
+    self.pointer = pointer
+  }
+
+  /// Takes ownership of a tree libical handed over (from `icalparser_parse_string`, `icalcomponent_new_clone`).
+  init(adopting pointer: OpaquePointer) {
+    self.pointer = pointer
+  }
+
+  deinit {
+    icalcomponent_free(pointer)
+  }
+
+  /// Moves `child` into this component; the parent frees it from now on.
+  /// The corresponding libical function is `icalcomponent_add_component`.
+  borrowing func add(_ child: consuming OwnedComponent) {
+    icalcomponent_add_component(pointer, child.release())
+  }
+
+  /// Moves `property` into this component; the component frees it from now on.
+  /// The corresponding libical function is `icalcomponent_add_property`.
+  borrowing func add(_ property: consuming OwnedProperty) {
+    icalcomponent_add_property(pointer, property.release())
+  }
+
+  /// Gives up ownership without freeing (the caller hands the pointer to a new owner at once).
+  consuming func release() -> OpaquePointer {
+    let pointer = self.pointer
+    discard self
+    return pointer
+  }
+
+  /// Lends the pointer for the duration of `body`; it must not escape.
+  borrowing func withPointer<Result, Failure: Error>(
+    _ body: (OpaquePointer) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try body(pointer)
+  }
+
+  /// Serializes the tree: CRLF line ends, folding at 75 octets, TEXT escaping.
+  /// The corresponding libical functions are `icalcomponent_as_ical_string_r` and `icalmemory_free_buffer`.
+  borrowing func icalText() throws(ICalendarError) -> String {
+    cical_clear_errno()
+    guard let buffer = icalcomponent_as_ical_string_r(pointer) else {
+      throw .libical(operation: "icalcomponent_as_ical_string_r")
+    }
+    defer { icalmemory_free_buffer(buffer) }
+    return String(cString: buffer)
+  }
+}
+
+/// An icalproperty this value owns and frees, unless it was consumed by ``OwnedComponent/add(_:)``.
+struct OwnedProperty: ~Copyable {
+  private let pointer: OpaquePointer
+
+  /// Wraps the result of an `icalproperty_new_*` call, turning NULL into an error.
+  /// - Parameters:
+  ///   - operation: The libical constructor called, for the error.
+  ///   - detail: The value given, for the error.
+  ///   - make: The constructor call.
+  init(_ operation: String, detail: String? = nil, _ make: () -> OpaquePointer?) throws(ICalendarError) {
+    cical_clear_errno()
+    guard let pointer = make() else { throw .libical(operation: operation, detail: detail) }
+    self.pointer = pointer
+  }
+
+  deinit {
+    icalproperty_free(pointer)
+  }
+
+  /// Adds a parameter, which the property then owns.
+  /// - Parameters:
+  ///   - operation: The libical constructor called, for the error.
+  ///   - make: The `icalparameter_new_*` call.
+  /// The corresponding libical function is `icalproperty_add_parameter`.
+  borrowing func addParameter(_ operation: String, _ make: () -> OpaquePointer?) throws(ICalendarError) {
+    cical_clear_errno()
+    guard let parameter = make() else { throw .libical(operation: operation) }
+    icalproperty_add_parameter(pointer, parameter)
+  }
+
+  /// Lends the pointer for the duration of `body`; it must not escape.
+  borrowing func withPointer<Result, Failure: Error>(
+    _ body: (OpaquePointer) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try body(pointer)
+  }
+
+  /// Gives up ownership without freeing (the caller hands the pointer to a new owner at once).
+  consuming func release() -> OpaquePointer {
+    let pointer = self.pointer
+    discard self
+    return pointer
+  }
+}
+
+// MARK: - Borrowed access to a tree
+
+/// The direct children of `component` of one kind, in order. Uses an explicit iterator
+/// (`icalcomponent_begin_component` + `icalcompiter_next`), because `get_first/get_next_component`
+/// share one cursor per parent and break in nested loops.
+func children(of component: OpaquePointer, kind: icalcomponent_kind) -> [OpaquePointer] {
+  var iterator = icalcomponent_begin_component(component, kind)
+  var result: [OpaquePointer] = []
+  var current = icalcompiter_deref(&iterator)
+  while let child = current {
+    result.append(child)
+    current = icalcompiter_next(&iterator)
+  }
+  return result
+}
+
+/// The properties of `component` of one kind, in order (collected at once: the cursor is per component).
+/// The corresponding libical functions are `icalcomponent_get_first_property`, `icalcomponent_get_next_property`.
+func properties(of component: OpaquePointer, kind: icalproperty_kind) -> [OpaquePointer] {
+  var result: [OpaquePointer] = []
+  var current = icalcomponent_get_first_property(component, kind)
+  while let property = current {
+    result.append(property)
+    current = icalcomponent_get_next_property(component, kind)
+  }
+  return result
+}
+
+/// The first property of a kind, or nil.
+func firstProperty(of component: OpaquePointer, kind: icalproperty_kind) -> OpaquePointer? {
+  icalcomponent_get_first_property(component, kind)
+}
+
+/// The TZID parameter of a property, or nil. The corresponding libical function is `icalparameter_get_tzid`.
+func tzidParameter(of property: OpaquePointer) -> String? {
+  guard let parameter = icalproperty_get_first_parameter(property, ICAL_TZID_PARAMETER) else { return nil }
+  return icalparameter_get_tzid(parameter).map { String(cString: $0) }
+}
+
+/// A copy of a C string libical owns, or nil for NULL.
+func copyString(_ pointer: UnsafePointer<CChar>?) -> String? {
+  pointer.map { String(cString: $0) }
+}
+
+/// `VEVENT`, `VTIMEZONE`, … The corresponding libical function is `icalcomponent_kind_to_string`.
+func kindName(_ kind: icalcomponent_kind) -> String {
+  copyString(icalcomponent_kind_to_string(kind)) ?? "component"
+}
+
+/// `VEVENT 'uid'` for messages, or `VEVENT` when the component has no UID.
+func componentLabel(_ component: OpaquePointer) -> String {
+  let kind = kindName(icalcomponent_isa(component))
+  // Not icalcomponent_get_uid: on a VCALENDAR it answers for the first event, and it moves a cursor.
+  guard let property = firstProperty(of: component, kind: ICAL_UID_PROPERTY),
+    let uid = copyString(icalproperty_get_uid(property)), !uid.isEmpty
+  else { return kind }
+  return "\(kind) '\(uid)'"
+}

@@ -1,0 +1,144 @@
+internal import CLibical
+
+// libical's builtin zones (built from /usr/share/zoneinfo on Debian). They live in libical's process-wide
+// cache, behind its mutex: look them up per call, never free them, never keep them in globals.
+
+/// True when libical knows this IANA zone name, so that ``EventTime/zoned(_:tzid:)`` can use it.
+///
+/// ```swift
+/// isKnownTimeZone("Europe/Berlin")  // true
+/// isKnownTimeZone("Europe/Berln")   // false
+/// ```
+/// Names are case-sensitive. `UTC` and `GMT` are known (the serializer writes them as UTC times).
+/// libical's own prefixed TZIDs (`/freeassociation.sourceforge.net/Europe/Berlin`) are not IANA names
+/// and are not accepted here.
+/// - Parameter tzid: An IANA time zone name, e.g. `Europe/Berlin`.
+/// - Returns: Whether libical has a builtin zone of that name.
+/// The corresponding libical function is `icaltimezone_get_builtin_timezone`.
+public func isKnownTimeZone(_ tzid: String) -> Bool {
+  builtinZone(named: tzid) != nil
+}
+
+/// The builtin zone for an IANA name, or nil. The corresponding libical function is
+/// `icaltimezone_get_builtin_timezone`.
+func builtinZone(named tzid: String) -> OpaquePointer? {
+  guard !tzid.isEmpty, !tzid.contains("\0") else { return nil }
+  return icaltimezone_get_builtin_timezone(tzid)
+}
+
+/// Whether `zone` is libical's UTC zone (what `UTC` and `GMT` resolve to; it has no VTIMEZONE).
+/// The corresponding libical function is `icaltimezone_get_utc_timezone`.
+func isUTC(_ zone: OpaquePointer) -> Bool {
+  zone == icaltimezone_get_utc_timezone()
+}
+
+/// The IANA name for a TZID as found in a file: libical's prefixed form
+/// (`/freeassociation.sourceforge.net/Europe/Berlin`) becomes `Europe/Berlin`; anything else is returned
+/// unchanged. The corresponding libical functions are `icaltimezone_get_builtin_timezone_from_tzid` and
+/// `icaltimezone_get_location`.
+func ianaName(forTZID tzid: String) -> String {
+  guard tzid.hasPrefix("/"), let zone = icaltimezone_get_builtin_timezone_from_tzid(tzid) else { return tzid }
+  // The location string is replaced when the zone loads lazily: load first, then copy at once.
+  _ = icaltimezone_get_component(zone)
+  return copyString(icaltimezone_get_location(zone)) ?? tzid
+}
+
+/// The error for a TZID libical does not know, with a suggestion from libical's builtin names.
+func unknownTimeZone(_ tzid: String, operation: String, line: Int? = nil) -> ICalendarError {
+  // Compute the suggestion first: the error reads icalerrno, and the lookups must not change it after.
+  let suggestion = suggestedZoneName(for: tzid)
+  return .libical(.unknownTimeZone(tzid: tzid, suggestion: suggestion), operation: operation, line: line)
+}
+
+/// A builtin zone name close to `tzid`, or nil: the same name in other case, the IANA name of a prefixed
+/// libical TZID, the zone whose city matches, or the nearest name by edit distance (at most 2 edits, or a
+/// fifth of the name). Ties go to the alphabetically first name, so the message is stable.
+/// The corresponding libical function is `icaltimezone_get_builtin_timezones`.
+func suggestedZoneName(for tzid: String) -> String? {
+  if tzid.hasPrefix("/"), icaltimezone_get_builtin_timezone_from_tzid(tzid) != nil {
+    let name = ianaName(forTZID: tzid)
+    if name != tzid { return name }
+  }
+  let names = builtinZoneNames()
+  let wanted = tzid.lowercased()
+  if let exact = names.first(where: { $0.lowercased() == wanted }) { return exact }
+  let wantedCity = wanted.split(separator: "/").last.map(String.init) ?? wanted
+  if let city = names.first(where: { $0.lowercased().split(separator: "/").last.map(String.init) == wantedCity }) {
+    return city
+  }
+  let limit = max(2, wanted.count / 5)
+  var best: (distance: Int, name: String)?
+  for name in names {
+    let distance = editDistance(Array(wanted), Array(name.lowercased()))
+    guard distance <= limit else { continue }
+    if let current = best, (current.distance, current.name) <= (distance, name) { continue }
+    best = (distance, name)
+  }
+  return best?.name
+}
+
+/// Every builtin zone's IANA name, sorted.
+/// The corresponding libical functions are `icaltimezone_get_builtin_timezones`, `icalarray_element_at`,
+/// `icaltimezone_get_component` and `icaltimezone_get_location`.
+private func builtinZoneNames() -> [String] {
+  guard let zones = icaltimezone_get_builtin_timezones() else { return [] }
+  var names: [String] = []
+  for index in 0..<zones.pointee.num_elements {
+    guard let element = icalarray_element_at(zones, index) else { continue }
+    let zone = OpaquePointer(element)
+    // Load before reading the location (the lazy load replaces the string); about 60 ms for all zones,
+    // on the error path only.
+    _ = icaltimezone_get_component(zone)
+    if let name = copyString(icaltimezone_get_location(zone)) { names.append(name) }
+  }
+  return names.sorted()
+}
+
+/// Levenshtein distance between two character arrays.
+private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous = Array(0...b.count)
+  var current = previous
+  for i in 1...a.count {
+    current[0] = i
+    for j in 1...b.count {
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+    }
+    swap(&previous, &current)
+  }
+  return previous[b.count]
+}
+
+/// A VTIMEZONE for a builtin zone, ready to add to a calendar: a clone of libical's definition (the original
+/// belongs to libical's cache), its TZID renamed to the plain IANA name (the builtin
+/// `/freeassociation.sourceforge.net/…` TZID crashes khal and is rejected by python `ical`), and truncated
+/// to the transitions from 1 January of `firstYear` (UTC) on, so the file stays small.
+/// - Parameters:
+///   - tzid: The IANA name, used as the TZID.
+///   - zone: The builtin zone for it.
+///   - firstYear: The first year the calendar needs.
+/// - Returns: The owned component.
+/// - Throws: ``ICalendarError`` when libical has no definition or a call fails.
+/// The corresponding libical functions are `icaltimezone_get_component`, `icalcomponent_new_clone`,
+/// `icalproperty_set_tzid` and `icaltimezone_truncate_vtimezone`.
+func makeVTimezone(tzid: String, zone: OpaquePointer, firstYear: Int) throws(ICalendarError) -> OwnedComponent {
+  cical_clear_errno()
+  guard let shared = icaltimezone_get_component(zone) else {
+    throw .libical(operation: "icaltimezone_get_component", detail: tzid)
+  }
+  guard let clone = icalcomponent_new_clone(shared) else {
+    throw .libical(operation: "icalcomponent_new_clone", detail: tzid)
+  }
+  let vtimezone = OwnedComponent(adopting: clone)
+  try vtimezone.withPointer { (pointer) throws(ICalendarError) in
+    guard let tzidProperty = firstProperty(of: pointer, kind: ICAL_TZID_PROPERTY) else {
+      throw .libical(operation: "icalcomponent_get_first_property", detail: "no TZID in the VTIMEZONE of \(tzid)")
+    }
+    icalproperty_set_tzid(tzidProperty, tzid)
+    let start = ICalDateTime(year: firstYear, month: 1, day: 1, hour: 0, minute: 0)
+      .icalValue(zone: icaltimezone_get_utc_timezone())
+    icaltimezone_truncate_vtimezone(pointer, start, icaltime_null_time(), 0)
+  }
+  return vtimezone
+}

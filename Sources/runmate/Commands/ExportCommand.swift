@@ -1,0 +1,124 @@
+import ArgumentParser
+import CalendarExport
+import Foundation
+import PlanEngine
+import Scheduling
+
+/// `runmate export`: the plan as an iCalendar file for any calendar app.
+struct ExportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "export",
+    abstract: "Export the plan as an .ics calendar (Google, Apple, Outlook, Thunderbird, …).",
+    discussion: """
+      Re-exporting an updated plan for the same race updates the events (same UIDs, higher SEQUENCE) and cancels
+      removed workouts; an existing --out file is read as the previous export.
+
+      Examples:
+        runmate export --distance half --level beginner --weeks 12 --out plan.ics
+        runmate export --distance 10k --level intermediate --weeks 10 --at 06:30 --tz Europe/Berlin \\
+          --remind 30m --busy work.ics --out plan.ics
+      """)
+
+  @OptionGroup var goal: GoalOptions
+  @OptionGroup var schedule: ScheduleOptions
+  @OptionGroup var templates: TemplateOptions
+  @OptionGroup var clock: ClockOptions
+
+  @Option(name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"))
+  var out: String
+
+  @Option(name: .customLong("remind"), help: ArgumentHelp(
+    "Reminder: 30m / 2h before a timed workout, or a local time: 06:00 (same day), 20:00-1d (the evening before). "
+      + "Repeatable. Default: 30m and 20:00-1d.", valueName: "when"))
+  var reminders: [String] = []
+
+  @Flag(name: .customLong("no-remind"), help: "No reminders.")
+  var noReminders = false
+
+  @Option(name: .long, help: ArgumentHelp(
+    "The previous export to update against (default: the --out file, if it exists).", valueName: "file"))
+  var previous: String?
+
+  @Option(name: .long, help: ArgumentHelp(
+    "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"))
+  var diff: String?
+
+  @Option(name: .customLong("units"), help: "Units in event titles: km or mi.")
+  var units: String = "km"
+
+  func validate() throws {
+    if noReminders && !reminders.isEmpty {
+      throw ValidationError("--no-remind and --remind exclude each other")
+    }
+  }
+
+  func run() throws {
+    guard let unit = DistanceUnit(rawValue: units.lowercased()) else {
+      throw CLIError.invalidOption(option: "--units", value: units, allowed: "km, mi", suggestion: nil)
+    }
+    let remind = try parsedReminders()
+    let preferences = try schedule.preferences()
+    let rules = try templates.loadRules()
+    let plan = try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks), rules: rules,
+                            units: unit)
+    let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
+    let scheduled = try makeSchedule(plan, preferences: preferences, busy: busy)
+
+    let previousPath = diff ?? previous ?? (out != "-" && FileManager.default.fileExists(atPath: out) ? out : nil)
+    let previousCalendar = try previousPath.map { try CalendarFiles.read($0) }
+    let options = ExportOptions(reminders: remind, identity: ExportOptions.identity(of: plan),
+                                calendarName: "RunningMate: \(plan.goal.distance.displayName) \(plan.goal.raceDate)",
+                                previous: previousCalendar, units: unit)
+    let export = try makeCalendar(for: scheduled, options: options, now: try clock.instant())
+    let text: String
+    do {
+      text = try export.calendar.serialized()
+    } catch {
+      throw ExportError.calendarLibrary(error)
+    }
+
+    for note in scheduled.notes { FileHandle.standardError.write(Data("\(note.kind.rawValue): \(note.text)\n".utf8)) }
+    if diff != nil { try writeStandardOutput(DiffReport(changes: export.changes).render()) }
+    if out == "-" {
+      try writeStandardOutput(text)
+    } else {
+      try CalendarFiles.writeAtomically(text, to: out)
+      let events = export.calendar.events.count
+      let alarms = export.calendar.events.map(\.alarms.count).reduce(0, +)
+      FileHandle.standardError.write(Data("wrote \(out): \(events) events, \(alarms) reminders\n".utf8))
+    }
+  }
+
+  func parsedReminders() throws -> [Reminder] {
+    if noReminders { return [] }
+    if reminders.isEmpty { return ExportOptions.defaultReminders }
+    return try reminders.map { text in
+      guard let reminder = Reminder(parsing: text) else {
+        throw CLIError.invalidOption(option: "--remind", value: text,
+                                     allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",
+                                     suggestion: nil)
+      }
+      return reminder
+    }
+  }
+
+}
+
+/// `runmate export --diff`: what an export changes against the previous one.
+struct DiffReport {
+  let changes: [ExportChange]
+
+  func render() -> String {
+    let order: [EventChange] = [.moved, .changed, .cancelled, .added]
+    var lines: [String] = []
+    for kind in order {
+      for change in changes where change.change == kind {
+        lines.append("\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(change.summary)"
+          + (change.detail.map { " (\($0))" } ?? ""))
+      }
+    }
+    let counts = order.map { kind in "\(changes.filter { $0.change == kind }.count) \(kind.rawValue)" }
+    lines.append(counts.joined(separator: ", ") + ", \(changes.filter { $0.change == .unchanged }.count) unchanged")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
