@@ -42,7 +42,8 @@ let package = Package(
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
-    .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"]),
+    .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
+                resources: [.copy("Fixtures")]),
     .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),
   ]
 )

@@ -94,9 +94,13 @@ func describe(_ time: EventTime) -> String {
 
 /// The UTC wall-clock fields of an instant.
 func utcDateTime(_ date: Date) -> ICalDateTime {
-  var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-  return dateTime(date, calendar)
+  // Plain arithmetic: UTC has no rules to look up.
+  let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+  let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+  let rest = seconds - days * 86_400
+  let day = CivilDate(dayNumber: days)
+  return ICalDateTime(year: day.year, month: day.month, day: day.day, hour: rest / 3600, minute: rest % 3600 / 60,
+                      second: rest % 60)
 }
 
 func dateTime(_ date: Date, _ calendar: Calendar) -> ICalDateTime {
@@ -109,12 +113,15 @@ func dateTime(_ date: Date, _ calendar: Calendar) -> ICalDateTime {
 struct EventBuilder {
   let schedule: Schedule
   let options: ExportOptions
-  let zone: TimeZone
+  /// Gregorian, in the schedule's zone.
+  let calendar: Calendar
 
-  var calendar: Calendar {
+  init(schedule: Schedule, options: ExportOptions, zone: TimeZone) {
+    self.schedule = schedule
+    self.options = options
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
-    return calendar
+    self.calendar = calendar
   }
 
   func uid(for item: ScheduledWorkout, week: ScheduledWeek) -> String {

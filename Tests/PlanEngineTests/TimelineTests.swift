@@ -25,6 +25,13 @@ import Testing
     #expect(timeline.raceDate.weekday == .sunday)
   }
 
+  @Test func weekStartMovesTheDefaultStart() throws {
+    let timeline = try Timeline.resolve(weeks: 10, raceDate: nil, start: nil, today: today, maxWeeks: 40,
+                                        weekStart: .sunday)
+    #expect(timeline.start.description == "2026-11-22")
+    #expect(timeline.raceDate.weekday == .saturday)
+  }
+
   @Test func raceDateAloneCountsWeeksFromNextMonday() throws {
     let race = try #require(CivilDate(iso: "2027-04-24"))  // a Saturday
     let timeline = try Timeline.resolve(weeks: nil, raceDate: race, start: nil, today: today, maxWeeks: 40)

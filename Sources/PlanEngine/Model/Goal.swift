@@ -160,7 +160,8 @@ public struct Timeline: Sendable, Hashable, Codable {
 
   /// Resolves the command-line timeline into dates.
   ///
-  /// - `weeks` alone: week 1 starts on `start` (default: the first Monday after `today`) and the race is on
+  /// - `weeks` alone: week 1 starts on `start` (default: the first `weekStart` day, Monday unless said otherwise,
+  ///   after `today`) and the race is on
   ///   the last day of week `weeks`.
   /// - `raceDate` alone: week 1 starts on `start` (same default) and the plan has as many weeks as it takes
   ///   to reach race day.
@@ -168,7 +169,7 @@ public struct Timeline: Sendable, Hashable, Codable {
   ///   must then agree).
   /// - Throws: `PlanError` naming the option, the value and what is allowed.
   public static func resolve(weeks: Int?, raceDate: CivilDate?, start: CivilDate?, today: CivilDate,
-                             maxWeeks: Int) throws(PlanError) -> Timeline {
+                             maxWeeks: Int, weekStart: Weekday = .monday) throws(PlanError) -> Timeline {
     if let weeks, !(1...maxWeeks).contains(weeks) {
       throw .outOfRange(option: "--weeks", value: String(weeks), allowed: "1–\(maxWeeks)")
     }
@@ -179,10 +180,10 @@ public struct Timeline: Sendable, Hashable, Codable {
     case (nil, nil):
       throw .missingTimeline
     case let (weeks?, nil):
-      let first = start ?? today.next(.monday)
+      let first = start ?? today.next(weekStart)
       return Timeline(start: first, raceDate: first.adding(days: 7 * weeks - 1), weeks: weeks)
     case let (nil, race?):
-      let first = start ?? today.next(.monday)
+      let first = start ?? today.next(weekStart)
       guard first < race else { throw .startNotBeforeRace(start: first, raceDate: race) }
       let days = first.days(to: race) + 1
       let weeks = (days + 6) / 7

@@ -78,7 +78,11 @@ struct ExportCommand: ParsableCommand {
     }
 
     for note in scheduled.notes { FileHandle.standardError.write(Data("\(note.kind.rawValue): \(note.text)\n".utf8)) }
-    if diff != nil { try writeStandardOutput(DiffReport(changes: export.changes).render()) }
+    if diff != nil {
+      try writeStandardOutput(DiffReport(changes: export.changes).render())
+    } else if let previousPath {
+      FileHandle.standardError.write(Data("against \(previousPath): \(DiffReport(changes: export.changes).summary())\n".utf8))
+    }
     if out == "-" {
       try writeStandardOutput(text)
     } else {
@@ -117,8 +121,13 @@ struct DiffReport {
           + (change.detail.map { " (\($0))" } ?? ""))
       }
     }
-    let counts = order.map { kind in "\(changes.filter { $0.change == kind }.count) \(kind.rawValue)" }
-    lines.append(counts.joined(separator: ", ") + ", \(changes.filter { $0.change == .unchanged }.count) unchanged")
+    lines.append(summary())
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `2 moved, 0 changed, 0 cancelled, 0 added, 38 unchanged`.
+  func summary() -> String {
+    let order: [EventChange] = [.moved, .changed, .cancelled, .added, .unchanged]
+    return order.map { kind in "\(changes.filter { $0.change == kind }.count) \(kind.rawValue)" }.joined(separator: ", ")
   }
 }

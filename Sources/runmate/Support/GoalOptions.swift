@@ -18,6 +18,11 @@ struct GoalOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("First day of week 1 (default: the next Monday).", valueName: "date"))
   var start: String?
 
+  @Option(name: .customLong("week-start"), help: ArgumentHelp(
+    "The day weeks start on when --start is not given: the plan starts on the next one (default: mon).",
+    valueName: "day"))
+  var weekStart: String?
+
   @Option(name: .customLong("runs-per-week"), help: ArgumentHelp("Runs per week, 3-7.", valueName: "n"))
   var runsPerWeek: Int?
 
@@ -61,7 +66,15 @@ struct GoalOptions: ParsableArguments {
       }
       return result
     }
-    let timeline = try Timeline.resolve(weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks)
+    let firstDay = try weekStart.map { text throws -> Weekday in
+      guard let day = parseWeekday(text) else {
+        throw CLIError.invalidOption(option: "--week-start", value: text, allowed: "mon, tue, wed, thu, fri, sat, sun",
+                                     suggestion: nil)
+      }
+      return day
+    } ?? .monday
+    let timeline = try Timeline.resolve(weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks,
+                                        weekStart: firstDay)
     return Goal(distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
                 currentWeeklyKm: currentWeeklyKm, longestRecentRunKm: longestRecentRunKm, recentRace: recent)
   }
