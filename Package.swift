@@ -11,6 +11,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
   ],
   targets: [
     // C library: the only place libical is named.
@@ -25,12 +26,16 @@ let package = Package(
     .target(name: "PlanEngine", dependencies: ["Yams"]),
     // Plan → dated, timed schedule in the runner's time zone (preferences, blackouts, busy time).
     .target(name: "Scheduling", dependencies: ["PlanEngine"]),
+    // The embedded database (SQLite through GRDB): saved plans and completed workouts. The only module that sees GRDB.
+    .target(name: "Logbook", dependencies: ["PlanEngine", .product(name: "GRDB", package: "GRDB.swift")]),
+    // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
+    .target(name: "TrainingProgress", dependencies: ["PlanEngine", "Logbook"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
     .target(name: "CalendarExport", dependencies: ["Scheduling", "ICalendar"]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(name: "runmate", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport",
+      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "TrainingProgress",
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
 
@@ -42,6 +47,8 @@ let package = Package(
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
+    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "RunMateTestSupport"]),
+    .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
                 resources: [.copy("Fixtures")]),
     .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),

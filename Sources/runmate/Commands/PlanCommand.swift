@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logbook
 import PlanEngine
 
 /// `runmate plan`: generate a training plan.
@@ -18,12 +19,24 @@ struct PlanCommand: ParsableCommand {
   @OptionGroup var templates: TemplateOptions
   @OptionGroup var clock: ClockOptions
   @OptionGroup var output: OutputOptions
+  @OptionGroup var database: DatabaseOptions
+
+  @Flag(name: .long, help: "Save the plan in the database (and make it the active plan).")
+  var save = false
+
+  @Option(name: .long, help: ArgumentHelp("The saved plan's name (default: distance and race date).", valueName: "name"))
+  var name: String?
 
   func run() throws {
     let units = try output.unit()
     let rules = try templates.loadRules()
     let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks)
     let plan = try makePlan(goal: goal, rules: rules, units: units)
+    if save || name != nil {
+      let planName = name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
+      let saved = try database.open().savePlan(plan, name: planName, activate: true)
+      FileHandle.standardError.write(Data("saved plan '\(saved.name)' (\(plan.id)) in \(database.path); it is the active plan\n".utf8))
+    }
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(plan))
     case .table: try writeStandardOutput(PlanTable(plan: plan, units: units).render())

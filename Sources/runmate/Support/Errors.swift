@@ -1,5 +1,6 @@
 import Foundation
 import CalendarExport
+import Logbook
 import PlanEngine
 import Scheduling
 
@@ -46,6 +47,18 @@ extension SchedulingError: RunMateError {
 extension ExportError: RunMateError {
   var message: String { description }
   var exitCode: Int32 { ExitCodes.dataError }
+}
+
+extension LogbookError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 {
+    switch self {
+    case .notOurs, .corrupt, .newerSchema: ExitCodes.dataError
+    case .cannotOpen: ExitCodes.cannotCreate
+    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo: ExitCodes.usage
+    case .database: ExitCodes.ioError
+    }
+  }
 }
 
 /// Problems found while reading the command line or the disk.

@@ -1,0 +1,78 @@
+import Foundation
+import PlanEngine
+
+/// A run the runner did: logged by hand or imported from a GPX/TCX file.
+public struct Completion: Sendable, Hashable, Codable {
+  /// Where a completion came from.
+  public enum Source: String, Sendable, Hashable, Codable { case manual, gpx, tcx }
+
+  /// The database id (nil before it is saved).
+  public var id: Int64?
+  /// The day it was run, in the runner's time zone.
+  public var date: CivilDate
+  /// When it started, for imports.
+  public var startedAt: Date?
+  /// Distance, kilometres.
+  public var distanceKm: Double
+  /// Elapsed time, seconds.
+  public var durationSeconds: Double
+  /// Moving time, seconds (imports).
+  public var movingSeconds: Double?
+  /// What kind of run, when the runner said so.
+  public var kind: WorkoutKind?
+  /// Perceived effort, 1…10.
+  public var rpe: Int?
+  /// Average heart rate.
+  public var averageHeartRate: Int?
+  /// Elevation gain, metres (imports).
+  public var elevationGainMeters: Double?
+  /// A note.
+  public var note: String?
+  /// Manual, GPX or TCX.
+  public var source: Source
+  /// The imported file's name.
+  public var sourceFile: String?
+  /// The plan it counts for, and the planned workout it matched (nil: unplanned).
+  public var planID: String?
+  /// The matched planned workout's id.
+  public var workoutID: String?
+
+  /// Creates a completion.
+  public init(id: Int64? = nil, date: CivilDate, startedAt: Date? = nil, distanceKm: Double, durationSeconds: Double,
+              movingSeconds: Double? = nil, kind: WorkoutKind? = nil, rpe: Int? = nil, averageHeartRate: Int? = nil,
+              elevationGainMeters: Double? = nil, note: String? = nil, source: Source = .manual,
+              sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil) {
+    self.id = id
+    self.date = date
+    self.startedAt = startedAt
+    self.distanceKm = distanceKm
+    self.durationSeconds = durationSeconds
+    self.movingSeconds = movingSeconds
+    self.kind = kind
+    self.rpe = rpe
+    self.averageHeartRate = averageHeartRate
+    self.elevationGainMeters = elevationGainMeters
+    self.note = note
+    self.source = source
+    self.sourceFile = sourceFile
+    self.planID = planID
+    self.workoutID = workoutID
+  }
+
+  /// Pace in seconds per kilometre (moving time when known).
+  public var secondsPerKm: Double { (movingSeconds ?? durationSeconds) / max(distanceKm, 0.001) }
+}
+
+/// A plan kept in the database.
+public struct SavedPlan: Sendable, Hashable {
+  /// The plan's id (from its inputs).
+  public var id: String
+  /// The runner's name for it (unique).
+  public var name: String
+  /// Export, logging and progress use the active plan unless told otherwise.
+  public var active: Bool
+  /// When it was saved.
+  public var savedAt: Date
+  /// The plan.
+  public var plan: Plan
+}

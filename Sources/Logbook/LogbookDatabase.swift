@@ -1,0 +1,325 @@
+import Foundation
+import GRDB
+import PlanEngine
+
+/// The runner's database: one SQLite file (WAL mode), reached only through this type.
+///
+/// Every write method is one transaction: it lands whole or not at all. The schema goes through named, append-only
+/// GRDB migrations; foreign keys and NOT NULL are enforced. A file that is not ours, or not a database, is refused
+/// with a clear message and left untouched.
+public final class LogbookDatabase: Sendable {
+  /// `RMAT` in ASCII: `PRAGMA application_id` marks a RunningMate database.
+  static let applicationID: Int32 = 0x524D_4154
+
+  private let writer: any DatabaseWriter
+  /// Where the database is (`:memory:` for an in-memory one).
+  public let path: String
+
+  /// Opens (or creates, mode 0600) the database at `path`, migrating an older schema.
+  ///
+  /// - Throws: ``LogbookError`` when the file is not ours, not a database, from a newer version, or cannot be made.
+  public init(path: String) throws(LogbookError) {
+    self.path = path
+    let manager = FileManager.default
+    let url = URL(fileURLWithPath: path)
+    do {
+      try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                  attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .cannotOpen(path: path, detail: (error as NSError).localizedDescription)
+    }
+    if !manager.fileExists(atPath: path) {
+      guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+        throw .cannotOpen(path: path, detail: "cannot create the file")
+      }
+    } else if let handle = FileHandle(forReadingAtPath: path) {
+      let header = (try? handle.read(upToCount: 16)) ?? Data()
+      try? handle.close()
+      if !header.isEmpty && header != Data("SQLite format 3\u{0}".utf8) {
+        throw .corrupt(path: path, detail: "the file is not an SQLite database")
+      }
+    }
+    // Look before touching: opening a pool switches the file to WAL mode, which writes to it.
+    if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > 0 {
+      var readOnly = Configuration()
+      readOnly.readonly = true
+      do {
+        let probe = try DatabaseQueue(path: path, configuration: readOnly)
+        try probe.read { db in try LogbookDatabase.checkOwnership(db, path: path) }
+        try probe.close()
+      } catch {
+        throw LogbookDatabase.describe(error, path: path)
+      }
+    }
+    var configuration = Configuration()
+    configuration.foreignKeysEnabled = true
+    configuration.busyMode = .timeout(10)
+    do {
+      writer = try DatabasePool(path: path, configuration: configuration)
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+    try migrate()
+  }
+
+  /// A private in-memory database, for tests.
+  public init() throws(LogbookError) {
+    path = ":memory:"
+    do {
+      writer = try DatabaseQueue()
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+    try migrate()
+  }
+
+  static func describe(_ error: any Error, path: String) -> LogbookError {
+    if let error = error as? LogbookError { return error }
+    if let error = error as? DatabaseError {
+      switch error.resultCode {
+      case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: error.message ?? "corrupt")
+      case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+        return .cannotOpen(path: path, detail: error.message ?? "\(error.resultCode)")
+      default: return .database(detail: error.message ?? "\(error)")
+      }
+    }
+    return .database(detail: "\(error)")
+  }
+
+  /// Refuses a database that another program made: ours carry `PRAGMA application_id`, an empty one has no tables.
+  static func checkOwnership(_ db: Database, path: String) throws {
+    let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+    let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    if applicationID != LogbookDatabase.applicationID && (applicationID != 0 || !tables.isEmpty) {
+      throw LogbookError.notOurs(path: path)
+    }
+  }
+
+  private var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1-plans-and-completions") { db in
+      try db.execute(sql: "PRAGMA application_id = \(LogbookDatabase.applicationID)")
+      try db.create(table: "plan") { t in
+        t.primaryKey("id", .text)
+        t.column("name", .text).notNull().unique()
+        t.column("active", .boolean).notNull().defaults(to: false)
+        t.column("savedAt", .datetime).notNull()
+        t.column("planJSON", .text).notNull()
+      }
+      try db.create(table: "completion") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("date", .text).notNull().indexed()
+        t.column("startedAt", .datetime)
+        t.column("distanceKm", .double).notNull().check { $0 > 0 }
+        t.column("durationSeconds", .double).notNull().check { $0 > 0 }
+        t.column("movingSeconds", .double)
+        t.column("kind", .text)
+        t.column("rpe", .integer).check { $0 == nil || ($0 >= 1 && $0 <= 10) }
+        t.column("averageHeartRate", .integer)
+        t.column("elevationGainMeters", .double)
+        t.column("note", .text)
+        t.column("source", .text).notNull()
+        t.column("sourceFile", .text)
+        t.column("planID", .text).references("plan", onDelete: .setNull)
+        t.column("workoutID", .text)
+      }
+    }
+    return migrator
+  }
+
+  private func migrate() throws(LogbookError) {
+    do {
+      try writer.read { db in try LogbookDatabase.checkOwnership(db, path: path) }
+      let known = Set(migrator.migrations)
+      let applied = try writer.read { db in try migrator.appliedIdentifiers(db) }
+      if let unknown = applied.subtracting(known).sorted().first {
+        throw LogbookError.newerSchema(path: path, migration: unknown)
+      }
+      try migrator.migrate(writer)
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  /// Runs `body` in one write transaction, mapping errors to ``LogbookError``.
+  private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) throws(LogbookError) -> T {
+    do {
+      return try writer.write(body)
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) throws(LogbookError) -> T {
+    do {
+      return try writer.read(body)
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  // MARK: - Plans
+
+  /// Saves `plan` under `name` (replacing a plan of the same id), optionally making it the active plan.
+  public func savePlan(_ plan: Plan, name: String, activate: Bool) throws(LogbookError) -> SavedPlan {
+    let json: String
+    do {
+      json = String(decoding: try JSONEncoder().encode(plan), as: UTF8.self)
+    } catch {
+      throw .database(detail: "cannot encode the plan: \(error)")
+    }
+    let now = Date()
+    return try write { db in
+      if let other = try PlanRecord.filter(Column("name") == name).fetchOne(db), other.id != plan.id {
+        throw LogbookError.planNameTaken(name: name)
+      }
+      let isFirst = try PlanRecord.fetchCount(db) == 0
+      if activate || isFirst { try db.execute(sql: "UPDATE plan SET active = 0") }
+      let record = PlanRecord(id: plan.id, name: name, active: activate || isFirst, savedAt: now, planJSON: json)
+      try record.save(db)
+      return SavedPlan(id: plan.id, name: name, active: record.active, savedAt: now, plan: plan)
+    }
+  }
+
+  /// Every saved plan, active first, then by name.
+  public func plans() throws(LogbookError) -> [SavedPlan] {
+    let records = try read { db in try PlanRecord.order(Column("active").desc, Column("name")).fetchAll(db) }
+    return try records.map { record throws(LogbookError) in try record.savedPlan() }
+  }
+
+  /// The plan named `name`, or the active plan when `name` is nil.
+  public func plan(named name: String?) throws(LogbookError) -> SavedPlan {
+    let record = try read { db -> PlanRecord? in
+      if let name { return try PlanRecord.filter(Column("name") == name).fetchOne(db) }
+      return try PlanRecord.filter(Column("active") == true).fetchOne(db)
+    }
+    guard let record else {
+      guard let name else { throw .noActivePlan }
+      throw .noSuchPlan(name: name, known: try plans().map(\.name))
+    }
+    return try record.savedPlan()
+  }
+
+  /// Makes the plan named `name` the active one.
+  public func activatePlan(named name: String) throws(LogbookError) {
+    let known = try plans().map(\.name)
+    let found = try write { db -> Bool in
+      guard try PlanRecord.filter(Column("name") == name).fetchCount(db) == 1 else { return false }
+      try db.execute(sql: "UPDATE plan SET active = (name = ?)", arguments: [name])
+      return true
+    }
+    if !found { throw .noSuchPlan(name: name, known: known) }
+  }
+
+  /// Deletes the plan named `name`; its completions stay, unplanned.
+  public func deletePlan(named name: String) throws(LogbookError) {
+    let known = try plans().map(\.name)
+    let deleted = try write { db in try PlanRecord.filter(Column("name") == name).deleteAll(db) }
+    if deleted == 0 { throw .noSuchPlan(name: name, known: known) }
+  }
+
+  // MARK: - Completions
+
+  /// Adds completions in one transaction (all or none) and returns them with their ids.
+  public func addCompletions(_ completions: [Completion]) throws(LogbookError) -> [Completion] {
+    try write { db in
+      try completions.map { completion in
+        var record = CompletionRecord(completion)
+        try record.insert(db)
+        return record.completion
+      }
+    }
+  }
+
+  /// Every completion, by date.
+  public func completions() throws(LogbookError) -> [Completion] {
+    try read { db in try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion) }
+  }
+
+  /// Deletes the completion with `id`, returning it.
+  public func deleteCompletion(id: Int64) throws(LogbookError) -> Completion {
+    let removed = try write { db -> Completion? in
+      guard let record = try CompletionRecord.fetchOne(db, key: id) else { return nil }
+      try record.delete(db)
+      return record.completion
+    }
+    guard let removed else { throw .noSuchCompletion(id: id) }
+    return removed
+  }
+
+  /// Deletes the most recently logged completion, returning it.
+  public func undoLastCompletion() throws(LogbookError) -> Completion {
+    let removed = try write { db -> Completion? in
+      guard let record = try CompletionRecord.order(Column("id").desc).fetchOne(db) else { return nil }
+      try record.delete(db)
+      return record.completion
+    }
+    guard let removed else { throw .nothingToUndo }
+    return removed
+  }
+}
+
+struct PlanRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+  static let databaseTableName = "plan"
+  var id: String
+  var name: String
+  var active: Bool
+  var savedAt: Date
+  var planJSON: String
+
+  func savedPlan() throws(LogbookError) -> SavedPlan {
+    do {
+      let plan = try JSONDecoder().decode(Plan.self, from: Data(planJSON.utf8))
+      return SavedPlan(id: id, name: name, active: active, savedAt: savedAt, plan: plan)
+    } catch {
+      throw .database(detail: "saved plan '\(name)' cannot be read: \(error)")
+    }
+  }
+}
+
+struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+  static let databaseTableName = "completion"
+  var id: Int64?
+  var date: String
+  var startedAt: Date?
+  var distanceKm: Double
+  var durationSeconds: Double
+  var movingSeconds: Double?
+  var kind: String?
+  var rpe: Int?
+  var averageHeartRate: Int?
+  var elevationGainMeters: Double?
+  var note: String?
+  var source: String
+  var sourceFile: String?
+  var planID: String?
+  var workoutID: String?
+
+  init(_ c: Completion) {
+    id = c.id
+    date = c.date.description
+    startedAt = c.startedAt
+    distanceKm = c.distanceKm
+    durationSeconds = c.durationSeconds
+    movingSeconds = c.movingSeconds
+    kind = c.kind?.rawValue
+    rpe = c.rpe
+    averageHeartRate = c.averageHeartRate
+    elevationGainMeters = c.elevationGainMeters
+    note = c.note
+    source = c.source.rawValue
+    sourceFile = c.sourceFile
+    planID = c.planID
+    workoutID = c.workoutID
+  }
+
+  mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+  var completion: Completion {
+    Completion(id: id, date: CivilDate(iso: date) ?? CivilDate(dayNumber: 0), startedAt: startedAt, distanceKm: distanceKm,
+               durationSeconds: durationSeconds, movingSeconds: movingSeconds,
+               kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
+               elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
+               sourceFile: sourceFile, planID: planID, workoutID: workoutID)
+  }
+}

@@ -1,0 +1,49 @@
+/// What can go wrong with the database, in words for a runner.
+public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file is not a RunningMate database (another program's SQLite file).
+  case notOurs(path: String)
+  /// The file is not a database at all, or is damaged.
+  case corrupt(path: String, detail: String)
+  /// A newer RunningMate wrote it.
+  case newerSchema(path: String, migration: String)
+  /// The database cannot be created or opened.
+  case cannotOpen(path: String, detail: String)
+  /// No saved plan by that name.
+  case noSuchPlan(name: String, known: [String])
+  /// No active plan, and none named.
+  case noActivePlan
+  /// A plan name already taken.
+  case planNameTaken(name: String)
+  /// No completion with that id.
+  case noSuchCompletion(id: Int64)
+  /// Nothing to undo.
+  case nothingToUndo
+  /// A database error we did not expect.
+  case database(detail: String)
+
+  public var description: String {
+    switch self {
+    case let .notOurs(path):
+      return "\(path): this SQLite database belongs to another program, not RunningMate; give another --db path"
+    case let .corrupt(path, detail):
+      return "\(path): not a readable RunningMate database (\(detail)); restore a backup or give another --db path"
+    case let .newerSchema(path, migration):
+      return "\(path): written by a newer RunningMate (migration '\(migration)'); update runmate to use it"
+    case let .cannotOpen(path, detail):
+      return "\(path): cannot open the database: \(detail)"
+    case let .noSuchPlan(name, known):
+      let list = known.isEmpty ? "no plans are saved yet (runmate plan ... --save)" : "saved plans: \(known.joined(separator: ", "))"
+      return "--plan: no saved plan named '\(name)'; \(list)"
+    case .noActivePlan:
+      return "no active plan: save one with `runmate plan ... --save`, or name one with --plan"
+    case let .planNameTaken(name):
+      return "--name: a plan named '\(name)' is already saved; choose another name or delete it with `runmate plans delete \(name)`"
+    case let .noSuchCompletion(id):
+      return "no logged run with id \(id); `runmate log list` shows the ids"
+    case .nothingToUndo:
+      return "nothing to undo: no run has been logged"
+    case let .database(detail):
+      return "database error: \(detail)"
+    }
+  }
+}

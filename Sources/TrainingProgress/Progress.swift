@@ -1,0 +1,117 @@
+import Foundation
+import Logbook
+import PlanEngine
+
+/// One plan week, planned against done.
+public struct WeekProgress: Sendable, Hashable, Codable {
+  /// The plan's week number.
+  public var number: Int
+  /// Its first day.
+  public var start: CivilDate
+  /// Its phase.
+  public var phase: Phase
+  /// Planned distance, km.
+  public var plannedKm: Double
+  /// Run distance in the week (every logged run dated in it), km.
+  public var doneKm: Double
+  /// Planned workouts.
+  public var plannedSessions: Int
+  /// Planned workouts matched by a logged run.
+  public var doneSessions: Int
+  /// Planned workouts whose day has passed with no run matched.
+  public var missedSessions: Int
+  /// Runs that matched no planned workout.
+  public var extraRuns: Int
+  /// Done as a share of planned distance, percent (nil for weeks that have not started).
+  public var compliancePercent: Int?
+  /// The longest run of the week, km.
+  public var longestRunKm: Double
+  /// Average pace of easy runs (matched to easy, recovery or long workouts, or logged as such), s/km.
+  public var averageEasyPaceSecondsPerKm: Double?
+  /// Hard sessions done (matched to a hard workout).
+  public var hardSessions: Int
+
+  enum CodingKeys: String, CodingKey {
+    case number, start, phase
+    case plannedKm = "planned_km", doneKm = "done_km", plannedSessions = "planned_sessions"
+    case doneSessions = "done_sessions", missedSessions = "missed_sessions", extraRuns = "extra_runs"
+    case compliancePercent = "compliance_percent", longestRunKm = "longest_run_km"
+    case averageEasyPaceSecondsPerKm = "average_easy_pace_s_per_km", hardSessions = "hard_sessions"
+  }
+}
+
+/// The progress of a plan: the output of ``makeProgress(plan:completions:today:)``.
+public struct ProgressReport: Sendable, Hashable, Codable {
+  /// `runmate.progress/1`.
+  public var schema = "runmate.progress/1"
+  /// The plan's id.
+  public var planID: String
+  /// Today, as the report was made.
+  public var today: CivilDate
+  /// Every plan week.
+  public var weeks: [WeekProgress]
+  /// Days in a row with a run, ending today or yesterday.
+  public var currentStreakDays: Int
+  /// Acute:chronic workload ratio (last 7 days against the 28-day weekly average), information only.
+  public var acuteChronicRatio: Double?
+  /// Foster's monotony over the last 7 days (mean daily load / its standard deviation), information only.
+  public var monotony: Double?
+
+  enum CodingKeys: String, CodingKey {
+    case schema, today, weeks, monotony
+    case planID = "plan_id", currentStreakDays = "current_streak_days", acuteChronicRatio = "acute_chronic_ratio"
+  }
+}
+
+/// Compares what was planned with what was run, week by week.
+///
+/// Runs count in the week their date falls in; a planned workout is done when a run matched it
+/// (``matchWorkout(for:in:alreadyMatched:)``), missed when its day is before `today` with no match.
+public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate) -> ProgressReport {
+  let matched = Set(completions.filter { $0.planID == plan.id }.compactMap(\.workoutID))
+  let workoutsByID = Dictionary(uniqueKeysWithValues: plan.workouts.map { ($0.id, $0) })
+  var weeks: [WeekProgress] = []
+  for week in plan.weeks {
+    let end = week.start.adding(days: 6)
+    let runs = completions.filter { week.start <= $0.date && $0.date <= end }
+    let done = week.workouts.filter { matched.contains($0.id) }
+    let missed = week.workouts.filter { !matched.contains($0.id) && $0.date < today }
+    let easy = runs.filter { run in
+      let kind = run.workoutID.flatMap { workoutsByID[$0]?.kind } ?? run.kind
+      return kind == .easy || kind == .recovery || kind == .long
+    }
+    let easyPace = easy.isEmpty ? nil
+      : easy.map { $0.movingSeconds ?? $0.durationSeconds }.reduce(0, +) / easy.map(\.distanceKm).reduce(0, +)
+    let doneKm = runs.map(\.distanceKm).reduce(0, +)
+    weeks.append(WeekProgress(
+      number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
+      doneKm: (doneKm * 10).rounded() / 10, plannedSessions: week.workouts.count, doneSessions: done.count,
+      missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
+      compliancePercent: week.start <= today && week.plannedKm > 0 ? Int((100 * doneKm / week.plannedKm).rounded()) : nil,
+      longestRunKm: runs.map(\.distanceKm).max() ?? 0,
+      averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
+      hardSessions: done.filter(\.hard).count))
+  }
+  // Streak: consecutive days with a run, ending today (or yesterday, when today's run is still to come).
+  let days = Set(completions.map(\.date.dayNumber))
+  var streak = 0
+  var day = days.contains(today.dayNumber) ? today.dayNumber : today.dayNumber - 1
+  while days.contains(day) {
+    streak += 1
+    day -= 1
+  }
+  // Load = km × RPE when known (session RPE), else km: acute (7 days) against chronic (28 days / 4).
+  func load(_ run: Completion) -> Double { run.distanceKm * Double(run.rpe ?? 5) }
+  let recent = completions.filter { today.adding(days: -7) < $0.date && $0.date <= today }
+  let chronic = completions.filter { today.adding(days: -28) < $0.date && $0.date <= today }
+  let chronicWeekly = chronic.map(load).reduce(0, +) / 4
+  let acute = recent.map(load).reduce(0, +)
+  let ratio = chronicWeekly > 0 ? ((acute / chronicWeekly) * 100).rounded() / 100 : nil
+  var daily = Array(repeating: 0.0, count: 7)
+  for run in recent { daily[6 - run.date.days(to: today)] += load(run) }
+  let mean = daily.reduce(0, +) / 7
+  let deviation = (daily.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 7).squareRoot()
+  let monotony = deviation > 0 ? ((mean / deviation) * 100).rounded() / 100 : nil
+  return ProgressReport(planID: plan.id, today: today, weeks: weeks, currentStreakDays: streak,
+                        acuteChronicRatio: ratio, monotony: monotony)
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import PlanEngine
+
+/// `runmate log`: record a run.
+struct LogCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "log",
+    abstract: "Log a completed run, list, delete or undo.",
+    discussion: """
+      Examples:
+        runmate log --distance 8.2km --time 47:30
+        runmate log 2027-01-05 --distance 5mi --time 44:10 --kind tempo --rpe 7 --hr 158 --note "windy"
+        runmate log --undo
+        runmate log delete 12
+      """,
+    subcommands: [Add.self, List.self, Delete.self],
+    defaultSubcommand: Add.self)
+
+  struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Log a completed run (the default).")
+
+    @Argument(help: "The day (YYYY-MM-DD; default: today).") var date: String?
+    @Option(name: .long, help: ArgumentHelp("Distance: 8.2km, 5mi, or km by default.", valueName: "distance"))
+    var distance: String?
+    @Option(name: .long, help: ArgumentHelp("Time: h:mm:ss or mm:ss.", valueName: "time")) var time: String?
+    @Option(name: .long, help: ArgumentHelp("Kind: easy, long, tempo, intervals, …", valueName: "kind")) var kind: String?
+    @Option(name: .long, help: ArgumentHelp("Perceived effort 1-10.", valueName: "n")) var rpe: Int?
+    @Option(name: .long, help: ArgumentHelp("Average heart rate.", valueName: "bpm")) var hr: Int?
+    @Option(name: .long, help: ArgumentHelp("A note.", valueName: "text")) var note: String?
+    @Option(name: .long, help: ArgumentHelp("The saved plan it counts for (default: the active plan).", valueName: "name"))
+    var plan: String?
+    @Flag(name: .long, help: "Remove the most recently logged run instead.") var undo = false
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
+
+    func run() throws {
+      let db = try database.open()
+      if undo {
+        let removed = try db.undoLastCompletion()
+        try writeStandardOutput("removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(oneDecimal(removed.distanceKm)) km\n")
+        return
+      }
+      let today = try clock.today()
+      let completion = try parsedCompletion(today: today)
+      let saved: SavedPlan? = try {
+        do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
+      }()
+      let previous = try db.completions()
+      var entry = completion
+      if let saved {
+        let taken = Set(previous.filter { $0.planID == saved.id }.compactMap(\.workoutID))
+        entry.planID = saved.id
+        entry.workoutID = matchWorkout(for: completion, in: saved.plan, alreadyMatched: taken)
+      }
+      guard let stored = try db.addCompletions([entry]).first else { return }
+      let before = PersonalBests(previous)
+      let after = PersonalBests(previous + [stored])
+      var lines = ["Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(oneDecimal(stored.distanceKm)) km in "
+        + "\(formatRaceTime(stored.durationSeconds)) (\(Pace(secondsPerKilometer: stored.secondsPerKm).formatted()))"]
+      if let saved, let id = stored.workoutID, let workout = saved.plan.workouts.first(where: { $0.id == id }) {
+        lines.append("Matched \(workout.title) planned for \(workout.date.shortLabel). Nice work!")
+      } else if saved != nil {
+        lines.append("No planned workout that day: logged as an extra run. Nice work!")
+      } else {
+        lines.append("Nice work! (no active plan: save one with `runmate plan ... --save` to track it)")
+      }
+      for news in PersonalBests.improvements(from: before, to: after) { lines.append("New personal best: \(news)!") }
+      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+    }
+
+    func parsedCompletion(today: CivilDate) throws -> Completion {
+      let day = try date.map { text throws -> CivilDate in
+        guard let parsed = CivilDate(iso: text) else {
+          throw CLIError.invalidOption(option: "DATE", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
+        }
+        return parsed
+      } ?? today
+      guard day <= today else {
+        throw CLIError.invalidOption(option: "DATE", value: day.description,
+                                     allowed: "today (\(today)) or earlier: runs are logged after they happen", suggestion: nil)
+      }
+      guard let distanceText = distance else {
+        throw CLIError.invalidOption(option: "--distance", value: "(missing)", allowed: "a distance such as 8.2km or 5mi",
+                                     suggestion: nil)
+      }
+      let km = parseDistanceKilometers(distanceText) ?? Double(distanceText).flatMap { $0 > 0 ? $0 : nil }
+      guard let km, (0.1...250).contains(km) else {
+        throw CLIError.invalidOption(option: "--distance", value: distanceText,
+                                     allowed: "0.1 to 250 km, written like 8.2km, 5mi or 8.2", suggestion: nil)
+      }
+      guard let timeText = time else {
+        throw CLIError.invalidOption(option: "--time", value: "(missing)", allowed: "h:mm:ss or mm:ss", suggestion: nil)
+      }
+      guard let seconds = parseRaceTime(timeText), seconds > 0 else {
+        throw CLIError.invalidOption(option: "--time", value: timeText, allowed: "h:mm:ss or mm:ss, e.g. 47:30", suggestion: nil)
+      }
+      let pace = seconds / km
+      guard (120...1200).contains(pace) else {
+        throw CLIError.invalidOption(option: "--time", value: timeText,
+                                     allowed: "a pace between 2:00 and 20:00 per km for \(oneDecimal(km)) km "
+                                       + "(this is \(Pace(secondsPerKilometer: pace).formatted())); check --distance and --time",
+                                     suggestion: nil)
+      }
+      let workoutKind = try kind.map { text throws -> WorkoutKind in
+        guard let parsed = WorkoutKind(rawValue: text.lowercased()) else {
+          throw CLIError.invalidOption(option: "--kind", value: text,
+                                       allowed: WorkoutKind.allCases.map(\.rawValue).joined(separator: ", "), suggestion: nil)
+        }
+        return parsed
+      }
+      if let rpe, !(1...10).contains(rpe) {
+        throw CLIError.invalidOption(option: "--rpe", value: String(rpe), allowed: "1 to 10", suggestion: nil)
+      }
+      if let hr, !(30...230).contains(hr) {
+        throw CLIError.invalidOption(option: "--hr", value: String(hr), allowed: "30 to 230 beats per minute", suggestion: nil)
+      }
+      return Completion(date: day, distanceKm: km, durationSeconds: seconds, kind: workoutKind, rpe: rpe,
+                        averageHeartRate: hr, note: note, source: .manual)
+    }
+  }
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List logged runs.")
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      let runs = try database.open().completions()
+      let lines = runs.map { run in
+        "\(run.id ?? 0)\t\(run.date)\t\(oneDecimal(run.distanceKm)) km\t\(formatRaceTime(run.durationSeconds))\t"
+          + "\(run.source.rawValue)\t\(run.workoutID ?? "unplanned")"
+      }
+      try writeStandardOutput(lines.isEmpty ? "no runs logged yet\n" : lines.joined(separator: "\n") + "\n")
+    }
+  }
+
+  struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Delete a logged run by id (see `runmate log list`).")
+    @Argument(help: "The run's id.") var id: Int64
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      let removed = try database.open().deleteCompletion(id: id)
+      try writeStandardOutput("removed run \(id): \(removed.date.shortLabel), \(oneDecimal(removed.distanceKm)) km\n")
+    }
+  }
+}
+
+/// `8.2`, `12`.
+func oneDecimal(_ value: Double) -> String {
+  let tenths = Int((value * 10).rounded())
+  return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import PlanEngine
+import TrainingProgress
+
+/// `runmate progress`: planned against done, week by week.
+struct ProgressCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "progress",
+    abstract: "Planned against done, week by week, with a chart of the last weeks.")
+
+  @Option(name: .long, help: ArgumentHelp("How many weeks up to this one (default: 8).", valueName: "n"))
+  var weeks: Int = 8
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
+  @OptionGroup var output: OutputOptions
+
+  func run() throws {
+    guard (1...60).contains(weeks) else {
+      throw CLIError.invalidOption(option: "--weeks", value: String(weeks), allowed: "1 to 60", suggestion: nil)
+    }
+    let db = try database.open()
+    let saved = try db.plan(named: plan)
+    let report = makeProgress(plan: saved.plan, completions: try db.completions(), today: try clock.today())
+    switch output.format {
+    case .json: try writeStandardOutput(JSONOutput.encode(report))
+    case .table: try writeStandardOutput(render(report, name: saved.name, units: try output.unit()))
+    }
+  }
+
+  func render(_ report: ProgressReport, name: String, units: DistanceUnit) -> String {
+    let current = report.weeks.lastIndex { $0.start <= report.today } ?? 0
+    let shown = report.weeks[max(0, current - weeks + 1)...current]
+    let scale = max(1, shown.map { max($0.plannedKm, $0.doneKm) }.max() ?? 1)
+    var lines = ["Progress of '\(name)' on \(report.today.shortLabel)", ""]
+    lines.append("Wk  Phase   Planned    Done       Sessions  Compliance  Longest   Easy pace")
+    for week in shown {
+      let pace = week.averageEasyPaceSecondsPerKm.map { Pace(secondsPerKilometer: $0).formatted(perMile: units == .mi) } ?? "-"
+      lines.append([pad(String(week.number), 3), pad(week.phase.rawValue, 6), pad(units.format(week.plannedKm), 9),
+                    pad(units.format(week.doneKm), 9), pad("\(week.doneSessions)/\(week.plannedSessions)", 8),
+                    pad(week.compliancePercent.map { "\($0) %" } ?? "-", 10), pad(units.format(week.longestRunKm), 8), pace]
+        .joined(separator: "  "))
+    }
+    lines.append("")
+    lines.append("Planned ░ against done █ (\(units.rawValue)):")
+    for week in shown {
+      let width = 40.0
+      let planned = Int((week.plannedKm / scale * width).rounded())
+      let done = Int((week.doneKm / scale * width).rounded())
+      lines.append("W\(pad(String(week.number), 3)) " + String(repeating: "█", count: min(done, planned))
+        + String(repeating: done > planned ? "█" : "░", count: abs(planned - done)) + " \(units.format(week.doneKm))")
+    }
+    lines.append("")
+    lines.append("Streak: \(report.currentStreakDays) day(s)"
+      + (report.acuteChronicRatio.map { String(format: " · acute:chronic load %.2f", $0) } ?? "")
+      + (report.monotony.map { String(format: " · monotony %.2f", $0) } ?? "") + " (information, not a rule)")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Logbook
+import PlanEngine
+import RunMateTestSupport
+import Testing
+
+/// The database on real SQLite files in a temporary directory.
+@Suite struct LogbookDatabaseTests {
+  func directory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  func run(_ date: String, _ km: Double, _ minutes: Double, kind: WorkoutKind? = nil) throws -> Completion {
+    Completion(date: try #require(CivilDate(iso: date)), distanceKm: km, durationSeconds: minutes * 60, kind: kind)
+  }
+
+  @Test func aNewDatabaseIsCreatedPrivateAndReopens() throws {
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("sub/runmate.sqlite").path
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    do {
+      let db = try LogbookDatabase(path: path)
+      _ = try db.savePlan(plan, name: "spring 10k", activate: true)
+      _ = try db.addCompletions([try run("2027-01-05", 4, 26)])
+    }
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    let again = try LogbookDatabase(path: path)
+    #expect(try again.plan(named: nil).plan == plan)
+    #expect(try again.plans().map(\.name) == ["spring 10k"])
+    #expect(try again.completions().map(\.distanceKm) == [4])
+  }
+
+  @Test func aForeignSQLiteFileIsRefusedAndLeftAlone() throws {
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("other.sqlite").path
+    // Another program's database: made with the sqlite3 command-line shell if present, else python's sqlite3.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", path]
+    try process.run()
+    process.waitUntilExit()
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(throws: LogbookError.notOurs(path: path)) { try LogbookDatabase(path: path) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test func aCorruptFileIsRefused() throws {
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("broken.sqlite").path
+    try Data("this is not a database at all, just text".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(throws: LogbookError.corrupt(path: path, detail: "the file is not an SQLite database")) {
+      try LogbookDatabase(path: path)
+    }
+    #expect(LogbookError.corrupt(path: "x.sqlite", detail: "the file is not an SQLite database").description
+      == "x.sqlite: not a readable RunningMate database (the file is not an SQLite database); restore a backup or give "
+      + "another --db path")
+  }
+
+  @Test func plansAreNamedActivatedAndDeleted() throws {
+    let db = try LogbookDatabase()
+    let a = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    let b = try makePlan(goal: goal(.half, .intermediate, weeks: 12), rules: repositoryRules)
+    _ = try db.savePlan(a, name: "a", activate: false)  // the first plan saved becomes active anyway
+    _ = try db.savePlan(b, name: "b", activate: false)
+    #expect(try db.plan(named: nil).name == "a")
+    try db.activatePlan(named: "b")
+    #expect(try db.plan(named: nil).name == "b")
+    #expect(throws: LogbookError.planNameTaken(name: "a")) { try db.savePlan(b, name: "a", activate: false) }
+    #expect(throws: LogbookError.noSuchPlan(name: "c", known: ["b", "a"])) { try db.activatePlan(named: "c") }
+    _ = try db.addCompletions([Completion(date: testStart, distanceKm: 5, durationSeconds: 1800, planID: b.id,
+                                          workoutID: b.workouts[0].id)])
+    try db.deletePlan(named: "b")
+    #expect(throws: LogbookError.noActivePlan) { try db.plan(named: nil) }
+    // The run stays, unplanned (foreign key ON DELETE SET NULL).
+    #expect(try db.completions().first?.planID == nil)
+  }
+
+  @Test func aBatchIsOneTransaction() throws {
+    let db = try LogbookDatabase()
+    let good = try run("2027-01-05", 5, 30)
+    var bad = try run("2027-01-06", 5, 30)
+    bad.distanceKm = -1  // violates the CHECK constraint
+    #expect(throws: LogbookError.self) { try db.addCompletions([good, bad]) }
+    #expect(try db.completions().isEmpty)
+  }
+
+  @Test func undoAndDelete() throws {
+    let db = try LogbookDatabase()
+    let stored = try db.addCompletions([try run("2027-01-05", 5, 30), try run("2027-01-07", 6, 36)])
+    #expect(try db.undoLastCompletion().distanceKm == 6)
+    let first = try #require(stored.first?.id)
+    #expect(try db.deleteCompletion(id: first).distanceKm == 5)
+    #expect(throws: LogbookError.nothingToUndo) { try db.undoLastCompletion() }
+    #expect(throws: LogbookError.noSuchCompletion(id: 99)) { try db.deleteCompletion(id: 99) }
+  }
+
+  @Test func twoWritersAtOnceBothLand() throws {
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("shared.sqlite").path
+    _ = try LogbookDatabase(path: path)
+    // Two connections (as two processes would have) writing 50 runs each, concurrently.
+    let a = try LogbookDatabase(path: path)
+    let b = try LogbookDatabase(path: path)
+    let runs = (0..<50).map { Completion(date: testStart.adding(days: $0), distanceKm: 5, durationSeconds: 1800) }
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+      let db = index == 0 ? a : b
+      for run in runs { _ = try? db.addCompletions([run]) }
+    }
+    #expect(try LogbookDatabase(path: path).completions().count == 100)
+  }
+
+  @Test func matchingPrefersTheSameDayThenKindAndDistance() throws {
+    let plan = try makePlan(goal: goal(.tenK, .intermediate, weeks: 10), rules: repositoryRules)
+    let week = plan.weeks[4]
+    let long = try #require(week.workouts.first { $0.kind == .long })
+    let onDay = Completion(date: long.date, distanceKm: long.distanceKm, durationSeconds: 3600)
+    #expect(matchWorkout(for: onDay, in: plan, alreadyMatched: []) == long.id)
+    // The long run a day late still matches it (±1 day, closest distance).
+    let late = Completion(date: long.date.adding(days: 1), distanceKm: long.distanceKm, durationSeconds: 3600)
+    #expect(matchWorkout(for: late, in: plan, alreadyMatched: []) == long.id)
+    // Already matched: the next best, or nothing.
+    #expect(matchWorkout(for: late, in: plan, alreadyMatched: [long.id]) != long.id)
+    // A day far from any workout: unplanned.
+    let monday = week.start
+    let offDay = Completion(date: monday.adding(days: -14 * 7), distanceKm: 5, durationSeconds: 1800)
+    #expect(matchWorkout(for: offDay, in: plan, alreadyMatched: []) == nil)
+  }
+
+  @Test func personalBestsFromAHandCheckedLog() throws {
+    let log = [try run("2027-01-04", 5, 30), try run("2027-01-05", 10, 55), try run("2027-01-06", 6, 33),
+               try run("2027-01-11", 12, 70)]
+    let bests = PersonalBests(log)
+    #expect(bests.longestRunKm == 12)
+    #expect(abs((bests.fastest["5k"] ?? 0) - 5.5 * 5 * 60) < 0.001)   // the 6 km run at 5:30/km: 27:30
+    #expect(abs((bests.fastest["10k"] ?? 0) - 55 * 60) < 0.001)      // 10 km in 55:00 (the 12 km at 5:50/km: 58:20)
+    #expect(bests.fastest["half"] == nil)
+    #expect(bests.biggestWeekKm == 21)                  // week of 4 Jan: 5 + 10 + 6
+    #expect(bests.longestStreakDays == 3)
+    let news = PersonalBests.improvements(from: PersonalBests(Array(log.prefix(3))), to: bests)
+    #expect(news == ["longest run ever: 12 km"])
+  }
+}

@@ -1,0 +1,37 @@
+import Logbook
+import PlanEngine
+import RunMateTestSupport
+import Testing
+import TrainingProgress
+
+@Suite struct ProgressTests {
+  @Test func weeklyNumbersOnAHandCheckedLog() throws {
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    let week1 = plan.weeks[0]
+    let w = week1.workouts
+    // Week 1: the first two workouts done as planned (the second 1 km long), the third skipped, one extra run on
+    // Monday; today is week 2's Wednesday, so the skipped one and the long run are missed.
+    let log = [
+      Completion(date: w[0].date, distanceKm: w[0].distanceKm, durationSeconds: w[0].distanceKm * 400,
+                 planID: plan.id, workoutID: w[0].id),
+      Completion(date: w[1].date, distanceKm: w[1].distanceKm + 1, durationSeconds: (w[1].distanceKm + 1) * 390,
+                 planID: plan.id, workoutID: w[1].id),
+      Completion(date: week1.start, distanceKm: 3, durationSeconds: 1200, kind: .easy, planID: plan.id),
+    ]
+    let today = plan.weeks[1].start.adding(days: 2)
+    let report = makeProgress(plan: plan, completions: log, today: today)
+    let first = report.weeks[0]
+    let done = w[0].distanceKm + w[1].distanceKm + 1 + 3
+    #expect(first.doneKm == (done * 10).rounded() / 10)
+    #expect(first.plannedKm == week1.plannedKm)
+    #expect(first.doneSessions == 2)
+    #expect(first.missedSessions == w.count - 2)
+    #expect(first.extraRuns == 1)
+    #expect(first.compliancePercent == Int((100 * done / week1.plannedKm).rounded()))
+    #expect(first.longestRunKm == max(w[0].distanceKm, w[1].distanceKm + 1, 3))
+    // Week 3 has not started: no compliance yet; nothing missed.
+    #expect(report.weeks[2].compliancePercent == nil)
+    #expect(report.weeks[2].missedSessions == 0)
+    #expect(report.currentStreakDays == 0)
+  }
+}
