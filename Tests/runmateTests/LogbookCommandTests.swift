@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `runmate plan --save`, `plans`, `log`, `progress` on a real database file.
+@Suite struct LogbookCommandTests {
+  @Test func saveLogAndSeeProgress() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = directory.appendingPathComponent("runmate.sqlite").path
+    let env = ["RUNMATE_DB": db]
+    let saved = try runmate(["plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", "2027-01-04",
+                             "--now", "2027-01-01", "--save", "--name", "spring"], environment: env)
+    #expect(saved.status == 0, "\(saved.stderr)")
+    #expect(saved.stderr.hasPrefix("saved plan 'spring' ("))
+    let list = try runmate(["plans"], environment: env)
+    #expect(list.stdout.hasPrefix("* spring  beginner 10K, 8 weeks, 2027-01-04 → 2027-02-28"))
+
+    let logged = try runmate(["log", "2027-01-05", "--distance", "3.4km", "--time", "22:00", "--now", "2027-01-06"],
+                             environment: env)
+    #expect(logged.status == 0, "\(logged.stderr)")
+    #expect(logged.stdout.hasPrefix("Logged run 1: Tue 5 Jan, 3.4 km in 22:00 (6:28/km)\nMatched Easy 3.4 km"))
+    let progress = try runmate(["progress", "--now", "2027-01-06", "--format", "json"], environment: env)
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(progress.stdout.utf8)) as? [String: Any])
+    let weeks = try #require(json["weeks"] as? [[String: Any]])
+    #expect(weeks.first?["done_km"] as? Double == 3.4)
+    #expect(weeks.first?["done_sessions"] as? Int == 1)
+    #expect(json["current_streak_days"] as? Int == 1)  // ran yesterday: the streak is alive
+
+    let undo = try runmate(["log", "--undo"], environment: env)
+    #expect(undo.stdout == "removed run 1: Tue 5 Jan, 3.4 km\n")
+    let empty = try runmate(["log", "list"], environment: env)
+    #expect(empty.stdout == "no runs logged yet\n")
+  }
+
+  struct Bad: CustomTestStringConvertible, Sendable {
+    var arguments: [String]
+    var message: String
+    var testDescription: String { message }
+  }
+
+  static let bad: [Bad] = [
+    Bad(arguments: ["log", "--distance=-3km", "--time", "20:00"],
+        message: "runmate: --distance: '-3km' is not valid, allowed is 0.1 to 250 km, written like 8.2km, 5mi or 8.2"),
+    Bad(arguments: ["log", "--distance", "10km", "--time", "12:00"],
+        message: "runmate: --time: '12:00' is not valid, allowed is a pace between 2:00 and 20:00 per km for 10 km "
+          + "(this is 1:12/km); check --distance and --time"),
+    Bad(arguments: ["log", "2030-01-01", "--distance", "5km", "--time", "30:00"],
+        message: "runmate: DATE: '2030-01-01' is not valid, allowed is today (2027-01-06) or earlier: runs are logged "
+          + "after they happen"),
+    Bad(arguments: ["log", "--distance", "5km", "--time", "30:00", "--kind", "jog"],
+        message: "runmate: --kind: 'jog' is not valid, allowed is easy, recovery, long, tempo, intervals, hills, fartlek, "
+          + "strides, race, cross-training"),
+    Bad(arguments: ["log", "--distance", "5km", "--time", "30:00", "--rpe", "11"],
+        message: "runmate: --rpe: '11' is not valid, allowed is 1 to 10"),
+  ]
+
+  @Test(arguments: bad)
+  func badRunsAreRefusedAndNothingIsWritten(_ bad: Bad) throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = directory.appendingPathComponent("runmate.sqlite").path
+    let result = try runmate(bad.arguments + ["--now", "2027-01-06"], environment: ["RUNMATE_DB": db])
+    #expect(result.status == 64)
+    #expect(result.stderr == bad.message + "\n")
+    let list = try runmate(["log", "list"], environment: ["RUNMATE_DB": db])
+    #expect(list.stdout == "no runs logged yet\n")
+  }
+
+  @Test func aDatabaseThatIsNotOursIsRefused() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = directory.appendingPathComponent("notes.sqlite")
+    try Data("plain text, not SQLite".utf8).write(to: db)
+    let result = try runmate(["log", "list", "--db", db.path])
+    #expect(result.status == 65)
+    #expect(result.stderr == "runmate: \(db.path): not a readable RunningMate database (the file is not an SQLite "
+      + "database); restore a backup or give another --db path\n")
+    #expect(try Data(contentsOf: db) == Data("plain text, not SQLite".utf8))
+  }
+}
