@@ -26,7 +26,7 @@ public struct WeekProgress: Sendable, Hashable, Codable {
   public var compliancePercent: Int?
   /// The longest run of the week, km.
   public var longestRunKm: Double
-  /// Average pace of easy runs (matched to easy, recovery or long workouts, or logged as such), s/km.
+  /// Average pace of easy runs (matched to easy, strides, recovery or long workouts, or logged as such), s/km.
   public var averageEasyPaceSecondsPerKm: Double?
   /// Hard sessions done (matched to a hard workout).
   public var hardSessions: Int
@@ -78,7 +78,7 @@ public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate
     let missed = week.workouts.filter { !matched.contains($0.id) && $0.date < today }
     let easy = runs.filter { run in
       let kind = run.workoutID.flatMap { workoutsByID[$0]?.kind } ?? run.kind
-      return kind == .easy || kind == .recovery || kind == .long
+      return kind == .easy || kind == .recovery || kind == .long || kind == .strides
     }
     let easyPace = easy.isEmpty ? nil
       : easy.map { $0.movingSeconds ?? $0.durationSeconds }.reduce(0, +) / easy.map(\.distanceKm).reduce(0, +)

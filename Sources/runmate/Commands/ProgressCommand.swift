@@ -36,7 +36,8 @@ struct ProgressCommand: ParsableCommand {
     let shown = report.weeks[max(0, current - weeks + 1)...current]
     let scale = max(1, shown.map { max($0.plannedKm, $0.doneKm) }.max() ?? 1)
     var lines = ["Progress of '\(name)' on \(report.today.shortLabel)", ""]
-    lines.append("Wk  Phase   Planned    Done       Sessions  Compliance  Longest   Easy pace")
+    lines.append([pad("Wk", 3), pad("Phase", 6), pad("Planned", 9), pad("Done", 9), pad("Sessions", 8),
+                  pad("Compliance", 10), pad("Longest", 8), "Easy pace"].joined(separator: "  "))
     for week in shown {
       let pace = week.averageEasyPaceSecondsPerKm.map { Pace(secondsPerKilometer: $0).formatted(perMile: units == .mi) } ?? "-"
       lines.append([pad(String(week.number), 3), pad(week.phase.rawValue, 6), pad(units.format(week.plannedKm), 9),
