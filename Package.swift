@@ -26,6 +26,8 @@ let package = Package(
     .target(name: "PlanEngine", dependencies: ["Yams"]),
     // Plan → dated, timed schedule in the runner's time zone (preferences, blackouts, busy time).
     .target(name: "Scheduling", dependencies: ["PlanEngine"]),
+    // GPX / TCX files → activities (streaming XML, distance, moving time, elevation, heart rate).
+    .target(name: "Activity"),
     // The embedded database (SQLite through GRDB): saved plans and completed workouts. The only module that sees GRDB.
     .target(name: "Logbook", dependencies: ["PlanEngine", .product(name: "GRDB", package: "GRDB.swift")]),
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
@@ -35,7 +37,7 @@ let package = Package(
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(name: "runmate", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "TrainingProgress",
+      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Activity", "TrainingProgress",
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
 
@@ -49,6 +51,7 @@ let package = Package(
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
     .testTarget(name: "LogbookTests", dependencies: ["Logbook", "RunMateTestSupport"]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
+    .testTarget(name: "ActivityTests", dependencies: ["Activity"], resources: [.copy("Fixtures")]),
     .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
                 resources: [.copy("Fixtures")]),
     .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),

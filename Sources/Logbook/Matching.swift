@@ -19,3 +19,11 @@ public func matchWorkout(for completion: Completion, in plan: Plan, alreadyMatch
   return candidates.min { (score($0), $0.id) < (score($1), $1.id) }?.id
 }
 
+
+/// True when two logged runs are the same run recorded twice (a file imported again, or the GPX and the TCX of one
+/// activity): both have start times, within 2 minutes, and distances within 3 %.
+public func isSameRun(_ a: Completion, _ b: Completion) -> Bool {
+  guard let first = a.startedAt, let second = b.startedAt else { return false }
+  return abs(first.timeIntervalSince(second)) <= 120
+    && abs(a.distanceKm - b.distanceKm) <= 0.03 * max(a.distanceKm, b.distanceKm)
+}

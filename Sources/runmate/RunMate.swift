@@ -12,7 +12,7 @@ struct RunMate: ParsableCommand {
       Plans follow rules in plan-templates/ (see `runmate templates list`).
       """,
     version: "0.1.0",
-    subcommands: [PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self,
+    subcommands: [PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self, ImportCommand.self,
                   ProgressCommand.self,                   TemplatesCommand.self])
 
   /// Runs the command; domain errors print one line on stderr and exit with a sysexits code.

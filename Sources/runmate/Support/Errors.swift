@@ -1,4 +1,5 @@
 import Foundation
+import Activity
 import CalendarExport
 import Logbook
 import PlanEngine
@@ -59,6 +60,11 @@ extension LogbookError: RunMateError {
     case .database: ExitCodes.ioError
     }
   }
+}
+
+extension ActivityError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 { ExitCodes.dataError }
 }
 
 /// Problems found while reading the command line or the disk.

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What one recorded activity (a run, a ride, a walk) comes to: when it happened, how far, how long, how
+/// much climbing and the heart rate, computed from a GPX 1.1 track or a TCX `Activity`.
+///
+/// The figures follow the rules of the project's reference, `tools/health-gen/gpx_stats.py`, except where
+/// a property says otherwise:
+/// - distance: haversine between consecutive points of a segment (Earth radius 6,371,008.8 m); for TCX the
+///   device's own `DistanceMeters` when the file has it;
+/// - moving time: intervals of at most 30 s covered at 0.894 m/s (30 min/mile) or faster;
+/// - elevation gain: climbs counted once they reach 3 m above the last low (hysteresis against GPS noise);
+/// - heart rate: mean weighted by time.
+public struct ActivitySummary: Sendable, Hashable, Codable {
+  /// The file format an activity was read from.
+  public enum Format: String, Sendable, Codable {
+    /// GPX 1.1 (`<gpx>`): one summary per file, all tracks and segments together.
+    case gpx
+    /// Garmin Training Center XML (`<TrainingCenterDatabase>`): one summary per `<Activity>`.
+    case tcx
+  }
+
+  /// The format the summary was read from.
+  public var format: Format
+  /// The sport as the file names it: the TCX `Activity Sport` attribute (`Running`, `Biking`, `Other`) or
+  /// the GPX `trk/type` (`running`, or an app's own code); nil when the file names none.
+  public var sport: String?
+  /// A human name: the GPX `trk/name` (else `metadata/name`); for TCX the activity's `Notes`, else its `Id`
+  /// unless that is only a timestamp (as devices write it); nil when there is none.
+  public var name: String?
+  /// The earliest timestamp of the activity (the first one in a well-formed file).
+  public var start: Date
+  /// The latest timestamp of the activity (the last one in a well-formed file).
+  public var end: Date
+  /// The distance in metres. TCX: the device's figure when present (the largest cumulative trackpoint
+  /// `DistanceMeters`, else the sum of the laps' `DistanceMeters`), else haversine; GPX: haversine over
+  /// consecutive points within each segment, segments not joined.
+  public var distanceMeters: Double
+  /// `end − start`, in seconds, pauses included.
+  public var elapsedSeconds: Double
+  /// Seconds spent moving: the sum of intervals between consecutive points of a segment that last at most
+  /// 30 s and cover at least 0.894 m/s. For TCX the speed uses the device's distances when both points
+  /// have one. A TCX activity without trackpoints uses the sum of its laps' `TotalTimeSeconds`.
+  public var movingSeconds: Double
+  /// Total ascent in metres, counting a climb once it is at least 3 m above the last low; nil when no
+  /// point has an elevation.
+  public var elevationGainMeters: Double?
+  /// Mean heart rate in beats per minute, each sample weighted by the time to the next point (intervals
+  /// up to 30 s, as the reference does); the plain mean of the samples when no such interval exists; nil
+  /// without any sample.
+  public var averageHeartRate: Double?
+  /// The highest heart-rate sample, rounded to whole beats per minute; nil without any sample.
+  public var maxHeartRate: Int?
+  /// The number of points used: track points with a time (GPX points whose Apple `hAcc` exceeds 50 m are
+  /// dropped, as the reference does).
+  public var pointCount: Int
+
+  /// Makes a summary from its parts (for callers that store summaries and read them back).
+  /// - Parameters:
+  ///   - format: The file format.
+  ///   - sport: The sport as the file names it.
+  ///   - name: A human name.
+  ///   - start: The first timestamp.
+  ///   - end: The last timestamp.
+  ///   - distanceMeters: The distance in metres.
+  ///   - elapsedSeconds: `end − start` in seconds.
+  ///   - movingSeconds: Seconds spent moving.
+  ///   - elevationGainMeters: Total ascent in metres, or nil.
+  ///   - averageHeartRate: Mean heart rate, or nil.
+  ///   - maxHeartRate: Highest heart rate, or nil.
+  ///   - pointCount: The number of points used.
+  public init(
+    format: Format, sport: String?, name: String?, start: Date, end: Date, distanceMeters: Double,
+    elapsedSeconds: Double, movingSeconds: Double, elevationGainMeters: Double?, averageHeartRate: Double?,
+    maxHeartRate: Int?, pointCount: Int
+  ) {
+    self.format = format
+    self.sport = sport
+    self.name = name
+    self.start = start
+    self.end = end
+    self.distanceMeters = distanceMeters
+    self.elapsedSeconds = elapsedSeconds
+    self.movingSeconds = movingSeconds
+    self.elevationGainMeters = elevationGainMeters
+    self.averageHeartRate = averageHeartRate
+    self.maxHeartRate = maxHeartRate
+    self.pointCount = pointCount
+  }
+}
+
+/// Whether two summaries are the same run recorded twice: the GPX and the TCX of one activity, a watch's
+/// and an app's copy, or the same file imported again.
+///
+/// The rule: the starts are at most 2 minutes apart and the distances differ by at most 3 % of the longer
+/// one. Sport, name and format are not compared (apps name sports differently).
+/// - Parameters:
+///   - a: One summary.
+///   - b: The other summary.
+/// - Returns: True when both describe the same activity.
+public func isSameActivity(_ a: ActivitySummary, _ b: ActivitySummary) -> Bool {
+  let startsApart = abs(a.start.timeIntervalSince(b.start))
+  guard startsApart <= 120 else { return false }
+  let longer = max(a.distanceMeters, b.distanceMeters)
+  return abs(a.distanceMeters - b.distanceMeters) <= 0.03 * longer
+}

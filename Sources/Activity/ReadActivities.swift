@@ -1,0 +1,41 @@
+import Foundation
+
+/// Reads one GPX 1.1 or TCX file and summarizes the activities in it, streaming: the file goes through
+/// `XMLParser(stream:)` in 128 KiB chunks and each track point is folded into running totals, so memory
+/// does not grow with the file's size.
+///
+/// ```swift
+/// let runs = try readActivities(at: URL(fileURLWithPath: "route_2021-01-03_5.53pm.gpx"))
+/// print(runs[0].distanceMeters, runs[0].movingSeconds)
+/// ```
+///
+/// A GPX file gives one summary (all its tracks and segments); a TCX file gives one per `<Activity>` that
+/// has timed trackpoints or a lap with a start time. Before the XML parser sees anything, the prologue is
+/// checked: a `<!DOCTYPE>` with an internal subset (entity declarations: billion laughs, external entities)
+/// is refused, so no entity is ever expanded and no external file or URL is read.
+/// - Parameter url: A file URL.
+/// - Returns: The summaries, in file order; never empty.
+/// - Throws: ``ActivityError`` when the file cannot be read, is empty, is not GPX or TCX, is refused
+///   (DTD, encoding), is malformed or truncated (naming the line), holds an unusable value, or has no track
+///   point with a time.
+public func readActivities(at url: URL) throws(ActivityError) -> [ActivitySummary] {
+  let file = url.lastPathComponent
+  guard url.isFileURL else { throw .unreadable(file: file, reason: "not a file URL") }
+  switch GuardedInputStream.open(path: url.path) {
+  case .failure(let failure):
+    throw .unreadable(file: file, reason: failure.reason)
+  case .success(let stream):
+    return try ActivityXMLReader.read(stream, file: file)
+  }
+}
+
+/// Reads GPX or TCX bytes held in memory (tests, standard input), exactly as ``readActivities(at:)``
+/// reads a file.
+/// - Parameters:
+///   - data: The file's bytes.
+///   - name: The name to give the data in error messages, e.g. `"stdin"` or the original file name.
+/// - Returns: The summaries, in order; never empty.
+/// - Throws: ``ActivityError``, as ``readActivities(at:)`` does.
+public func readActivities(data: Data, name: String) throws(ActivityError) -> [ActivitySummary] {
+  try ActivityXMLReader.read(GuardedInputStream(bytes: data), file: name)
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// One track point as read from the file: a time (seconds since 1970), and whatever else it carries.
+struct TrackPoint {
+  /// Seconds since 1970-01-01T00:00:00Z.
+  var time: Double
+  /// Latitude in degrees, when the point has a position.
+  var latitude: Double?
+  /// Longitude in degrees, when the point has a position.
+  var longitude: Double?
+  /// Elevation in metres.
+  var elevation: Double?
+  /// Heart rate in beats per minute.
+  var heartRate: Double?
+  /// The device's cumulative distance in metres (TCX `Trackpoint/DistanceMeters`).
+  var cumulativeDistance: Double?
+}
+
+/// The running totals of one activity, fed one point at a time so memory stays flat however long the
+/// track is. The rules mirror `tools/health-gen/gpx_stats.py` (see ``ActivitySummary``), with segments:
+/// no interval is formed across ``startSegment()``.
+struct TrackStatistics {
+  /// Mean Earth radius (IUGG), metres.
+  static let earthRadius = 6_371_008.8
+  /// The slowest speed that counts as moving, m/s: 30 min/mile, Strava's running threshold.
+  static let minimumMovingSpeed = 0.894
+  /// The longest interval, seconds, that counts towards moving time and heart rate; longer ones are pauses.
+  static let maximumGap = 30.0
+  /// The climb above the last low, metres, at which ascent is counted.
+  static let elevationHysteresis = 3.0
+
+  /// Points added.
+  private(set) var pointCount = 0
+  /// The earliest time seen (seconds since 1970); +∞ before the first point.
+  private(set) var earliest = Double.infinity
+  /// The latest time seen (seconds since 1970); −∞ before the first point.
+  private(set) var latest = -Double.infinity
+  /// Haversine distance within segments, metres.
+  private(set) var haversineDistance = 0.0
+  /// Moving time, seconds.
+  private(set) var movingSeconds = 0.0
+  /// The largest device cumulative distance seen, metres.
+  private(set) var maximumCumulativeDistance: Double?
+
+  private var gain = 0.0
+  private var low: Double?
+  private var heartRateWeightedSum = 0.0
+  private var heartRateSeconds = 0.0
+  private var heartRateSampleSum = 0.0
+  private var heartRateSampleCount = 0
+  private var heartRateMaximum: Double?
+  private var previous: TrackPoint?
+
+  /// Ascent in metres, or nil when no point had an elevation.
+  var elevationGain: Double? { low == nil ? nil : gain }
+
+  /// The time-weighted mean heart rate (the plain mean when no interval qualifies), or nil.
+  var averageHeartRate: Double? {
+    if heartRateSeconds > 0 { return heartRateWeightedSum / heartRateSeconds }
+    return heartRateSampleCount > 0 ? heartRateSampleSum / Double(heartRateSampleCount) : nil
+  }
+
+  /// The highest heart-rate sample, rounded, or nil.
+  var maximumHeartRate: Int? { heartRateMaximum.map { Int($0.rounded()) } }
+
+  /// Starts a new segment: the next point forms no interval with the one before it.
+  mutating func startSegment() {
+    previous = nil
+  }
+
+  /// Adds the next point of the current segment.
+  mutating func add(_ point: TrackPoint) {
+    pointCount += 1
+    earliest = min(earliest, point.time)
+    latest = max(latest, point.time)
+    if let cumulative = point.cumulativeDistance {
+      maximumCumulativeDistance = max(maximumCumulativeDistance ?? cumulative, cumulative)
+    }
+    if let heartRate = point.heartRate {
+      heartRateSampleSum += heartRate
+      heartRateSampleCount += 1
+      heartRateMaximum = max(heartRateMaximum ?? heartRate, heartRate)
+    }
+    if let elevation = point.elevation {
+      if let currentLow = low {
+        if elevation < currentLow {
+          low = elevation
+        } else if elevation - currentLow >= Self.elevationHysteresis {
+          gain += elevation - currentLow
+          low = elevation
+        }
+      } else {
+        low = elevation
+      }
+    }
+    if let before = previous {
+      let seconds = point.time - before.time
+      var geodesic: Double?
+      if let lat0 = before.latitude, let lon0 = before.longitude, let lat1 = point.latitude,
+        let lon1 = point.longitude
+      {
+        let meters = Self.haversine(lat0, lon0, lat1, lon1)
+        haversineDistance += meters
+        geodesic = meters
+      }
+      let travelled: Double?
+      if let from = before.cumulativeDistance, let to = point.cumulativeDistance {
+        travelled = to - from
+      } else {
+        travelled = geodesic
+      }
+      let inInterval = seconds > 0 && seconds <= Self.maximumGap
+      if inInterval, let meters = travelled, meters / seconds >= Self.minimumMovingSpeed {
+        movingSeconds += seconds
+      }
+      if inInterval, let heartRate = before.heartRate {
+        heartRateWeightedSum += heartRate * seconds
+        heartRateSeconds += seconds
+      }
+    }
+    previous = point
+  }
+
+  /// Great-circle distance in metres between two positions in degrees (haversine, ``earthRadius``).
+  static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    let radiansPerDegree = Double.pi / 180
+    let phi1 = lat1 * radiansPerDegree
+    let phi2 = lat2 * radiansPerDegree
+    let dPhi = phi2 - phi1
+    let dLambda = (lon2 - lon1) * radiansPerDegree
+    let sinHalfPhi = sin(dPhi / 2)
+    let sinHalfLambda = sin(dLambda / 2)
+    let a = sinHalfPhi * sinHalfPhi + cos(phi1) * cos(phi2) * sinHalfLambda * sinHalfLambda
+    return 2 * earthRadius * asin(min(1, a.squareRoot()))
+  }
+}

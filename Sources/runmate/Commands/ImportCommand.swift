@@ -1,0 +1,101 @@
+import Activity
+import ArgumentParser
+import Foundation
+import Logbook
+import PlanEngine
+
+/// `runmate import`: runs from GPX and TCX files.
+struct ImportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Import runs from GPX 1.1 and TCX files (files or folders).",
+    discussion: """
+      Files are streamed (memory does not grow with their size). The whole import is one transaction: a broken
+      file is reported by name and line and nothing is written. A run already in the logbook (the same file again,
+      or the GPX and the TCX of one activity) is skipped.
+      """)
+
+  @Argument(help: "GPX or TCX files, or folders holding them.") var paths: [String]
+  @Option(name: .long, help: ArgumentHelp("The saved plan they count for (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @Option(name: .customLong("tz"), help: ArgumentHelp("Time zone for the runs' days (default: the system zone).", valueName: "zone"))
+  var timeZone: String?
+  @OptionGroup var database: DatabaseOptions
+
+  func run() throws {
+    let zoneName = timeZone ?? TimeZone.current.identifier
+    guard let zone = TimeZone(identifier: zoneName) else {
+      throw CLIError.invalidOption(option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
+                                   suggestion: nil)
+    }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    // Read every file first: nothing is written unless all of them read.
+    var found: [(file: String, summary: ActivitySummary)] = []
+    for file in try files() {
+      for summary in try readActivities(at: URL(fileURLWithPath: file)) { found.append((file, summary)) }
+    }
+    let db = try database.open()
+    let saved: SavedPlan? = try {
+      do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
+    }()
+    var existing = try db.completions()
+    var taken = Set(existing.filter { $0.planID == saved?.id }.compactMap(\.workoutID))
+    var fresh: [Completion] = []
+    var skipped = 0
+    for (file, summary) in found {
+      let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
+      guard let year = parts.year, let month = parts.month, let day = parts.day,
+            let date = CivilDate(year: year, month: month, day: day), summary.distanceMeters > 0,
+            summary.elapsedSeconds > 0 else {
+        skipped += 1
+        continue
+      }
+      var run = Completion(date: date, startedAt: summary.start, distanceKm: summary.distanceMeters / 1000,
+                           durationSeconds: summary.elapsedSeconds, movingSeconds: summary.movingSeconds,
+                           averageHeartRate: summary.averageHeartRate.map { Int($0.rounded()) },
+                           elevationGainMeters: summary.elevationGainMeters,
+                           source: summary.format == .gpx ? .gpx : .tcx,
+                           sourceFile: URL(fileURLWithPath: file).lastPathComponent)
+      if existing.contains(where: { isSameRun($0, run) }) || fresh.contains(where: { isSameRun($0, run) }) {
+        skipped += 1
+        continue
+      }
+      if let saved {
+        run.planID = saved.id
+        run.workoutID = matchWorkout(for: run, in: saved.plan, alreadyMatched: taken)
+        if let id = run.workoutID { taken.insert(id) }
+      }
+      fresh.append(run)
+    }
+    let stored = try db.addCompletions(fresh)
+    existing += stored
+    var lines: [String] = []
+    for run in stored {
+      lines.append("imported \(run.sourceFile ?? "?"): \(run.date.shortLabel), \(oneDecimal(run.distanceKm)) km in "
+        + "\(formatRaceTime(run.durationSeconds)) (moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
+        + (run.workoutID == nil ? "" : ", matched a planned workout"))
+    }
+    lines.append("\(stored.count) imported, \(skipped) already in the logbook or empty")
+    try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+  }
+
+  /// The files named, and the .gpx/.tcx files inside named folders, sorted.
+  func files() throws -> [String] {
+    var result: [String] = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw CLIError.unreadable(path: path, reason: "no such file")
+      }
+      if isDirectory.boolValue {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        result += names.filter { $0.lowercased().hasSuffix(".gpx") || $0.lowercased().hasSuffix(".tcx") }.sorted()
+          .map { (path as NSString).appendingPathComponent($0) }
+      } else {
+        result.append(path)
+      }
+    }
+    return result
+  }
+}
