@@ -42,7 +42,9 @@ let package = Package(
     ]),
 
     // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
-    .executableTarget(name: "runmate-bench", dependencies: ["PlanEngine", "Scheduling", "CalendarExport", "ICalendar"]),
+    .executableTarget(name: "runmate-bench", dependencies: [
+      "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook", "TrainingProgress",
+    ]),
 
     // Tests (one target per module; fixtures next to the tests that use them)
     .target(name: "RunMateTestSupport", dependencies: ["PlanEngine"], path: "Tests/RunMateTestSupport"),

@@ -1,24 +1,31 @@
+import Activity
 import CalendarExport
 import Foundation
 import ICalendar
+import Logbook
 import PlanEngine
 import Scheduling
+import TrainingProgress
 
 // Benchmarks, run in release mode (scripts/bench.sh):
 // 1. Plan engine: every distance × level × weeks combination (absolute minimum to the template maximum) with
 //    default inputs, several rounds: plans per second.
 // 2. Calendar export: a batch of plans (default 1,000) scheduled with times in Europe/Berlin, turned into
 //    calendars and serialized through libical, one calendar per plan: events per second; then parsed back.
+// 3. GPX import: a generated GPX file (default 200,000 points, ~40 MB) streamed: MB/s and activities/s.
+// 4. Progress over a 10-year log: ~3,000 runs in a real SQLite file, `makeProgress` for a plan: time per report.
 
 var templatesPath = "plan-templates"
 var rounds = 5
 var exportPlans = 1000
+var gpxPoints = 200_000
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
   switch argument {
   case "--templates": templatesPath = arguments.next() ?? templatesPath
   case "--rounds": rounds = arguments.next().flatMap(Int.init) ?? rounds
   case "--export-plans": exportPlans = arguments.next().flatMap(Int.init) ?? exportPlans
+  case "--gpx-points": gpxPoints = arguments.next().flatMap(Int.init) ?? gpxPoints
   default:
     FileHandle.standardError.write(Data("usage: runmate-bench [--templates DIR] [--rounds N] [--export-plans N]\n".utf8))
     exit(64)
@@ -133,3 +140,86 @@ print("  exported \(events) events (\(bytes / 1_000_000) MB of .ics) in \(String
   + "\(String(format: "%.0f", Double(events) / seconds(exportTime))) events/s (build + serialize through libical)")
 print("  parsed back \(parsedEvents) events in \(String(format: "%.2f", seconds(parseTime))) s = "
   + "\(String(format: "%.0f", Double(parsedEvents) / seconds(parseTime))) events/s")
+
+// MARK: - GPX import
+
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("runmate-bench-\(ProcessInfo.processInfo.processIdentifier)")
+try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: scratch) }
+let gpxURL = scratch.appendingPathComponent("big.gpx")
+do {
+  var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"bench\" "
+    + "xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>bench</name><trkseg>\n"
+  text.reserveCapacity(gpxPoints * 200)
+  let t0 = 1_700_000_000
+  for i in 0..<gpxPoints {
+    let lat = 52.5 + Double(i) * 0.00002
+    let seconds = t0 + i
+    let day = CivilDate(dayNumber: seconds / 86_400)
+    let rest = seconds % 86_400
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    text += "<trkpt lat=\"\(lat)\" lon=\"13.4\"><ele>\(35 + i % 7)</ele><time>\(day)T\(two(rest / 3600)):"
+      + "\(two(rest % 3600 / 60)):\(two(rest % 60))Z</time><extensions><gpxtpx:TrackPointExtension "
+      + "xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\"><gpxtpx:hr>\(140 + i % 20)"
+      + "</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>\n"
+  }
+  text += "</trkseg></trk></gpx>\n"
+  try Data(text.utf8).write(to: gpxURL)
+} catch {
+  FileHandle.standardError.write(Data("runmate-bench: \(error)\n".utf8))
+  exit(74)
+}
+let gpxBytes = (try? FileManager.default.attributesOfItem(atPath: gpxURL.path)[.size] as? NSNumber)?.doubleValue ?? 0
+var bestImport = Duration.seconds(1_000_000)
+for _ in 0..<3 {
+  let start = clock.now
+  _ = try? readActivities(at: gpxURL)
+  bestImport = min(bestImport, clock.now - start)
+}
+print("GPX import benchmark: one file of \(gpxPoints) points (\(String(format: "%.1f", gpxBytes / 1e6)) MB), best of 3")
+print("  \(String(format: "%.2f", seconds(bestImport))) s = \(String(format: "%.1f", gpxBytes / 1e6 / seconds(bestImport))) MB/s")
+// Many small runs (a typical watch export: ~0.3 MB, 1 point a second for 40 minutes).
+let small = scratch.appendingPathComponent("small.gpx")
+do {
+  let lines = try String(contentsOf: gpxURL, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+  let body = lines.prefix(2401).joined(separator: "\n") + "\n</trkseg></trk></gpx>\n"
+  try Data(body.utf8).write(to: small)
+} catch {
+  exit(74)
+}
+let smallStart = clock.now
+for _ in 0..<200 { _ = try? readActivities(at: small) }
+let smallTime = clock.now - smallStart
+print("  200 activities of 2,400 points: \(String(format: "%.0f", 200 / seconds(smallTime))) activities/s")
+
+// MARK: - Progress over a 10-year log
+
+do {
+  let db = try LogbookDatabase(path: scratch.appendingPathComponent("bench.sqlite").path)
+  guard let tenYearsAgo = CivilDate(iso: "2017-01-02") else { exit(70) }
+  var runs: [Completion] = []
+  for day in stride(from: 0, to: 3650, by: 1) where day % 7 != 0 {
+    runs.append(Completion(date: tenYearsAgo.adding(days: day), distanceKm: 5 + Double(day % 11), durationSeconds: 1800 + Double(day % 11) * 330,
+                           rpe: 3 + day % 6))
+  }
+  let insertStart = clock.now
+  _ = try db.addCompletions(runs)
+  let insertTime = clock.now - insertStart
+  guard let first = CivilDate(iso: "2026-06-01") else { exit(70) }
+  let plan = try makePlan(goal: Goal(distance: .marathon, level: .intermediate,
+                                     timeline: Timeline(start: first, raceDate: first.adding(days: 18 * 7 - 1), weeks: 18)),
+                          rules: rules)
+  let reportStart = clock.now
+  var reports = 0
+  for _ in 0..<20 {
+    let report = makeProgress(plan: plan, completions: try db.completions(), today: first.adding(days: 60))
+    reports += report.weeks.count > 0 ? 1 : 0
+  }
+  let reportTime = clock.now - reportStart
+  print("progress benchmark: \(runs.count) runs over 10 years in SQLite (inserted in one transaction in "
+    + "\(String(format: "%.0f", seconds(insertTime) * 1000)) ms)")
+  print("  read all runs + weekly report: \(String(format: "%.1f", seconds(reportTime) / Double(reports) * 1000)) ms per report")
+} catch {
+  FileHandle.standardError.write(Data("runmate-bench: \(error)\n".utf8))
+  exit(70)
+}
