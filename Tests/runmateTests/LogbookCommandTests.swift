@@ -26,6 +26,13 @@ import Testing
     #expect(weeks.first?["done_sessions"] as? Int == 1)
     #expect(json["current_streak_days"] as? Int == 1)  // ran yesterday: the streak is alive
 
+    let week = try runmate(["week", "--now", "2027-01-06"], environment: env)
+    #expect(week.stdout.hasPrefix("Week 1 of 8 (base): 3.4 of "), "\(week.stdout)")
+    #expect(week.stdout.contains("  ✔ Tue 5 Jan  Easy 3.4 km"))
+    let today = try runmate(["today", "--now", "2027-01-06"], environment: env)
+    #expect(today.stdout.hasPrefix("Today, Wed 6 Jan: rest day."), "\(today.stdout)")
+    #expect(today.stdout.contains("Next: Thu 7 Jan, Easy"))
+
     let undo = try runmate(["log", "--undo"], environment: env)
     #expect(undo.stdout == "removed run 1: Tue 5 Jan, 3.4 km\n")
     let empty = try runmate(["log", "list"], environment: env)
