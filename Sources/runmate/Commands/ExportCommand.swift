@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarExport
 import Foundation
+import Logbook
 import PlanEngine
 import Scheduling
 
@@ -23,6 +24,11 @@ struct ExportCommand: ParsableCommand {
   @OptionGroup var schedule: ScheduleOptions
   @OptionGroup var templates: TemplateOptions
   @OptionGroup var clock: ClockOptions
+  @OptionGroup var database: DatabaseOptions
+
+  @Option(name: .customLong("plan"), help: ArgumentHelp(
+    "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
+  var planName: String?
 
   @Option(name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"))
   var out: String
@@ -58,9 +64,8 @@ struct ExportCommand: ParsableCommand {
     }
     let remind = try parsedReminders()
     let preferences = try schedule.preferences()
-    let rules = try templates.loadRules()
-    let plan = try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks), rules: rules,
-                            units: unit)
+    let plan = try resolvePlan(goal: goal, templates: templates, clock: clock, database: database, name: planName,
+                               units: unit)
     let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
     let scheduled = try makeSchedule(plan, preferences: preferences, busy: busy)
 

@@ -82,8 +82,7 @@ struct LogCommand: ParsableCommand {
                                      allowed: "today (\(today)) or earlier: runs are logged after they happen", suggestion: nil)
       }
       guard let distanceText = distance else {
-        throw CLIError.invalidOption(option: "--distance", value: "(missing)", allowed: "a distance such as 8.2km or 5mi",
-                                     suggestion: nil)
+        throw CLIError.missingOption(option: "--distance", allowed: "a distance such as 8.2km or 5mi")
       }
       let km = parseDistanceKilometers(distanceText) ?? Double(distanceText).flatMap { $0 > 0 ? $0 : nil }
       guard let km, (0.1...250).contains(km) else {
@@ -91,7 +90,7 @@ struct LogCommand: ParsableCommand {
                                      allowed: "0.1 to 250 km, written like 8.2km, 5mi or 8.2", suggestion: nil)
       }
       guard let timeText = time else {
-        throw CLIError.invalidOption(option: "--time", value: "(missing)", allowed: "h:mm:ss or mm:ss", suggestion: nil)
+        throw CLIError.missingOption(option: "--time", allowed: "h:mm:ss or mm:ss")
       }
       guard let seconds = parseRaceTime(timeText), seconds > 0 else {
         throw CLIError.invalidOption(option: "--time", value: timeText, allowed: "h:mm:ss or mm:ss, e.g. 47:30", suggestion: nil)

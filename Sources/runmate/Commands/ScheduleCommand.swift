@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logbook
 import PlanEngine
 import Scheduling
 
@@ -18,14 +19,18 @@ struct ScheduleCommand: ParsableCommand {
   @OptionGroup var schedule: ScheduleOptions
   @OptionGroup var templates: TemplateOptions
   @OptionGroup var clock: ClockOptions
+  @OptionGroup var database: DatabaseOptions
+
+  @Option(name: .customLong("plan"), help: ArgumentHelp(
+    "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
+  var planName: String?
   @OptionGroup var output: OutputOptions
 
   func run() throws {
     let units = try output.unit()
     let preferences = try schedule.preferences()
-    let rules = try templates.loadRules()
-    let plan = try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks), rules: rules,
-                            units: units)
+    let plan = try resolvePlan(goal: goal, templates: templates, clock: clock, database: database, name: planName,
+                               units: units)
     let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
     let result = try makeSchedule(plan, preferences: preferences, busy: busy)
     switch output.format {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logbook
+import PlanEngine
 
 /// `--db PATH`: the runner's database.
 struct DatabaseOptions: ParsableArguments {
@@ -21,4 +22,16 @@ struct DatabaseOptions: ParsableArguments {
 
   /// Opens (or creates) the database.
   func open() throws -> LogbookDatabase { try LogbookDatabase(path: path) }
+}
+
+/// The plan a command works on: made from the goal options when they are given, else the saved plan named
+/// `name`, else the active plan.
+func resolvePlan(goal: GoalOptions, templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions,
+                 name: String?, units: DistanceUnit) throws -> Plan {
+  if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
+    let rules = try templates.loadRules()
+    return try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks), rules: rules,
+                        units: units)
+  }
+  return try database.open().plan(named: name).plan
 }

@@ -70,6 +70,7 @@ extension ActivityError: RunMateError {
 /// Problems found while reading the command line or the disk.
 enum CLIError: RunMateError {
   case invalidOption(option: String, value: String, allowed: String, suggestion: String?)
+  case missingOption(option: String, allowed: String)
   case unreadable(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
 
@@ -78,6 +79,8 @@ enum CLIError: RunMateError {
     case let .invalidOption(option, value, allowed, suggestion):
       let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
       return "\(option): '\(value)' is not valid, allowed is \(allowed)\(hint)"
+    case let .missingOption(option, allowed):
+      return "\(option) is required (\(allowed))"
     case let .unreadable(path, reason):
       return "\(path): cannot read: \(reason)"
     case let .cannotWrite(path, reason):
@@ -87,7 +90,7 @@ enum CLIError: RunMateError {
 
   var exitCode: Int32 {
     switch self {
-    case .invalidOption: ExitCodes.usage
+    case .invalidOption, .missingOption: ExitCodes.usage
     case .unreadable: ExitCodes.noInput
     case .cannotWrite: ExitCodes.cannotCreate
     }

@@ -4,10 +4,10 @@ import PlanEngine
 /// The goal: distance, level, timeline and the runner's current training.
 struct GoalOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("Race distance: 5k, 10k, 15k, 10mi, half, marathon.", valueName: "distance"))
-  var distance: String
+  var distance: String?
 
   @Option(name: .long, help: ArgumentHelp("Experience level: beginner, intermediate, advanced.", valueName: "level"))
-  var level: String
+  var level: String?
 
   @Option(name: .long, help: ArgumentHelp("Plan length in weeks, race week included.", valueName: "n"))
   var weeks: Int?
@@ -37,14 +37,23 @@ struct GoalOptions: ParsableArguments {
           help: ArgumentHelp("A recent result for pace targets, e.g. 5k=24:30 or half=1:52:00.", valueName: "dist=time"))
   var recentRace: String?
 
+  /// True when the command line describes a goal (otherwise a saved plan is used where that makes sense).
+  var isGiven: Bool { distance != nil || level != nil || weeks != nil || raceDate != nil }
+
   /// Resolves the options into a goal; `today` fixes the default start and checks the race date.
   func goal(today: CivilDate, maxWeeks: Int) throws -> Goal {
-    guard let distance = RaceDistance(parsing: distance) else {
-      throw CLIError.invalidOption(option: "--distance", value: self.distance, allowed: RaceDistance.allowedList,
-                                   suggestion: RaceDistance.suggestion(for: self.distance))
+    guard let distanceText = self.distance else {
+      throw CLIError.missingOption(option: "--distance", allowed: RaceDistance.allowedList)
     }
-    guard let level = Level(parsing: level) else {
-      throw CLIError.invalidOption(option: "--level", value: self.level, allowed: "beginner, intermediate, advanced",
+    guard let distance = RaceDistance(parsing: distanceText) else {
+      throw CLIError.invalidOption(option: "--distance", value: distanceText, allowed: RaceDistance.allowedList,
+                                   suggestion: RaceDistance.suggestion(for: distanceText))
+    }
+    guard let levelText = self.level else {
+      throw CLIError.missingOption(option: "--level", allowed: "beginner, intermediate, advanced")
+    }
+    guard let level = Level(parsing: levelText) else {
+      throw CLIError.invalidOption(option: "--level", value: levelText, allowed: "beginner, intermediate, advanced",
                                    suggestion: nil)
     }
     let race = try raceDate.map { text throws -> CivilDate in
