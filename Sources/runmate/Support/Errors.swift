@@ -4,6 +4,7 @@ import CalendarExport
 import Logbook
 import PlanEngine
 import Scheduling
+import TrainingProgress
 
 /// sysexits(3) codes.
 enum ExitCodes {
@@ -65,6 +66,11 @@ extension LogbookError: RunMateError {
 extension ActivityError: RunMateError {
   var message: String { description }
   var exitCode: Int32 { ExitCodes.dataError }
+}
+
+extension ReplanError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 { ExitCodes.usage }
 }
 
 /// Problems found while reading the command line or the disk.

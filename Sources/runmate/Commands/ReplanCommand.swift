@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import PlanEngine
+import TrainingProgress
+
+/// `runmate replan`: rebuild the remaining weeks from what was actually run.
+struct ReplanCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "replan",
+    abstract: "Rebuild the rest of the plan from what you actually ran (race day stays); --apply saves it.",
+    discussion: """
+      Examples:
+        runmate replan                                   # show what would change
+        runmate replan --pause 2027-02-01..2027-02-07    # ill or travelling that week
+        runmate replan --apply && runmate export --out plan.ics   # save, then update the calendar in place
+      """)
+
+  @Option(name: .long, help: ArgumentHelp("Days with no running, e.g. 2027-02-01..2027-02-07.", valueName: "dates"))
+  var pause: String?
+  @Flag(name: .long, help: "Save the rebuilt plan (without it, only show the changes).")
+  var apply = false
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @OptionGroup var templates: TemplateOptions
+  @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
+
+  func run() throws {
+    let pauseRange = try pause.map { text throws -> ClosedRange<CivilDate> in
+      let parts = text.components(separatedBy: "..")
+      guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
+            let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first, first <= last else {
+        throw CLIError.invalidOption(option: "--pause", value: text, allowed: "YYYY-MM-DD..YYYY-MM-DD (first day first)",
+                                     suggestion: nil)
+      }
+      return first...last
+    }
+    let db = try database.open()
+    let saved = try db.plan(named: plan)
+    let result = try replan(saved.plan, completions: try db.completions(), today: try clock.today(), pause: pauseRange,
+                            rules: try templates.loadRules())
+    var lines = ["Replan of '\(saved.name)' from \(result.basis)"]
+    if result.changes.isEmpty { lines.append("No change.") }
+    for change in result.changes {
+      lines.append("W\(change.number): \(oneDecimal(change.beforeKm)) → \(oneDecimal(change.afterKm)) km")
+      for line in change.before where !change.after.contains(line) { lines.append("  - \(line)") }
+      for line in change.after where !change.before.contains(line) { lines.append("  + \(line)") }
+    }
+    if apply {
+      _ = try db.savePlan(result.plan, name: saved.name, activate: saved.active)
+      lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
+    } else if !result.changes.isEmpty {
+      lines.append("Nothing saved: run again with --apply to keep it.")
+    }
+    try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+  }
+}
