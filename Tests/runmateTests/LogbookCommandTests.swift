@@ -33,6 +33,16 @@ import Testing
     #expect(today.stdout.hasPrefix("Today, Wed 6 Jan: rest day."), "\(today.stdout)")
     #expect(today.stdout.contains("Next: Thu 7 Jan, Easy"))
 
+    let page = directory.appendingPathComponent("report.html")
+    let report = try runmate(["report", "--html", page.path, "--now", "2027-01-06"], environment: env)
+    #expect(report.status == 0, "\(report.stderr)")
+    let html = try String(contentsOf: page, encoding: .utf8)
+    #expect(html.hasPrefix("<!DOCTYPE html>"))
+    #expect(html.components(separatedBy: "<svg").count - 1 == 3)
+    #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))  // self-contained
+    #expect(html.contains("<td class=\"done\"><small>5 Jan</small>"))
+    #expect(html.contains("Race: 10K 10 km"))
+
     let undo = try runmate(["log", "--undo"], environment: env)
     #expect(undo.stdout == "removed run 1: Tue 5 Jan, 3.4 km\n")
     let empty = try runmate(["log", "list"], environment: env)

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import TrainingProgress
+
+/// `runmate report --html FILE`.
+struct ReportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "report",
+    abstract: "Write a self-contained HTML report: weekly volume, long runs, pace trend, the plan calendar.")
+
+  @Option(name: .long, help: ArgumentHelp("Where to write the HTML page.", valueName: "file")) var html: String
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
+
+  func run() throws {
+    let db = try database.open()
+    let saved = try db.plan(named: plan)
+    let runs = try db.completions()
+    let report = makeProgress(plan: saved.plan, completions: runs, today: try clock.today())
+    let page = HTMLReport(name: saved.name, plan: saved.plan, report: report, runs: runs).render()
+    try CalendarFiles.writeAtomically(page, to: html)
+    FileHandle.standardError.write(Data("wrote \(html)\n".utf8))
+  }
+}
