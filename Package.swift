@@ -51,7 +51,7 @@ let package = Package(
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
-    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "RunMateTestSupport"]),
+    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity"], resources: [.copy("Fixtures")]),
     .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],

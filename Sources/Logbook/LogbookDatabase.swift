@@ -124,6 +124,17 @@ public final class LogbookDatabase: Sendable {
         t.column("workoutID", .text)
       }
     }
+    migrator.registerMigration("v2-exports") { db in
+      // What was exported, per plan identity: the previous version for SEQUENCE and cancellations when the old file
+      // is not at hand.
+      try db.create(table: "export") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("identity", .text).notNull().indexed()
+        t.column("path", .text).notNull()
+        t.column("exportedAt", .datetime).notNull()
+        t.column("calendar", .text).notNull()
+      }
+    }
     return migrator
   }
 
@@ -216,6 +227,30 @@ public final class LogbookDatabase: Sendable {
     let known = try plans().map(\.name)
     let deleted = try write { db in try PlanRecord.filter(Column("name") == name).deleteAll(db) }
     if deleted == 0 { throw .noSuchPlan(name: name, known: known) }
+  }
+
+  // MARK: - Exports
+
+  /// Remembers an export (the last five per identity are kept).
+  public func recordExport(identity: String, path: String, calendar: String) throws(LogbookError) {
+    let now = Date()
+    try write { db in
+      try db.execute(sql: "INSERT INTO export (identity, path, exportedAt, calendar) VALUES (?, ?, ?, ?)",
+                     arguments: [identity, path, now, calendar])
+      try db.execute(sql: """
+        DELETE FROM export WHERE identity = ? AND id NOT IN
+          (SELECT id FROM export WHERE identity = ? ORDER BY id DESC LIMIT 5)
+        """, arguments: [identity, identity])
+    }
+  }
+
+  /// The last export for `identity`: where it went and the calendar text.
+  public func lastExport(identity: String) throws(LogbookError) -> (path: String, calendar: String)? {
+    try read { db -> (path: String, calendar: String)? in
+      guard let row = try Row.fetchOne(db, sql: "SELECT path, calendar FROM export WHERE identity = ? ORDER BY id DESC LIMIT 1",
+                                       arguments: [identity]) else { return nil }
+      return (path: row["path"], calendar: row["calendar"])
+    }
   }
 
   // MARK: - Completions

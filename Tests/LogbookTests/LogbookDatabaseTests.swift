@@ -34,6 +34,25 @@ import Testing
     #expect(try again.completions().map(\.distanceKm) == [4])
   }
 
+  @Test func aDatabaseFromTheFirstVersionIsMigratedAndKeepsItsData() throws {
+    // Fixtures/schema-v1.sqlite was written by runmate with only the v1 migration: a plan and two runs.
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fixture = try #require(Bundle.module.url(forResource: "schema-v1", withExtension: "sqlite", subdirectory: "Fixtures"))
+    let path = dir.appendingPathComponent("old.sqlite").path
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+    let db = try LogbookDatabase(path: path)
+    #expect(try db.plans().map(\.name) == ["v1 plan"])
+    let runs = try db.completions()
+    #expect(runs.map(\.distanceKm) == [3.5, 4])
+    #expect(runs.last?.note == "v1 era")
+    #expect(runs.first?.workoutID != nil)
+    // The v2 table works on the migrated file.
+    try db.recordExport(identity: "rm-x", path: "plan.ics", calendar: "BEGIN:VCALENDAR")
+    #expect(try db.lastExport(identity: "rm-x")?.path == "plan.ics")
+    #expect(try db.lastExport(identity: "rm-y") == nil)
+  }
+
   @Test func aForeignSQLiteFileIsRefusedAndLeftAlone() throws {
     let dir = try directory()
     defer { try? FileManager.default.removeItem(at: dir) }

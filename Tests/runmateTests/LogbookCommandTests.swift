@@ -83,6 +83,32 @@ import Testing
     #expect(list.stdout == "no runs logged yet\n")
   }
 
+  @Test func twoLogProcessesAtOnceBothLand() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    _ = try runmate(["log", "list"], environment: env)  // create the database
+    // Two real processes, each logging 10 runs as fast as it can, at the same time.
+    func batch(_ offset: Int) throws -> Process {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      let binary = try runmateBinary().path
+      let commands = (1...10).map { "\(binary) log 2027-01-\($0 + offset < 10 ? "0" : "")\($0 + offset) --distance 5km "
+        + "--time 30:00 --now 2027-02-01 >/dev/null || exit 1" }
+      process.arguments = ["-c", commands.joined(separator: "; ")]
+      process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+      try process.run()
+      return process
+    }
+    let a = try batch(0)
+    let b = try batch(10)
+    a.waitUntilExit()
+    b.waitUntilExit()
+    #expect(a.terminationStatus == 0 && b.terminationStatus == 0)
+    let list = try runmate(["log", "list"], environment: env)
+    #expect(list.stdout.split(separator: "\n").count == 20)
+  }
+
   @Test func aDatabaseThatIsNotOursIsRefused() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarExport
 import Foundation
+import ICalendar
 import Logbook
 import PlanEngine
 import Scheduling
@@ -69,9 +70,20 @@ struct ExportCommand: ParsableCommand {
     let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
     let scheduled = try makeSchedule(plan, preferences: preferences, busy: busy)
 
-    let previousPath = diff ?? previous ?? (out != "-" && FileManager.default.fileExists(atPath: out) ? out : nil)
-    let previousCalendar = try previousPath.map { try CalendarFiles.read($0) }
-    let options = ExportOptions(reminders: remind, identity: ExportOptions.identity(of: plan),
+    var previousPath = diff ?? previous ?? (out != "-" && FileManager.default.fileExists(atPath: out) ? out : nil)
+    var previousCalendar = try previousPath.map { try CalendarFiles.read($0) }
+    // Without a file, the last export kept in the database (when there is one) is the previous version.
+    let identity = ExportOptions.identity(of: plan)
+    let logbook = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
+    if previousCalendar == nil, let last = try logbook?.lastExport(identity: identity) {
+      do {
+        previousCalendar = try VCalendar.parse(last.calendar)
+        previousPath = "the last export (\(last.path))"
+      } catch {
+        throw ExportError.unreadableCalendar(file: "the last export in \(database.path)", error)
+      }
+    }
+    let options = ExportOptions(reminders: remind, identity: identity,
                                 calendarName: "RunningMate: \(plan.goal.distance.displayName) \(plan.goal.raceDate)",
                                 previous: previousCalendar, units: unit)
     let export = try makeCalendar(for: scheduled, options: options, now: try clock.instant())
@@ -88,6 +100,7 @@ struct ExportCommand: ParsableCommand {
     } else if let previousPath {
       FileHandle.standardError.write(Data("against \(previousPath): \(DiffReport(changes: export.changes).summary())\n".utf8))
     }
+    try logbook?.recordExport(identity: identity, path: out == "-" ? "standard output" : out, calendar: text)
     if out == "-" {
       try writeStandardOutput(text)
     } else {
