@@ -46,4 +46,37 @@ import Testing
     #expect(result.status == 65)
     #expect(result.stderr.contains("refusing a <!DOCTYPE> with an internal subset"))
   }
+
+  @Test func anImportKilledMidwayLeavesTheDatabaseAsItWas() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    // 40 copies of a real run, each shifted by a day, so that none is a duplicate of another.
+    let source = try String(contentsOf: Self.fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx"),
+                            encoding: .utf8)
+    let folder = directory.appendingPathComponent("runs")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for day in 1...40 {
+      let shifted = source.replacingOccurrences(of: "2021-01-03T", with: "2021-02-\(day < 10 ? "0" : "")\(day % 28 + 1)T")
+        .replacingOccurrences(of: "2021-02-", with: day > 27 ? "2021-03-" : "2021-02-")
+      try shifted.write(to: folder.appendingPathComponent("run-\(day).gpx"), atomically: true, encoding: .utf8)
+    }
+    _ = try runmate(["log", "list"], environment: env)
+    for delay in [0.05, 0.15, 0.3] {
+      let process = Process()
+      process.executableURL = try runmateBinary()
+      process.arguments = ["import", folder.path, "--tz", "UTC"]
+      process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      Thread.sleep(forTimeInterval: delay)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let list = try runmate(["log", "list"], environment: env)
+      let count = list.stdout == "no runs logged yet\n" ? 0 : list.stdout.split(separator: "\n").count
+      #expect(count == 0 || count == 40, "after a kill at \(delay) s: \(count) runs")
+      if count == 40 { return }
+    }
+  }
 }
