@@ -6,7 +6,7 @@ public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible
   /// The time zone name is not a known IANA zone.
   case unknownTimeZone(String, suggestion: String?)
   /// The runner's days, blackouts and busy time leave no room for the plan: fewer than half of the workouts fit,
-  /// or a whole week (before race week) is empty.
+  /// or a planned week (before race week) is left empty.
   case noRoom(placed: Int, total: Int, emptyWeeks: [Int])
 
   public var description: String {
@@ -55,7 +55,8 @@ public func makeSchedule(_ plan: Plan, preferences: SchedulingPreferences,
   }
   let placed = weeks.map(\.workouts.count).reduce(0, +)
   let total = plan.workouts.count
-  let empty = weeks.filter { $0.workouts.isEmpty && $0.week.phase != .race }.map(\.week.number)
+  let empty = weeks.filter { $0.workouts.isEmpty && !$0.week.workouts.isEmpty && $0.week.phase != .race }
+    .map(\.week.number)
   if placed * 2 < total || !empty.isEmpty {
     throw .noRoom(placed: placed, total: total, emptyWeeks: empty)
   }

@@ -83,6 +83,37 @@ import Testing
     #expect(list.stdout == "no runs logged yet\n")
   }
 
+  @Test func replanThenExportUpdatesTheCalendarInPlace() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let ics = directory.appendingPathComponent("plan.ics").path
+    #expect(try runmate(["plan", "--distance", "half", "--level", "intermediate", "--weeks", "12", "--start",
+                         "2027-01-04", "--now", "2027-01-01", "--save"], environment: env).status == 0)
+    let first = try runmate(["export", "--out", ics, "--now", "2027-01-01", "--tz", "UTC"], environment: env)
+    #expect(first.status == 0, "\(first.stderr)")
+    let before = try String(contentsOfFile: ics, encoding: .utf8)
+    // Two weeks run as planned, then a week lost to illness.
+    _ = try runmate(["log", "2027-01-10", "--distance", "12km", "--time", "1:12:00", "--now", "2027-01-18"], environment: env)
+    let dry = try runmate(["replan", "--now", "2027-01-25", "--pause", "2027-01-25..2027-01-31"], environment: env)
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(dry.stdout.contains("Nothing saved: run again with --apply"))
+    let applied = try runmate(["replan", "--now", "2027-01-25", "--pause", "2027-01-25..2027-01-31", "--apply"],
+                              environment: env)
+    #expect(applied.stdout.contains("Saved."))
+    let update = try runmate(["export", "--out", ics, "--now", "2027-01-25", "--tz", "UTC"], environment: env)
+    #expect(update.status == 0, "\(update.stderr)")
+    let after = try String(contentsOfFile: ics, encoding: .utf8)
+    func uids(_ text: String) -> Set<String> {
+      Set(text.components(separatedBy: "\r\n").filter { $0.hasPrefix("UID:") })
+    }
+    // Same UIDs (paused workouts come back CANCELLED), higher SEQUENCE for the rebuilt weeks, the past untouched.
+    #expect(uids(after) == uids(before))
+    #expect(after.contains("STATUS:CANCELLED"))
+    #expect(after.contains("SEQUENCE:1"))
+    #expect(update.stderr.contains(" cancelled, 0 added, "), "\(update.stderr)")
+  }
+
   @Test func twoLogProcessesAtOnceBothLand() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
