@@ -43,6 +43,7 @@ public final class LogbookDatabase: Sendable {
     if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > 0 {
       var readOnly = Configuration()
       readOnly.readonly = true
+      readOnly.busyMode = .timeout(10)
       do {
         let probe = try DatabaseQueue(path: path, configuration: readOnly)
         try probe.read { db in try LogbookDatabase.checkOwnership(db, path: path) }
@@ -133,6 +134,23 @@ public final class LogbookDatabase: Sendable {
         t.column("path", .text).notNull()
         t.column("exportedAt", .datetime).notNull()
         t.column("calendar", .text).notNull()
+      }
+    }
+    migrator.registerMigration("v3-profiles") { db in
+      try db.create(table: "profile") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("name", .text).notNull().unique()
+        t.column("isCoach", .boolean).notNull().defaults(to: false)
+        t.column("isDefault", .boolean).notNull().defaults(to: false)
+        t.column("profileJSON", .text).notNull()
+      }
+      try db.create(table: "coachAthlete") { t in
+        t.column("coachID", .integer).notNull().references("profile", onDelete: .cascade)
+        t.column("athleteID", .integer).notNull().references("profile", onDelete: .cascade)
+        t.primaryKey(["coachID", "athleteID"])
+      }
+      try db.alter(table: "plan") { t in
+        t.add(column: "profileID", .integer).references("profile", onDelete: .setNull)
       }
     }
     return migrator
@@ -227,6 +245,103 @@ public final class LogbookDatabase: Sendable {
     let known = try plans().map(\.name)
     let deleted = try write { db in try PlanRecord.filter(Column("name") == name).deleteAll(db) }
     if deleted == 0 { throw .noSuchPlan(name: name, known: known) }
+  }
+
+  // MARK: - Profiles
+
+  /// Saves a profile (insert or update by name); the first profile becomes the default.
+  @discardableResult
+  public func saveProfile(_ profile: Profile) throws(LogbookError) -> Profile {
+    let json: String
+    do {
+      json = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
+    } catch {
+      throw .database(detail: "cannot encode the profile: \(error)")
+    }
+    return try write { db in
+      var stored = profile
+      let isFirst = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM profile") == 0
+      if isFirst { stored.isDefault = true }
+      if stored.isDefault { try db.execute(sql: "UPDATE profile SET isDefault = 0") }
+      if let id = try Int64.fetchOne(db, sql: "SELECT id FROM profile WHERE name = ?", arguments: [profile.name]) {
+        stored.id = id
+        try db.execute(sql: "UPDATE profile SET isCoach = ?, isDefault = ?, profileJSON = ? WHERE id = ?",
+                       arguments: [stored.isCoach, stored.isDefault, json, id])
+      } else {
+        try db.execute(sql: "INSERT INTO profile (name, isCoach, isDefault, profileJSON) VALUES (?, ?, ?, ?)",
+                       arguments: [stored.name, stored.isCoach, stored.isDefault, json])
+        stored.id = db.lastInsertedRowID
+      }
+      return stored
+    }
+  }
+
+  /// Every profile, by name.
+  public func profiles() throws(LogbookError) -> [Profile] {
+    let rows = try read { db in
+      try Row.fetchAll(db, sql: "SELECT id, isCoach, isDefault, profileJSON FROM profile ORDER BY name")
+        .map { row -> (Int64, Bool, Bool, String) in (row["id"], row["isCoach"], row["isDefault"], row["profileJSON"]) }
+    }
+    return try rows.map { row throws(LogbookError) in
+      do {
+        var profile = try JSONDecoder().decode(Profile.self, from: Data(row.3.utf8))
+        profile.id = row.0
+        profile.isCoach = row.1
+        profile.isDefault = row.2
+        return profile
+      } catch {
+        throw .database(detail: "a profile cannot be read: \(error)")
+      }
+    }
+  }
+
+  /// The profile named `name`, or the default one when `name` is nil (nil when there is none).
+  public func profile(named name: String?) throws(LogbookError) -> Profile? {
+    let all = try profiles()
+    guard let name else { return all.first { $0.isDefault } }
+    guard let found = all.first(where: { $0.name == name }) else {
+      throw .noSuchProfile(name: name, known: all.map(\.name))
+    }
+    return found
+  }
+
+  /// Links an athlete to a coach.
+  public func addAthlete(_ athlete: String, toCoach coach: String) throws(LogbookError) {
+    guard let coachProfile = try profile(named: coach), let coachID = coachProfile.id else {
+      throw .noSuchProfile(name: coach, known: try profiles().map(\.name))
+    }
+    guard coachProfile.isCoach else { throw .notACoach(name: coach) }
+    guard let athleteProfile = try profile(named: athlete), let athleteID = athleteProfile.id else {
+      throw .noSuchProfile(name: athlete, known: try profiles().map(\.name))
+    }
+    try write { db in
+      try db.execute(sql: "INSERT OR IGNORE INTO coachAthlete (coachID, athleteID) VALUES (?, ?)",
+                     arguments: [coachID, athleteID])
+    }
+  }
+
+  /// A coach's athletes, by name.
+  public func athletes(ofCoach coach: String) throws(LogbookError) -> [Profile] {
+    guard let coachProfile = try profile(named: coach), let coachID = coachProfile.id else { return [] }
+    let ids = Set(try read { db in
+      try Int64.fetchAll(db, sql: "SELECT athleteID FROM coachAthlete WHERE coachID = ?", arguments: [coachID])
+    })
+    return try profiles().filter { $0.id.map(ids.contains) ?? false }
+  }
+
+  /// Links a saved plan to a profile (an athlete's plan).
+  public func assignPlan(_ planID: String, toProfile profileID: Int64) throws(LogbookError) {
+    try write { db in
+      try db.execute(sql: "UPDATE plan SET profileID = ? WHERE id = ?", arguments: [profileID, planID])
+    }
+  }
+
+  /// The saved plans of a profile.
+  public func plans(ofProfile profileID: Int64) throws(LogbookError) -> [SavedPlan] {
+    let ids = Set(try read { db in
+      try String.fetchAll(db, sql: "SELECT id FROM plan WHERE profileID = ?", arguments: [profileID])
+    })
+    return try plans().filter { ids.contains($0.id) }
   }
 
   // MARK: - Exports

@@ -18,6 +18,10 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
   case noSuchCompletion(id: Int64)
   /// Nothing to undo.
   case nothingToUndo
+  /// No profile by that name.
+  case noSuchProfile(name: String, known: [String])
+  /// The profile is not a coach.
+  case notACoach(name: String)
   /// A database error we did not expect.
   case database(detail: String)
 
@@ -42,6 +46,11 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
       return "no logged run with id \(id); `runmate log list` shows the ids"
     case .nothingToUndo:
       return "nothing to undo: no run has been logged"
+    case let .noSuchProfile(name, known):
+      let list = known.isEmpty ? "no profiles yet (runmate profile init NAME)" : "profiles: \(known.joined(separator: ", "))"
+      return "--profile: no profile named '\(name)'; \(list)"
+    case let .notACoach(name):
+      return "'\(name)' is not a coach; make it one with `runmate profile set --profile \(name) --coach`"
     case let .database(detail):
       return "database error: \(detail)"
     }

@@ -26,6 +26,7 @@ struct ExportCommand: ParsableCommand {
   @OptionGroup var templates: TemplateOptions
   @OptionGroup var clock: ClockOptions
   @OptionGroup var database: DatabaseOptions
+  @OptionGroup var profileOption: ProfileOption
 
   @Option(name: .customLong("plan"), help: ArgumentHelp(
     "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
@@ -50,8 +51,8 @@ struct ExportCommand: ParsableCommand {
     "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"))
   var diff: String?
 
-  @Option(name: .customLong("units"), help: "Units in event titles: km or mi.")
-  var units: String = "km"
+  @Option(name: .customLong("units"), help: "Units in event titles: km or mi (default: the profile's, else km).")
+  var units: String?
 
   func validate() throws {
     if noReminders && !reminders.isEmpty {
@@ -60,13 +61,15 @@ struct ExportCommand: ParsableCommand {
   }
 
   func run() throws {
-    guard let unit = DistanceUnit(rawValue: units.lowercased()) else {
-      throw CLIError.invalidOption(option: "--units", value: units, allowed: "km, mi", suggestion: nil)
+    let profile = try profileOption.load(database)
+    let unitText = units ?? profile?.units?.rawValue ?? "km"
+    guard let unit = DistanceUnit(rawValue: unitText.lowercased()) else {
+      throw CLIError.invalidOption(option: "--units", value: unitText, allowed: "km, mi", suggestion: nil)
     }
-    let remind = try parsedReminders()
-    let preferences = try schedule.preferences()
+    let remind = try parsedReminders(profile: profile?.reminders)
+    let preferences = try schedule.preferences(profile: profile)
     let plan = try resolvePlan(goal: goal, templates: templates, clock: clock, database: database, name: planName,
-                               units: unit)
+                               units: unit, profile: profile)
     let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
     let scheduled = try makeSchedule(plan, preferences: preferences, busy: busy)
 
@@ -111,10 +114,11 @@ struct ExportCommand: ParsableCommand {
     }
   }
 
-  func parsedReminders() throws -> [Reminder] {
+  func parsedReminders(profile: [String]?) throws -> [Reminder] {
     if noReminders { return [] }
-    if reminders.isEmpty { return ExportOptions.defaultReminders }
-    return try reminders.map { text in
+    let texts = reminders.isEmpty ? (profile ?? []) : reminders
+    if texts.isEmpty { return ExportOptions.defaultReminders }
+    return try texts.map { text in
       guard let reminder = Reminder(parsing: text) else {
         throw CLIError.invalidOption(option: "--remind", value: text,
                                      allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",

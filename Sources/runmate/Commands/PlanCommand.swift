@@ -20,6 +20,7 @@ struct PlanCommand: ParsableCommand {
   @OptionGroup var clock: ClockOptions
   @OptionGroup var output: OutputOptions
   @OptionGroup var database: DatabaseOptions
+  @OptionGroup var profileOption: ProfileOption
 
   @Flag(name: .long, help: "Save the plan in the database (and make it the active plan).")
   var save = false
@@ -28,13 +29,16 @@ struct PlanCommand: ParsableCommand {
   var name: String?
 
   func run() throws {
-    let units = try output.unit()
+    let profile = try profileOption.load(database)
+    let units = try output.unit(default: profile?.units)
     let rules = try templates.loadRules()
-    let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks)
+    let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
     let plan = try makePlan(goal: goal, rules: rules, units: units)
     if save || name != nil {
       let planName = name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
-      let saved = try database.open().savePlan(plan, name: planName, activate: true)
+      let db = try database.open()
+      let saved = try db.savePlan(plan, name: planName, activate: true)
+      if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
       FileHandle.standardError.write(Data("saved plan '\(saved.name)' (\(plan.id)) in \(database.path); it is the active plan\n".utf8))
     }
     switch output.format {

@@ -20,6 +20,7 @@ struct ScheduleCommand: ParsableCommand {
   @OptionGroup var templates: TemplateOptions
   @OptionGroup var clock: ClockOptions
   @OptionGroup var database: DatabaseOptions
+  @OptionGroup var profileOption: ProfileOption
 
   @Option(name: .customLong("plan"), help: ArgumentHelp(
     "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
@@ -27,10 +28,11 @@ struct ScheduleCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   func run() throws {
-    let units = try output.unit()
-    let preferences = try schedule.preferences()
+    let profile = try profileOption.load(database)
+    let units = try output.unit(default: profile?.units)
+    let preferences = try schedule.preferences(profile: profile)
     let plan = try resolvePlan(goal: goal, templates: templates, clock: clock, database: database, name: planName,
-                               units: units)
+                               units: units, profile: profile)
     let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
     let result = try makeSchedule(plan, preferences: preferences, busy: busy)
     switch output.format {

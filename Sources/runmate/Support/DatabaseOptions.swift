@@ -27,11 +27,24 @@ struct DatabaseOptions: ParsableArguments {
 /// The plan a command works on: made from the goal options when they are given, else the saved plan named
 /// `name`, else the active plan.
 func resolvePlan(goal: GoalOptions, templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions,
-                 name: String?, units: DistanceUnit) throws -> Plan {
+                 name: String?, units: DistanceUnit, profile: Profile? = nil) throws -> Plan {
   if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
     let rules = try templates.loadRules()
-    return try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks), rules: rules,
-                        units: units)
+    return try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile),
+                        rules: rules, units: units)
   }
   return try database.open().plan(named: name).plan
+}
+
+/// `--profile NAME`: whose defaults (level, time zone, run days, long-run day, reminders, units) a command uses.
+struct ProfileOption: ParsableArguments {
+  @Option(name: .customLong("profile"), help: ArgumentHelp(
+    "The profile whose defaults apply (default: the default profile, when there is one).", valueName: "name"))
+  var profile: String?
+
+  /// The profile, or nil when there is none (no database yet, or no profile and none named).
+  func load(_ database: DatabaseOptions) throws -> Profile? {
+    if profile == nil && !FileManager.default.fileExists(atPath: database.path) { return nil }
+    return try database.open().profile(named: profile)
+  }
 }

@@ -57,7 +57,8 @@ extension LogbookError: RunMateError {
     switch self {
     case .notOurs, .corrupt, .newerSchema: ExitCodes.dataError
     case .cannotOpen: ExitCodes.cannotCreate
-    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo: ExitCodes.usage
+    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach:
+      ExitCodes.usage
     case .database: ExitCodes.ioError
     }
   }
@@ -69,6 +70,11 @@ extension ActivityError: RunMateError {
 }
 
 extension ReplanError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 { ExitCodes.usage }
+}
+
+extension ProfileError: RunMateError {
   var message: String { description }
   var exitCode: Int32 { ExitCodes.usage }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logbook
 import PlanEngine
 
 /// The goal: distance, level, timeline and the runner's current training.
@@ -41,7 +42,7 @@ struct GoalOptions: ParsableArguments {
   var isGiven: Bool { distance != nil || level != nil || weeks != nil || raceDate != nil }
 
   /// Resolves the options into a goal; `today` fixes the default start and checks the race date.
-  func goal(today: CivilDate, maxWeeks: Int) throws -> Goal {
+  func goal(today: CivilDate, maxWeeks: Int, profile: Profile? = nil) throws -> Goal {
     guard let distanceText = self.distance else {
       throw CLIError.missingOption(option: "--distance", allowed: RaceDistance.allowedList)
     }
@@ -49,7 +50,7 @@ struct GoalOptions: ParsableArguments {
       throw CLIError.invalidOption(option: "--distance", value: distanceText, allowed: RaceDistance.allowedList,
                                    suggestion: RaceDistance.suggestion(for: distanceText))
     }
-    guard let levelText = self.level else {
+    guard let levelText = self.level ?? profile?.level?.rawValue else {
       throw CLIError.missingOption(option: "--level", allowed: "beginner, intermediate, advanced")
     }
     guard let level = Level(parsing: levelText) else {

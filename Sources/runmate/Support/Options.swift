@@ -117,10 +117,11 @@ struct OutputOptions: ParsableArguments {
   @Option(name: .long, help: "Output format: table or json.")
   var format: Format = .table
 
-  @Option(name: .long, help: "Units for tables and text: km or mi (JSON is always km).")
-  var units: String = "km"
+  @Option(name: .long, help: "Units for tables and text: km or mi (JSON is always km; default: the profile's, else km).")
+  var units: String?
 
-  func unit() throws -> DistanceUnit {
+  func unit(default fallback: DistanceUnit? = nil) throws -> DistanceUnit {
+    guard let units else { return fallback ?? .km }
     guard let unit = DistanceUnit(rawValue: units.lowercased()) else {
       throw CLIError.invalidOption(option: "--units", value: units, allowed: "km, mi", suggestion: nil)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarExport
 import Foundation
+import Logbook
 import PlanEngine
 import Scheduling
 
@@ -47,7 +48,9 @@ struct ScheduleOptions: ParsableArguments {
   }
 
   /// The preferences these options describe.
-  func preferences() throws -> SchedulingPreferences {
+  func preferences(profile: Profile? = nil) throws -> SchedulingPreferences {
+    let days = self.days ?? profile?.runDays.map { $0.map(\.rawValue).joined(separator: ",") }
+    let longRunDay = self.longRunDay ?? profile?.longRunDay?.rawValue
     let runDays = try days.map { text throws -> Set<Weekday> in
       var set = Set<Weekday>()
       for part in text.split(separator: ",") {
@@ -107,7 +110,7 @@ struct ScheduleOptions: ParsableArguments {
       }
       blackouts.append(first...last)
     }
-    let zone = timeZone ?? TimeZone.current.identifier
+    let zone = timeZone ?? profile?.timeZone ?? TimeZone.current.identifier
     return SchedulingPreferences(runDays: runDays, longRunDay: longRun, times: perDay, defaultTime: defaultTime,
                                  timeZoneID: zone, blackouts: blackouts)
   }

@@ -1,0 +1,250 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import PlanEngine
+import TrainingProgress
+
+/// Profile fields, shared by `profile init` and `profile set`.
+struct ProfileFields: ParsableArguments {
+  @Option(name: .long, help: "Experience level: beginner, intermediate, advanced.") var level: String?
+  @Option(name: .customLong("birth-year"), help: "Birth year.") var birthYear: Int?
+  @Option(name: .long, help: "Sex (optional, free text).") var sex: String?
+  @Option(name: .long, help: ArgumentHelp("Height in cm.", valueName: "cm")) var height: Double?
+  @Option(name: .long, help: ArgumentHelp("Weight in kg.", valueName: "kg")) var weight: Double?
+  @Option(name: .customLong("resting-hr"), help: "Resting heart rate.") var restingHR: Int?
+  @Option(name: .customLong("max-hr"), help: "Maximum heart rate.") var maxHR: Int?
+  @Option(name: .long, help: "Units: km or mi.") var units: String?
+  @Option(name: .customLong("tz"), help: "Time zone (IANA name).") var timeZone: String?
+  @Option(name: .long, help: "Preferred run days, e.g. tue,thu,sat,sun.") var days: String?
+  @Option(name: .customLong("long-run-day"), help: "Preferred long-run day.") var longRunDay: String?
+  @Option(name: .customLong("remind"), help: "Default reminders (repeatable), e.g. 30m, 20:00-1d.") var reminders: [String] = []
+  @Flag(name: .long, inversion: .prefixedNo, help: "A coach profile (has athletes).") var coach: Bool?
+  @Option(name: .long, help: "Coach: specialty.") var specialty: String?
+  @Option(name: .customLong("certification"), help: "Coach: a certification (repeatable).") var certifications: [String] = []
+  @Option(name: .long, help: "Coach: a short bio.") var bio: String?
+  @Option(name: .long, help: "WhatsApp number: digits with the country code.") var whatsapp: String?
+  @Option(name: .long, help: "Telegram username.") var telegram: String?
+  @Option(name: .long, help: "E-mail address.") var email: String?
+
+  /// `profile` with every given field applied, validated.
+  func apply(to profile: Profile) throws -> Profile {
+    var p = profile
+    if let level {
+      guard let parsed = Level(parsing: level) else {
+        throw CLIError.invalidOption(option: "--level", value: level, allowed: "beginner, intermediate, advanced", suggestion: nil)
+      }
+      p.level = parsed
+    }
+    if let birthYear { p.birthYear = birthYear }
+    if let sex { p.sex = sex }
+    if let height { p.heightCm = height }
+    if let weight { p.weightKg = weight }
+    if let restingHR { p.restingHeartRate = restingHR }
+    if let maxHR { p.maxHeartRate = maxHR }
+    if let units {
+      guard let unit = DistanceUnit(rawValue: units.lowercased()) else {
+        throw CLIError.invalidOption(option: "--units", value: units, allowed: "km, mi", suggestion: nil)
+      }
+      p.units = unit
+    }
+    if let timeZone { p.timeZone = timeZone }
+    if let days {
+      p.runDays = try days.split(separator: ",").map { text in
+        guard let day = parseWeekday(String(text)) else {
+          throw CLIError.invalidOption(option: "--days", value: String(text), allowed: "mon, tue, wed, thu, fri, sat, sun",
+                                       suggestion: nil)
+        }
+        return day
+      }
+    }
+    if let longRunDay {
+      guard let day = parseWeekday(longRunDay) else {
+        throw CLIError.invalidOption(option: "--long-run-day", value: longRunDay, allowed: "mon … sun", suggestion: nil)
+      }
+      p.longRunDay = day
+    }
+    if !reminders.isEmpty { p.reminders = reminders }
+    if let coach { p.isCoach = coach }
+    if let specialty { p.specialty = specialty }
+    if !certifications.isEmpty { p.certifications = certifications }
+    if let bio { p.bio = bio }
+    if let whatsapp { p.whatsapp = whatsapp.filter { !" -()+".contains($0) } }
+    if let telegram { p.telegram = telegram.hasPrefix("@") ? String(telegram.dropFirst()) : telegram }
+    if let email { p.email = email }
+    return try p.validated()
+  }
+}
+
+/// `runmate profile`: who is running.
+struct ProfileCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "profile",
+    abstract: "Runner and coach profiles: init, show, set, list.",
+    subcommands: [Init.self, Show.self, Set.self, List.self],
+    defaultSubcommand: Show.self)
+
+  struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Create a profile (the first one is the default).")
+    @Argument(help: "The profile's name.") var name: String
+    @OptionGroup var fields: ProfileFields
+    @Flag(name: .customLong("default"), help: "Make it the default profile.") var makeDefault = false
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      let db = try database.open()
+      if try db.profiles().contains(where: { $0.name == name }) {
+        throw CLIError.invalidOption(option: "NAME", value: name, allowed: "a new name (change this one with `runmate profile set --profile \(name)`)",
+                                     suggestion: nil)
+      }
+      var profile = try fields.apply(to: Profile(name: name))
+      profile.isDefault = makeDefault
+      let saved = try db.saveProfile(profile)
+      try writeStandardOutput("created \(saved.isCoach ? "coach" : "runner") profile '\(name)'\(saved.isDefault ? " (default)" : "")\n")
+    }
+  }
+
+  struct Set: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Change fields of a profile.")
+    @Option(name: .long, help: "The profile (default: the default profile).") var profile: String?
+    @OptionGroup var fields: ProfileFields
+    @Flag(name: .customLong("default"), help: "Make it the default profile.") var makeDefault = false
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      let db = try database.open()
+      guard var current = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: profile ?? "(default)", known: []) }
+      current = try fields.apply(to: current)
+      if makeDefault { current.isDefault = true }
+      try db.saveProfile(current)
+      try writeStandardOutput("updated profile '\(current.name)'\n")
+    }
+  }
+
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a profile (default: the default profile).")
+    @Option(name: .long, help: "The profile.") var profile: String?
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      guard let found = try database.open().profile(named: profile) else {
+        try writeStandardOutput("no profile yet: `runmate profile init NAME --level beginner --tz Europe/Berlin`\n")
+        return
+      }
+      if output.format == .json { return try writeStandardOutput(JSONOutput.encode(found)) }
+      try writeStandardOutput(describe(found))
+    }
+  }
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List profiles (* marks the default).")
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      let all = try database.open().profiles()
+      let lines = all.map { "\($0.isDefault ? "*" : " ") \($0.name)\($0.isCoach ? " (coach)" : "")" }
+      try writeStandardOutput(lines.isEmpty ? "no profiles yet\n" : lines.joined(separator: "\n") + "\n")
+    }
+  }
+}
+
+/// A profile as readable lines.
+func describe(_ p: Profile) -> String {
+  var lines = ["\(p.name)\(p.isCoach ? " (coach)" : "")\(p.isDefault ? ", default profile" : "")"]
+  func add(_ label: String, _ value: String?) { if let value { lines.append("  \(label): \(value)") } }
+  add("level", p.level?.rawValue)
+  add("birth year", p.birthYear.map(String.init))
+  add("sex", p.sex)
+  add("height", p.heightCm.map { "\(oneDecimal($0)) cm" })
+  add("weight", p.weightKg.map { "\(oneDecimal($0)) kg" })
+  add("resting HR", p.restingHeartRate.map(String.init))
+  add("max HR", p.maxHeartRate.map(String.init))
+  add("units", p.units?.rawValue)
+  add("time zone", p.timeZone)
+  add("run days", p.runDays.map { $0.map(\.rawValue).joined(separator: ",") })
+  add("long-run day", p.longRunDay?.rawValue)
+  add("reminders", p.reminders.map { $0.joined(separator: ", ") })
+  add("specialty", p.specialty)
+  add("certifications", p.certifications.map { $0.joined(separator: ", ") })
+  add("bio", p.bio)
+  for link in p.contactLinks { lines.append("  contact: \(link)") }
+  return lines.joined(separator: "\n") + "\n"
+}
+
+/// `runmate coach`: a coach's athletes.
+struct CoachCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "coach",
+    abstract: "Coaches: add athletes, see their weekly compliance, show contact links.",
+    subcommands: [AddAthlete.self, Athletes.self, Show.self])
+
+  struct AddAthlete: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add-athlete", abstract: "Add an athlete (a profile) to a coach.")
+    @Argument(help: "The athlete's profile name.") var athlete: String
+    @Option(name: .long, help: "The coach's profile (default: the default profile).") var profile: String?
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      let db = try database.open()
+      guard let coach = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: "(default)", known: []) }
+      try db.addAthlete(athlete, toCoach: coach.name)
+      try writeStandardOutput("'\(athlete)' is now coached by '\(coach.name)'\n")
+    }
+  }
+
+  struct Athletes: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "A coach's athletes and their compliance this week.")
+    @Option(name: .long, help: "The coach's profile (default: the default profile).") var profile: String?
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
+
+    func run() throws {
+      let db = try database.open()
+      guard let coach = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: "(default)", known: []) }
+      let today = try clock.today()
+      let runs = try db.completions()
+      var lines = ["Athletes of \(coach.name) on \(today.shortLabel):"]
+      for athlete in try db.athletes(ofCoach: coach.name) {
+        guard let id = athlete.id, let saved = try db.plans(ofProfile: id).first else {
+          lines.append("  \(athlete.name): no plan yet")
+          continue
+        }
+        let report = makeProgress(plan: saved.plan, completions: runs.filter { $0.planID == saved.id }, today: today)
+        let week = report.weeks.last { $0.start <= today }
+        lines.append("  \(athlete.name): \(saved.name), week \(week?.number ?? 0), "
+          + "\(week.map { "\(oneDecimal($0.doneKm)) of \(oneDecimal($0.plannedKm)) km, \($0.compliancePercent ?? 0) %" } ?? "not started")")
+      }
+      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+    }
+  }
+
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a coach with contact links.")
+    @Option(name: .long, help: "The coach's profile (default: the default profile).") var profile: String?
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      let db = try database.open()
+      guard let coach = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: "(default)", known: []) }
+      guard coach.isCoach else { throw LogbookError.notACoach(name: coach.name) }
+      try writeStandardOutput(describe(coach))
+    }
+  }
+}
+
+/// `runmate coaches --search TEXT`.
+struct CoachesCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "coaches", abstract: "List coaches, filtered by name or specialty.")
+  @Option(name: .long, help: "Text to find in the name or specialty.") var search: String?
+  @OptionGroup var database: DatabaseOptions
+
+  func run() throws {
+    let needle = search?.lowercased()
+    let coaches = try database.open().profiles().filter(\.isCoach).filter { coach in
+      guard let needle else { return true }
+      return coach.name.lowercased().contains(needle) || (coach.specialty?.lowercased().contains(needle) ?? false)
+    }
+    let lines = coaches.map { "\($0.name)\($0.specialty.map { " · \($0)" } ?? "")\($0.contactLinks.first.map { " · \($0)" } ?? "")" }
+    try writeStandardOutput(lines.isEmpty ? "no coaches found\n" : lines.joined(separator: "\n") + "\n")
+  }
+}
