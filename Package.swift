@@ -12,6 +12,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
   ],
   targets: [
     // C library: the only place libical is named.
@@ -32,12 +33,14 @@ let package = Package(
     .target(name: "Logbook", dependencies: ["PlanEngine", .product(name: "GRDB", package: "GRDB.swift")]),
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["PlanEngine", "Logbook"]),
+    // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
+    .target(name: "Health", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
     .target(name: "CalendarExport", dependencies: ["Scheduling", "ICalendar"]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(name: "runmate", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Activity", "TrainingProgress",
+      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Activity", "TrainingProgress", "Health",
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
 
@@ -53,6 +56,7 @@ let package = Package(
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
     .testTarget(name: "LogbookTests", dependencies: ["Logbook", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
+    .testTarget(name: "HealthTests", dependencies: ["Health"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity"], resources: [.copy("Fixtures")]),
     .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
                 resources: [.copy("Fixtures")]),

@@ -4,7 +4,7 @@ import PlanEngine
 /// A run the runner did: logged by hand or imported from a GPX/TCX file.
 public struct Completion: Sendable, Hashable, Codable {
   /// Where a completion came from.
-  public enum Source: String, Sendable, Hashable, Codable { case manual, gpx, tcx }
+  public enum Source: String, Sendable, Hashable, Codable { case manual, gpx, tcx, health }
 
   /// The database id (nil before it is saved).
   public var id: Int64?
@@ -28,7 +28,7 @@ public struct Completion: Sendable, Hashable, Codable {
   public var elevationGainMeters: Double?
   /// A note.
   public var note: String?
-  /// Manual, GPX or TCX.
+  /// Manual, GPX, TCX or an Apple Health workout.
   public var source: Source
   /// The imported file's name.
   public var sourceFile: String?

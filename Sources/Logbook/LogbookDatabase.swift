@@ -11,7 +11,7 @@ public final class LogbookDatabase: Sendable {
   /// `RMAT` in ASCII: `PRAGMA application_id` marks a RunningMate database.
   static let applicationID: Int32 = 0x524D_4154
 
-  private let writer: any DatabaseWriter
+  let writer: any DatabaseWriter
   /// Where the database is (`:memory:` for an in-memory one).
   public let path: String
 
@@ -151,6 +151,23 @@ public final class LogbookDatabase: Sendable {
       }
       try db.alter(table: "plan") { t in
         t.add(column: "profileID", .integer).references("profile", onDelete: .setNull)
+      }
+    }
+    migrator.registerMigration("v4-health") { db in
+      try db.create(table: "healthDay") { t in
+        t.column("profile", .text).notNull()
+        t.column("date", .text).notNull()
+        t.column("steps", .double).notNull().check { $0 >= 0 }
+        t.column("distanceKm", .double).notNull().check { $0 >= 0 }
+        t.column("activeKcal", .double).notNull().check { $0 >= 0 }
+        t.primaryKey(["profile", "date"])
+      }
+      try db.create(table: "healthMeasure") { t in
+        t.column("profile", .text).notNull()
+        t.column("kind", .text).notNull()
+        t.column("date", .datetime).notNull()
+        t.column("value", .double).notNull()
+        t.primaryKey(["profile", "kind", "date"])
       }
     }
     return migrator

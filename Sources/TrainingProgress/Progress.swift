@@ -30,6 +30,10 @@ public struct WeekProgress: Sendable, Hashable, Codable {
   public var averageEasyPaceSecondsPerKm: Double?
   /// Hard sessions done (matched to a hard workout).
   public var hardSessions: Int
+  /// Steps in the week, from imported health data (nil without any).
+  public var steps: Double?
+  /// Active energy in the week, kcal, from imported health data.
+  public var activeKcal: Double?
 
   enum CodingKeys: String, CodingKey {
     case number, start, phase
@@ -37,6 +41,7 @@ public struct WeekProgress: Sendable, Hashable, Codable {
     case doneSessions = "done_sessions", missedSessions = "missed_sessions", extraRuns = "extra_runs"
     case compliancePercent = "compliance_percent", longestRunKm = "longest_run_km"
     case averageEasyPaceSecondsPerKm = "average_easy_pace_s_per_km", hardSessions = "hard_sessions"
+    case steps, activeKcal = "active_kcal"
   }
 }
 
@@ -63,11 +68,18 @@ public struct ProgressReport: Sendable, Hashable, Codable {
   }
 }
 
+/// The sum of a health field over [start, end], nil when no day of it has data.
+func healthSum(_ days: [HealthDay], _ start: CivilDate, _ end: CivilDate, _ field: KeyPath<HealthDay, Double>) -> Double? {
+  let inside = days.filter { start <= $0.date && $0.date <= end }
+  return inside.isEmpty ? nil : inside.map { $0[keyPath: field] }.reduce(0, +).rounded()
+}
+
 /// Compares what was planned with what was run, week by week.
 ///
 /// Runs count in the week their date falls in; a planned workout is done when a run matched it
 /// (``matchWorkout(for:in:alreadyMatched:)``), missed when its day is before `today` with no match.
-public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate) -> ProgressReport {
+public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate,
+                         health: [HealthDay] = []) -> ProgressReport {
   let matched = Set(completions.filter { $0.planID == plan.id }.compactMap(\.workoutID))
   let workoutsByID = Dictionary(uniqueKeysWithValues: plan.workouts.map { ($0.id, $0) })
   var weeks: [WeekProgress] = []
@@ -90,7 +102,9 @@ public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate
       compliancePercent: week.start <= today && week.plannedKm > 0 ? Int((100 * doneKm / week.plannedKm).rounded()) : nil,
       longestRunKm: runs.map(\.distanceKm).max() ?? 0,
       averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
-      hardSessions: done.filter(\.hard).count))
+      hardSessions: done.filter(\.hard).count,
+      steps: healthSum(health, week.start, end, \.steps),
+      activeKcal: healthSum(health, week.start, end, \.activeKcal)))
   }
   // Streak: consecutive days with a run, ending today (or yesterday, when today's run is still to come).
   let days = Set(completions.map(\.date.dayNumber))

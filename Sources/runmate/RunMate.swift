@@ -13,7 +13,7 @@ struct RunMate: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self, ImportCommand.self,
-                  ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, ReportCommand.self, ProfileCommand.self, CoachCommand.self, CoachesCommand.self,                   TemplatesCommand.self])
+                  ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, ReportCommand.self, ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self,                   TemplatesCommand.self])
 
   /// Runs the command; domain errors print one line on stderr and exit with a sysexits code.
   static func main() {

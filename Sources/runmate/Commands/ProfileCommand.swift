@@ -108,11 +108,24 @@ struct ProfileCommand: ParsableCommand {
     @Option(name: .long, help: "The profile (default: the default profile).") var profile: String?
     @OptionGroup var fields: ProfileFields
     @Flag(name: .customLong("default"), help: "Make it the default profile.") var makeDefault = false
+    @Flag(name: .customLong("from-health"), help: "Take height and weight from the latest imported health measures.")
+    var fromHealth = false
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
       let db = try database.open()
       guard var current = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: profile ?? "(default)", known: []) }
+      if fromHealth {
+        let height = try db.latestMeasure(kind: "height_cm", profile: current.name)
+        let weight = try db.latestMeasure(kind: "body_mass_kg", profile: current.name)
+        if height == nil && weight == nil {
+          throw CLIError.invalidOption(option: "--from-health", value: current.name,
+                                       allowed: "a profile with imported health data (runmate health import …), or "
+                                         + "--height and --weight by hand", suggestion: nil)
+        }
+        if let height { current.heightCm = (height.value * 10).rounded() / 10 }
+        if let weight { current.weightKg = (weight.value * 10).rounded() / 10 }
+      }
       current = try fields.apply(to: current)
       if makeDefault { current.isDefault = true }
       try db.saveProfile(current)

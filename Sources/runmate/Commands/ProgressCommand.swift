@@ -24,7 +24,9 @@ struct ProgressCommand: ParsableCommand {
     }
     let db = try database.open()
     let saved = try db.plan(named: plan)
-    let report = makeProgress(plan: saved.plan, completions: try db.completions(), today: try clock.today())
+    let profileName = try db.profile(named: nil)?.name ?? ""
+    let report = makeProgress(plan: saved.plan, completions: try db.completions(), today: try clock.today(),
+                              health: try db.healthDays(profile: profileName))
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(report))
     case .table: try writeStandardOutput(render(report, name: saved.name, units: try output.unit()))
@@ -44,6 +46,13 @@ struct ProgressCommand: ParsableCommand {
                     pad(units.format(week.doneKm), 9), pad("\(week.doneSessions)/\(week.plannedSessions)", 8),
                     pad(week.compliancePercent.map { "\($0) %" } ?? "-", 10), pad(units.format(week.longestRunKm), 8), pace]
         .joined(separator: "  "))
+    }
+    let withHealth = shown.filter { $0.steps != nil }
+    if !withHealth.isEmpty {
+      lines.append("")
+      for week in withHealth {
+        lines.append("W\(week.number): \(Int(week.steps ?? 0)) steps, \(Int(week.activeKcal ?? 0)) kcal active energy")
+      }
     }
     lines.append("")
     lines.append("Planned ░ against done █ (\(units.rawValue)):")

@@ -20,7 +20,9 @@ struct TodayCommand: ParsableCommand {
     var lines: [String] = []
     if let workout = saved.plan.workouts.first(where: { $0.date == today }) {
       let done = runs.contains { $0.workoutID == workout.id }
-      lines.append("Today, \(today.shortLabel): \(workout.title)\(done ? " (done, well run!)" : "")")
+      let weight = try db.profile(named: nil)?.weightKg
+      let energy = weight.map { " · about \(Int(($0 * workout.distanceKm).rounded())) kcal" } ?? ""
+      lines.append("Today, \(today.shortLabel): \(workout.title)\(energy)\(done ? " (done, well run!)" : "")")
       lines.append(workout.description)
     } else if today < saved.plan.goal.start {
       lines.append("The plan starts on \(saved.plan.goal.start.shortLabel).")

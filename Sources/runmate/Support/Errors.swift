@@ -1,6 +1,7 @@
 import Foundation
 import Activity
 import CalendarExport
+import Health
 import Logbook
 import PlanEngine
 import Scheduling
@@ -77,6 +78,11 @@ extension ReplanError: RunMateError {
 extension ProfileError: RunMateError {
   var message: String { description }
   var exitCode: Int32 { ExitCodes.usage }
+}
+
+extension HealthError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 { ExitCodes.dataError }
 }
 
 /// Problems found while reading the command line or the disk.

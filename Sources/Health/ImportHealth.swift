@@ -1,0 +1,361 @@
+import Foundation
+import ZIPFoundation
+
+/// Streams an Apple Health export (export.zip, export.xml or the localized xml inside a zip found by
+/// sniffing, or a CSV of date,steps,distance_km,active_kcal) and aggregates it: days in `timeZone`,
+/// overlapping sources deduped the way reference_aggregate.py does, units normalised (mi→km, lb→kg,
+/// kJ→kcal, ft/in→cm, count/min for HR). `progress` is called now and then with bytes read so far (for a
+/// progress bar). Memory must not grow with file size.
+///
+/// ```swift
+/// let health = try importHealth(at: URL(fileURLWithPath: "export.zip"), timeZone: .current)
+/// for day in health.days.suffix(7) { print(day.date, Int(day.steps)) }
+/// ```
+///
+/// **Input.** The kind is decided by content, not by name: a zip (`PK…`) is searched for the first `.xml`
+/// entry (shallowest first) whose first 4 KB hold `<!DOCTYPE HealthData` or `<HealthData` (file names are
+/// localized: `eksport.xml`, `exportar.xml`), and that entry is streamed through ZIPFoundation's consumer
+/// closure in 256 KiB pieces, never extracted to disk or to memory whole; a file starting with `<` is the
+/// XML itself; a folder (an unzipped export) is searched the same way as a zip; anything else must be a CSV
+/// whose header is `date,steps,distance_km,active_kcal` (one row per `YYYY-MM-DD`, empty numbers are 0).
+///
+/// **Parsing.** A hand-written byte scanner reads the XML in 1 MiB chunks (``XMLScanner``): only
+/// top-level `<Record>`s of the wanted types and `<Workout>`s (with their `WorkoutStatistics`) are looked
+/// at, dates are parsed by position, nothing is allocated per record. The `<!DOCTYPE … [ … ]>` internal
+/// subset is skipped unread: no entity is expanded and no external entity or DTD is fetched, and a
+/// reference to a declared entity (billion laughs, XXE) is refused with its line. Truncation and other
+/// well-formedness errors are reported with their line. Records inside `<Correlation>` (copies of
+/// top-level ones) are ignored.
+///
+/// **Daily totals.** Steps, walking/running distance and active energy per local calendar day in
+/// `timeZone`. Each sample is split across local midnight in proportion to time. Overlapping samples
+/// from several sources are de-duplicated as the Health app does (and `reference_aggregate.py`): sources
+/// are ranked (the `sourcePriority` list first, in its order; then manual entries — source `Health` or
+/// `HKWasUserEntered` — then Apple Watches, then iPhones, then other apps; ties by name); per day, sources
+/// are taken in rank order and each sample adds its value × the part of its interval not already covered
+/// by higher-ranked sources; exact duplicates count once. When `timeZone` is the zone the export was
+/// written in (the timestamps' own offsets), the days are exactly the reference's; otherwise samples are
+/// re-bucketed into `timeZone`'s days. Samples longer than a week are ignored.
+///
+/// **Memory** is bounded by the buffer (about 2 MiB) plus 16 bytes per step, distance or active-energy
+/// sample kept until the end (the de-duplication needs a whole day's samples, in any file order), plus the
+/// measures and workouts: about 10 MB for a 300 MB export.
+///
+/// - Parameters:
+///   - url: A file URL: `export.zip`, an export XML, an unzipped export folder, or a daily CSV.
+///   - timeZone: The zone whose calendar days the totals are for (the runner's profile zone).
+///   - progress: Called after each chunk with the position in the file at `url` (bytes read; for a zip an
+///     estimate in proportion to the decompressed part), ending with the file's size: the file's size is
+///     the 100 % mark of a progress bar.
+/// - Returns: Daily totals, body measures and workouts.
+/// - Throws: ``HealthError``; nothing is returned for a file that fails anywhere.
+public func importHealth(
+  at url: URL, timeZone: TimeZone, progress: (@Sendable (Int64) -> Void)? = nil
+) throws(HealthError) -> HealthImport {
+  try importHealth(at: url, timeZone: timeZone, sourcePriority: [], progress: progress)
+}
+
+/// Imports like ``importHealth(at:timeZone:progress:)`` with an explicit source order for
+/// de-duplication: the sources named in `sourcePriority` (exact `sourceName`s, highest priority first,
+/// as the user ordered them under Data Sources & Access) outrank all others.
+/// - Parameters:
+///   - url: A file URL: `export.zip`, an export XML, an unzipped export folder, or a daily CSV.
+///   - timeZone: The zone whose calendar days the totals are for.
+///   - sourcePriority: Source names, highest priority first.
+///   - progress: Called now and then with the position in the file at `url`.
+/// - Returns: Daily totals, body measures and workouts.
+/// - Throws: ``HealthError``.
+public func importHealth(
+  at url: URL, timeZone: TimeZone, sourcePriority: [String], progress: (@Sendable (Int64) -> Void)? = nil
+) throws(HealthError) -> HealthImport {
+  let name = url.lastPathComponent
+  guard url.isFileURL else { throw .unreadable(file: name, reason: "not a file URL") }
+  let options = ImportOptions(timeZone: timeZone, priority: sourcePriority, progress: progress)
+  var isDirectory: ObjCBool = false
+  if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+    return try importFolder(url, options: options)
+  }
+  let head = try RawFile(path: url.path, name: name).readHead(4096)
+  if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+    return try importZip(url, options: options)
+  }
+  let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
+  guard let first = text.first(where: { !XMLScanner.isWhitespace($0) }) else {
+    throw .notAnExport(file: name, reason: "the file is empty")
+  }
+  if first == UInt8(ascii: "<") || first == 0 || first == 0xFE || first == 0xFF {
+    return try importXMLFile(url, displayName: name, options: options)
+  }
+  let firstLine = text.prefix { $0 != 10 && $0 != 13 }
+  if url.pathExtension.lowercased() == "csv" || firstLine.contains(UInt8(ascii: ",")) {
+    return try importDailyCSV(url, name: name, options: options)
+  }
+  throw .notAnExport(file: name, reason: "not XML, CSV or zip")
+}
+
+/// What the importers share.
+struct ImportOptions {
+  var timeZone: TimeZone
+  var priority: [String]
+  var progress: (@Sendable (Int64) -> Void)?
+}
+
+// MARK: - Files
+
+/// A file read with POSIX calls (no buffering of its own, no Foundation wrappers per chunk).
+final class RawFile {
+  private let descriptor: Int32
+  let name: String
+
+  init(path: String, name: String) throws(HealthError) {
+    self.name = name
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw .unreadable(file: name, reason: RawFile.lastError()) }
+    self.descriptor = descriptor
+  }
+
+  deinit { close(descriptor) }
+
+  static func lastError() -> String { String(cString: strerror(errno)) }
+
+  /// Reads up to `count` bytes into `pointer`; 0 at the end of the file.
+  func read(into pointer: UnsafeMutableRawPointer, count: Int) throws(HealthError) -> Int {
+    while true {
+      let result = Foundation.read(descriptor, pointer, count)
+      if result >= 0 { return result }
+      if errno == EINTR { continue }
+      throw .unreadable(file: name, reason: RawFile.lastError())
+    }
+  }
+
+  /// The first `count` bytes (fewer if the file is shorter).
+  func readHead(_ count: Int) throws(HealthError) -> [UInt8] {
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 1)
+    defer { buffer.deallocate() }
+    var filled = 0
+    while filled < count {
+      let read = try read(into: buffer + filled, count: count - filled)
+      if read == 0 { break }
+      filled += read
+    }
+    return Array(UnsafeRawBufferPointer(start: buffer, count: filled))
+  }
+}
+
+/// The scan buffer: the unconsumed tail of the previous chunk followed by the next one.
+final class ScanBuffer {
+  static let chunk = 1 << 20
+  let capacity = ScanBuffer.chunk + XMLScanner.maximumTagBytes + (64 << 10)
+  let base: UnsafeMutablePointer<UInt8>
+  var filled = 0
+
+  init() { base = .allocate(capacity: capacity) }
+
+  deinit { base.deallocate() }
+}
+
+/// An export XML being streamed through the scanner.
+struct ExportStream {
+  private var scanner: XMLScanner
+  private var handler: ExportHandler
+  private let buffer = ScanBuffer()
+
+  init(file: String, options: ImportOptions) {
+    scanner = XMLScanner(file: file, rootName: "HealthData")
+    handler = ExportHandler(file: file, timeZone: options.timeZone, priority: options.priority)
+  }
+
+  /// Bytes handed to the scanner so far.
+  private(set) var bytesFed: Int64 = 0
+
+  /// Adds bytes (from a zip entry) and scans what is complete.
+  mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(HealthError) {
+    guard let source = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      let count = min(buffer.capacity - buffer.filled, bytes.count - offset)
+      (buffer.base + buffer.filled).update(from: source.assumingMemoryBound(to: UInt8.self) + offset, count: count)
+      buffer.filled += count
+      offset += count
+      try scanFilled(isFinal: false)
+    }
+  }
+
+  /// Reads the next chunk of `file` into the buffer and scans it; false at the end of the file.
+  mutating func read(from file: RawFile) throws(HealthError) -> Bool {
+    let room = min(ScanBuffer.chunk, buffer.capacity - buffer.filled)
+    let count = try file.read(into: buffer.base + buffer.filled, count: room)
+    guard count > 0 else { return false }
+    buffer.filled += count
+    try scanFilled(isFinal: false)
+    return true
+  }
+
+  private mutating func scanFilled(isFinal: Bool) throws(HealthError) {
+    let filled = buffer.filled
+    bytesFed += Int64(filled) - Int64(carried)
+    let consumed = try scanner.scan(
+      UnsafeBufferPointer(start: buffer.base, count: filled), isFinal: isFinal, handler: &handler)
+    let rest = filled - consumed
+    if rest > 0, consumed > 0 { (buffer.base).update(from: buffer.base + consumed, count: rest) }
+    buffer.filled = rest
+    carried = rest
+  }
+
+  private var carried = 0
+
+  /// Ends the document and returns the result.
+  mutating func finish() throws(HealthError) -> HealthImport {
+    try scanFilled(isFinal: true)
+    return handler.makeImport(bytesRead: scanner.bytesConsumed)
+  }
+}
+
+/// Streams an export XML file.
+func importXMLFile(_ url: URL, displayName: String, options: ImportOptions) throws(HealthError) -> HealthImport {
+  let file = try RawFile(path: url.path, name: displayName)
+  var stream = ExportStream(file: displayName, options: options)
+  while try stream.read(from: file) {
+    options.progress?(stream.bytesFed)
+  }
+  let result = try stream.finish()
+  options.progress?(result.bytesRead)
+  return result
+}
+
+/// Whether the first bytes of a file look like an Apple Health export.
+func looksLikeExport<Bytes: Collection<UInt8>>(_ head: Bytes) -> Bool {
+  let text = Array(head)
+  func contains(_ word: String) -> Bool {
+    let needle = Array(word.utf8)
+    guard text.count >= needle.count else { return false }
+    return (0...(text.count - needle.count)).contains { text[$0..<($0 + needle.count)].elementsEqual(needle) }
+  }
+  return contains("<!DOCTYPE HealthData") || contains("<HealthData")
+}
+
+/// An unzipped export: the first `.xml` (in the folder or its `apple_health_export/`) that sniffs as one.
+func importFolder(_ url: URL, options: ImportOptions) throws(HealthError) -> HealthImport {
+  let name = url.lastPathComponent
+  let manager = FileManager.default
+  var candidates: [URL] = []
+  for folder in [url, url.appendingPathComponent("apple_health_export")] {
+    let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+    candidates += entries.sorted().filter { $0.lowercased().hasSuffix(".xml") }
+      .map { folder.appendingPathComponent($0) }
+  }
+  for candidate in candidates {
+    guard let head = try? RawFile(path: candidate.path, name: candidate.lastPathComponent).readHead(4096),
+      looksLikeExport(head)
+    else { continue }
+    return try importXMLFile(candidate, displayName: candidate.lastPathComponent, options: options)
+  }
+  throw .notAnExport(file: name, reason: "a folder without an export XML")
+}
+
+// MARK: - Zip
+
+private struct SniffComplete: Error {}
+
+/// A zip: the export entry found by sniffing, streamed through ZIPFoundation's consumer closure.
+func importZip(_ url: URL, options: ImportOptions) throws(HealthError) -> HealthImport {
+  let name = url.lastPathComponent
+  let archive: Archive
+  do {
+    archive = try Archive(url: url, accessMode: .read)
+  } catch {
+    throw .unreadableZip(file: name, reason: "not a zip archive, or damaged: \(describe(error))")
+  }
+  let candidates = archive
+    .filter { entry in
+      entry.type == .file && entry.path.lowercased().hasSuffix(".xml") && !entry.path.hasPrefix("__MACOSX/")
+    }
+    .enumerated()
+    .sorted { lhs, rhs in
+      let depths = (lhs.element.path.split(separator: "/").count, rhs.element.path.split(separator: "/").count)
+      return depths.0 != depths.1 ? depths.0 < depths.1 : lhs.offset < rhs.offset
+    }
+    .map(\.element)
+  var found: Entry?
+  var failure: String?
+  for candidate in candidates {
+    switch sniff(candidate, in: archive) {
+    case .export: found = candidate
+    case .other: continue
+    case .unreadable(let reason): failure = failure ?? "\(candidate.path): \(reason)"
+    }
+    if found != nil { break }
+  }
+  guard let entry = found else {
+    if let failure { throw .unreadableZip(file: name, reason: failure) }
+    throw .noExportInZip(file: name)
+  }
+  let entryName = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
+  let zipSize = fileSize(url.path)
+  let uncompressed = max(Int64(entry.uncompressedSize), 1)
+  var stream = ExportStream(file: entryName, options: options)
+  var reported: Int64 = 0
+  do {
+    _ = try archive.extract(entry, bufferSize: 256 << 10, skipCRC32: false) { data in
+      var failure: HealthError?
+      data.withUnsafeBytes { bytes in
+        do throws(HealthError) { try stream.feed(bytes) } catch { failure = error }
+      }
+      if let failure { throw failure }
+      if let progress = options.progress, stream.bytesFed - reported >= 1 << 20 {
+        reported = stream.bytesFed
+        progress(min(zipSize, Int64(Double(reported) / Double(uncompressed) * Double(zipSize))))
+      }
+    }
+  } catch let error as HealthError {
+    throw error
+  } catch {
+    throw .unreadableZip(file: name, reason: "\(entry.path): \(describe(error))")
+  }
+  let result = try stream.finish()
+  options.progress?(zipSize)
+  return result
+}
+
+/// The size of a file in bytes (0 when unknown).
+func fileSize(_ path: String) -> Int64 {
+  guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return 0 }
+  if let number = attributes[.size] as? NSNumber { return number.int64Value }
+  return Int64(attributes[.size] as? Int ?? 0)
+}
+
+/// What the first bytes of a zip entry are.
+private enum Sniffed {
+  case export
+  case other
+  case unreadable(String)
+}
+
+/// Whether a zip entry starts like an Apple Health export (its first 4 KB).
+private func sniff(_ entry: Entry, in archive: Archive) -> Sniffed {
+  var head = Data()
+  do {
+    _ = try archive.extract(entry, bufferSize: 4096, skipCRC32: true) { data in
+      head.append(data)
+      if head.count >= 4096 { throw SniffComplete() }
+    }
+  } catch is SniffComplete {
+  } catch {
+    return .unreadable(describe(error))
+  }
+  return looksLikeExport(head.prefix(4096)) ? .export : .other
+}
+
+/// Words for ZIPFoundation's errors.
+private func describe(_ error: any Error) -> String {
+  if let archiveError = error as? Archive.ArchiveError {
+    switch archiveError {
+    case .invalidCRC32: return "checksum mismatch: the zip is damaged"
+    case .missingEndOfCentralDirectoryRecord: return "no central directory (truncated?)"
+    case .invalidCompressionMethod: return "unsupported compression method"
+    default: return "\(archiveError)"
+    }
+  }
+  if "\(error)" == "corruptedData" { return "corrupt compressed data" }
+  return "\(error)"
+}

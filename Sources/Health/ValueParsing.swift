@@ -1,0 +1,215 @@
+import Foundation
+
+/// A run of bytes inside the scanner's buffer (valid only while the callback that received it runs).
+struct ByteSpan {
+  var start: UnsafePointer<UInt8>
+  var count: Int
+
+  /// Whether the bytes equal `literal` (ASCII).
+  @inline(__always)
+  func equals(_ literal: StaticString) -> Bool {
+    count == literal.utf8CodeUnitCount && memcmp(start, literal.utf8Start, count) == 0
+  }
+
+  /// Whether the bytes start with `literal` (ASCII).
+  @inline(__always)
+  func hasPrefix(_ literal: StaticString) -> Bool {
+    count >= literal.utf8CodeUnitCount && memcmp(start, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+  }
+
+  /// Whether `literal` occurs anywhere in the bytes.
+  func contains(_ literal: StaticString) -> Bool {
+    let needle = literal.utf8CodeUnitCount
+    guard needle > 0, count >= needle else { return needle == 0 }
+    let first = literal.utf8Start.pointee
+    var index = 0
+    while index <= count - needle {
+      if start[index] == first, memcmp(start + index, literal.utf8Start, needle) == 0 { return true }
+      index += 1
+    }
+    return false
+  }
+
+  /// The bytes after the first `n`.
+  func dropFirst(_ n: Int) -> ByteSpan { ByteSpan(start: start + min(n, count), count: max(0, count - n)) }
+
+  /// The bytes as a Swift string (UTF-8, invalid sequences repaired).
+  var string: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+}
+
+/// Calendar arithmetic on the proleptic Gregorian calendar, by formula (days since 1970-01-01).
+enum CivilDate {
+  /// Days from 1970-01-01 to the date (negative before), or nil when the date does not exist.
+  @inline(__always)
+  static func days(year: Int, month: Int, day: Int) -> Int? {
+    guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
+    // Howard Hinnant's days_from_civil.
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The number of days in a month.
+  @inline(__always)
+  static func daysInMonth(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// The date `days` after 1970-01-01 as `YYYY-MM-DD`.
+  static func string(fromDays days: Int) -> String {
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthPart = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthPart + 2) / 5 + 1
+    let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    func pad(_ value: Int, _ width: Int) -> String {
+      let text = String(value)
+      return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+    return "\(year < 0 ? "-" : "")\(pad(abs(year), 4))-\(pad(month, 2))-\(pad(day, 2))"
+  }
+
+  /// Days since 1970-01-01 of a `YYYY-MM-DD` text, or nil.
+  static func days(fromISODate bytes: ByteSpan) -> Int? {
+    guard bytes.count == 10, bytes.start[4] == UInt8(ascii: "-"), bytes.start[7] == UInt8(ascii: "-") else {
+      return nil
+    }
+    guard let year = digits(bytes.start, 4), let month = digits(bytes.start + 5, 2),
+      let day = digits(bytes.start + 8, 2)
+    else { return nil }
+    return days(year: year, month: month, day: day)
+  }
+
+  /// The value of `count` ASCII digits, or nil when one is not a digit.
+  @inline(__always)
+  static func digits(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+    var value = 0
+    for index in 0..<count {
+      let digit = pointer[index] &- 48
+      guard digit < 10 else { return nil }
+      value = value * 10 + Int(digit)
+    }
+    return value
+  }
+}
+
+/// The fixed-width timestamps of Apple Health exports, `yyyy-MM-dd HH:mm:ss ±hhmm`
+/// (`2023-05-01 08:12:33 +0200`), parsed by position: no formatter, no locale, no allocation.
+enum Timestamp {
+  /// The largest UTC offset accepted, in seconds (±18:00, as ISO 8601 and Foundation allow).
+  static let maximumOffset = 18 * 3600
+
+  /// Seconds since 1970-01-01 UTC, or nil when the text is not such a timestamp (wrong shape, a date that
+  /// does not exist, hour > 23, minute > 59, second > 60, offset beyond ±18:00).
+  @inline(__always)
+  static func parse(_ span: ByteSpan) -> Int64? {
+    guard span.count == 25 else { return nil }
+    let p = span.start
+    guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), p[10] == UInt8(ascii: " "),
+      p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"), p[19] == UInt8(ascii: " ")
+    else { return nil }
+    let sign = p[20]
+    guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+    guard let year = CivilDate.digits(p, 4), let month = CivilDate.digits(p + 5, 2),
+      let day = CivilDate.digits(p + 8, 2), let hour = CivilDate.digits(p + 11, 2),
+      let minute = CivilDate.digits(p + 14, 2), let second = CivilDate.digits(p + 17, 2),
+      let offsetHours = CivilDate.digits(p + 21, 2), let offsetMinutes = CivilDate.digits(p + 23, 2)
+    else { return nil }
+    guard hour <= 23, minute <= 59, second <= 60, let days = CivilDate.days(year: year, month: month, day: day)
+    else { return nil }
+    let offset = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "+") ? 1 : -1)
+    guard abs(offset) <= maximumOffset else { return nil }
+    return Int64(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
+  }
+}
+
+/// Decimal numbers as written in exports (`77.85`, `4520`, `1.2e-3`), parsed without allocating in the
+/// common case: up to 19 significant digits with a power of ten up to 22 is exact (one correctly rounded
+/// multiplication or division); anything else goes through the standard library's locale-independent parser.
+enum DecimalNumber {
+  private static let powersOfTen: [Double] = (0...22).map { exponent in
+    var value = 1.0
+    for _ in 0..<exponent { value *= 10 }
+    return value
+  }
+
+  /// The value, or nil when the bytes are not a number (NaN and infinities come back as such for the
+  /// caller to refuse).
+  static func parse(_ span: ByteSpan) -> Double? {
+    let p = span.start
+    let end = span.count
+    var index = 0
+    var negative = false
+    if index < end, p[index] == UInt8(ascii: "-") || p[index] == UInt8(ascii: "+") {
+      negative = p[index] == UInt8(ascii: "-")
+      index += 1
+    }
+    var mantissa: UInt64 = 0
+    var digitCount = 0
+    var exponent = 0
+    var sawDigit = false
+    while index < end, case let digit = p[index] &- 48, digit < 10 {
+      sawDigit = true
+      if mantissa != 0 || digit != 0 { digitCount += 1 }
+      mantissa = mantissa &* 10 &+ UInt64(digit)
+      index += 1
+    }
+    if index < end, p[index] == UInt8(ascii: ".") {
+      index += 1
+      while index < end, case let digit = p[index] &- 48, digit < 10 {
+        sawDigit = true
+        if mantissa != 0 || digit != 0 { digitCount += 1 }
+        mantissa = mantissa &* 10 &+ UInt64(digit)
+        exponent -= 1
+        index += 1
+      }
+    }
+    if sawDigit, index < end, p[index] == UInt8(ascii: "e") || p[index] == UInt8(ascii: "E") {
+      index += 1
+      var exponentNegative = false
+      if index < end, p[index] == UInt8(ascii: "-") || p[index] == UInt8(ascii: "+") {
+        exponentNegative = p[index] == UInt8(ascii: "-")
+        index += 1
+      }
+      var written = 0
+      var sawExponentDigit = false
+      while index < end, case let digit = p[index] &- 48, digit < 10 {
+        sawExponentDigit = true
+        if written < 100_000 { written = written * 10 + Int(digit) }
+        index += 1
+      }
+      guard sawExponentDigit else { return slowParse(span) }
+      exponent += exponentNegative ? -written : written
+    }
+    guard sawDigit, index == end, digitCount <= 19 else { return slowParse(span) }
+    let mantissaIsExact = mantissa <= 1 << 53
+    let value: Double
+    if mantissa == 0 {
+      value = 0
+    } else if mantissaIsExact, exponent >= 0, exponent <= 22 {
+      value = Double(mantissa) * powersOfTen[exponent]
+    } else if mantissaIsExact, exponent < 0, exponent >= -22 {
+      value = Double(mantissa) / powersOfTen[-exponent]
+    } else {
+      return slowParse(span)
+    }
+    return negative ? -value : value
+  }
+
+  private static func slowParse(_ span: ByteSpan) -> Double? {
+    guard span.count > 0, span.count < 400 else { return nil }
+    return Double(span.string.trimmingCharacters(in: .whitespaces))
+  }
+}

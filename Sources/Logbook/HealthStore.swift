@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import PlanEngine
+
+/// One day of health data, in the profile's time zone.
+public struct HealthDay: Sendable, Hashable, Codable {
+  /// The local day.
+  public var date: CivilDate
+  /// Steps, deduplicated across sources.
+  public var steps: Double
+  /// Walking and running distance, km.
+  public var distanceKm: Double
+  /// Active energy, kcal.
+  public var activeKcal: Double
+
+  /// Creates a day.
+  public init(date: CivilDate, steps: Double, distanceKm: Double, activeKcal: Double) {
+    self.date = date
+    self.steps = steps
+    self.distanceKm = distanceKm
+    self.activeKcal = activeKcal
+  }
+}
+
+/// A body measurement (height cm, body mass kg, resting heart rate).
+public struct HealthMeasure: Sendable, Hashable, Codable {
+  /// `height_cm`, `body_mass_kg`, `resting_heart_rate`.
+  public var kind: String
+  /// When it was measured.
+  public var date: Date
+  /// The value, in the kind's unit.
+  public var value: Double
+
+  /// Creates a measure.
+  public init(kind: String, date: Date, value: Double) {
+    self.kind = kind
+    self.date = date
+    self.value = value
+  }
+}
+
+/// What a health import changed.
+public struct HealthImportResult: Sendable, Hashable {
+  /// Days not in the database before.
+  public var newDays: Int
+  /// Days whose totals changed (a newer export of the same day).
+  public var updatedDays: Int
+  /// New measurements.
+  public var newMeasures: Int
+  /// Running workouts added to the logbook.
+  public var newRuns: Int
+}
+
+extension LogbookDatabase {
+  /// Stores an import in one transaction: days upserted (an export holds the whole history, so a newer one
+  /// replaces a day's totals), new measures and new runs added. Killed midway, nothing of it is kept.
+  public func saveHealth(days: [HealthDay], measures: [HealthMeasure], runs: [Completion],
+                         profile: String) throws(LogbookError) -> HealthImportResult {
+    do {
+      return try writer.write { db in
+        var result = HealthImportResult(newDays: 0, updatedDays: 0, newMeasures: 0, newRuns: 0)
+        for day in days {
+          let existing = try Row.fetchOne(db, sql: "SELECT steps, distanceKm, activeKcal FROM healthDay WHERE profile = ? AND date = ?",
+                                          arguments: [profile, day.date.description])
+          if let existing {
+            let same = abs((existing["steps"] as Double) - day.steps) < 1e-6
+              && abs((existing["distanceKm"] as Double) - day.distanceKm) < 1e-6
+              && abs((existing["activeKcal"] as Double) - day.activeKcal) < 1e-6
+            if same { continue }
+            result.updatedDays += 1
+          } else {
+            result.newDays += 1
+          }
+          try db.execute(sql: """
+            INSERT INTO healthDay (profile, date, steps, distanceKm, activeKcal) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(profile, date) DO UPDATE SET steps = excluded.steps, distanceKm = excluded.distanceKm,
+              activeKcal = excluded.activeKcal
+            """, arguments: [profile, day.date.description, day.steps, day.distanceKm, day.activeKcal])
+        }
+        for measure in measures {
+          try db.execute(sql: "INSERT OR IGNORE INTO healthMeasure (profile, kind, date, value) VALUES (?, ?, ?, ?)",
+                         arguments: [profile, measure.kind, measure.date, measure.value])
+          result.newMeasures += db.changesCount
+        }
+        for run in runs {
+          var record = CompletionRecord(run)
+          try record.insert(db)
+          result.newRuns += 1
+        }
+        return result
+      }
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  /// Every stored day of `profile`, by date.
+  public func healthDays(profile: String) throws(LogbookError) -> [HealthDay] {
+    do {
+      return try writer.read { db in
+        try Row.fetchAll(db, sql: "SELECT date, steps, distanceKm, activeKcal FROM healthDay WHERE profile = ? ORDER BY date",
+                         arguments: [profile]).compactMap { row -> HealthDay? in
+          guard let date = CivilDate(iso: row["date"]) else { return nil }
+          return HealthDay(date: date, steps: row["steps"], distanceKm: row["distanceKm"], activeKcal: row["activeKcal"])
+        }
+      }
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  /// The latest measure of `kind` for `profile`.
+  public func latestMeasure(kind: String, profile: String) throws(LogbookError) -> HealthMeasure? {
+    do {
+      return try writer.read { db in
+        try Row.fetchOne(db, sql: "SELECT date, value FROM healthMeasure WHERE profile = ? AND kind = ? ORDER BY date DESC LIMIT 1",
+                         arguments: [profile, kind]).map { HealthMeasure(kind: kind, date: $0["date"], value: $0["value"]) }
+      }
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  /// The best step count of `profile` before `date` (to celebrate a new best after an import).
+  public func bestStepsBefore(_ date: CivilDate, profile: String) throws(LogbookError) -> Double {
+    do {
+      return try writer.read { db in
+        try Double.fetchOne(db, sql: "SELECT MAX(steps) FROM healthDay WHERE profile = ? AND date < ?",
+                            arguments: [profile, date.description]) ?? 0
+      }
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import Health
+import Logbook
+import PlanEngine
+import TrainingProgress
+
+/// `runmate health`: Apple Health data, imported and summarised.
+struct HealthCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "health",
+    abstract: "Import an Apple Health export and see daily steps, distance and energy.",
+    subcommands: [Summary.self, Import.self],
+    defaultSubcommand: Summary.self)
+
+  /// Whose data, in which zone.
+  struct Who: ParsableArguments {
+    @Option(name: .customLong("profile"), help: "The profile (default: the default profile).") var profile: String?
+    @Option(name: .customLong("tz"), help: "Time zone for days (default: the profile's, else the system's).") var timeZone: String?
+
+    func resolve(_ db: LogbookDatabase) throws -> (name: String, zone: TimeZone, profile: Profile?) {
+      let found = try db.profile(named: profile)
+      let zoneName = timeZone ?? found?.timeZone ?? TimeZone.current.identifier
+      guard let zone = TimeZone(identifier: zoneName) else {
+        throw CLIError.invalidOption(option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
+                                     suggestion: nil)
+      }
+      return (found?.name ?? "", zone, found)
+    }
+  }
+
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Import export.zip, export.xml (any size, streamed) or a CSV of date,steps,distance_km,active_kcal.")
+    @Argument(help: "The export file.") var file: String
+    @OptionGroup var who: Who
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+      let db = try database.open()
+      let (name, zone, _) = try who.resolve(db)
+      let url = URL(fileURLWithPath: file)
+      guard FileManager.default.fileExists(atPath: file) else { throw CLIError.unreadable(path: file, reason: "no such file") }
+      let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
+      let bar: ProgressBar? = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: size) : nil
+      var report: (@Sendable (Int64) -> Void)?
+      if let bar { report = { bar.update($0) } }
+      let data: HealthImport
+      do {
+        data = try importHealth(at: url, timeZone: zone, progress: report)
+      } catch {
+        bar?.finish()
+        throw error
+      }
+      bar?.finish()
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = zone
+      let days = data.days.compactMap { day in
+        CivilDate(iso: day.date).map { HealthDay(date: $0, steps: day.steps, distanceKm: day.distanceKm, activeKcal: day.activeEnergyKcal) }
+      }
+      let measures = data.measures.map { HealthMeasure(kind: $0.kind.rawValue, date: $0.date, value: $0.value) }
+      // Running workouts join the logbook, skipping runs already there (a GPX/TCX import of the same run).
+      let existing = try db.completions()
+      var runs: [Completion] = []
+      for workout in data.workouts where workout.isRunning {
+        guard let km = workout.distanceKm, km > 0, workout.durationSeconds > 0 else { continue }
+        let parts = calendar.dateComponents([.year, .month, .day], from: workout.start)
+        guard let y = parts.year, let m = parts.month, let d = parts.day, let date = CivilDate(year: y, month: m, day: d)
+        else { continue }
+        let run = Completion(date: date, startedAt: workout.start, distanceKm: km, durationSeconds: workout.durationSeconds,
+                             source: .health, sourceFile: "Apple Health (\(workout.sourceName))")
+        if existing.contains(where: { isSameRun($0, run) }) || runs.contains(where: { isSameRun($0, run) }) { continue }
+        runs.append(run)
+      }
+      let previousBest = try db.bestStepsBefore(CivilDate(dayNumber: Int.max / 2), profile: name)
+      let result = try db.saveHealth(days: days, measures: measures, runs: runs, profile: name)
+      var lines = ["imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
+        + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"]
+      if let best = days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
+        lines.append("New best day: \(Int(best.steps)) steps on \(best.date.shortLabel)! 🎉")
+      }
+      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+    }
+  }
+
+  struct Summary: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Today, the last 7 days, the best day, the activity level.")
+    @OptionGroup var who: Who
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      let db = try database.open()
+      let (name, _, _) = try who.resolve(db)
+      let today = try clock.today()
+      let days = try db.healthDays(profile: name)
+      let previousBest = days.dropLast().map(\.steps).max() ?? 0
+      let summary = makeHealthSummary(days: days, today: today, previousBest: previousBest)
+      if output.format == .json { return try writeStandardOutput(JSONOutput.encode(summary)) }
+      guard !days.isEmpty else {
+        return try writeStandardOutput("no health data yet: `runmate health import export.zip`\n")
+      }
+      var lines: [String] = []
+      if let t = summary.todayTotals {
+        lines.append("Today, \(today.shortLabel): \(Int(t.steps)) steps, \(oneDecimal(t.distanceKm)) km, \(Int(t.activeKcal)) kcal")
+      } else {
+        lines.append("Today, \(today.shortLabel): no data yet")
+      }
+      let top = max(1, summary.lastSevenDays.map(\.steps).max() ?? 1)
+      lines.append("")
+      lines.append("Last 7 days (steps):")
+      for day in summary.lastSevenDays {
+        let width = Int((day.steps / top * 40).rounded())
+        lines.append("  \(day.date.shortLabel.padding(toLength: 11, withPad: " ", startingAt: 0)) "
+          + String(repeating: "█", count: width) + " \(Int(day.steps))")
+      }
+      lines.append("")
+      if let best = summary.bestDay {
+        lines.append("Best day: \(Int(best.steps)) steps on \(best.date.shortLabel) \(best.date.year)"
+          + (summary.newBest ? " (new!)" : ""))
+      }
+      lines.append("Activity level: \(summary.activityLevel.rawValue) (\(Int(summary.averageSteps7)) steps a day this week; "
+        + "28-day average \(Int(summary.averageSteps28)), 30-day \(Int(summary.averageSteps30)))")
+      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+    }
+  }
+}
+
+/// A progress bar on stderr, for terminals only.
+final class ProgressBar: @unchecked Sendable {
+  let total: Int64
+  private let lock = NSLock()
+  private var shown = -1
+
+  init(total: Int64) { self.total = max(1, total) }
+
+  func update(_ done: Int64) {
+    lock.lock()
+    defer { lock.unlock() }
+    let percent = Int(min(100, done * 100 / total))
+    guard percent != shown else { return }
+    shown = percent
+    let filled = percent * 30 / 100
+    let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent) %"
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+
+  func finish() { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Health
+import Testing
+
+/// The URL of a fixture under `Fixtures/` (e.g. `"hostile/xxe.xml"`).
+func fixtureURL(_ path: String) throws -> URL {
+  try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/\(path)")
+}
+
+/// A named time zone.
+func zone(_ identifier: String) throws -> TimeZone {
+  try #require(TimeZone(identifier: identifier))
+}
+
+/// Imports a fixture in a time zone (Europe/Berlin unless told).
+func importFixture(_ path: String, timeZone: String = "Europe/Berlin") throws -> HealthImport {
+  try importHealth(at: fixtureURL(path), timeZone: zone(timeZone))
+}
+
+/// The error importing a fixture throws, or nil when it imports.
+func importError(_ path: String) throws -> HealthError? {
+  let url = try fixtureURL(path)
+  let berlin = try zone("Europe/Berlin")
+  do {
+    _ = try importHealth(at: url, timeZone: berlin)
+    return nil
+  } catch {
+    return error
+  }
+}
+
+/// Daily totals from a CSV fixture written from `reference_aggregate.py` output (`#` lines are comments).
+func referenceDays(_ path: String) throws -> [DayTotals] {
+  let text = try String(contentsOf: fixtureURL(path), encoding: .utf8)
+  let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
+  return try rows.map { row in
+    let fields = row.split(separator: ",").map(String.init)
+    try #require(fields.count == 4)
+    return DayTotals(
+      date: fields[0], steps: try #require(Double(fields[1])), distanceKm: try #require(Double(fields[2])),
+      activeEnergyKcal: try #require(Double(fields[3])))
+  }
+}
+
+/// Expects the same days, each total within `tolerance`.
+func expectSameDays(
+  _ actual: [DayTotals], _ expected: [DayTotals], tolerance: Double = 0.01,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(actual.map(\.date) == expected.map(\.date), sourceLocation: sourceLocation)
+  for (day, reference) in zip(actual, expected) {
+    #expect(abs(day.steps - reference.steps) <= tolerance, "\(day.date) steps", sourceLocation: sourceLocation)
+    #expect(
+      abs(day.distanceKm - reference.distanceKm) <= tolerance, "\(day.date) distance", sourceLocation: sourceLocation)
+    #expect(
+      abs(day.activeEnergyKcal - reference.activeEnergyKcal) <= tolerance, "\(day.date) active energy",
+      sourceLocation: sourceLocation)
+  }
+}
+
+/// A UTC instant from its calendar fields, computed with Foundation's `Calendar` (independently of the
+/// module's own timestamp parser).
+func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) throws -> Date {
+  var calendar = Calendar(identifier: .gregorian)
+  calendar.timeZone = try zone("UTC")
+  let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+  return try #require(calendar.date(from: components))
+}
+
+/// Whether `actual` is within `tolerance` of `expected`.
+func isClose(_ actual: Double?, _ expected: Double, _ tolerance: Double = 1e-9) -> Bool {
+  guard let actual else { return false }
+  return abs(actual - expected) <= tolerance
+}
