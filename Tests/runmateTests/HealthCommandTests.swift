@@ -67,4 +67,41 @@ import Testing
     let summary = try runmate(["health", "--tz", "UTC"], environment: env)
     #expect(summary.stdout == "no health data yet: `runmate health import export.zip`\n")
   }
+
+  @Test func anImportKilledMidwayKeepsNothingOfIt() throws {
+    let generator = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/tools/health-gen/gen_export.py")
+    guard FileManager.default.fileExists(atPath: generator.path) else { return }  // ../shared is beside the repo in CI
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let export = directory.appendingPathComponent("export.xml")
+    let make = Process()
+    make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    make.arguments = ["python3", generator.path, "--out", export.path, "--days", "200", "--seed", "7"]
+    make.standardOutput = FileHandle.nullDevice
+    make.standardError = FileHandle.nullDevice
+    try make.run()
+    make.waitUntilExit()
+    #expect(make.terminationStatus == 0)
+    for delay in [0.02, 0.08, 0.2, 0.5] {
+      let process = Process()
+      process.executableURL = try runmateBinary()
+      process.arguments = ["health", "import", export.path, "--tz", "Europe/Berlin"]
+      process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      Thread.sleep(forTimeInterval: delay)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let summary = try runmate(["health", "--tz", "Europe/Berlin", "--format", "json", "--now", "2030-01-01"],
+                                environment: env)
+      let json = try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any]
+      let hasBest = json?["best_day"] != nil
+      let list = try runmate(["log", "list"], environment: env)
+      // All or nothing: no days and no runs, or both.
+      #expect(hasBest == (list.stdout != "no runs logged yet\n"), "after a kill at \(delay) s")
+      if hasBest { return }
+    }
+  }
 }
