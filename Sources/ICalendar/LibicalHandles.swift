@@ -1,5 +1,11 @@
 internal import CLibical
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 // Ownership of libical memory, in one file.
 //
 // Every libical handle imports as `OpaquePointer` (components, properties and zones look alike) and every
@@ -63,15 +69,118 @@ struct OwnedComponent: ~Copyable {
     try body(pointer)
   }
 
-  /// Serializes the tree: CRLF line ends, folding at 75 octets, TEXT escaping.
+  /// Serializes the tree (CRLF line ends, folding at 75 octets, TEXT escaping) with `children` (the text of
+  /// further child components, as libical writes them) inserted before its END line: the text libical would
+  /// write had those children been added last.
   /// The corresponding libical functions are `icalcomponent_as_ical_string_r` and `icalmemory_free_buffer`.
-  borrowing func icalText() throws(ICalendarError) -> String {
+  borrowing func icalText(insertingBeforeEnd children: [UInt8]) throws(ICalendarError) -> String {
     cical_clear_errno()
     guard let buffer = icalcomponent_as_ical_string_r(pointer) else {
       throw .libical(operation: "icalcomponent_as_ical_string_r")
     }
     defer { icalmemory_free_buffer(buffer) }
-    return String(cString: buffer)
+    let text = UnsafeBufferPointer(
+      start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length(of: buffer))
+    // libical ends a component with "END:" + its name + CRLF.
+    let end = Array("END:\(kindName(icalcomponent_isa(pointer)))\r\n".utf8)
+    guard text.count >= end.count, text.suffix(end.count).elementsEqual(end) else {
+      throw .libical(operation: "icalcomponent_as_ical_string_r", detail: "the text does not end with its END line")
+    }
+    let head = text.count - end.count
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.count + children.count)
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<head]))
+    bytes.append(contentsOf: children)
+    bytes.append(contentsOf: end)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the serialized tree to `bytes`: what `icalcomponent_as_ical_string_r` returns, or nothing when
+  /// libical cannot write it (as libical leaves out such a child when it writes its parent).
+  borrowing func appendICalText(to bytes: inout [UInt8]) {
+    appendText(of: pointer, to: &bytes)
+  }
+}
+
+/// Appends the text `icalcomponent_as_ical_string_r(component)` returns (nothing for NULL), put together
+/// here the way libical does it: `BEGIN:` and the kind's name, CRLF, libical's text of each property in
+/// order (a property libical cannot write is left out), each child's text in order, `END:` and the name,
+/// CRLF. The same bytes, without libical's growing buffer per component (a large allocation and copies).
+/// The corresponding libical functions are `icalproperty_as_ical_string_r`, `icalcomponent_as_ical_string_r`
+/// and `icalmemory_free_buffer`.
+func appendText(of component: OpaquePointer, to bytes: inout [UInt8]) {
+  let kind = icalcomponent_isa(component)
+  // X components are named by their X-name: let libical write them whole.
+  guard kind != ICAL_X_COMPONENT, kind != ICAL_NO_COMPONENT, let name = icalcomponent_kind_to_string(kind) else {
+    guard let buffer = icalcomponent_as_ical_string_r(component) else { return }
+    defer { icalmemory_free_buffer(buffer) }
+    appendCString(buffer, to: &bytes)
+    return
+  }
+  appendASCII("BEGIN:", to: &bytes)
+  appendCString(name, to: &bytes)
+  appendASCII("\r\n", to: &bytes)
+  var property = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
+  while let current = property {
+    if let text = icalproperty_as_ical_string_r(current) {
+      appendCString(text, to: &bytes)
+      icalmemory_free_buffer(text)
+    }
+    property = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
+  }
+  forEachChild(of: component, kind: ICAL_ANY_COMPONENT) { appendText(of: $0, to: &bytes) }
+  appendASCII("END:", to: &bytes)
+  appendCString(name, to: &bytes)
+  appendASCII("\r\n", to: &bytes)
+}
+
+/// Appends the bytes of a NUL-terminated C string.
+private func appendCString(_ string: UnsafePointer<CChar>, to bytes: inout [UInt8]) {
+  let start = UnsafeRawPointer(string).assumingMemoryBound(to: UInt8.self)
+  bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: length(of: string)))
+}
+
+/// Appends the bytes of a literal.
+private func appendASCII(_ text: StaticString, to bytes: inout [UInt8]) {
+  bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+}
+
+/// The length of a NUL-terminated C string. The corresponding C function is `strlen`.
+private func length(of string: UnsafePointer<CChar>) -> Int {
+  strlen(string)
+}
+
+/// Whether a text holds a NUL (libical would stop reading there). NUL is a control character, always a
+/// Character of its own, so looking at the UTF-8 bytes gives the same answer as `text.contains("\0")`.
+/// The corresponding C function is `memchr`.
+func containsNUL(_ text: String) -> Bool {
+  text.utf8.withContiguousStorageIfAvailable { bytes in
+    guard let start = bytes.baseAddress else { return false }
+    return memchr(start, 0, bytes.count) != nil
+  } ?? text.utf8.contains(0)
+}
+
+/// A lock (a pthread mutex) for the little state this module shares between threads.
+final class Lock: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` while holding the lock.
+  func withLock<Result>(_ body: () -> Result) -> Result {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return body()
   }
 }
 
@@ -82,11 +191,13 @@ struct OwnedProperty: ~Copyable {
   /// Wraps the result of an `icalproperty_new_*` call, turning NULL into an error.
   /// - Parameters:
   ///   - operation: The libical constructor called, for the error.
-  ///   - detail: The value given, for the error.
+  ///   - detail: The value given, for the error (evaluated only when the constructor fails).
   ///   - make: The constructor call.
-  init(_ operation: String, detail: String? = nil, _ make: () -> OpaquePointer?) throws(ICalendarError) {
+  init(
+    _ operation: String, detail: @autoclosure () -> String? = nil, _ make: () -> OpaquePointer?
+  ) throws(ICalendarError) {
     cical_clear_errno()
-    guard let pointer = make() else { throw .libical(operation: operation, detail: detail) }
+    guard let pointer = make() else { throw .libical(operation: operation, detail: detail()) }
     self.pointer = pointer
   }
 
@@ -134,6 +245,19 @@ func children(of component: OpaquePointer, kind: icalcomponent_kind) -> [OpaqueP
     current = icalcompiter_next(&iterator)
   }
   return result
+}
+
+/// Calls `body` with each direct child of `component` of one kind, in order, without collecting them in an
+/// array (same explicit iterator as ``children(of:kind:)``, so nested loops are safe).
+func forEachChild<Failure: Error>(
+  of component: OpaquePointer, kind: icalcomponent_kind, _ body: (OpaquePointer) throws(Failure) -> Void
+) throws(Failure) {
+  var iterator = icalcomponent_begin_component(component, kind)
+  var current = icalcompiter_deref(&iterator)
+  while let child = current {
+    try body(child)
+    current = icalcompiter_next(&iterator)
+  }
 }
 
 /// The properties of `component` of one kind, in order (collected at once: the cursor is per component).

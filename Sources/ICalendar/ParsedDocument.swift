@@ -22,9 +22,11 @@ func withParsedCalendars<Result>(
   tolerating: (_ property: String?, _ componentKind: String) -> Bool = { _, _ in false },
   _ body: ([OpaquePointer], SourceText) throws(ICalendarError) -> Result
 ) throws(ICalendarError) -> Result {
+  // Only keeps the text: its lines are split when a message needs a line number.
   let source = SourceText(text)
   cical_clear_errno()
-  guard !text.contains("\0"), let root = icalparser_parse_string(text) else {
+  // withCString lends the String's own bytes (a pointer argument made from a String is a copy).
+  guard !containsNUL(text), let root = text.withCString({ icalparser_parse_string($0) }) else {
     throw source.whyUnparsable()
   }
   let tree = OwnedComponent(adopting: root)
@@ -69,23 +71,40 @@ struct LibicalProblem {
 }
 
 /// Every X-LIC-ERROR property in the tree, in document order, at every level.
+///
+/// This walks every component of every parse, so it allocates nothing for a component without X-LIC-ERROR:
+/// components are counted per kind in an array, and names, labels and per-name ordinals are only made for a
+/// component that has a problem.
 /// The corresponding libical function is `icalproperty_get_xlicerror`.
 func libicalProblems(in root: OpaquePointer) -> [LibicalProblem] {
   var problems: [LibicalProblem] = []
-  var counts: [String: Int] = [:]
+  // Components seen so far, by kind (raw value of `icalcomponent_kind`).
+  var counts: [Int] = []
   func visit(_ component: OpaquePointer) {
-    let kind = kindName(icalcomponent_isa(component))
-    let ordinal = counts[kind, default: 0]
-    counts[kind] = ordinal + 1
-    for property in properties(of: component, kind: ICAL_XLICERROR_PROPERTY) {
-      let text = copyString(icalproperty_get_xlicerror(property)) ?? ""
-      problems.append(
-        LibicalProblem(
-          property: propertyName(inLibicalMessage: text), componentKind: kind,
-          component: componentLabel(component), ordinal: ordinal,
-          text: text.trimmingSuffix(while: { $0 == " " || $0 == ":" })))
+    let kind = icalcomponent_isa(component)
+    let raw = Int(kind.rawValue)
+    if raw >= counts.count { counts.append(contentsOf: repeatElement(0, count: raw - counts.count + 1)) }
+    if icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY) != nil {
+      let name = kindName(kind)
+      // The position among the components of the same *name* seen before (two kinds could share one, e.g.
+      // the fallback "component").
+      var ordinal = 0
+      for (other, count) in counts.enumerated() where count > 0 {
+        if kindName(icalcomponent_kind(rawValue: UInt32(other))) == name { ordinal += count }
+      }
+      // Collected first: componentLabel moves the component's property cursor.
+      let errors = properties(of: component, kind: ICAL_XLICERROR_PROPERTY)
+      for property in errors {
+        let text = copyString(icalproperty_get_xlicerror(property)) ?? ""
+        problems.append(
+          LibicalProblem(
+            property: propertyName(inLibicalMessage: text), componentKind: name,
+            component: componentLabel(component), ordinal: ordinal,
+            text: text.trimmingSuffix(while: { $0 == " " || $0 == ":" })))
+      }
     }
-    for child in children(of: component, kind: ICAL_ANY_COMPONENT) { visit(child) }
+    counts[raw] += 1
+    forEachChild(of: component, kind: ICAL_ANY_COMPONENT) { visit($0) }
   }
   visit(root)
   return problems
@@ -111,6 +130,9 @@ extension String {
 
 /// The input's content lines (folded lines joined) with their line numbers, to put line numbers and
 /// the offending line into messages. libical keeps no positions.
+///
+/// Making one only keeps the text: the lines are split (from the UTF-8 bytes) each time ``lines``,
+/// ``firstLine`` or ``physicalLineCount`` is read, which happens only while an error is being reported.
 struct SourceText {
   /// One unfolded content line.
   struct Line {
@@ -120,35 +142,101 @@ struct SourceText {
     var text: String
   }
 
-  /// The content lines, blank lines dropped.
-  let lines: [Line]
-  /// The number of physical lines.
-  let physicalLineCount: Int
+  /// The whole input.
+  let text: String
 
   init(_ text: String) {
-    var lines: [Line] = []
-    var number = 0
-    // CR LF and bare LF both occur. In Swift, CR LF is one Character, so split on either. A leading BOM
-    // is skipped, as libical does.
-    let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
-    for line in body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
-      number += 1
-      if let first = line.first, first == " " || first == "\t", !lines.isEmpty {
-        lines[lines.count - 1].text += line.dropFirst()
-      } else if !line.isEmpty {
-        lines.append(Line(number: number, text: String(line)))
-      }
-    }
-    self.lines = lines
-    physicalLineCount = body.last == "\r\n" || body.last == "\n" ? number - 1 : number
+    self.text = text
   }
 
+  /// The content lines, blank lines dropped.
+  var lines: [Line] { split().lines }
+
+  /// The number of physical lines.
+  var physicalLineCount: Int { split().physicalLineCount }
+
   /// The first content line, or nil for an empty text.
-  var firstLine: Line? { lines.first }
+  var firstLine: Line? {
+    var first: Line?
+    _ = forEachLine { line in
+      first = line
+      return false
+    }
+    return first
+  }
+
+  /// Splits the text into content lines and counts its physical lines.
+  private func split() -> (lines: [Line], physicalLineCount: Int) {
+    var lines: [Line] = []
+    let count = forEachLine { line in
+      lines.append(line)
+      return true
+    }
+    return (lines, count)
+  }
+
+  /// Calls `body` with each content line in order, until it returns false.
+  ///
+  /// The same lines as splitting the text into Characters at `"\r\n"` and `"\n"` (a CR LF pair is one
+  /// Character; LF always ends a Character), after a leading BOM, joining a line that starts with a blank to
+  /// the previous content line and dropping empty ones, but done on the UTF-8 bytes: a line ends at every
+  /// LF, and a CR just before that LF belongs to the line end.
+  /// - Returns: The number of physical lines (a final line end does not start another line).
+  private func forEachLine(_ body: (Line) -> Bool) -> Int {
+    // A leading BOM is skipped, as libical does.
+    let content = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
+    if let count = content.utf8.withContiguousStorageIfAvailable({ Self.forEachLine(in: $0, body) }) {
+      return count
+    }
+    return Array(content.utf8).withUnsafeBufferPointer { Self.forEachLine(in: $0, body) }
+  }
+
+  private static func forEachLine(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Line) -> Bool) -> Int {
+    let newline = UInt8(ascii: "\n")
+    let carriageReturn = UInt8(ascii: "\r")
+    var pending: Line?
+    var number = 0
+    var start = 0
+    var stopped = false
+    while !stopped {
+      var end = start
+      while end < bytes.count && bytes[end] != newline { end += 1 }
+      let isLast = end == bytes.count
+      number += 1
+      // The line's bytes, without its line end.
+      var lineEnd = end
+      if !isLast && lineEnd > start && bytes[lineEnd - 1] == carriageReturn { lineEnd -= 1 }
+      let line = UnsafeBufferPointer(rebasing: bytes[start..<lineEnd])
+      if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), pending != nil {
+        if line.count == 1 || line[1] < 0x80 {
+          // An ASCII blank followed by ASCII (or nothing) is a Character of its own.
+          pending?.text += String(decoding: UnsafeBufferPointer(rebasing: line[1...]), as: UTF8.self)
+        } else {
+          // A blank followed by a combining mark is one Character with it: decide on Characters, as before.
+          let string = String(decoding: line, as: UTF8.self)
+          if let character = string.first, character == " " || character == "\t" {
+            pending?.text += string.dropFirst()
+          } else if let done = pending {
+            stopped = !body(done)
+            pending = Line(number: number, text: string)
+          }
+        }
+      } else if !line.isEmpty {
+        if let done = pending { stopped = !body(done) }
+        pending = Line(number: number, text: String(decoding: line, as: UTF8.self))
+      }
+      if isLast { break }
+      start = end + 1
+    }
+    if !stopped, let done = pending { _ = body(done) }
+    // A final line end does not start a line.
+    return bytes.last == newline ? number - 1 : number
+  }
 
   /// Why libical returned nothing: not iCalendar at all, or truncated (a component never closed).
   func whyUnparsable() -> ICalendarError {
-    guard let first = firstLine else {
+    let (lines, physicalLineCount) = split()
+    guard let first = lines.first else {
       return .libical(.notICalendar(firstLine: ""), operation: "icalparser_parse_string")
     }
     guard first.text.uppercased() == "BEGIN:VCALENDAR" else {

@@ -49,8 +49,9 @@ extension VCalendar {
       break
     }
     var events: [VEvent] = []
-    for (index, component) in children(of: calendar, kind: ICAL_VEVENT_COMPONENT).enumerated() {
-      events.append(try readEvent(component, ordinal: index, source: source))
+    events.reserveCapacity(Int(icalcomponent_count_components(calendar, ICAL_VEVENT_COMPONENT)))
+    try forEachChild(of: calendar, kind: ICAL_VEVENT_COMPONENT) { (component) throws(ICalendarError) in
+      events.append(try readEvent(component, ordinal: events.count, source: source))
     }
     return VCalendar(prodID: prodID, method: method, name: name, events: events)
   }
@@ -75,33 +76,27 @@ extension VCalendar {
         .missingProperty(component: label == "VEVENT" ? "VEVENT #\(ordinal + 1)" : label, property: property),
         operation: "icalcomponent_get_first_property", line: begin?.number)
     }
-    guard let uidProperty = firstProperty(of: event, kind: ICAL_UID_PROPERTY),
-      let uid = copyString(icalproperty_get_uid(uidProperty))
-    else { throw missing("UID") }
-    guard let stampProperty = firstProperty(of: event, kind: ICAL_DTSTAMP_PROPERTY) else { throw missing("DTSTAMP") }
-    guard let startProperty = firstProperty(of: event, kind: ICAL_DTSTART_PROPERTY) else { throw missing("DTSTART") }
+    // One walk over the event's properties instead of one search per kind.
+    let found = EventProperties(event)
+    guard let uidProperty = found.uid, let uid = copyString(icalproperty_get_uid(uidProperty)) else {
+      throw missing("UID")
+    }
+    guard let stampProperty = found.dtstamp else { throw missing("DTSTAMP") }
+    guard let startProperty = found.dtstart else { throw missing("DTSTART") }
 
     var result = VEvent(
       uid: uid,
       dtstamp: ICalDateTime(icalproperty_get_dtstamp(stampProperty)),
       start: WrittenTime(property: startProperty, value: icalproperty_get_dtstart(startProperty)).eventTime,
-      summary: firstProperty(of: event, kind: ICAL_SUMMARY_PROPERTY).flatMap {
-        copyString(icalproperty_get_summary($0))
-      } ?? "")
-    result.end = firstProperty(of: event, kind: ICAL_DTEND_PROPERTY)
-      .map { WrittenTime(property: $0, value: icalproperty_get_dtend($0)).eventTime }
-    result.durationSeconds = firstProperty(of: event, kind: ICAL_DURATION_PROPERTY)
-      .map { Int(icaldurationtype_as_int(icalproperty_get_duration($0))) }
-    result.description = firstProperty(of: event, kind: ICAL_DESCRIPTION_PROPERTY)
-      .flatMap { copyString(icalproperty_get_description($0)) }
-    result.location = firstProperty(of: event, kind: ICAL_LOCATION_PROPERTY)
-      .flatMap { copyString(icalproperty_get_location($0)) }
+      summary: found.summary.flatMap { copyString(icalproperty_get_summary($0)) } ?? "")
+    result.end = found.dtend.map { WrittenTime(property: $0, value: icalproperty_get_dtend($0)).eventTime }
+    result.durationSeconds = found.duration.map { Int(icaldurationtype_as_int(icalproperty_get_duration($0))) }
+    result.description = found.description.flatMap { copyString(icalproperty_get_description($0)) }
+    result.location = found.location.flatMap { copyString(icalproperty_get_location($0)) }
     // libical splits `CATEGORIES:Running,Easy` into one property per value.
-    result.categories = properties(of: event, kind: ICAL_CATEGORIES_PROPERTY)
-      .compactMap { copyString(icalproperty_get_categories($0)) }
-    result.sequence =
-      firstProperty(of: event, kind: ICAL_SEQUENCE_PROPERTY).map { Int(icalproperty_get_sequence($0)) } ?? 0
-    result.status = firstProperty(of: event, kind: ICAL_STATUS_PROPERTY).flatMap { property in
+    result.categories = found.categories.compactMap { copyString(icalproperty_get_categories($0)) }
+    result.sequence = found.sequence.map { Int(icalproperty_get_sequence($0)) } ?? 0
+    result.status = found.status.flatMap { property in
       switch icalproperty_get_status(property) {
       case ICAL_STATUS_TENTATIVE: .tentative
       case ICAL_STATUS_CONFIRMED: .confirmed
@@ -109,21 +104,33 @@ extension VCalendar {
       default: nil
       }
     }
-    result.transparent = isTransparent(event)
-    result.recurrenceRule = try firstProperty(of: event, kind: ICAL_RRULE_PROPERTY).map {
-      (property) throws(ICalendarError) in
-      try valueText(of: property)
+    result.transparent = found.transp.map(isTransparent) ?? false
+    result.recurrenceRule = try found.rrule.map { (property) throws(ICalendarError) in try valueText(of: property) }
+    result.recurrenceID = found.recurrenceID.map {
+      WrittenTime(property: $0, value: icalproperty_get_recurrenceid($0)).eventTime
     }
-    result.recurrenceID = firstProperty(of: event, kind: ICAL_RECURRENCEID_PROPERTY)
-      .map { WrittenTime(property: $0, value: icalproperty_get_recurrenceid($0)).eventTime }
-    result.alarms = children(of: event, kind: ICAL_VALARM_COMPONENT).compactMap(readAlarm)
+    forEachChild(of: event, kind: ICAL_VALARM_COMPONENT) { alarm in
+      if let value = readAlarm(alarm) { result.alarms.append(value) }
+    }
     return result
   }
 
   /// Reads a VALARM's TRIGGER and DESCRIPTION; nil when it has no TRIGGER.
   /// The corresponding libical function is `icalproperty_get_trigger`.
   private static func readAlarm(_ alarm: OpaquePointer) -> VAlarm? {
-    guard let triggerProperty = firstProperty(of: alarm, kind: ICAL_TRIGGER_PROPERTY) else { return nil }
+    // The first TRIGGER and the first DESCRIPTION, in one pass.
+    var triggerProperty: OpaquePointer?
+    var descriptionProperty: OpaquePointer?
+    var current = icalcomponent_get_first_property(alarm, ICAL_ANY_PROPERTY)
+    while let property = current {
+      switch icalproperty_isa(property) {
+      case ICAL_TRIGGER_PROPERTY where triggerProperty == nil: triggerProperty = property
+      case ICAL_DESCRIPTION_PROPERTY where descriptionProperty == nil: descriptionProperty = property
+      default: break
+      }
+      current = icalcomponent_get_next_property(alarm, ICAL_ANY_PROPERTY)
+    }
+    guard let triggerProperty else { return nil }
     let value = icalproperty_get_trigger(triggerProperty)
     let trigger: VAlarm.Trigger
     if icaltime_is_null_time(value.time) == 0 {
@@ -141,19 +148,61 @@ extension VCalendar {
         .map { icalparameter_get_related($0) == ICAL_RELATED_END } ?? false
       trigger = .relative(seconds: Int(icaldurationtype_as_int(value.duration)), fromEnd: related)
     }
-    let text =
-      firstProperty(of: alarm, kind: ICAL_DESCRIPTION_PROPERTY)
-      .flatMap { copyString(icalproperty_get_description($0)) } ?? ""
+    let text = descriptionProperty.flatMap { copyString(icalproperty_get_description($0)) } ?? ""
     return VAlarm(trigger: trigger, description: text)
   }
 }
 
-/// Whether an event is TRANSP:TRANSPARENT.
+/// Whether a TRANSP property says TRANSPARENT.
 /// The corresponding libical function is `icalproperty_get_transp`.
-func isTransparent(_ event: OpaquePointer) -> Bool {
-  guard let property = firstProperty(of: event, kind: ICAL_TRANSP_PROPERTY) else { return false }
+func isTransparent(_ property: OpaquePointer) -> Bool {
   let value = icalproperty_get_transp(property)
   return value == ICAL_TRANSP_TRANSPARENT || value == ICAL_TRANSP_TRANSPARENTNOCONFLICT
+}
+
+/// The first property of each kind a VEVENT is read for, and all its CATEGORIES in order, found in one pass
+/// over its properties (the same ones `icalcomponent_get_first_property` per kind would find).
+/// The corresponding libical functions are `icalcomponent_get_first_property`,
+/// `icalcomponent_get_next_property` and `icalproperty_isa`.
+struct EventProperties {
+  var uid: OpaquePointer?
+  var dtstamp: OpaquePointer?
+  var dtstart: OpaquePointer?
+  var dtend: OpaquePointer?
+  var duration: OpaquePointer?
+  var summary: OpaquePointer?
+  var description: OpaquePointer?
+  var location: OpaquePointer?
+  var sequence: OpaquePointer?
+  var status: OpaquePointer?
+  var transp: OpaquePointer?
+  var rrule: OpaquePointer?
+  var recurrenceID: OpaquePointer?
+  var categories: [OpaquePointer] = []
+
+  init(_ event: OpaquePointer) {
+    var current = icalcomponent_get_first_property(event, ICAL_ANY_PROPERTY)
+    while let property = current {
+      switch icalproperty_isa(property) {
+      case ICAL_UID_PROPERTY: uid = uid ?? property
+      case ICAL_DTSTAMP_PROPERTY: dtstamp = dtstamp ?? property
+      case ICAL_DTSTART_PROPERTY: dtstart = dtstart ?? property
+      case ICAL_DTEND_PROPERTY: dtend = dtend ?? property
+      case ICAL_DURATION_PROPERTY: duration = duration ?? property
+      case ICAL_SUMMARY_PROPERTY: summary = summary ?? property
+      case ICAL_DESCRIPTION_PROPERTY: description = description ?? property
+      case ICAL_LOCATION_PROPERTY: location = location ?? property
+      case ICAL_SEQUENCE_PROPERTY: sequence = sequence ?? property
+      case ICAL_STATUS_PROPERTY: status = status ?? property
+      case ICAL_TRANSP_PROPERTY: transp = transp ?? property
+      case ICAL_RRULE_PROPERTY: rrule = rrule ?? property
+      case ICAL_RECURRENCEID_PROPERTY: recurrenceID = recurrenceID ?? property
+      case ICAL_CATEGORIES_PROPERTY: categories.append(property)
+      default: break
+      }
+      current = icalcomponent_get_next_property(event, ICAL_ANY_PROPERTY)
+    }
+  }
 }
 
 /// A property's value as libical writes it (e.g. an RRULE), copied and freed.

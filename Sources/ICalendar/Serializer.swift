@@ -28,7 +28,8 @@ extension VCalendar {
   ///   a libical call fails.
   ///
   /// The corresponding libical functions are `icalcomponent_new`, `icalproperty_new_*`,
-  /// `icalcomponent_add_property`, `icalcomponent_add_component` and `icalcomponent_as_ical_string_r`.
+  /// `icalcomponent_add_property`, `icalcomponent_add_component`, `icalproperty_as_ical_string_r` and
+  /// `icalcomponent_as_ical_string_r`.
   /// RFC 5545 §3.4, §3.6.1, §3.6.5, §3.6.6.
   public func serialized() throws(ICalendarError) -> String {
     // The checks below report problems of the values, not of libical: start from "no error".
@@ -39,26 +40,44 @@ extension VCalendar {
 
     let calendar = try OwnedComponent(kind: ICAL_VCALENDAR_COMPONENT)
     calendar.add(try OwnedProperty("icalproperty_new_version") { icalproperty_new_version("2.0") })
-    calendar.add(try OwnedProperty("icalproperty_new_prodid", detail: prodID) { icalproperty_new_prodid(prodID) })
+    calendar.add(
+      try OwnedProperty("icalproperty_new_prodid", detail: prodID) {
+        prodID.withCString { icalproperty_new_prodid($0) }
+      })
     calendar.add(try OwnedProperty("icalproperty_new_calscale") { icalproperty_new_calscale("GREGORIAN") })
     if let method {
-      let value = icalproperty_string_to_method(method)
+      let value = method.withCString { icalproperty_string_to_method($0) }
       calendar.add(try OwnedProperty("icalproperty_new_method", detail: method) { icalproperty_new_method(value) })
     }
     if let name, !name.isEmpty {
-      let property = try OwnedProperty("icalproperty_new_x", detail: name) { icalproperty_new_x(name) }
+      let property = try OwnedProperty("icalproperty_new_x", detail: name) {
+        name.withCString { icalproperty_new_x($0) }
+      }
       property.withPointer { icalproperty_set_x_name($0, "X-WR-CALNAME") }
       calendar.add(property)
     }
-    // libical puts an added VTIMEZONE at the *front* of the children (so zones precede events whatever the
-    // order of the calls): add them in reverse to get them out in sorted order.
+    // libical writes a component as BEGIN, its properties, each child as written alone, END. So the children
+    // are written one by one and spliced in before the calendar's END line, which gives the same bytes as
+    // writing the whole tree: the VTIMEZONEs first, sorted by tzid (libical puts an added VTIMEZONE at the
+    // front of the children), then the events in order. A child libical cannot write is left out, as
+    // libical does inside a tree.
+    //
+    // VTIMEZONE texts are made in reverse order (the order they were added to the tree, so the same one
+    // fails first) and kept per process (see vtimezoneText).
+    var zoneTexts: [[UInt8]] = []
     for entry in zones.withVTimezone.reversed() {
-      calendar.add(try makeVTimezone(tzid: entry.tzid, zone: entry.zone, firstYear: entry.firstYear))
+      zoneTexts.append(try vtimezoneText(tzid: entry.tzid, zone: entry.zone, firstYear: entry.firstYear))
     }
+    var children: [UInt8] = []
+    children.reserveCapacity(zoneTexts.reduce(0) { $0 + $1.count } + events.count * 1024)
+    for text in zoneTexts.reversed() { children.append(contentsOf: text) }
+    // Each event is built, written and freed in turn: the heap stays small, which makes libical's many small
+    // allocations much cheaper than building the whole tree first.
     for event in events {
-      calendar.add(try makeEventComponent(event, zones: zones))
+      let component = try makeEventComponent(event, zones: zones)
+      component.appendICalText(to: &children)
     }
-    return try calendar.icalText()
+    return try calendar.icalText(insertingBeforeEnd: children)
   }
 
   /// Checks PRODID, METHOD and the calendar name before libical sees them.
@@ -70,98 +89,121 @@ extension VCalendar {
     if let name { try checkText(name, field: "X-WR-CALNAME", component: "VCALENDAR") }
     if let method {
       try checkText(method, field: "METHOD", component: "VCALENDAR")
-      if icalproperty_string_to_method(method) == ICAL_METHOD_NONE {
+      if method.withCString({ icalproperty_string_to_method($0) }) == ICAL_METHOD_NONE {
         throw invalid("VCALENDAR", "METHOD", method, "libical knows no such iTIP method (e.g. PUBLISH, REQUEST)")
       }
     }
   }
 
   /// Checks what consumers reject (see ics-check) before building anything.
+  ///
+  /// One pass over the events that makes no strings for a valid event: texts are checked on their UTF-8
+  /// bytes, and labels and value texts for messages are only made when an error is thrown.
   private func checkEvents(zones: ZoneTable) throws(ICalendarError) {
-    var seen = Set<String>()
+    // UID + NUL + RECURRENCE-ID text identifies an event. UIDs hold no NUL (checked first) and a
+    // RECURRENCE-ID text is never empty, so events without RECURRENCE-ID can be keyed by their UID alone
+    // (the concatenation is equal exactly when the UIDs are) and never collide with the others.
+    var seenUIDs = Set<String>()
+    var seenKeys = Set<String>()
+    seenUIDs.reserveCapacity(events.count)
     for event in events {
-      let label = event.label
       if event.uid.isEmpty { throw invalid("VEVENT '\(event.summary)'", "UID", "", "an event needs a UID") }
-      try checkText(event.uid, field: "UID", component: label)
-      let key = event.uid + "\u{0}" + (event.recurrenceID?.text ?? "")
-      guard seen.insert(key).inserted else {
-        throw invalid(label, "UID", event.uid, "two events share this UID (and RECURRENCE-ID)")
+      try checkText(event.uid, field: "UID", component: event.label)
+      let inserted =
+        if let recurrenceID = event.recurrenceID {
+          seenKeys.insert(event.uid + "\u{0}" + recurrenceID.text).inserted
+        } else {
+          seenUIDs.insert(event.uid).inserted
+        }
+      guard inserted else {
+        throw invalid(event.label, "UID", event.uid, "two events share this UID (and RECURRENCE-ID)")
       }
-      try checkTime(.utc(event.dtstamp), field: "DTSTAMP", component: label)
-      try checkTime(event.start, field: "DTSTART", component: label)
+      try checkTime(.utc(event.dtstamp), field: "DTSTAMP", component: event.label)
+      try checkTime(event.start, field: "DTSTART", component: event.label)
       if let recurrenceID = event.recurrenceID {
-        try checkTime(recurrenceID, field: "RECURRENCE-ID", component: label)
+        try checkTime(recurrenceID, field: "RECURRENCE-ID", component: event.label)
       }
       if let end = event.end {
-        try checkTime(end, field: "DTEND", component: label)
+        try checkTime(end, field: "DTEND", component: event.label)
         if event.durationSeconds != nil {
-          throw invalid(label, "DURATION", "\(event.durationSeconds ?? 0)", "an event has DTEND or DURATION, not both")
+          throw invalid(
+            event.label, "DURATION", "\(event.durationSeconds ?? 0)", "an event has DTEND or DURATION, not both")
         }
         if case .date = event.start, case .date = end {
         } else if case .date = event.start {
-          throw invalid(label, "DTEND", end.text, "DTSTART is a DATE, so DTEND must be a DATE too")
+          throw invalid(event.label, "DTEND", end.text, "DTSTART is a DATE, so DTEND must be a DATE too")
         } else if case .date = end {
-          throw invalid(label, "DTEND", end.text, "DTSTART is a DATE-TIME, so DTEND must be a DATE-TIME too")
+          throw invalid(event.label, "DTEND", end.text, "DTSTART is a DATE-TIME, so DTEND must be a DATE-TIME too")
         }
         if try zones.instant(end) <= zones.instant(event.start) {
-          throw invalid(label, "DTEND", end.text, "DTEND must be after DTSTART (\(event.start.text))")
+          throw invalid(event.label, "DTEND", end.text, "DTEND must be after DTSTART (\(event.start.text))")
         }
       }
       if let seconds = event.durationSeconds, !(0...Int(Int32.max)).contains(seconds) {
-        throw invalid(label, "DURATION", "\(seconds)", "the duration must be between 0 and \(Int32.max) seconds")
+        throw invalid(
+          event.label, "DURATION", "\(seconds)", "the duration must be between 0 and \(Int32.max) seconds")
       }
-      for (field, text) in [
-        ("SUMMARY", event.summary), ("DESCRIPTION", event.description ?? ""),
-        ("LOCATION", event.location ?? ""), ("RRULE", event.recurrenceRule ?? ""),
-      ] {
-        try checkText(text, field: field, component: label)
+      try checkText(event.summary, field: "SUMMARY", component: event.label)
+      if let description = event.description {
+        try checkText(description, field: "DESCRIPTION", component: event.label)
       }
+      if let location = event.location { try checkText(location, field: "LOCATION", component: event.label) }
+      if let rule = event.recurrenceRule { try checkText(rule, field: "RRULE", component: event.label) }
       for category in event.categories {
-        try checkText(category, field: "CATEGORIES", component: label)
-        if category.contains(",") {
+        try checkText(category, field: "CATEGORIES", component: event.label)
+        // Bytes first; then Characters, as before (a comma followed by a combining mark is no comma).
+        if category.utf8.contains(UInt8(ascii: ",")) && category.contains(",") {
           throw invalid(
-            label, "CATEGORIES", category,
+            event.label, "CATEGORIES", category,
             "libical writes categories as a comma-separated list, so a category cannot contain a comma")
         }
       }
       if !(0...Int(Int32.max)).contains(event.sequence) {
-        throw invalid(label, "SEQUENCE", "\(event.sequence)", "the sequence must be between 0 and \(Int32.max)")
+        throw invalid(
+          event.label, "SEQUENCE", "\(event.sequence)", "the sequence must be between 0 and \(Int32.max)")
       }
       for alarm in event.alarms {
-        try checkText(alarm.description, field: "VALARM DESCRIPTION", component: label)
+        try checkText(alarm.description, field: "VALARM DESCRIPTION", component: event.label)
         switch alarm.trigger {
         case .relative(let seconds, _):
           if !(Int(Int32.min)...Int(Int32.max)).contains(seconds) {
-            throw invalid(label, "TRIGGER", "\(seconds)", "the offset is too large")
+            throw invalid(event.label, "TRIGGER", "\(seconds)", "the offset is too large")
           }
         case .absolute(let time):
-          try checkTime(.utc(time), field: "TRIGGER", component: label)
+          try checkTime(.utc(time), field: "TRIGGER", component: event.label)
         }
       }
     }
   }
 
   /// Checks the fields of a time value.
-  private func checkTime(_ time: EventTime, field: String, component: String) throws(ICalendarError) {
+  private func checkTime(
+    _ time: EventTime, field: String, component: @autoclosure () -> String
+  ) throws(ICalendarError) {
     let reason: String?
     switch time {
     case .date(let date): reason = date.invalidReason
     case .zoned(let value, _), .utc(let value), .floating(let value): reason = value.invalidReason
     }
-    if let reason { throw invalid(component, field, time.text, reason) }
+    if let reason { throw invalid(component(), field, time.text, reason) }
   }
 
   /// Rejects text libical would cut short (C strings end at NUL).
-  private func checkText(_ text: String, field: String, component: String) throws(ICalendarError) {
-    if text.contains("\0") {
-      throw invalid(component, field, text.replacing("\0", with: "\\0"), "the text contains a NUL character")
+  private func checkText(
+    _ text: String, field: String, component: @autoclosure () -> String
+  ) throws(ICalendarError) {
+    if containsNUL(text) {
+      throw invalid(component(), field, text.replacing("\0", with: "\\0"), "the text contains a NUL character")
     }
   }
 
   /// Builds one VEVENT with its VALARMs.
   private func makeEventComponent(_ event: VEvent, zones: ZoneTable) throws(ICalendarError) -> OwnedComponent {
     let component = try OwnedComponent(kind: ICAL_VEVENT_COMPONENT)
-    component.add(try OwnedProperty("icalproperty_new_uid", detail: event.uid) { icalproperty_new_uid(event.uid) })
+    component.add(
+      try OwnedProperty("icalproperty_new_uid", detail: event.uid) {
+        event.uid.withCString { icalproperty_new_uid($0) }
+      })
     let stamp = event.dtstamp.icalValue(zone: icaltimezone_get_utc_timezone())
     component.add(try OwnedProperty("icalproperty_new_dtstamp") { icalproperty_new_dtstamp(stamp) })
     component.add(try zones.property(event.start, "icalproperty_new_dtstart") { icalproperty_new_dtstart($0) })
@@ -173,7 +215,7 @@ extension VCalendar {
     }
     if let rule = event.recurrenceRule {
       cical_clear_errno()
-      let recurrence = icalrecurrencetype_from_string(rule)
+      let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
       if recurrence.freq == ICAL_NO_RECURRENCE {
         throw .libical(
           .invalidValue(
@@ -187,20 +229,30 @@ extension VCalendar {
         try zones.property(recurrenceID, "icalproperty_new_recurrenceid") { icalproperty_new_recurrenceid($0) })
     }
     if !event.summary.isEmpty {
-      component.add(try OwnedProperty("icalproperty_new_summary") { icalproperty_new_summary(event.summary) })
+      component.add(
+        try OwnedProperty("icalproperty_new_summary") { event.summary.withCString { icalproperty_new_summary($0) } })
     }
     if let description = event.description, !description.isEmpty {
-      component.add(try OwnedProperty("icalproperty_new_description") { icalproperty_new_description(description) })
+      component.add(
+        try OwnedProperty("icalproperty_new_description") {
+          description.withCString { icalproperty_new_description($0) }
+        })
     }
     if let location = event.location, !location.isEmpty {
-      component.add(try OwnedProperty("icalproperty_new_location") { icalproperty_new_location(location) })
-    }
-    let categories = event.categories.filter { !$0.isEmpty }
-    if !categories.isEmpty {
-      // libical splits this into a multi-value list: CATEGORIES:Running,Easy.
-      let list = categories.joined(separator: ",")
       component.add(
-        try OwnedProperty("icalproperty_new_categories", detail: list) { icalproperty_new_categories(list) })
+        try OwnedProperty("icalproperty_new_location") { location.withCString { icalproperty_new_location($0) } })
+    }
+    // Empty categories are left out; none left, no property.
+    if event.categories.contains(where: { !$0.isEmpty }) {
+      // libical splits this into a multi-value list: CATEGORIES:Running,Easy.
+      let list =
+        event.categories.contains(where: \.isEmpty)
+        ? event.categories.filter { !$0.isEmpty }.joined(separator: ",")
+        : event.categories.joined(separator: ",")
+      component.add(
+        try OwnedProperty("icalproperty_new_categories", detail: list) {
+          list.withCString { icalproperty_new_categories($0) }
+        })
     }
     let sequence = Int32(clamping: event.sequence)
     component.add(try OwnedProperty("icalproperty_new_sequence") { icalproperty_new_sequence(sequence) })
@@ -242,8 +294,9 @@ extension VCalendar {
     }
     component.add(property)
     // A DISPLAY alarm needs a DESCRIPTION, and libical cannot read an empty one back.
-    let text = [alarm.description, event.summary].first { !$0.isEmpty } ?? "Reminder"
-    component.add(try OwnedProperty("icalproperty_new_description") { icalproperty_new_description(text) })
+    let text = !alarm.description.isEmpty ? alarm.description : !event.summary.isEmpty ? event.summary : "Reminder"
+    component.add(
+      try OwnedProperty("icalproperty_new_description") { text.withCString { icalproperty_new_description($0) } })
     return component
   }
 }
@@ -270,8 +323,9 @@ private struct ZoneTable {
     var firstYear: Int
   }
 
-  /// Every tzid used, with its builtin zone (libical's cache owns it).
-  private var zones: [String: OpaquePointer] = [:]
+  /// Every tzid used, with its builtin zone (libical's cache owns it), sorted by tzid. A calendar uses one
+  /// or a few zones: a linear search with `==` finds the same entry as a dictionary would, faster.
+  private var zones: [(tzid: String, zone: OpaquePointer)] = []
   /// The zones that get a VTIMEZONE (all but UTC/GMT), sorted by tzid.
   private(set) var withVTimezone: [Entry] = []
 
@@ -279,22 +333,40 @@ private struct ZoneTable {
   /// earliest time that uses it.
   init(events: [VEvent]) throws(ICalendarError) {
     var earliest: [String: Int] = [:]
-    for event in events {
-      for time in [event.start, event.end, event.recurrenceID].compactMap({ $0 }) {
-        guard case .zoned(let value, let tzid) = time else { continue }
-        earliest[tzid] = min(earliest[tzid] ?? value.year, value.year)
+    // Consecutive times mostly share a tzid: keep a running minimum for the current one and fold it into
+    // the dictionary when the tzid changes (the dictionary still decides which spelling is the key).
+    var current: (tzid: String, year: Int)?
+    func note(_ time: EventTime?) {
+      guard case .zoned(let value, let tzid)? = time else { return }
+      if let running = current, running.tzid == tzid {
+        current = (running.tzid, min(running.year, value.year))
+        return
       }
+      if let running = current { earliest[running.tzid] = min(earliest[running.tzid] ?? running.year, running.year) }
+      current = (tzid, value.year)
     }
+    for event in events {
+      note(event.start)
+      note(event.end)
+      note(event.recurrenceID)
+    }
+    if let running = current { earliest[running.tzid] = min(earliest[running.tzid] ?? running.year, running.year) }
     for tzid in earliest.keys.sorted() {
       cical_clear_errno()
       guard let zone = builtinZone(named: tzid) else {
         throw unknownTimeZone(tzid, operation: "icaltimezone_get_builtin_timezone")
       }
-      zones[tzid] = zone
+      zones.append((tzid, zone))
       if !isUTC(zone) {
         withVTimezone.append(Entry(tzid: tzid, zone: zone, firstYear: max(1, (earliest[tzid] ?? 1) - 1)))
       }
     }
+  }
+
+  /// The builtin zone of a tzid the events use, or nil.
+  private func zone(_ tzid: String) -> OpaquePointer? {
+    for entry in zones where entry.tzid == tzid { return entry.zone }
+    return nil
   }
 
   /// A DTSTART/DTEND/RECURRENCE-ID property for a time: DATE, UTC, floating, or local time plus a
@@ -312,11 +384,11 @@ private struct ZoneTable {
     case .floating(let value):
       return try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: nil)) }
     case .zoned(let value, let tzid):
-      if let zone = zones[tzid], isUTC(zone) {
+      if let zone = zone(tzid), isUTC(zone) {
         return try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: zone)) }
       }
       let property = try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: nil)) }
-      try property.addParameter("icalparameter_new_tzid") { icalparameter_new_tzid(tzid) }
+      try property.addParameter("icalparameter_new_tzid") { tzid.withCString { icalparameter_new_tzid($0) } }
       return property
     }
   }
@@ -330,7 +402,7 @@ private struct ZoneTable {
     case .utc(let value), .floating(let value):
       return Int64(icaltime_as_timet_with_zone(value.icalValue(zone: nil), icaltimezone_get_utc_timezone()))
     case .zoned(let value, let tzid):
-      guard let zone = zones[tzid] else { throw unknownTimeZone(tzid, operation: "icaltime_as_timet_with_zone") }
+      guard let zone = zone(tzid) else { throw unknownTimeZone(tzid, operation: "icaltime_as_timet_with_zone") }
       return Int64(icaltime_as_timet_with_zone(value.icalValue(zone: nil), zone))
     }
   }

@@ -23,7 +23,7 @@ public func isKnownTimeZone(_ tzid: String) -> Bool {
 /// `icaltimezone_get_builtin_timezone`.
 func builtinZone(named tzid: String) -> OpaquePointer? {
   guard !tzid.isEmpty, !tzid.contains("\0") else { return nil }
-  return icaltimezone_get_builtin_timezone(tzid)
+  return tzid.withCString { icaltimezone_get_builtin_timezone($0) }
 }
 
 /// Whether `zone` is libical's UTC zone (what `UTC` and `GMT` resolve to; it has no VTIMEZONE).
@@ -37,7 +37,9 @@ func isUTC(_ zone: OpaquePointer) -> Bool {
 /// unchanged. The corresponding libical functions are `icaltimezone_get_builtin_timezone_from_tzid` and
 /// `icaltimezone_get_location`.
 func ianaName(forTZID tzid: String) -> String {
-  guard tzid.hasPrefix("/"), let zone = icaltimezone_get_builtin_timezone_from_tzid(tzid) else { return tzid }
+  guard tzid.hasPrefix("/"), let zone = tzid.withCString({ icaltimezone_get_builtin_timezone_from_tzid($0) }) else {
+    return tzid
+  }
   // The location string is replaced when the zone loads lazily: load first, then copy at once.
   _ = icaltimezone_get_component(zone)
   return copyString(icaltimezone_get_location(zone)) ?? tzid
@@ -135,10 +137,67 @@ func makeVTimezone(tzid: String, zone: OpaquePointer, firstYear: Int) throws(ICa
     guard let tzidProperty = firstProperty(of: pointer, kind: ICAL_TZID_PROPERTY) else {
       throw .libical(operation: "icalcomponent_get_first_property", detail: "no TZID in the VTIMEZONE of \(tzid)")
     }
-    icalproperty_set_tzid(tzidProperty, tzid)
+    tzid.withCString { icalproperty_set_tzid(tzidProperty, $0) }
     let start = ICalDateTime(year: firstYear, month: 1, day: 1, hour: 0, minute: 0)
       .icalValue(zone: icaltimezone_get_utc_timezone())
     icaltimezone_truncate_vtimezone(pointer, start, icaltime_null_time(), 0)
   }
   return vtimezone
+}
+
+/// The text of the VTIMEZONE ``makeVTimezone(tzid:zone:firstYear:)`` makes, as libical writes it.
+///
+/// Texts are kept per process by TZID (its bytes) and first year: a calendar per plan repeats the same
+/// zone, and cloning and truncating libical's full definition (history back to 1893) costs as much as
+/// writing dozens of events. The text depends only on the key and on libical's zone data, which libical
+/// loads once per process and keeps, so a kept text is the text this function would make again. The
+/// cache holds bytes, never libical pointers.
+/// - Parameters:
+///   - tzid: The IANA name, used as the TZID.
+///   - zone: The builtin zone for it.
+///   - firstYear: The first year the calendar needs.
+/// - Returns: The VTIMEZONE's text (empty in the unlikely case libical cannot write it: libical then leaves
+///   the component out of its parent's text).
+/// - Throws: ``ICalendarError`` when libical has no definition or a call fails.
+/// The corresponding libical function is `icalcomponent_as_ical_string_r`.
+func vtimezoneText(tzid: String, zone: OpaquePointer, firstYear: Int) throws(ICalendarError) -> [UInt8] {
+  let key = VTimezoneTexts.Key(tzid: Array(tzid.utf8), firstYear: firstYear)
+  if let text = VTimezoneTexts.shared.text(for: key) { return text }
+  let vtimezone = try makeVTimezone(tzid: tzid, zone: zone, firstYear: firstYear)
+  var text: [UInt8] = []
+  vtimezone.appendICalText(to: &text)
+  if !text.isEmpty { VTimezoneTexts.shared.store(text, for: key) }
+  return text
+}
+
+/// The VTIMEZONE texts made so far in this process (see ``vtimezoneText(tzid:zone:firstYear:)``), behind a
+/// lock; at most ``capacity`` of them (all are dropped when it is reached).
+final class VTimezoneTexts: @unchecked Sendable {
+  /// A TZID's bytes (not the String: two spellings that compare equal as Strings are different TZIDs) and
+  /// the first year.
+  struct Key: Hashable {
+    var tzid: [UInt8]
+    var firstYear: Int
+  }
+
+  /// The process-wide cache.
+  static let shared = VTimezoneTexts()
+  /// The most texts kept.
+  static let capacity = 64
+
+  private let lock = Lock()
+  private var texts: [Key: [UInt8]] = [:]
+
+  /// The kept text for a key, or nil.
+  func text(for key: Key) -> [UInt8]? {
+    lock.withLock { texts[key] }
+  }
+
+  /// Keeps a text.
+  func store(_ text: [UInt8], for key: Key) {
+    lock.withLock {
+      if texts.count >= Self.capacity { texts.removeAll() }
+      texts[key] = text
+    }
+  }
 }
