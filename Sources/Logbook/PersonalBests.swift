@@ -41,7 +41,7 @@ public struct PersonalBests: Sendable, Hashable {
   public static func improvements(from before: PersonalBests, to after: PersonalBests) -> [String] {
     var news: [String] = []
     if after.longestRunKm > before.longestRunKm + 0.01 && before.longestRunKm > 0 {
-      news.append("longest run ever: \(oneDecimalKm(after.longestRunKm))")
+      news.append("longest run ever: \(DistanceUnit.km.format(after.longestRunKm))")
     }
     for (name, _) in distances {
       if let new = after.fastest[name], let old = before.fastest[name], new < old - 0.5 {
@@ -51,16 +51,11 @@ public struct PersonalBests: Sendable, Hashable {
       }
     }
     if after.biggestWeekKm > before.biggestWeekKm + 0.01 && before.biggestWeekKm > 0 {
-      news.append("biggest week: \(oneDecimalKm(after.biggestWeekKm))")
+      news.append("biggest week: \(DistanceUnit.km.format(after.biggestWeekKm))")
     }
     if after.longestStreakDays > before.longestStreakDays && before.longestStreakDays > 0 && after.longestStreakDays >= 3 {
       news.append("longest streak: \(after.longestStreakDays) days in a row")
     }
     return news
   }
-}
-
-func oneDecimalKm(_ km: Double) -> String {
-  let tenths = Int((km * 10).rounded())
-  return tenths % 10 == 0 ? "\(tenths / 10) km" : "\(tenths / 10).\(tenths % 10) km"
 }

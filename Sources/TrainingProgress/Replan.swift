@@ -74,11 +74,11 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
   let lastWeek = completions.filter { before.adding(days: -7) <= $0.date && $0.date < before }
   let lastMonth = completions.filter { before.adding(days: -28) <= $0.date && $0.date < before }
   var current = lastWeek.map(\.distanceKm).reduce(0, +)
-  var basis = "last 7 days before \(before.shortLabel): \(oneDecimal(current))"
+  var basis = "last 7 days before \(before.shortLabel): \(DistanceUnit.km.format(current))"
   if let pause, pause.lowerBound.days(to: pause.upperBound) >= 6 {
     let beforePause = completions.filter { pause.lowerBound.adding(days: -7) <= $0.date && $0.date < pause.lowerBound }
     current = 0.7 * beforePause.map(\.distanceKm).reduce(0, +)
-    basis = "70 % of the week before the pause: \(oneDecimal(current))"
+    basis = "70 % of the week before the pause: \(DistanceUnit.km.format(current))"
   }
   // Never below 70 % of what the last two plan weeks asked for (the same as after a pause): a missed week lowers
   // the ramp's start, it does not restart the plan from nothing.
@@ -86,10 +86,10 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
   let floor = max(6, planned.isEmpty ? 0 : 0.7 * planned.reduce(0, +) / Double(planned.count))
   if current < floor {
     current = floor
-    basis += " (raised to \(oneDecimal(floor)), 70 % of the last planned weeks)"
+    basis += " (raised to \(DistanceUnit.km.format(floor)), 70 % of the last planned weeks)"
   }
   let longest = max(3, lastMonth.map(\.distanceKm).max() ?? 3)
-  basis += "; longest run of the last 4 weeks: \(oneDecimal(min(longest, current)))"
+  basis += "; longest run of the last 4 weeks: \(DistanceUnit.km.format(min(longest, current)))"
   let remaining = plan.weeks.count - resumeIndex
   let recent = plan.goal.predictedTimeSeconds.map { RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0)) }
   var goal = Goal(distance: plan.goal.distance, level: plan.goal.level,
@@ -140,9 +140,4 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
                               after: new.workouts.map { "\($0.date.shortLabel) \($0.title)" }))
   }
   return Replan(plan: result, changes: changes, basis: basis)
-}
-
-func oneDecimal(_ value: Double) -> String {
-  let tenths = Int((value * 10).rounded())
-  return tenths % 10 == 0 ? "\(tenths / 10) km" : "\(tenths / 10).\(tenths % 10) km"
 }

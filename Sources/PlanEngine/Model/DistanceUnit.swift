@@ -14,7 +14,7 @@ public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// `12`, `12.5`, `-0.3`: a number to one decimal, none when whole (fast: no `String(format:)`).
-func oneDecimal(_ value: Double) -> String {
+public func oneDecimal(_ value: Double) -> String {
   let tenths = Int((value * 10).rounded())
   let sign = tenths < 0 ? "-" : ""
   let magnitude = abs(tenths)

@@ -145,9 +145,3 @@ struct LogCommand: ParsableCommand {
     }
   }
 }
-
-/// `8.2`, `12`.
-func oneDecimal(_ value: Double) -> String {
-  let tenths = Int((value * 10).rounded())
-  return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
-}
