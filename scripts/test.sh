@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 swift build --build-tests
-swift test --skip-build
+# Serial: two scale tests measure the process's peak memory, which tests running alongside would inflate.
+swift test --skip-build --no-parallel
