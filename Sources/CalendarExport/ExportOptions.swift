@@ -26,7 +26,8 @@ public enum Reminder: Sendable, Hashable, CustomStringConvertible {
     }
     let units: [(String, Int)] = [("m", 1), ("min", 1), ("h", 60), ("d", 1440)]
     for (suffix, factor) in units.reversed() where lower.hasSuffix(suffix) {
-      guard let value = Int(lower.dropLast(suffix.count)), value > 0, value * factor <= 7 * 1440 else { return nil }
+      // At most a week; the bound is checked before multiplying, so `9223372036854775807h` cannot overflow.
+      guard let value = Int(lower.dropLast(suffix.count)), value > 0, value <= 7 * 1440 / factor else { return nil }
       self = .before(minutes: value * factor)
       return
     }

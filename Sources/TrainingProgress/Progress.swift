@@ -99,7 +99,7 @@ public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate
       number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
       doneKm: (doneKm * 10).rounded() / 10, plannedSessions: week.workouts.count, doneSessions: done.count,
       missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
-      compliancePercent: week.start <= today && week.plannedKm > 0 ? Int((100 * doneKm / week.plannedKm).rounded()) : nil,
+      compliancePercent: week.start <= today && week.plannedKm > 0 ? wholePercent(100 * doneKm / week.plannedKm) : nil,
       longestRunKm: runs.map(\.distanceKm).max() ?? 0,
       averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
       hardSessions: done.filter(\.hard).count,
@@ -128,4 +128,11 @@ public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate
   let monotony = deviation > 0 ? ((mean / deviation) * 100).rounded() / 100 : nil
   return ProgressReport(planID: plan.id, today: today, weeks: weeks, currentStreakDays: streak,
                         acuteChronicRatio: ratio, monotony: monotony)
+}
+
+/// A percentage rounded to a whole number; nil when it is not finite or too large for an `Int` (a run stored with
+/// an absurd distance), so no stored value can trap.
+private func wholePercent(_ value: Double) -> Int? {
+  let rounded = value.rounded()
+  return rounded.isFinite && abs(rounded) < 1e15 ? Int(rounded) : nil
 }

@@ -165,4 +165,16 @@ import Testing
     #expect(Reminder(parsing: "25:00") == nil)
     #expect(Reminder(parsing: "-5m") == nil)
   }
+
+  @Test func remindersBeyondAWeekAreRefusedWithoutOverflow() {
+    #expect(Reminder(parsing: "7d") == .before(minutes: 7 * 1440))
+    #expect(Reminder(parsing: "168h") == .before(minutes: 7 * 1440))
+    #expect(Reminder(parsing: "8d") == nil)
+    #expect(Reminder(parsing: "169h") == nil)
+    #expect(Reminder(parsing: "9223372036854775807h") == nil)
+    #expect(Reminder(parsing: "9223372036854775807d") == nil)
+    #expect(Reminder(parsing: "99999999999999999999m") == nil)
+    #expect(Reminder(parsing: "nanm") == nil)
+    #expect(Reminder(parsing: "20:00-9223372036854775807d") == nil)
+  }
 }

@@ -14,8 +14,14 @@ public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// `12`, `12.5`, `-0.3`: a number to one decimal, none when whole (fast: no `String(format:)`).
+///
+/// Total: `nan`, `inf` and `-inf` print as such, and magnitudes of 10^15 and more (where tenths no longer fit an
+/// exact integer) print in Swift's shortest form (`1e+21`) instead of trapping.
 public func oneDecimal(_ value: Double) -> String {
-  let tenths = Int((value * 10).rounded())
+  guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
+  let scaled = (value * 10).rounded()
+  guard abs(scaled) < 1e16 else { return "\(value)" }
+  let tenths = Int(scaled)
   let sign = tenths < 0 ? "-" : ""
   let magnitude = abs(tenths)
   return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"

@@ -57,7 +57,7 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
   } catch let error as YamlError {
     throw syntaxError(error, file: file.name)
   } catch {
-    throw .syntax(file: file.name, line: 1, column: 1, detail: "\(error)")
+    throw .syntax(file: file.name, line: 1, column: 1, detail: oneLine("\(error)"))
   }
   if let version = node["schemaVersion"], version.int != 1 {
     throw .invalidValue(file: file.name, keyPath: "schemaVersion", value: "'\(version.string ?? "?")'",
@@ -71,21 +71,35 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
   } catch let error as YamlError {
     throw syntaxError(error, file: file.name)
   } catch {
-    throw .syntax(file: file.name, line: 1, column: 1, detail: "\(error)")
+    throw .syntax(file: file.name, line: 1, column: 1, detail: oneLine("\(error)"))
   }
   try checkUnknownKeys(in: node, decoded: value, file: file.name)
   return value
 }
 
+/// One `file:line:column` error for any Yams error: Yams' own descriptions span several lines and quote the
+/// document, so only the problem is kept.
 private func syntaxError(_ error: YamlError, file: String) -> TemplateError {
   switch error {
   case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
        let .composer(context, problem, mark, _):
     let context = context.map { "\($0.text) " } ?? ""
-    return .syntax(file: file, line: mark.line, column: mark.column, detail: context + problem)
+    return .syntax(file: file, line: mark.line, column: mark.column, detail: oneLine(context + problem))
+  case let .duplicatedKeysInMapping(duplicates, context):
+    let keys = duplicates.sorted().map { "'\(oneLine($0))'" }.joined(separator: ", ")
+    return .syntax(file: file, line: context.mark.line, column: context.mark.column,
+                   detail: "duplicate key \(keys) in this mapping, allowed is each key once")
+  case let .reader(problem, offset, _, yaml):
+    let line = offset.map { offset in yaml.utf8.prefix(max(0, offset)).filter { $0 == 0x0A }.count + 1 } ?? 1
+    return .syntax(file: file, line: line, column: 1, detail: oneLine(problem))
   default:
-    return .syntax(file: file, line: 1, column: 1, detail: "\(error)")
+    return .syntax(file: file, line: 1, column: 1, detail: oneLine("\(error)"))
   }
+}
+
+/// The first line of `text`, without the rest.
+private func oneLine(_ text: String) -> String {
+  String(text.split(whereSeparator: \.isNewline).first ?? "")
 }
 
 /// `levels.beginner.workouts.build[1]`.
