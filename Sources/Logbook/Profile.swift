@@ -78,26 +78,80 @@ extension Profile {
     if let maxHeartRate { try check((120...230).contains(maxHeartRate), "max-hr", "\(maxHeartRate)", "120 to 230") }
     if let timeZone { try check(TimeZone(identifier: timeZone) != nil, "tz", timeZone, "an IANA name such as Europe/Berlin") }
     if let whatsapp {
-      try check(whatsapp.count >= 8 && whatsapp.count <= 15 && whatsapp.allSatisfy(\.isASCII) && whatsapp.allSatisfy(\.isNumber),
-                "whatsapp", whatsapp, "8 to 15 digits with the country code, no '+' or spaces (e.g. 4915112345678)")
+      try check(Profile.whatsappLink(whatsapp) != nil, "whatsapp", whatsapp,
+                "8 to 15 digits with the country code, no '+' or spaces (e.g. 4915112345678)")
     }
     if let telegram {
-      let valid = (5...32).contains(telegram.count) && telegram.first?.isLetter == true
-        && telegram.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-      try check(valid, "telegram", telegram, "a username of 5 to 32 letters, digits or _, starting with a letter")
+      try check(Profile.telegramLink(telegram) != nil, "telegram", telegram,
+                "a username of 5 to 32 letters, digits or _, starting with a letter")
     }
     if let email {
-      let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-      let valid = parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".")
-        && !parts[1].hasSuffix(".") && !email.contains(" ")
-      try check(valid, "email", email, "an address like name@example.com")
+      try check(Profile.mailtoLink(email) != nil, "email", email,
+                "an address like name@example.com (no spaces, quotes, brackets or colons; a domain name after the @)")
     }
     return self
   }
 
-  /// Contact links: `https://wa.me/<digits>`, `https://t.me/<username>`, `mailto:`.
+  /// Contact links: `https://wa.me/<digits>`, `https://t.me/<username>`, `mailto:<address>`. Each is built only
+  /// from a value that passes its check (a database written by hand or by an older version may hold others,
+  /// which are left out): no link carries text that was not validated.
   public var contactLinks: [String] {
-    [whatsapp.map { "https://wa.me/\($0)" }, telegram.map { "https://t.me/\($0)" }, email.map { "mailto:\($0)" }]
+    [whatsapp.flatMap(Profile.whatsappLink), telegram.flatMap(Profile.telegramLink), email.flatMap(Profile.mailtoLink)]
       .compactMap { $0 }
+  }
+
+  /// `https://wa.me/<number>` for 8 to 15 ASCII digits (the country code first), else nil.
+  public static func whatsappLink(_ number: String) -> String? {
+    guard (8...15).contains(number.utf8.count), number.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+      return nil
+    }
+    return "https://wa.me/\(number)"
+  }
+
+  /// `https://t.me/<username>` for a Telegram username: 5 to 32 ASCII letters, digits or `_`, starting with a
+  /// letter; else nil.
+  public static func telegramLink(_ username: String) -> String? {
+    let bytes = Array(username.utf8)
+    func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+    guard (5...32).contains(bytes.count), let first = bytes.first, isLetter(first),
+          bytes.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x5F }) else { return nil }
+    return "https://t.me/\(username)"
+  }
+
+  /// `mailto:<address>` for an e-mail address (RFC 5322 `addr-spec` in its dot-atom form, ASCII: no quoted local
+  /// parts, comments or address literals), with the characters RFC 6068 reserves in a `mailto:` URI
+  /// percent-encoded; else nil.
+  public static func mailtoLink(_ address: String) -> String? {
+    let bytes = Array(address.utf8)
+    guard bytes.count <= 254, let at = bytes.firstIndex(of: 0x40) else { return nil }
+    let local = bytes[..<at]
+    let domain = bytes[(at + 1)...]
+    func isAlphanumeric(_ byte: UInt8) -> Bool {
+      (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+    // atext (RFC 5322 §3.2.3) and dots between atoms.
+    let atext = Set("!#$%&'*+-/=?^_`{|}~".utf8)
+    let localAtoms = local.split(separator: 0x2E, omittingEmptySubsequences: false)
+    guard (1...64).contains(local.count), localAtoms.allSatisfy({ atom in
+      !atom.isEmpty && atom.allSatisfy { isAlphanumeric($0) || atext.contains($0) }
+    }) else { return nil }
+    // A domain name: two or more labels of letters, digits and inner hyphens, the last one letters only.
+    let labels = domain.split(separator: 0x2E, omittingEmptySubsequences: false)
+    guard labels.count >= 2, domain.count <= 253, labels.allSatisfy({ label in
+      (1...63).contains(label.count) && label.first != 0x2D && label.last != 0x2D
+        && label.allSatisfy { isAlphanumeric($0) || $0 == 0x2D }
+    }), let top = labels.last, top.count >= 2, top.allSatisfy({ !(0x30...0x39).contains($0) && $0 != 0x2D })
+    else { return nil }
+    // RFC 6068 §2: outside unreserved characters and `!$'*+`, percent-encode.
+    let plain = Set("-._~!$'*+".utf8)
+    var link = "mailto:"
+    for byte in local {
+      if isAlphanumeric(byte) || plain.contains(byte) {
+        link.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        link += "%" + String(byte, radix: 16, uppercase: true)
+      }
+    }
+    return link + "@" + String(decoding: domain, as: UTF8.self)
   }
 }

@@ -35,8 +35,12 @@ struct RunMate: ParsableCommand {
     }
   }
 
+  /// Prints `runmate: MESSAGE` as one line (several lines are joined with "; ", control characters escaped, so
+  /// no value inside a message can reach the terminal raw) and exits with `code`.
   static func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("runmate: \(message)\n".utf8))
+    let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }.joined(separator: "; ")
+    FileHandle.standardError.write(Data("runmate: \(terminalSafe(line))\n".utf8))
     Foundation.exit(code)
   }
 }

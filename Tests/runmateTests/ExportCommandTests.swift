@@ -135,13 +135,14 @@ import Testing
     try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:2027-03-03T07:00:00\r\n"
       .write(to: busy, atomically: true, encoding: .utf8)
     let file = directory.appendingPathComponent("plan.ics")
-    try "previous export".write(to: file, atomically: true, encoding: .utf8)
+    let previous = "BEGIN:VCALENDAR\r\nX-NOTE:previous export\r\nEND:VCALENDAR\r\n"
+    try previous.write(to: file, atomically: true, encoding: .utf8)
     let result = try runmate(Self.base + ["--distance", "10k", "--level", "beginner", "--weeks", "8", "--busy", busy.path,
                                           "--out", file.path])
     #expect(result.status == 65)
     #expect(result.stderr.hasPrefix("runmate: \(busy.path): "), "\(result.stderr)")
     #expect(result.stderr.split(separator: "\n").count == 1)
-    #expect(try String(contentsOf: file, encoding: .utf8) == "previous export")
+    #expect(try String(contentsOf: file, encoding: .utf8) == previous)
   }
 
   @Test func aBusyCalendarWithNoRoomIsRefused() throws {

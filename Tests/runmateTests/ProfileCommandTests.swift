@@ -38,7 +38,8 @@ import Testing
     // Bad contact details are refused with what is allowed.
     let bad = try runmate(["profile", "set", "--profile", "kim", "--email", "kim.example.com"], environment: env)
     #expect(bad.status == 64)
-    #expect(bad.stderr == "runmate: --email: 'kim.example.com' is not valid, allowed is an address like name@example.com\n")
+    #expect(bad.stderr == "runmate: --email: 'kim.example.com' is not valid, allowed is an address like "
+      + "name@example.com (no spaces, quotes, brackets or colons; a domain name after the @)\n")
     let notCoach = try runmate(["coach", "show", "--profile", "anna"], environment: env)
     #expect(notCoach.stderr == "runmate: 'anna' is not a coach; make it one with `runmate profile set --profile anna --coach`\n")
   }

@@ -41,6 +41,10 @@ func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
   var env = ProcessInfo.processInfo.environment
   env["RUNMATE_TEMPLATES"] = nil
   env["SOURCE_DATE_EPOCH"] = nil
+  // Never the user's own database: without RUNMATE_DB, the default lands in a directory of this test process
+  // (an export recorded there by another test or another process would change what an export prints).
+  env["RUNMATE_DB"] = nil
+  env["XDG_DATA_HOME"] = testDataHome.path
   for (key, value) in environment { env[key] = value }
   process.environment = env
   let out = Pipe()
@@ -54,6 +58,10 @@ func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
   return RunResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
                    status: process.terminationStatus)
 }
+
+/// `XDG_DATA_HOME` for every run of the binary: a directory of this test process, not created up front.
+let testDataHome = FileManager.default.temporaryDirectory
+  .appendingPathComponent("runmate-tests-data-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
 
 /// A fresh temporary directory, removed by the caller.
 func temporaryDirectory() throws -> URL {

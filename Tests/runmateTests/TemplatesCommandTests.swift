@@ -62,6 +62,14 @@ import Testing
            message: "marathon.yaml: schemaVersion: '2' is wrong, allowed is 1"),
     Broken(file: "10k.yaml", find: "  beginner: {recommended: 8, absolute: 5}", replace: "  beginner: {recommended: 8, absolute: 5",
            message: "10k.yaml:6:15: YAML syntax error: while parsing a flow mapping did not find expected ',' or '}'"),
+    // Yams describes a duplicate key in several lines quoting the document: one line here, at the first of the two.
+    Broken(file: "base.yaml", find: "maxWeeks: 40", replace: "maxWeeks: 40\nschemaVersion: 1",
+           message: "base.yaml:2:1: YAML syntax error: duplicate key 'schemaVersion' in this mapping, allowed is each "
+             + "key once"),
+    Broken(file: "10k.yaml", find: "  beginner: {recommended: 8, absolute: 5}",
+           replace: "  beginner: {recommended: 8, absolute: 5, absolute: 6}",
+           message: "10k.yaml:5:30: YAML syntax error: duplicate key 'absolute' in this mapping, allowed is each key "
+             + "once"),
   ]
 
   @Test(arguments: broken)

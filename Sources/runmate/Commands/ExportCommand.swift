@@ -54,6 +54,9 @@ struct ExportCommand: ParsableCommand {
   @Option(name: .customLong("units"), help: "Units in event titles: km or mi (default: the profile's, else km).")
   var units: String?
 
+  @Flag(name: .long, help: "Replace an existing --out file even when it is not a calendar runmate wrote.")
+  var force = false
+
   func validate() throws {
     if noReminders && !reminders.isEmpty {
       throw ValidationError("--no-remind and --remind exclude each other")
@@ -61,6 +64,9 @@ struct ExportCommand: ParsableCommand {
   }
 
   func run() throws {
+    // The output is checked before anything else: nothing is worked out, read or recorded for a file that
+    // cannot be written.
+    let output = out == "-" ? nil : try OutputFile(out, kind: .calendar, database: database.path, force: force)
     let profile = try profileOption.load(database)
     let unitText = units ?? profile?.units?.rawValue ?? "km"
     guard let unit = DistanceUnit(rawValue: unitText.lowercased()) else {
@@ -73,7 +79,8 @@ struct ExportCommand: ParsableCommand {
     let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
     let scheduled = try makeSchedule(plan, preferences: preferences, busy: busy)
 
-    var previousPath = diff ?? previous ?? (out != "-" && FileManager.default.fileExists(atPath: out) ? out : nil)
+    // An --out file is the previous export only when it is a calendar (with --force, anything else is replaced).
+    var previousPath = diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil)
     var previousCalendar = try previousPath.map { try CalendarFiles.read($0) }
     // Without a file, the last export kept in the database (when there is one) is the previous version.
     let identity = ExportOptions.identity(of: plan)
@@ -97,20 +104,22 @@ struct ExportCommand: ParsableCommand {
       throw ExportError.calendarLibrary(error)
     }
 
-    for note in scheduled.notes { FileHandle.standardError.write(Data("\(note.kind.rawValue): \(note.text)\n".utf8)) }
+    for note in scheduled.notes { writeStandardError("\(note.kind.rawValue): \(terminalSafe(note.text))") }
     if diff != nil {
-      try writeStandardOutput(DiffReport(changes: export.changes).render())
+      try writeText(DiffReport(changes: export.changes).render())
     } else if let previousPath {
-      FileHandle.standardError.write(Data("against \(previousPath): \(DiffReport(changes: export.changes).summary())\n".utf8))
+      writeStandardError("against \(terminalSafe(previousPath)): \(DiffReport(changes: export.changes).summary())")
     }
-    try logbook?.recordExport(identity: identity, path: out == "-" ? "standard output" : out, calendar: text)
-    if out == "-" {
-      try writeStandardOutput(text)
-    } else {
-      try CalendarFiles.writeAtomically(text, to: out)
+    if let output {
+      try output.write(text)
+      // Recorded only once the file is in place: a failed write leaves the database as it was.
+      try logbook?.recordExport(identity: identity, path: out, calendar: text)
       let events = export.calendar.events.count
       let alarms = export.calendar.events.map(\.alarms.count).reduce(0, +)
-      FileHandle.standardError.write(Data("wrote \(out): \(events) events, \(alarms) reminders\n".utf8))
+      writeStandardError("wrote \(terminalSafe(out)): \(events) events, \(alarms) reminders")
+    } else {
+      try writeStandardOutput(text)
+      try logbook?.recordExport(identity: identity, path: "standard output", calendar: text)
     }
   }
 

@@ -39,16 +39,29 @@ struct PlanCommand: ParsableCommand {
       let db = try database.open()
       let saved = try db.savePlan(plan, name: planName, activate: true)
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
-      FileHandle.standardError.write(Data("saved plan '\(saved.name)' (\(plan.id)) in \(database.path); it is the active plan\n".utf8))
+      writeStandardError("saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
+        + "it is the active plan")
     }
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(plan))
-    case .table: try writeStandardOutput(PlanTable(plan: plan, units: units).render())
+    case .table: try writeText(PlanTable(plan: plan, units: units).render())
     }
   }
 }
 
-/// Writes text to standard output in one piece.
+/// Writes lines for a terminal to standard output in one piece: line feeds stay, every other control character is
+/// escaped (``terminalSafe(_:multiline:)``). Fields from outside the program are escaped one by one before, so
+/// none of them can start a line of its own.
+func writeText(_ text: String) throws {
+  try writeStandardOutput(terminalSafe(text, multiline: true))
+}
+
+/// Writes one line for a terminal (a note, a summary) to standard error, control characters escaped.
+func writeStandardError(_ line: String) {
+  FileHandle.standardError.write(Data((terminalSafe(line) + "\n").utf8))
+}
+
+/// Writes bytes to standard output in one piece, as they are (JSON, iCalendar).
 func writeStandardOutput(_ text: String) throws {
   do {
     try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))

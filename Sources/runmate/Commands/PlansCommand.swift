@@ -18,16 +18,17 @@ struct PlansCommand: ParsableCommand {
     func run() throws {
       let plans = try database.open().plans()
       if plans.isEmpty {
-        try writeStandardOutput("no saved plans; save one with `runmate plan ... --save`\n")
+        try writeText("no saved plans; save one with `runmate plan ... --save`\n")
         return
       }
       var lines: [String] = []
       for saved in plans {
         let goal = saved.plan.goal
-        lines.append("\(saved.active ? "*" : " ") \(saved.name)  \(goal.level.rawValue) \(goal.distance.displayName), "
+        lines.append("\(saved.active ? "*" : " ") \(terminalSafe(saved.name))  "
+          + "\(goal.level.rawValue) \(goal.distance.displayName), "
           + "\(goal.weeks) weeks, \(goal.start) → \(goal.raceDate)  (\(saved.id))")
       }
-      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+      try writeText(lines.joined(separator: "\n") + "\n")
     }
   }
 
@@ -41,7 +42,7 @@ struct PlansCommand: ParsableCommand {
       let saved = try database.open().plan(named: name)
       switch output.format {
       case .json: try writeStandardOutput(JSONOutput.encode(saved.plan))
-      case .table: try writeStandardOutput(PlanTable(plan: saved.plan, units: try output.unit()).render())
+      case .table: try writeText(PlanTable(plan: saved.plan, units: try output.unit()).render())
       }
     }
   }
@@ -53,7 +54,7 @@ struct PlansCommand: ParsableCommand {
 
     func run() throws {
       try database.open().activatePlan(named: name)
-      try writeStandardOutput("'\(name)' is the active plan\n")
+      try writeText("'\(terminalSafe(name))' is the active plan\n")
     }
   }
 
@@ -64,7 +65,7 @@ struct PlansCommand: ParsableCommand {
 
     func run() throws {
       try database.open().deletePlan(named: name)
-      try writeStandardOutput("deleted plan '\(name)'\n")
+      try writeText("deleted plan '\(terminalSafe(name))'\n")
     }
   }
 }

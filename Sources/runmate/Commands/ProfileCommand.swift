@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarExport
 import Foundation
 import Logbook
 import PlanEngine
@@ -9,8 +10,8 @@ struct ProfileFields: ParsableArguments {
   @Option(name: .long, help: "Experience level: beginner, intermediate, advanced.") var level: String?
   @Option(name: .customLong("birth-year"), help: "Birth year.") var birthYear: Int?
   @Option(name: .long, help: "Sex (optional, free text).") var sex: String?
-  @Option(name: .long, help: ArgumentHelp("Height in cm.", valueName: "cm")) var height: Double?
-  @Option(name: .long, help: ArgumentHelp("Weight in kg.", valueName: "kg")) var weight: Double?
+  @Option(name: .long, help: ArgumentHelp("Height in cm, 100-250.", valueName: "cm")) var height: String?
+  @Option(name: .long, help: ArgumentHelp("Weight in kg, 25-300.", valueName: "kg")) var weight: String?
   @Option(name: .customLong("resting-hr"), help: "Resting heart rate.") var restingHR: Int?
   @Option(name: .customLong("max-hr"), help: "Maximum heart rate.") var maxHR: Int?
   @Option(name: .long, help: "Units: km or mi.") var units: String?
@@ -36,9 +37,9 @@ struct ProfileFields: ParsableArguments {
       p.level = parsed
     }
     if let birthYear { p.birthYear = birthYear }
-    if let sex { p.sex = sex }
-    if let height { p.heightCm = height }
-    if let weight { p.weightKg = weight }
+    if let sex { p.sex = try plainText(sex, option: "--sex") }
+    if let height { p.heightCm = try OptionValues.number(height, option: "--height", range: 100...250, unit: "cm") }
+    if let weight { p.weightKg = try OptionValues.number(weight, option: "--weight", range: 25...300, unit: "kg") }
     if let restingHR { p.restingHeartRate = restingHR }
     if let maxHR { p.maxHeartRate = maxHR }
     if let units {
@@ -63,16 +64,36 @@ struct ProfileFields: ParsableArguments {
       }
       p.longRunDay = day
     }
-    if !reminders.isEmpty { p.reminders = reminders }
+    if !reminders.isEmpty {
+      for text in reminders where Reminder(parsing: text) == nil {
+        throw CLIError.invalidOption(option: "--remind", value: text,
+                                     allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",
+                                     suggestion: nil)
+      }
+      p.reminders = reminders
+    }
     if let coach { p.isCoach = coach }
-    if let specialty { p.specialty = specialty }
-    if !certifications.isEmpty { p.certifications = certifications }
-    if let bio { p.bio = bio }
+    if let specialty { p.specialty = try plainText(specialty, option: "--specialty") }
+    if !certifications.isEmpty {
+      p.certifications = try certifications.map { try plainText($0, option: "--certification") }
+    }
+    if let bio { p.bio = try plainText(bio, option: "--bio", lineBreaks: true) }
     if let whatsapp { p.whatsapp = whatsapp.filter { !" -()+".contains($0) } }
     if let telegram { p.telegram = telegram.hasPrefix("@") ? String(telegram.dropFirst()) : telegram }
     if let email { p.email = email }
     return try p.validated()
   }
+}
+
+/// `text` when it holds no control characters (with `lineBreaks`, line feeds are allowed); otherwise the option is
+/// refused, the value shown with its control characters escaped.
+func plainText(_ text: String, option: String, lineBreaks: Bool = false) throws -> String {
+  guard terminalSafe(text, multiline: lineBreaks) == text else {
+    throw CLIError.invalidOption(option: option, value: terminalSafe(text),
+                                 allowed: lineBreaks ? "text without control characters other than line breaks"
+                                   : "one line of text without control characters", suggestion: nil)
+  }
+  return text
 }
 
 /// `runmate profile`: who is running.
@@ -91,15 +112,18 @@ struct ProfileCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
+      // Every field is checked before the database is opened (or created).
+      var profile = try fields.apply(to: Profile(name: try plainText(name, option: "NAME")))
       let db = try database.open()
       if try db.profiles().contains(where: { $0.name == name }) {
-        throw CLIError.invalidOption(option: "NAME", value: name, allowed: "a new name (change this one with `runmate profile set --profile \(name)`)",
+        throw CLIError.invalidOption(option: "NAME", value: name,
+                                     allowed: "a new name (change this one with `runmate profile set --profile \(name)`)",
                                      suggestion: nil)
       }
-      var profile = try fields.apply(to: Profile(name: name))
       profile.isDefault = makeDefault
       let saved = try db.saveProfile(profile)
-      try writeStandardOutput("created \(saved.isCoach ? "coach" : "runner") profile '\(name)'\(saved.isDefault ? " (default)" : "")\n")
+      try writeText("created \(saved.isCoach ? "coach" : "runner") profile '\(terminalSafe(name))'"
+        + "\(saved.isDefault ? " (default)" : "")\n")
     }
   }
 
@@ -129,7 +153,7 @@ struct ProfileCommand: ParsableCommand {
       current = try fields.apply(to: current)
       if makeDefault { current.isDefault = true }
       try db.saveProfile(current)
-      try writeStandardOutput("updated profile '\(current.name)'\n")
+      try writeText("updated profile '\(terminalSafe(current.name))'\n")
     }
   }
 
@@ -141,11 +165,11 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       guard let found = try database.open().profile(named: profile) else {
-        try writeStandardOutput("no profile yet: `runmate profile init NAME --level beginner --tz Europe/Berlin`\n")
+        try writeText("no profile yet: `runmate profile init NAME --level beginner --tz Europe/Berlin`\n")
         return
       }
       if output.format == .json { return try writeStandardOutput(JSONOutput.encode(found)) }
-      try writeStandardOutput(describe(found))
+      try writeText(describe(found))
     }
   }
 
@@ -155,16 +179,17 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let all = try database.open().profiles()
-      let lines = all.map { "\($0.isDefault ? "*" : " ") \($0.name)\($0.isCoach ? " (coach)" : "")" }
-      try writeStandardOutput(lines.isEmpty ? "no profiles yet\n" : lines.joined(separator: "\n") + "\n")
+      let lines = all.map { "\($0.isDefault ? "*" : " ") \(terminalSafe($0.name))\($0.isCoach ? " (coach)" : "")" }
+      try writeText(lines.isEmpty ? "no profiles yet\n" : lines.joined(separator: "\n") + "\n")
     }
   }
 }
 
-/// A profile as readable lines.
+/// A profile as readable lines; every stored text is printed through ``terminalSafe(_:multiline:)`` on one line,
+/// so no field can start a line of its own or send the terminal a control sequence.
 func describe(_ p: Profile) -> String {
-  var lines = ["\(p.name)\(p.isCoach ? " (coach)" : "")\(p.isDefault ? ", default profile" : "")"]
-  func add(_ label: String, _ value: String?) { if let value { lines.append("  \(label): \(value)") } }
+  var lines = ["\(terminalSafe(p.name))\(p.isCoach ? " (coach)" : "")\(p.isDefault ? ", default profile" : "")"]
+  func add(_ label: String, _ value: String?) { if let value { lines.append("  \(label): \(terminalSafe(value))") } }
   add("level", p.level?.rawValue)
   add("birth year", p.birthYear.map(String.init))
   add("sex", p.sex)
@@ -180,7 +205,7 @@ func describe(_ p: Profile) -> String {
   add("specialty", p.specialty)
   add("certifications", p.certifications.map { $0.joined(separator: ", ") })
   add("bio", p.bio)
-  for link in p.contactLinks { lines.append("  contact: \(link)") }
+  for link in p.contactLinks { lines.append("  contact: \(terminalSafe(link))") }
   return lines.joined(separator: "\n") + "\n"
 }
 
@@ -201,7 +226,7 @@ struct CoachCommand: ParsableCommand {
       let db = try database.open()
       guard let coach = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: "(default)", known: []) }
       try db.addAthlete(athlete, toCoach: coach.name)
-      try writeStandardOutput("'\(athlete)' is now coached by '\(coach.name)'\n")
+      try writeText("'\(terminalSafe(athlete))' is now coached by '\(terminalSafe(coach.name))'\n")
     }
   }
 
@@ -216,18 +241,18 @@ struct CoachCommand: ParsableCommand {
       guard let coach = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: "(default)", known: []) }
       let today = try clock.today()
       let runs = try db.completions()
-      var lines = ["Athletes of \(coach.name) on \(today.shortLabel):"]
+      var lines = ["Athletes of \(terminalSafe(coach.name)) on \(today.shortLabel):"]
       for athlete in try db.athletes(ofCoach: coach.name) {
         guard let id = athlete.id, let saved = try db.plans(ofProfile: id).first else {
-          lines.append("  \(athlete.name): no plan yet")
+          lines.append("  \(terminalSafe(athlete.name)): no plan yet")
           continue
         }
         let report = makeProgress(plan: saved.plan, completions: runs.filter { $0.planID == saved.id }, today: today)
         let week = report.weeks.last { $0.start <= today }
-        lines.append("  \(athlete.name): \(saved.name), week \(week?.number ?? 0), "
+        lines.append("  \(terminalSafe(athlete.name)): \(terminalSafe(saved.name)), week \(week?.number ?? 0), "
           + "\(week.map { "\(oneDecimal($0.doneKm)) of \(oneDecimal($0.plannedKm)) km, \($0.compliancePercent ?? 0) %" } ?? "not started")")
       }
-      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+      try writeText(lines.joined(separator: "\n") + "\n")
     }
   }
 
@@ -240,7 +265,7 @@ struct CoachCommand: ParsableCommand {
       let db = try database.open()
       guard let coach = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: "(default)", known: []) }
       guard coach.isCoach else { throw LogbookError.notACoach(name: coach.name) }
-      try writeStandardOutput(describe(coach))
+      try writeText(describe(coach))
     }
   }
 }
@@ -257,7 +282,10 @@ struct CoachesCommand: ParsableCommand {
       guard let needle else { return true }
       return coach.name.lowercased().contains(needle) || (coach.specialty?.lowercased().contains(needle) ?? false)
     }
-    let lines = coaches.map { "\($0.name)\($0.specialty.map { " · \($0)" } ?? "")\($0.contactLinks.first.map { " · \($0)" } ?? "")" }
-    try writeStandardOutput(lines.isEmpty ? "no coaches found\n" : lines.joined(separator: "\n") + "\n")
+    let lines = coaches.map { coach in
+      terminalSafe(coach.name) + (coach.specialty.map { " · \(terminalSafe($0))" } ?? "")
+        + (coach.contactLinks.first.map { " · \(terminalSafe($0))" } ?? "")
+    }
+    try writeText(lines.isEmpty ? "no coaches found\n" : lines.joined(separator: "\n") + "\n")
   }
 }

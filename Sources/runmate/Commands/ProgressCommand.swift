@@ -29,15 +29,15 @@ struct ProgressCommand: ParsableCommand {
                               health: try db.healthDays(profile: profileName))
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(report))
-    case .table: try writeStandardOutput(render(report, name: saved.name, units: try output.unit()))
+    case .table: try writeText(render(report, name: saved.name, units: try output.unit()))
     }
   }
 
   func render(_ report: ProgressReport, name: String, units: DistanceUnit) -> String {
     let current = report.weeks.lastIndex { $0.start <= report.today } ?? 0
     let shown = report.weeks[max(0, current - weeks + 1)...current]
-    let scale = max(1, shown.map { max($0.plannedKm, $0.doneKm) }.max() ?? 1)
-    var lines = ["Progress of '\(name)' on \(report.today.shortLabel)", ""]
+    let scale = max(1, shown.map { max($0.plannedKm, $0.doneKm) }.filter(\.isFinite).max() ?? 1)
+    var lines = ["Progress of '\(terminalSafe(name))' on \(report.today.shortLabel)", ""]
     lines.append([pad("Wk", 3), pad("Phase", 6), pad("Planned", 9), pad("Done", 9), pad("Sessions", 8),
                   pad("Compliance", 10), pad("Longest", 8), "Easy pace"].joined(separator: "  "))
     for week in shown {
@@ -51,22 +51,26 @@ struct ProgressCommand: ParsableCommand {
     if !withHealth.isEmpty {
       lines.append("")
       for week in withHealth {
-        lines.append("W\(week.number): \(Int(week.steps ?? 0)) steps, \(Int(week.activeKcal ?? 0)) kcal active energy")
+        lines.append("W\(week.number): \(wholeNumber(week.steps ?? 0)) steps, "
+          + "\(wholeNumber(week.activeKcal ?? 0)) kcal active energy")
       }
     }
     lines.append("")
     lines.append("Planned ░ against done █ (\(units.rawValue)):")
     for week in shown {
       let width = 40.0
-      let planned = Int((week.plannedKm / scale * width).rounded())
-      let done = Int((week.doneKm / scale * width).rounded())
+      let planned = barLength(week.plannedKm / scale * width)
+      let done = barLength(week.doneKm / scale * width)
       lines.append("W\(pad(String(week.number), 3)) " + String(repeating: "█", count: min(done, planned))
         + String(repeating: done > planned ? "█" : "░", count: abs(planned - done)) + " \(units.format(week.doneKm))")
     }
     lines.append("")
+    // Ratios of absurd stored runs can be nan or inf: those are left out rather than printed.
+    let ratio = report.acuteChronicRatio.flatMap { $0.isFinite ? $0 : nil }
+    let monotony = report.monotony.flatMap { $0.isFinite ? $0 : nil }
     lines.append("Streak: \(report.currentStreakDays) day(s)"
-      + (report.acuteChronicRatio.map { String(format: " · acute:chronic load %.2f", $0) } ?? "")
-      + (report.monotony.map { String(format: " · monotony %.2f", $0) } ?? "") + " (information, not a rule)")
+      + (ratio.map { String(format: " · acute:chronic load %.2f", $0) } ?? "")
+      + (monotony.map { String(format: " · monotony %.2f", $0) } ?? "") + " (information, not a rule)")
     return lines.joined(separator: "\n") + "\n"
   }
 }

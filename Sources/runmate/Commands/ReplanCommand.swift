@@ -34,13 +34,15 @@ struct ReplanCommand: ParsableCommand {
         throw CLIError.invalidOption(option: "--pause", value: text, allowed: "YYYY-MM-DD..YYYY-MM-DD (first day first)",
                                      suggestion: nil)
       }
+      _ = try OptionValues.date(parts[0], option: "--pause")
+      _ = try OptionValues.date(parts[parts.count - 1], option: "--pause")
       return first...last
     }
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let result = try replan(saved.plan, completions: try db.completions(), today: try clock.today(), pause: pauseRange,
                             rules: try templates.loadRules())
-    var lines = ["Replan of '\(saved.name)' from \(result.basis)"]
+    var lines = ["Replan of '\(terminalSafe(saved.name))' from \(result.basis)"]
     if result.changes.isEmpty { lines.append("No change.") }
     for change in result.changes {
       lines.append("W\(change.number): \(oneDecimal(change.beforeKm)) → \(oneDecimal(change.afterKm)) km")
@@ -53,6 +55,6 @@ struct ReplanCommand: ParsableCommand {
     } else if !result.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")
     }
-    try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+    try writeText(lines.joined(separator: "\n") + "\n")
   }
 }

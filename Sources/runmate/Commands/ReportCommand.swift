@@ -14,14 +14,17 @@ struct ReportCommand: ParsableCommand {
   var plan: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
+  @Flag(name: .long, help: "Replace an existing file even when it is not a report runmate wrote.")
+  var force = false
 
   func run() throws {
+    let output = try OutputFile(html, kind: .report, database: database.path, force: force)
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let runs = try db.completions()
     let report = makeProgress(plan: saved.plan, completions: runs, today: try clock.today())
     let page = HTMLReport(name: saved.name, plan: saved.plan, report: report, runs: runs).render()
-    try CalendarFiles.writeAtomically(page, to: html)
-    FileHandle.standardError.write(Data("wrote \(html)\n".utf8))
+    try output.write(page)
+    writeStandardError("wrote \(terminalSafe(html))")
   }
 }

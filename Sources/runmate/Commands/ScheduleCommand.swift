@@ -37,7 +37,7 @@ struct ScheduleCommand: ParsableCommand {
     let result = try makeSchedule(plan, preferences: preferences, busy: busy)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(result))
-    case .table: try writeStandardOutput(ScheduleTable(schedule: result, units: units).render())
+    case .table: try writeText(ScheduleTable(schedule: result, units: units).render())
     }
   }
 }

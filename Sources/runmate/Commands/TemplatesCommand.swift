@@ -16,7 +16,7 @@ struct TemplatesCommand: ParsableCommand {
     func run() throws {
       let directory = try templates.directory()
       let rules = try templates.loadRules(from: directory)
-      var lines = ["Templates in \(directory)", ""]
+      var lines = ["Templates in \(terminalSafe(directory))", ""]
       lines.append("distance  level         weeks (min/recommended)  start km/wk  peak km/wk  peak long run  runs/wk")
       for name in ["5k", "10k", "15k", "half", "marathon"] {
         guard let distance = rules.distances[name] else { continue }
@@ -33,7 +33,7 @@ struct TemplatesCommand: ParsableCommand {
       lines.append("")
       lines.append("Workouts: " + rules.workouts.keys.sorted().joined(separator: ", "))
       lines.append("10mi uses the 15k rules.")
-      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+      try writeText(lines.joined(separator: "\n") + "\n")
     }
   }
 
@@ -45,14 +45,29 @@ struct TemplatesCommand: ParsableCommand {
     func run() throws {
       let directory = try self.directory ?? templates.directory()
       let rules = try templates.loadRules(from: directory)
-      try writeStandardOutput("ok: \(directory): \(rules.sources.count) files, \(rules.distances.count) distances, "
+      try writeText("ok: \(terminalSafe(directory)): \(rules.sources.count) files, \(rules.distances.count) distances, "
         + "\(rules.workouts.count) workouts\n")
     }
   }
 }
 
+/// `12`, `12.5`: whole numbers without a decimal point; huge and non-finite values as Swift prints them.
 func formatNumber(_ value: Double) -> String {
-  value == value.rounded() ? String(Int(value)) : String(value)
+  value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}
+
+/// `1234`: a count (steps, kcal) rounded to a whole number; `-` for a value that is not finite, and Swift's
+/// shortest form for one too large for an integer, so no stored value can trap.
+func wholeNumber(_ value: Double) -> String {
+  guard value.isFinite else { return "-" }
+  let rounded = value.rounded()
+  return abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
+}
+
+/// The length of a chart bar, in characters: 0 to 80, 0 for a value that is not finite.
+func barLength(_ value: Double) -> Int {
+  guard value.isFinite else { return 0 }
+  return Int(min(80, max(0, value.rounded())))
 }
 
 func pad(_ text: String, _ width: Int) -> String {

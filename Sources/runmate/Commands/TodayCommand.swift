@@ -21,7 +21,7 @@ struct TodayCommand: ParsableCommand {
     if let workout = saved.plan.workouts.first(where: { $0.date == today }) {
       let done = runs.contains { $0.workoutID == workout.id }
       let weight = try db.profile(named: nil)?.weightKg
-      let energy = weight.map { " · about \(Int(($0 * workout.distanceKm).rounded())) kcal" } ?? ""
+      let energy = weight.map { " · about \(wholeNumber($0 * workout.distanceKm)) kcal" } ?? ""
       lines.append("Today, \(today.shortLabel): \(workout.title)\(energy)\(done ? " (done, well run!)" : "")")
       lines.append(workout.description)
     } else if today < saved.plan.goal.start {
@@ -34,7 +34,7 @@ struct TodayCommand: ParsableCommand {
     if let next = saved.plan.workouts.first(where: { $0.date > today }) {
       lines.append("Next: \(next.date.shortLabel), \(next.title)")
     }
-    try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+    try writeText(lines.joined(separator: "\n") + "\n")
   }
 }
 
@@ -51,7 +51,7 @@ struct WeekCommand: ParsableCommand {
     let saved = try db.plan(named: plan)
     let today = try clock.today()
     guard let week = saved.plan.weeks.first(where: { $0.start <= today && today <= $0.start.adding(days: 6) }) else {
-      try writeStandardOutput("No plan week contains \(today.shortLabel) (the plan runs \(saved.plan.goal.start) to "
+      try writeText("No plan week contains \(today.shortLabel) (the plan runs \(saved.plan.goal.start) to "
         + "\(saved.plan.goal.raceDate)).\n")
       return
     }
@@ -67,6 +67,6 @@ struct WeekCommand: ParsableCommand {
       let mark = matched.contains(workout.id) ? "✔" : workout.date < today ? "✘" : workout.date == today ? "→" : " "
       lines.append("  \(mark) \(workout.date.shortLabel)  \(workout.title)")
     }
-    try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+    try writeText(lines.joined(separator: "\n") + "\n")
   }
 }

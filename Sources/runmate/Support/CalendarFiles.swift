@@ -2,8 +2,11 @@ import CalendarExport
 import Foundation
 import ICalendar
 
-/// Reading and writing .ics files for the CLI: whole files, atomic writes.
+/// Reading .ics files for the CLI (writing is ``OutputFile``'s).
 enum CalendarFiles {
+  /// The text of an .ics file (`--busy`, `--previous`, `--diff`). A file that does not start with BEGIN:VCALENDAR
+  /// is refused without quoting it: it may be anything (a key file, someone's notes) and its bytes stay off the
+  /// terminal.
   static func readText(_ path: String) throws -> String {
     guard FileManager.default.fileExists(atPath: path) else {
       throw CLIError.unreadable(path: path, reason: "no such file")
@@ -14,6 +17,7 @@ enum CalendarFiles {
     guard let text = String(data: data, encoding: .utf8) else {
       throw CLIError.unreadable(path: path, reason: "not UTF-8 text")
     }
+    guard OutputKind.calendar.recognizes(Data(text.utf8.prefix(4_096))) else { throw CLIError.notACalendar(path: path) }
     return text
   }
 
@@ -24,25 +28,6 @@ enum CalendarFiles {
       return try VCalendar.parse(text)
     } catch {
       throw ExportError.unreadableCalendar(file: path, error)
-    }
-  }
-
-  /// Writes to a temporary file next to `path`, then renames it over `path`: a failure leaves the old file whole.
-  static func writeAtomically(_ text: String, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent()
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-    do {
-      try Data(text.utf8).write(to: temporary, options: [.withoutOverwriting])
-    } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      throw CLIError.cannotWrite(path: path, reason: (error as NSError).localizedDescription)
-    }
-    // rename(2) replaces the target atomically (FileManager.replaceItemAt loses the target on Linux when it fails).
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw CLIError.cannotWrite(path: path, reason: reason)
     }
   }
 }

@@ -91,6 +91,8 @@ enum CLIError: RunMateError {
   case missingOption(option: String, allowed: String)
   case unreadable(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
+  case notACalendar(path: String)
+  case notEncodable(field: String, value: String)
 
   var message: String {
     switch self {
@@ -103,6 +105,10 @@ enum CLIError: RunMateError {
       return "\(path): cannot read: \(reason)"
     case let .cannotWrite(path, reason):
       return "\(path): cannot write: \(reason)"
+    case let .notACalendar(path):
+      return "\(path): not an iCalendar file (it does not start with BEGIN:VCALENDAR)"
+    case let .notEncodable(field, value):
+      return "--format json: \(field) is \(value), allowed is a finite number; the database holds a value out of range"
     }
   }
 
@@ -111,6 +117,7 @@ enum CLIError: RunMateError {
     case .invalidOption, .missingOption: ExitCodes.usage
     case .unreadable: ExitCodes.noInput
     case .cannotWrite: ExitCodes.cannotCreate
+    case .notACalendar, .notEncodable: ExitCodes.dataError
     }
   }
 }

@@ -27,12 +27,13 @@ struct GoalOptions: ParsableArguments {
   @Option(name: .customLong("runs-per-week"), help: ArgumentHelp("Runs per week, 3-7.", valueName: "n"))
   var runsPerWeek: Int?
 
-  @Option(name: .customLong("current-weekly-km"), help: ArgumentHelp("Your weekly volume now, km.", valueName: "km"))
-  var currentWeeklyKm: Double?
+  @Option(name: .customLong("current-weekly-km"), help: ArgumentHelp("Your weekly volume now, 5-250 km.",
+                                                                     valueName: "km"))
+  var currentWeeklyKm: String?
 
   @Option(name: .customLong("longest-recent-run-km"),
-          help: ArgumentHelp("Your longest run of the last 4 weeks, km.", valueName: "km"))
-  var longestRecentRunKm: Double?
+          help: ArgumentHelp("Your longest run of the last 4 weeks, 3-60 km.", valueName: "km"))
+  var longestRecentRunKm: String?
 
   @Option(name: .customLong("recent-race"),
           help: ArgumentHelp("A recent result for pace targets, e.g. 5k=24:30 or half=1:52:00.", valueName: "dist=time"))
@@ -57,18 +58,16 @@ struct GoalOptions: ParsableArguments {
       throw CLIError.invalidOption(option: "--level", value: levelText, allowed: "beginner, intermediate, advanced",
                                    suggestion: nil)
     }
-    let race = try raceDate.map { text throws -> CivilDate in
-      guard let date = CivilDate(iso: text) else {
-        throw CLIError.invalidOption(option: "--race-date", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
-      }
-      return date
+    // The engine's own ranges, checked here so that the value is quoted as typed ('nan', '1e309').
+    let weekly = try currentWeeklyKm.map {
+      try OptionValues.number($0, option: "--current-weekly-km", range: 5...250, unit: "km")
     }
-    let first = try start.map { text throws -> CivilDate in
-      guard let date = CivilDate(iso: text) else {
-        throw CLIError.invalidOption(option: "--start", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
-      }
-      return date
+    let longest = try longestRecentRunKm.map {
+      try OptionValues.number($0, option: "--longest-recent-run-km", range: 3...60, unit: "km")
     }
+    let window = OptionValues.planWindow(today: today)
+    let race = try raceDate.map { try OptionValues.date($0, option: "--race-date", window: window) }
+    let first = try start.map { try OptionValues.date($0, option: "--start", window: window) }
     let recent = try recentRace.map { text throws -> RecentRace in
       guard let result = RecentRace(parsing: text) else {
         throw CLIError.invalidOption(option: "--recent-race", value: text,
@@ -86,6 +85,6 @@ struct GoalOptions: ParsableArguments {
     let timeline = try Timeline.resolve(weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks,
                                         weekStart: firstDay)
     return Goal(distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
-                currentWeeklyKm: currentWeeklyKm, longestRecentRunKm: longestRecentRunKm, recentRace: recent)
+                currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recent)
   }
 }

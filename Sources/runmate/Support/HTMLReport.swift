@@ -23,6 +23,7 @@ struct HTMLReport {
     body += section("Plan calendar", calendar())
     return """
       <!DOCTYPE html>
+      \(OutputKind.reportMarker)
       <html lang="en"><head><meta charset="utf-8"><title>\(escape(name)) · RunningMate</title>
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <style>
@@ -42,14 +43,16 @@ struct HTMLReport {
 
   func volumeChart() -> String {
     let weeks = report.weeks
-    let maxKm = max(1, weeks.map { max($0.plannedKm, $0.doneKm) }.max() ?? 1)
+    // Values that are not finite (a run stored by hand) are left out of the scale: the chart stays drawable.
+    let maxKm = max(1, weeks.map { max($0.plannedKm, $0.doneKm) }.filter(\.isFinite).max() ?? 1)
     let width = 940.0, height = 260.0, left = 40.0, bottom = 30.0
     let slot = (width - left - 10) / Double(max(1, weeks.count))
     var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"weekly volume\">"
     for tick in stride(from: 0.0, through: maxKm, by: max(5, (maxKm / 5).rounded())) {
       let y = height - bottom - tick / maxKm * (height - bottom - 20)
       svg += "<line x1=\"\(left)\" x2=\"\(width - 10)\" y1=\"\(f(y))\" y2=\"\(f(y))\" stroke=\"#e3e7ee\"/>"
-        + "<text x=\"\(left - 6)\" y=\"\(f(y + 4))\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6575\">\(Int(tick))</text>"
+        + "<text x=\"\(left - 6)\" y=\"\(f(y + 4))\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6575\">"
+        + "\(wholeNumber(tick))</text>"
     }
     for (index, week) in weeks.enumerated() {
       let x = left + Double(index) * slot
@@ -70,7 +73,7 @@ struct HTMLReport {
   /// A line chart: `planned` dashed (when given), `done` solid; zeros in `done` are weeks without data.
   func lineChart(planned: [Double]?, done: [Double], unit: String, labels: (String, String), fromZero: Bool = true)
     -> String {
-    let all = (planned ?? []) + done.filter { $0 > 0 }
+    let all = ((planned ?? []) + done.filter { $0 > 0 }).filter(\.isFinite)
     let top = max(1, all.max() ?? 1)
     let bottomValue = fromZero ? 0 : max(0, (all.min() ?? 0) - 0.5)
     let span = max(0.5, top - bottomValue)

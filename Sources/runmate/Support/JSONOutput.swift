@@ -7,7 +7,13 @@ enum JSONOutput {
   static func encode(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    let data = try encoder.encode(value)
-    return String(decoding: data, as: UTF8.self) + "\n"
+    do {
+      let data = try encoder.encode(value)
+      return String(decoding: data, as: UTF8.self) + "\n"
+    } catch let EncodingError.invalidValue(value, context) {
+      // JSON has no NaN or infinity: a value stored out of range (by hand, or by an older version) is named.
+      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+      throw CLIError.notEncodable(field: path.hasPrefix(".") ? String(path.dropFirst()) : path, value: "\(value)")
+    }
   }
 }

@@ -60,42 +60,37 @@ struct ClockOptions: ParsableArguments {
   var now: String?
 
   /// The current instant, for DTSTAMP: `--now` (a date means its midnight UTC), else `SOURCE_DATE_EPOCH`, else
-  /// the system clock.
+  /// the system clock. `--now` and `SOURCE_DATE_EPOCH` must fall in the years 1900 to 2200.
   func instant() throws -> Date {
     if let now {
-      if let date = CivilDate(iso: now) { return Date(timeIntervalSince1970: TimeInterval(date.dayNumber) * 86_400) }
-      if let parsed = try? Date.ISO8601FormatStyle().parse(now) { return parsed }
-      throw CLIError.invalidOption(option: "--now", value: now, allowed: "a date YYYY-MM-DD or an ISO 8601 time",
-                                   suggestion: nil)
-    }
-    if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] {
-      guard let seconds = TimeInterval(epoch) else {
-        throw CLIError.invalidOption(option: "SOURCE_DATE_EPOCH", value: epoch, allowed: "seconds since 1970",
-                                     suggestion: nil)
+      if CivilDate(iso: now) != nil {
+        let date = try OptionValues.date(now, option: "--now")
+        return Date(timeIntervalSince1970: TimeInterval(date.dayNumber) * 86_400)
       }
-      return Date(timeIntervalSince1970: seconds)
+      if let parsed = try? Date.ISO8601FormatStyle().parse(now) {
+        guard ClockOptions.seconds.contains(parsed.timeIntervalSince1970) else { throw ClockOptions.badNow(now) }
+        return parsed
+      }
+      throw ClockOptions.badNow(now)
     }
+    if let seconds = try ClockOptions.epoch() { return Date(timeIntervalSince1970: seconds) }
     return Date()
   }
 
   /// Today's date: `--now`, else `SOURCE_DATE_EPOCH` (UTC), else the system clock in the local time zone.
   func today() throws -> CivilDate {
     if let now {
-      if let date = CivilDate(iso: now) { return date }
-      if now.count > 10, let date = CivilDate(iso: String(now.prefix(10))),
+      if CivilDate(iso: now) != nil { return try OptionValues.date(now, option: "--now") }
+      if now.count > 10, CivilDate(iso: String(now.prefix(10))) != nil,
          (try? Date.ISO8601FormatStyle().parse(now)) != nil {
-        return date
+        _ = try instant()
+        return try OptionValues.date(String(now.prefix(10)), option: "--now")
       }
-      throw CLIError.invalidOption(option: "--now", value: now, allowed: "a date YYYY-MM-DD or an ISO 8601 time",
-                                   suggestion: nil)
+      throw ClockOptions.badNow(now)
     }
     var calendar = Calendar(identifier: .gregorian)
     var date = Date()
-    if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] {
-      guard let seconds = TimeInterval(epoch) else {
-        throw CLIError.invalidOption(option: "SOURCE_DATE_EPOCH", value: epoch, allowed: "seconds since 1970",
-                                     suggestion: nil)
-      }
+    if let seconds = try ClockOptions.epoch() {
       date = Date(timeIntervalSince1970: seconds)
       calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
     } else {
@@ -103,10 +98,30 @@ struct ClockOptions: ParsableArguments {
     }
     let parts = calendar.dateComponents([.year, .month, .day], from: date)
     guard let year = parts.year, let month = parts.month, let day = parts.day,
-          let today = CivilDate(year: year, month: month, day: day) else {
-      throw CLIError.invalidOption(option: "--now", value: "(system clock)", allowed: "a valid date", suggestion: nil)
+          let today = CivilDate(year: year, month: month, day: day), OptionValues.everyDate.contains(today) else {
+      throw CLIError.invalidOption(option: "--now", value: "(system clock)", allowed: "a date from 1900 to 2200",
+                                   suggestion: nil)
     }
     return today
+  }
+
+  /// 1900-01-01T00:00:00Z to 2200-12-31T23:59:59Z, in seconds since 1970.
+  static let seconds: ClosedRange<TimeInterval> = -2_208_988_800...7_289_654_399
+
+  static func badNow(_ text: String) -> CLIError {
+    .invalidOption(option: "--now", value: text,
+                   allowed: "a date YYYY-MM-DD or an ISO 8601 time, from 1900 to 2200", suggestion: nil)
+  }
+
+  /// `SOURCE_DATE_EPOCH`, when set: whole or decimal seconds since 1970, in the years 1900 to 2200.
+  static func epoch() throws -> TimeInterval? {
+    guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] else { return nil }
+    guard let seconds = TimeInterval(text), seconds.isFinite, ClockOptions.seconds.contains(seconds) else {
+      throw CLIError.invalidOption(option: "SOURCE_DATE_EPOCH", value: text,
+                                   allowed: "seconds since 1970, from -2208988800 (1900) to 7289654399 (2200)",
+                                   suggestion: nil)
+    }
+    return seconds
   }
 }
 

@@ -104,6 +104,8 @@ struct ScheduleOptions: ParsableArguments {
         throw CLIError.invalidOption(option: "--skip", value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD",
                                      suggestion: nil)
       }
+      _ = try OptionValues.date(parts[0], option: "--skip")
+      _ = try OptionValues.date(parts[parts.count - 1], option: "--skip")
       guard first <= last else {
         throw CLIError.invalidOption(option: "--skip", value: text, allowed: "a range whose first day is not after its last",
                                      suggestion: "\(last)..\(first)")
