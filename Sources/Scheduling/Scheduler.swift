@@ -242,8 +242,10 @@ struct WeekScheduler {
   }
 
   /// What leaving a workout out costs: far more than any move, and more the more important it is.
+  /// The distance counts up to 1,000 km (a saved plan edited by hand may hold anything, `nan` included).
   func dropCost(_ workout: Workout) -> Int {
-    workout.kind == .race ? 10_000_000 : 1000 * priority(workout) * priority(workout) + Int(workout.distanceKm * 10)
+    let tenths = workout.distanceKm.isFinite ? Int(min(10_000, max(0, workout.distanceKm * 10))) : 0
+    return workout.kind == .race ? 10_000_000 : 1000 * priority(workout) * priority(workout) + tenths
   }
 
   /// The best placement of the week's items: as few and as unimportant drops as possible, then the smallest total
