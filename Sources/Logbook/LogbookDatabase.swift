@@ -14,64 +14,108 @@ public final class LogbookDatabase: Sendable {
   let writer: any DatabaseWriter
   /// Where the database is (`:memory:` for an in-memory one).
   public let path: String
+  /// The file, held (and locked while set up) as long as the database is open; nil in memory.
+  let file: DatabaseFile?
 
   /// Opens (or creates, mode 0600) the database at `path`, migrating an older schema.
+  ///
+  /// Creation, the ownership check and migrations run under an exclusive lock on the file, so processes opening a
+  /// new path at once take turns. A file that is not ours, or is damaged, is refused before SQLite may write to it:
+  /// it is left byte for byte as it was, with no `-wal` or `-shm` beside it. Our own file is made 0600.
   ///
   /// - Throws: ``LogbookError`` when the file is not ours, not a database, from a newer version, or cannot be made.
   public init(path: String) throws(LogbookError) {
     self.path = path
-    let manager = FileManager.default
     let url = URL(fileURLWithPath: path)
     do {
-      try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                  attributes: [.posixPermissions: 0o700])
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                              attributes: [.posixPermissions: 0o700])
     } catch {
       throw .cannotOpen(path: path, detail: (error as NSError).localizedDescription)
     }
-    if !manager.fileExists(atPath: path) {
-      guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-        throw .cannotOpen(path: path, detail: "cannot create the file")
-      }
-    } else if let handle = FileHandle(forReadingAtPath: path) {
-      let header = (try? handle.read(upToCount: 16)) ?? Data()
-      try? handle.close()
-      if !header.isEmpty && header != Data("SQLite format 3\u{0}".utf8) {
-        throw .corrupt(path: path, detail: "the file is not an SQLite database")
-      }
-    }
-    // Look before touching: opening a pool switches the file to WAL mode, which writes to it.
-    if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > 0 {
-      var readOnly = Configuration()
-      readOnly.readonly = true
-      readOnly.busyMode = .timeout(10)
+    let (file, pool) = try DatabaseFile.withSetupLock(path: path) {
+      file, kind throws(LogbookError) -> (DatabaseFile, DatabasePool) in
+      if kind != .empty { try LogbookDatabase.probe(path: path) }
+      file.makePrivate(path: path)
+      var configuration = Configuration()
+      configuration.foreignKeysEnabled = true
+      configuration.busyMode = .timeout(10)
+      let pool: DatabasePool
       do {
-        let probe = try DatabaseQueue(path: path, configuration: readOnly)
-        try probe.read { db in try LogbookDatabase.checkOwnership(db, path: path) }
-        try probe.close()
+        pool = try DatabasePool(path: path, configuration: configuration)
       } catch {
         throw LogbookDatabase.describe(error, path: path)
       }
+      do throws(LogbookError) {
+        try LogbookDatabase.migrate(pool, path: path)
+      } catch {
+        try? pool.close()
+        throw error
+      }
+      return (file, pool)
     }
+    self.file = file
+    writer = pool
+  }
+
+  deinit {
+    guard let file else { return }
+    if let pool = writer as? DatabasePool {
+      // Readers first (releaseMemory closes them), so the writer closes last and checkpoints the WAL away, as
+      // SQLite does for the last connection. Connections still open keep the descriptor: closing it would drop
+      // their locks.
+      pool.releaseMemory()
+      do { try pool.close() } catch { return }
+    }
+    file.release()
+  }
+
+  /// Looks at an existing file read-only: ours (or an empty SQLite file), and not damaged. Without a `-wal` beside
+  /// it, the file is read as immutable, so SQLite makes no `-wal` / `-shm` and takes no lock.
+  static func probe(path: String) throws(LogbookError) {
     var configuration = Configuration()
-    configuration.foreignKeysEnabled = true
+    configuration.readonly = true
     configuration.busyMode = .timeout(10)
+    func check(_ location: String) throws {
+      let probe = try DatabaseQueue(path: location, configuration: configuration)
+      defer { try? probe.close() }
+      try probe.read { db in
+        try LogbookDatabase.checkOwnership(db, path: path)
+        let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        if problems != ["ok"] {
+          let text = problems.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+          throw LogbookError.corrupt(path: path, detail: "damaged: \(text.prefix(160))")
+        }
+      }
+    }
     do {
-      writer = try DatabasePool(path: path, configuration: configuration)
+      if FileManager.default.fileExists(atPath: path + "-wal") {
+        try check(path)
+      } else {
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        do {
+          try check("file:\(encoded)?immutable=1")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
+          try check(path)  // an SQLite built without URI file names
+        }
+      }
     } catch {
       throw LogbookDatabase.describe(error, path: path)
     }
-    try migrate()
   }
 
   /// A private in-memory database, for tests.
   public init() throws(LogbookError) {
     path = ":memory:"
+    file = nil
+    let queue: DatabaseQueue
     do {
-      writer = try DatabaseQueue()
+      queue = try DatabaseQueue()
     } catch {
-      throw LogbookDatabase.describe(error, path: path)
+      throw LogbookDatabase.describe(error, path: ":memory:")
     }
-    try migrate()
+    try LogbookDatabase.migrate(queue, path: path)
+    writer = queue
   }
 
   static func describe(_ error: any Error, path: String) -> LogbookError {
@@ -81,6 +125,8 @@ public final class LogbookDatabase: Sendable {
       case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: error.message ?? "corrupt")
       case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
         return .cannotOpen(path: path, detail: error.message ?? "\(error.resultCode)")
+      case .SQLITE_BUSY, .SQLITE_LOCKED:
+        return .database(detail: "\(path) stayed locked by another process for 10 seconds; try again")
       default: return .database(detail: error.message ?? "\(error)")
       }
     }
@@ -96,7 +142,7 @@ public final class LogbookDatabase: Sendable {
     }
   }
 
-  private var migrator: DatabaseMigrator {
+  private static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1-plans-and-completions") { db in
       try db.execute(sql: "PRAGMA application_id = \(LogbookDatabase.applicationID)")
@@ -173,7 +219,7 @@ public final class LogbookDatabase: Sendable {
     return migrator
   }
 
-  private func migrate() throws(LogbookError) {
+  private static func migrate(_ writer: any DatabaseWriter, path: String) throws(LogbookError) {
     do {
       try writer.read { db in try LogbookDatabase.checkOwnership(db, path: path) }
       let known = Set(migrator.migrations)
