@@ -49,16 +49,30 @@ public struct HealthImportResult: Sendable, Hashable {
   public var newMeasures: Int
   /// Running workouts added to the logbook.
   public var newRuns: Int
+  /// Running workouts already in the logbook (an earlier import, or a GPX/TCX file of the same run).
+  public var skippedRuns = 0
+  /// The best step count stored before this import (0 when none), read in the same transaction.
+  public var previousBestSteps = 0.0
 }
 
 extension LogbookDatabase {
   /// Stores an import in one transaction: days upserted (an export holds the whole history, so a newer one
-  /// replaces a day's totals), new measures and new runs added. Killed midway, nothing of it is kept.
+  /// replaces a day's totals), new measures added, and runs added as ``addRuns(_:matching:)`` does (a run already
+  /// in the logbook, from an earlier import or a GPX file, is skipped; no plan matching). Killed midway, nothing of
+  /// it is kept.
+  ///
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written when a value is
+  ///   impossible.
   public func saveHealth(days: [HealthDay], measures: [HealthMeasure], runs: [Completion],
                          profile: String) throws(LogbookError) -> HealthImportResult {
+    for day in days { _ = try day.validated() }
+    for measure in measures { _ = try measure.validated() }
+    for run in runs { _ = try run.validated() }
     do {
       return try writer.write { db in
         var result = HealthImportResult(newDays: 0, updatedDays: 0, newMeasures: 0, newRuns: 0)
+        result.previousBestSteps = try Double.fetchOne(db, sql: "SELECT MAX(steps) FROM healthDay WHERE profile = ?",
+                                                       arguments: [profile]) ?? 0
         for day in days {
           let existing = try Row.fetchOne(db, sql: "SELECT steps, distanceKm, activeKcal FROM healthDay WHERE profile = ? AND date = ?",
                                           arguments: [profile, day.date.description])
@@ -82,11 +96,9 @@ extension LogbookDatabase {
                          arguments: [profile, measure.kind, measure.date, measure.value])
           result.newMeasures += db.changesCount
         }
-        for run in runs {
-          var record = CompletionRecord(run)
-          try record.insert(db)
-          result.newRuns += 1
-        }
+        let added = try LogbookDatabase.insertRuns(runs, plan: nil, in: db)
+        result.newRuns = added.stored.count
+        result.skippedRuns = added.skipped.count
         return result
       }
     } catch {

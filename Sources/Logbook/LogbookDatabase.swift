@@ -14,64 +14,108 @@ public final class LogbookDatabase: Sendable {
   let writer: any DatabaseWriter
   /// Where the database is (`:memory:` for an in-memory one).
   public let path: String
+  /// The file, held (and locked while set up) as long as the database is open; nil in memory.
+  let file: DatabaseFile?
 
   /// Opens (or creates, mode 0600) the database at `path`, migrating an older schema.
+  ///
+  /// Creation, the ownership check and migrations run under an exclusive lock on the file, so processes opening a
+  /// new path at once take turns. A file that is not ours, or is damaged, is refused before SQLite may write to it:
+  /// it is left byte for byte as it was, with no `-wal` or `-shm` beside it. Our own file is made 0600.
   ///
   /// - Throws: ``LogbookError`` when the file is not ours, not a database, from a newer version, or cannot be made.
   public init(path: String) throws(LogbookError) {
     self.path = path
-    let manager = FileManager.default
     let url = URL(fileURLWithPath: path)
     do {
-      try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                  attributes: [.posixPermissions: 0o700])
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                              attributes: [.posixPermissions: 0o700])
     } catch {
       throw .cannotOpen(path: path, detail: (error as NSError).localizedDescription)
     }
-    if !manager.fileExists(atPath: path) {
-      guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-        throw .cannotOpen(path: path, detail: "cannot create the file")
-      }
-    } else if let handle = FileHandle(forReadingAtPath: path) {
-      let header = (try? handle.read(upToCount: 16)) ?? Data()
-      try? handle.close()
-      if !header.isEmpty && header != Data("SQLite format 3\u{0}".utf8) {
-        throw .corrupt(path: path, detail: "the file is not an SQLite database")
-      }
-    }
-    // Look before touching: opening a pool switches the file to WAL mode, which writes to it.
-    if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > 0 {
-      var readOnly = Configuration()
-      readOnly.readonly = true
-      readOnly.busyMode = .timeout(10)
+    let (file, pool) = try DatabaseFile.withSetupLock(path: path) {
+      file, kind throws(LogbookError) -> (DatabaseFile, DatabasePool) in
+      if kind != .empty { try LogbookDatabase.probe(path: path) }
+      file.makePrivate(path: path)
+      var configuration = Configuration()
+      configuration.foreignKeysEnabled = true
+      configuration.busyMode = .timeout(10)
+      let pool: DatabasePool
       do {
-        let probe = try DatabaseQueue(path: path, configuration: readOnly)
-        try probe.read { db in try LogbookDatabase.checkOwnership(db, path: path) }
-        try probe.close()
+        pool = try DatabasePool(path: path, configuration: configuration)
       } catch {
         throw LogbookDatabase.describe(error, path: path)
       }
+      do throws(LogbookError) {
+        try LogbookDatabase.migrate(pool, path: path)
+      } catch {
+        try? pool.close()
+        throw error
+      }
+      return (file, pool)
     }
+    self.file = file
+    writer = pool
+  }
+
+  deinit {
+    guard let file else { return }
+    if let pool = writer as? DatabasePool {
+      // Readers first (releaseMemory closes them), so the writer closes last and checkpoints the WAL away, as
+      // SQLite does for the last connection. Connections still open keep the descriptor: closing it would drop
+      // their locks.
+      pool.releaseMemory()
+      do { try pool.close() } catch { return }
+    }
+    file.release()
+  }
+
+  /// Looks at an existing file read-only: ours (or an empty SQLite file), and not damaged. Without a `-wal` beside
+  /// it, the file is read as immutable, so SQLite makes no `-wal` / `-shm` and takes no lock.
+  static func probe(path: String) throws(LogbookError) {
     var configuration = Configuration()
-    configuration.foreignKeysEnabled = true
+    configuration.readonly = true
     configuration.busyMode = .timeout(10)
+    func check(_ location: String) throws {
+      let probe = try DatabaseQueue(path: location, configuration: configuration)
+      defer { try? probe.close() }
+      try probe.read { db in
+        try LogbookDatabase.checkOwnership(db, path: path)
+        let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        if problems != ["ok"] {
+          let text = problems.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+          throw LogbookError.corrupt(path: path, detail: "damaged: \(text.prefix(160))")
+        }
+      }
+    }
     do {
-      writer = try DatabasePool(path: path, configuration: configuration)
+      if FileManager.default.fileExists(atPath: path + "-wal") {
+        try check(path)
+      } else {
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        do {
+          try check("file:\(encoded)?immutable=1")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
+          try check(path)  // an SQLite built without URI file names
+        }
+      }
     } catch {
       throw LogbookDatabase.describe(error, path: path)
     }
-    try migrate()
   }
 
   /// A private in-memory database, for tests.
   public init() throws(LogbookError) {
     path = ":memory:"
+    file = nil
+    let queue: DatabaseQueue
     do {
-      writer = try DatabaseQueue()
+      queue = try DatabaseQueue()
     } catch {
-      throw LogbookDatabase.describe(error, path: path)
+      throw LogbookDatabase.describe(error, path: ":memory:")
     }
-    try migrate()
+    try LogbookDatabase.migrate(queue, path: path)
+    writer = queue
   }
 
   static func describe(_ error: any Error, path: String) -> LogbookError {
@@ -81,6 +125,8 @@ public final class LogbookDatabase: Sendable {
       case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: error.message ?? "corrupt")
       case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
         return .cannotOpen(path: path, detail: error.message ?? "\(error.resultCode)")
+      case .SQLITE_BUSY, .SQLITE_LOCKED:
+        return .database(detail: "\(path) stayed locked by another process for 10 seconds; try again")
       default: return .database(detail: error.message ?? "\(error)")
       }
     }
@@ -96,7 +142,7 @@ public final class LogbookDatabase: Sendable {
     }
   }
 
-  private var migrator: DatabaseMigrator {
+  private static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1-plans-and-completions") { db in
       try db.execute(sql: "PRAGMA application_id = \(LogbookDatabase.applicationID)")
@@ -173,7 +219,7 @@ public final class LogbookDatabase: Sendable {
     return migrator
   }
 
-  private func migrate() throws(LogbookError) {
+  private static func migrate(_ writer: any DatabaseWriter, path: String) throws(LogbookError) {
     do {
       try writer.read { db in try LogbookDatabase.checkOwnership(db, path: path) }
       let known = Set(migrator.migrations)
@@ -387,15 +433,66 @@ public final class LogbookDatabase: Sendable {
 
   // MARK: - Completions
 
-  /// Adds completions in one transaction (all or none) and returns them with their ids.
+  /// Adds completions as they are (no duplicate check, no matching) in one transaction (all or none) and returns
+  /// them with their ids.
+  ///
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written when a value is
+  ///   impossible.
   public func addCompletions(_ completions: [Completion]) throws(LogbookError) -> [Completion] {
-    try write { db in
+    for completion in completions { _ = try completion.validated() }
+    return try write { db in
       try completions.map { completion in
         var record = CompletionRecord(completion)
         try record.insert(db)
         return record.completion
       }
     }
+  }
+
+  /// Adds runs the way `log` and the imports do, reading and writing in one write transaction (so two processes
+  /// adding the same runs at once cannot both add them, nor match one planned workout twice): a candidate that is
+  /// the same run as one already stored or earlier in `candidates` (``isSameRun(_:_:)``) is skipped; the others
+  /// are matched to a workout of `plan` not matched yet (``matchWorkout(for:in:alreadyMatched:)``) and stored.
+  ///
+  /// - Parameters:
+  ///   - candidates: the runs, in order; their `planID` and `workoutID` are set from `plan` (kept when it is nil).
+  ///   - plan: the plan they count for, or nil. If it was deleted meanwhile, the runs are stored unplanned.
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written when a value is
+  ///   impossible; nothing is written when any insert fails.
+  public func addRuns(_ candidates: [Completion], matching plan: SavedPlan?) throws(LogbookError) -> AddedRuns {
+    for candidate in candidates { _ = try candidate.validated() }
+    let planRef = plan.map { (id: $0.id, plan: $0.plan) }
+    return try write { db in try LogbookDatabase.insertRuns(candidates, plan: planRef, in: db) }
+  }
+
+  /// The body of ``addRuns(_:matching:)``, inside the caller's write transaction.
+  static func insertRuns(_ candidates: [Completion], plan: (id: String, plan: Plan)?, in db: Database) throws
+    -> AddedRuns
+  {
+    let before = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
+    var plan = plan
+    if let id = plan?.id, try !PlanRecord.exists(db, key: id) { plan = nil }
+    var taken = Set(before.filter { $0.planID != nil && $0.planID == plan?.id }.compactMap(\.workoutID))
+    var timed = TimedRuns(before)
+    var result = AddedRuns(stored: [], skipped: [], before: before)
+    for candidate in candidates {
+      if timed.containsSameRun(as: candidate) {
+        result.skipped.append(candidate)
+        continue
+      }
+      var run = candidate
+      if let plan {
+        run.planID = plan.id
+        run.workoutID = matchWorkout(for: run, in: plan.plan, alreadyMatched: taken)
+        if let id = run.workoutID { taken.insert(id) }
+      }
+      var record = CompletionRecord(run)
+      try record.insert(db)
+      let stored = record.completion
+      timed.insert(stored)
+      result.stored.append(stored)
+    }
+    return result
   }
 
   /// Every completion, by date.
@@ -423,6 +520,53 @@ public final class LogbookDatabase: Sendable {
     }
     guard let removed else { throw .nothingToUndo }
     return removed
+  }
+}
+
+/// What ``LogbookDatabase/addRuns(_:matching:)`` did.
+public struct AddedRuns: Sendable, Hashable {
+  /// The runs stored, in the order given, with their ids and matched workouts.
+  public var stored: [Completion]
+  /// The candidates not stored: the same run is in the logbook already, or earlier in the batch.
+  public var skipped: [Completion]
+  /// Every completion stored before, by date, as read in the same transaction.
+  public var before: [Completion]
+}
+
+/// Runs with a start time, ordered by it, to find the same run recorded twice without comparing every pair.
+struct TimedRuns {
+  private var runs: [Completion] = []
+
+  init(_ completions: [Completion]) {
+    runs = completions.filter { $0.startedAt != nil }
+      .sorted { ($0.startedAt ?? .distantPast) < ($1.startedAt ?? .distantPast) }
+  }
+
+  /// The index of the first run starting at or after `date`.
+  private func firstIndex(from date: Date) -> Int {
+    var low = 0
+    var high = runs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if let start = runs[middle].startedAt, start < date { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// True when a run within two minutes of `run`'s start is the same run (``isSameRun(_:_:)``).
+  func containsSameRun(as run: Completion) -> Bool {
+    guard let start = run.startedAt else { return false }
+    var index = firstIndex(from: start.addingTimeInterval(-120))
+    while index < runs.count, let other = runs[index].startedAt, other <= start.addingTimeInterval(120) {
+      if isSameRun(runs[index], run) { return true }
+      index += 1
+    }
+    return false
+  }
+
+  mutating func insert(_ run: Completion) {
+    guard let start = run.startedAt else { return }
+    runs.insert(run, at: firstIndex(from: start))
   }
 }
 

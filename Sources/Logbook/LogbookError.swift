@@ -22,6 +22,9 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
   case noSuchProfile(name: String, known: [String])
   /// The profile is not a coach.
   case notACoach(name: String)
+  /// A value that cannot be true (a run of 1e21 km, a heart rate of 900): nothing of the write is stored.
+  /// `record` says which run, day or measure; `field` names the value, `allowed` the plausible range.
+  case implausible(record: String, field: String, value: String, allowed: String)
   /// A database error we did not expect.
   case database(detail: String)
 
@@ -51,6 +54,8 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
       return "--profile: no profile named '\(name)'; \(list)"
     case let .notACoach(name):
       return "'\(name)' is not a coach; make it one with `runmate profile set --profile \(name) --coach`"
+    case let .implausible(record, field, value, allowed):
+      return "\(record): \(field) \(value) is not possible, allowed is \(allowed); nothing was stored"
     case let .database(detail):
       return "database error: \(detail)"
     }

@@ -41,7 +41,7 @@ public struct PersonalBests: Sendable, Hashable {
   public static func improvements(from before: PersonalBests, to after: PersonalBests) -> [String] {
     var news: [String] = []
     if after.longestRunKm > before.longestRunKm + 0.01 && before.longestRunKm > 0 {
-      news.append("longest run ever: \(DistanceUnit.km.format(after.longestRunKm))")
+      news.append("longest run ever: \(kilometresText(after.longestRunKm))")
     }
     for (name, _) in distances {
       if let new = after.fastest[name], let old = before.fastest[name], new < old - 0.5 {
@@ -51,11 +51,16 @@ public struct PersonalBests: Sendable, Hashable {
       }
     }
     if after.biggestWeekKm > before.biggestWeekKm + 0.01 && before.biggestWeekKm > 0 {
-      news.append("biggest week: \(DistanceUnit.km.format(after.biggestWeekKm))")
+      news.append("biggest week: \(kilometresText(after.biggestWeekKm))")
     }
     if after.longestStreakDays > before.longestStreakDays && before.longestStreakDays > 0 && after.longestStreakDays >= 3 {
       news.append("longest streak: \(after.longestStreakDays) days in a row")
     }
     return news
   }
+}
+
+/// `12.5 km`; a value no run can have (a row stored by an older version) is shown as it is, never trapping.
+func kilometresText(_ km: Double) -> String {
+  km.isFinite && abs(km) < 1e12 ? DistanceUnit.km.format(km) : "\(km) km"
 }

@@ -59,21 +59,20 @@ struct HealthCommand: ParsableCommand {
         CivilDate(iso: day.date).map { HealthDay(date: $0, steps: day.steps, distanceKm: day.distanceKm, activeKcal: day.activeEnergyKcal) }
       }
       let measures = data.measures.map { HealthMeasure(kind: $0.kind.rawValue, date: $0.date, value: $0.value) }
-      // Running workouts join the logbook, skipping runs already there (a GPX/TCX import of the same run).
-      let existing = try db.completions()
+      // Running workouts join the logbook; runs already there (an earlier import, a GPX/TCX file of the same run)
+      // are skipped inside saveHealth's write transaction, so two imports at once store each run once.
       var runs: [Completion] = []
       for workout in data.workouts where workout.isRunning {
         guard let km = workout.distanceKm, km > 0, workout.durationSeconds > 0 else { continue }
         let parts = calendar.dateComponents([.year, .month, .day], from: workout.start)
         guard let y = parts.year, let m = parts.month, let d = parts.day, let date = CivilDate(year: y, month: m, day: d)
         else { continue }
-        let run = Completion(date: date, startedAt: workout.start, distanceKm: km, durationSeconds: workout.durationSeconds,
-                             source: .health, sourceFile: "Apple Health (\(workout.sourceName))")
-        if existing.contains(where: { isSameRun($0, run) }) || runs.contains(where: { isSameRun($0, run) }) { continue }
-        runs.append(run)
+        runs.append(Completion(date: date, startedAt: workout.start, distanceKm: km,
+                               durationSeconds: workout.durationSeconds, source: .health,
+                               sourceFile: "Apple Health (\(workout.sourceName))"))
       }
-      let previousBest = try db.bestStepsBefore(CivilDate(dayNumber: Int.max / 2), profile: name)
       let result = try db.saveHealth(days: days, measures: measures, runs: runs, profile: name)
+      let previousBest = result.previousBestSteps
       var lines = ["imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
         + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"]
       if let best = days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {

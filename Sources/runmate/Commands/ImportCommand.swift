@@ -39,9 +39,7 @@ struct ImportCommand: ParsableCommand {
     let saved: SavedPlan? = try {
       do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
     }()
-    var existing = try db.completions()
-    var taken = Set(existing.filter { $0.planID == saved?.id }.compactMap(\.workoutID))
-    var fresh: [Completion] = []
+    var candidates: [Completion] = []
     var skipped = 0
     for (file, summary) in found {
       let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
@@ -51,28 +49,28 @@ struct ImportCommand: ParsableCommand {
         skipped += 1
         continue
       }
-      var run = Completion(date: date, startedAt: summary.start, distanceKm: summary.distanceMeters / 1000,
-                           durationSeconds: summary.elapsedSeconds, movingSeconds: summary.movingSeconds,
-                           averageHeartRate: summary.averageHeartRate.map { Int($0.rounded()) },
-                           elevationGainMeters: summary.elevationGainMeters,
-                           source: summary.format == .gpx ? .gpx : .tcx,
-                           sourceFile: URL(fileURLWithPath: file).lastPathComponent)
-      if existing.contains(where: { isSameRun($0, run) }) || fresh.contains(where: { isSameRun($0, run) }) {
-        skipped += 1
-        continue
+      let name = URL(fileURLWithPath: file).lastPathComponent
+      let heartRate = try summary.averageHeartRate.map { value throws(LogbookError) -> Int in
+        guard let bpm = Int(exactly: value.rounded()) else {
+          throw .implausible(record: "run on \(date) (\(name))", field: "average heart rate", value: "\(value) bpm",
+                             allowed: "25 to 250 bpm")
+        }
+        return bpm
       }
-      if let saved {
-        run.planID = saved.id
-        run.workoutID = matchWorkout(for: run, in: saved.plan, alreadyMatched: taken)
-        if let id = run.workoutID { taken.insert(id) }
-      }
-      fresh.append(run)
+      candidates.append(Completion(
+        date: date, startedAt: summary.start, distanceKm: summary.distanceMeters / 1000,
+        durationSeconds: summary.elapsedSeconds, movingSeconds: summary.movingSeconds > 0 ? summary.movingSeconds : nil,
+        averageHeartRate: heartRate, elevationGainMeters: summary.elevationGainMeters,
+        source: summary.format == .gpx ? .gpx : .tcx, sourceFile: name))
     }
-    let stored = try db.addCompletions(fresh)
-    existing += stored
+    // Duplicates skipped and workouts matched inside the write transaction: two imports of the same files at once
+    // store each run once.
+    let added = try db.addRuns(candidates, matching: saved)
+    let stored = added.stored
+    skipped += added.skipped.count
     var lines: [String] = []
     for run in stored {
-      lines.append("imported \(run.sourceFile ?? "?"): \(run.date.shortLabel), \(oneDecimal(run.distanceKm)) km in "
+      lines.append("imported \(run.sourceFile ?? "?"): \(run.date.shortLabel), \(storedDecimal(run.distanceKm)) km in "
         + "\(formatRaceTime(run.durationSeconds)) (moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
         + (run.workoutID == nil ? "" : ", matched a planned workout"))
     }

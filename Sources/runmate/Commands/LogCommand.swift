@@ -39,7 +39,8 @@ struct LogCommand: ParsableCommand {
       let db = try database.open()
       if undo {
         let removed = try db.undoLastCompletion()
-        try writeStandardOutput("removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(oneDecimal(removed.distanceKm)) km\n")
+        try writeStandardOutput(
+          "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(storedDecimal(removed.distanceKm)) km\n")
         return
       }
       let today = try clock.today()
@@ -47,17 +48,13 @@ struct LogCommand: ParsableCommand {
       let saved: SavedPlan? = try {
         do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
       }()
-      let previous = try db.completions()
-      var entry = completion
-      if let saved {
-        let taken = Set(previous.filter { $0.planID == saved.id }.compactMap(\.workoutID))
-        entry.planID = saved.id
-        entry.workoutID = matchWorkout(for: completion, in: saved.plan, alreadyMatched: taken)
-      }
-      guard let stored = try db.addCompletions([entry]).first else { return }
+      // Matched and stored in one write transaction: ten `log`s at once never match one workout twice.
+      let added = try db.addRuns([completion], matching: saved)
+      guard let stored = added.stored.first else { return }
+      let previous = added.before
       let before = PersonalBests(previous)
       let after = PersonalBests(previous + [stored])
-      var lines = ["Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(oneDecimal(stored.distanceKm)) km in "
+      var lines = ["Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(storedDecimal(stored.distanceKm)) km in "
         + "\(formatRaceTime(stored.durationSeconds)) (\(Pace(secondsPerKilometer: stored.secondsPerKm).formatted()))"]
       if let saved, let id = stored.workoutID, let workout = saved.plan.workouts.first(where: { $0.id == id }) {
         lines.append("Matched \(workout.title) planned for \(workout.date.shortLabel). Nice work!")
@@ -127,7 +124,7 @@ struct LogCommand: ParsableCommand {
     func run() throws {
       let runs = try database.open().completions()
       let lines = runs.map { run in
-        "\(run.id ?? 0)\t\(run.date)\t\(oneDecimal(run.distanceKm)) km\t\(formatRaceTime(run.durationSeconds))\t"
+        "\(run.id ?? 0)\t\(run.date)\t\(storedDecimal(run.distanceKm)) km\t\(formatRaceTime(run.durationSeconds))\t"
           + "\(run.source.rawValue)\t\(run.workoutID ?? "unplanned")"
       }
       try writeStandardOutput(lines.isEmpty ? "no runs logged yet\n" : lines.joined(separator: "\n") + "\n")
@@ -141,7 +138,7 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
       let removed = try database.open().deleteCompletion(id: id)
-      try writeStandardOutput("removed run \(id): \(removed.date.shortLabel), \(oneDecimal(removed.distanceKm)) km\n")
+      try writeStandardOutput("removed run \(id): \(removed.date.shortLabel), \(storedDecimal(removed.distanceKm)) km\n")
     }
   }
 }

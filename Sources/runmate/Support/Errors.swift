@@ -56,7 +56,7 @@ extension LogbookError: RunMateError {
   var message: String { description }
   var exitCode: Int32 {
     switch self {
-    case .notOurs, .corrupt, .newerSchema: ExitCodes.dataError
+    case .notOurs, .corrupt, .newerSchema, .implausible: ExitCodes.dataError
     case .cannotOpen: ExitCodes.cannotCreate
     case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach:
       ExitCodes.usage

@@ -1,0 +1,132 @@
+import Foundation
+import PlanEngine
+
+/// What the database accepts: values a person can produce, with room for ultras and odd devices. Everything
+/// stored goes through these checks first, so that what is read back can be formatted and summed safely.
+public enum Plausible {
+  /// Days: 1900-01-01 to 2100-12-31.
+  public static let days: ClosedRange<CivilDate> = CivilDate(dayNumber: -25_567)...CivilDate(dayNumber: 47_846)
+  /// Instants: the same span as ``days`` (UTC).
+  public static let instants: ClosedRange<Date> =
+    Date(timeIntervalSince1970: -2_208_988_800)...Date(timeIntervalSince1970: 4_133_980_799)
+  /// A run's distance, km (above 0).
+  public static let runKm: ClosedRange<Double> = 0...1_000
+  /// A run's elapsed or moving time, seconds (above 0): up to a week.
+  public static let runSeconds: ClosedRange<Double> = 0...604_800
+  /// The fastest pace, seconds per km (moving time when known): 0:10/km, 360 km/h. Imports hold rides too (a fast
+  /// descent passes 90 km/h); a slow pace is odd (a watch left running) but possible.
+  public static let fastestSecondsPerKm = 10.0
+  /// Perceived effort.
+  public static let rpe: ClosedRange<Int> = 1...10
+  /// Average heart rate, beats per minute.
+  public static let heartRate: ClosedRange<Int> = 25...250
+  /// Elevation gain of one run, metres.
+  public static let elevationGainMeters: ClosedRange<Double> = 0...30_000
+  /// Steps in one day.
+  public static let daySteps: ClosedRange<Double> = 0...500_000
+  /// Walking and running distance in one day, km.
+  public static let dayKm: ClosedRange<Double> = 0...1_000
+  /// Active energy in one day, kcal.
+  public static let dayKcal: ClosedRange<Double> = 0...50_000
+  /// Body measures by kind; other kinds must be finite and not negative.
+  public static let measures: [String: ClosedRange<Double>] = [
+    "height_cm": 30...300, "body_mass_kg": 1...700, "resting_heart_rate": 20...250,
+  ]
+}
+
+/// `1e+21`, `nan`, `5.0`: a value as stored, for messages (never traps).
+func valueText(_ value: Double) -> String { "\(value)" }
+
+extension ClosedRange<Double> {
+  /// `0 to 1000 km`.
+  func text(_ unit: String, aboveLower: Bool = false) -> String {
+    let low = lowerBound.rounded() == lowerBound ? "\(Int(lowerBound))" : "\(lowerBound)"
+    let high = upperBound.rounded() == upperBound ? "\(Int(upperBound))" : "\(upperBound)"
+    return (aboveLower ? "more than \(low) up to \(high)" : "\(low) to \(high)") + (unit.isEmpty ? "" : " \(unit)")
+  }
+}
+
+extension Completion {
+  /// Which run this is, for messages: `run on 2027-01-05 (morning.gpx)`.
+  var label: String {
+    "run on \(date)" + (sourceFile.map { " (\($0))" } ?? "")
+  }
+
+  /// The completion when every value is possible.
+  ///
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` naming the first impossible value.
+  public func validated() throws(LogbookError) -> Completion {
+    func fail(_ field: String, _ value: String, _ allowed: String) -> LogbookError {
+      .implausible(record: label, field: field, value: value, allowed: allowed)
+    }
+    guard Plausible.days.contains(date) else { throw fail("date", date.description, "1900-01-01 to 2100-12-31") }
+    if let startedAt, !Plausible.instants.contains(startedAt) {
+      throw fail("start time", "\(startedAt)", "between 1900 and 2100")
+    }
+    guard distanceKm > Plausible.runKm.lowerBound, Plausible.runKm.contains(distanceKm) else {
+      throw fail("distance", valueText(distanceKm) + " km", Plausible.runKm.text("km", aboveLower: true))
+    }
+    guard durationSeconds > 0, Plausible.runSeconds.contains(durationSeconds) else {
+      throw fail("time", valueText(durationSeconds) + " s", Plausible.runSeconds.text("seconds", aboveLower: true))
+    }
+    if let movingSeconds, !(movingSeconds > 0 && Plausible.runSeconds.contains(movingSeconds)) {
+      throw fail("moving time", valueText(movingSeconds) + " s",
+                 Plausible.runSeconds.text("seconds", aboveLower: true))
+    }
+    guard secondsPerKm >= Plausible.fastestSecondsPerKm else {
+      throw fail("pace", Pace(secondsPerKilometer: secondsPerKm).formatted(), "0:10/km or slower")
+    }
+    if let rpe, !Plausible.rpe.contains(rpe) { throw fail("rpe", "\(rpe)", "1 to 10") }
+    if let averageHeartRate, !Plausible.heartRate.contains(averageHeartRate) {
+      throw fail("average heart rate", "\(averageHeartRate) bpm", "25 to 250 bpm")
+    }
+    if let elevationGainMeters, !Plausible.elevationGainMeters.contains(elevationGainMeters) {
+      throw fail("elevation gain", valueText(elevationGainMeters) + " m", Plausible.elevationGainMeters.text("m"))
+    }
+    return self
+  }
+}
+
+extension HealthDay {
+  /// The day when every total is possible.
+  ///
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` naming the first impossible total.
+  public func validated() throws(LogbookError) -> HealthDay {
+    func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws(LogbookError) {
+      guard range.contains(value) else {
+        throw .implausible(record: "health day \(date)", field: field,
+                           value: valueText(value) + (unit.isEmpty ? "" : " \(unit)"), allowed: range.text(unit))
+      }
+    }
+    guard Plausible.days.contains(date) else {
+      throw .implausible(record: "health day \(date)", field: "date", value: date.description,
+                         allowed: "1900-01-01 to 2100-12-31")
+    }
+    try check("steps", steps, Plausible.daySteps, "")
+    try check("distance", distanceKm, Plausible.dayKm, "km")
+    try check("active energy", activeKcal, Plausible.dayKcal, "kcal")
+    return self
+  }
+}
+
+extension HealthMeasure {
+  /// The measure when its value and date are possible.
+  ///
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)``.
+  public func validated() throws(LogbookError) -> HealthMeasure {
+    let record = "health measure \(kind)"
+    guard Plausible.instants.contains(date) else {
+      throw .implausible(record: record, field: "date", value: "\(date)", allowed: "between 1900 and 2100")
+    }
+    if let range = Plausible.measures[kind] {
+      guard range.contains(value) else {
+        throw .implausible(record: record + " of \(date)", field: kind, value: valueText(value),
+                           allowed: range.text(""))
+      }
+    } else if !(value.isFinite && value >= 0) {
+      throw .implausible(record: record + " of \(date)", field: kind, value: valueText(value),
+                         allowed: "a finite number, 0 or more")
+    }
+    return self
+  }
+}
