@@ -5,6 +5,9 @@ import Testing
 /// files in its own directory and checks how it exits, that a failure is one `runmate: ` line (no trap, no
 /// backtrace, no raw control characters), that the database's content is what it was (an `sqlite3 .dump` before
 /// and after), and that the child stayed within its time and memory bounds (`wait4` rusage, see ``ProcessProbe``).
+///
+/// The rows are in `HostileTable.swift`, the files made for them in `HostileInputs.swift`. With
+/// `HOSTILE_REPORT=FILE`, every row's verdict, problems and output are appended to FILE (one row a line).
 @Suite(.serialized) struct HostileInputTests {
   /// The cases the probe of issue 8 found failing.
   @Test func probeFindings() throws {
@@ -36,7 +39,8 @@ import Testing
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let zip = directory.appendingPathComponent("bomb.zip")
-    try HostileFiles.zipBomb(head: "<HealthData>", fill: 0x20, count: 50_000_000, tail: "</HealthData>\n").write(to: zip)
+    try HostileFiles.zipBomb(head: "<HealthData>", fill: 0x20, count: 50_000_000, tail: "</HealthData>\n")
+      .write(to: zip)
     let result = try ProcessProbe.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-t", zip.path],
                                       environment: ["PATH": "/usr/bin:/bin"],
                                       limits: .init(seconds: 30, memoryMiB: 100))
@@ -117,6 +121,7 @@ enum HostileHarness {
   static let healthFixtures = repositoryRoot.appendingPathComponent("Tests/HealthTests/Fixtures").path
   static let templates = repositoryRoot.appendingPathComponent("plan-templates").path
   static let databaseName = "runmate.sqlite"
+  static let plainPath = ["PATH": "/usr/bin:/bin"]
   /// Rows at once: children mostly start up and wait on the disk, so twice the cores keeps both busy.
   static let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
 
@@ -148,14 +153,16 @@ enum HostileHarness {
     }
     let failing = reports.filter { !$0.problems.isEmpty }
     for report in failing {
-      Issue.record(Comment(rawValue: "\(report.name): \(report.problems.joined(separator: "; "))\n    \(report.summary)"),
-                   sourceLocation: sourceLocation)
+      let text = "\(report.name): \(report.problems.joined(separator: "; "))\n    \(report.summary)"
+      Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
     }
     let elapsed = started.duration(to: .now)
     print("hostile inputs: \(rows.count) rows, \(failing.count) failing, \(elapsed)")
     if let path = ProcessInfo.processInfo.environment["HOSTILE_REPORT"] {
-      let lines = reports.map { "\($0.problems.isEmpty ? "pass" : "FAIL") \($0.name)\t\($0.problems.joined(separator: "; "))"
-        + "\t\($0.summary)" }
+      let lines = reports.map { report in
+        "\(report.problems.isEmpty ? "pass" : "FAIL") \(report.name)\t"
+          + "\(report.problems.joined(separator: "; "))\t\(report.summary)"
+      }
       let handle = FileHandle(forWritingAtPath: path) ?? {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         return FileHandle(forWritingAtPath: path)
@@ -267,9 +274,11 @@ enum HostileHarness {
     defer { try? manager.removeItem(at: scratch) }
     let copy = scratch.appendingPathComponent("copy.sqlite")
     try bytes.write(to: copy)
-    if wal, let log = manager.contents(atPath: database.path + "-wal") { try log.write(to: URL(fileURLWithPath: copy.path + "-wal")) }
-    let result = try ProcessProbe.run(URL(fileURLWithPath: sqlite3), [copy.path, ".dump"],
-                                      environment: ["PATH": "/usr/bin:/bin"], limits: .init(seconds: 20, memoryMiB: 500))
+    if wal, let log = manager.contents(atPath: database.path + "-wal") {
+      try log.write(to: URL(fileURLWithPath: copy.path + "-wal"))
+    }
+    let result = try ProcessProbe.run(URL(fileURLWithPath: sqlite3), [copy.path, ".dump"], environment: plainPath,
+                                      limits: .init(seconds: 20, memoryMiB: 500))
     let dump = result.end == .exited(0) ? result.stdoutText : "(sqlite3 cannot read it: \(result.stderrText))"
     return DatabaseState(bytes: bytes, wal: wal, shm: shm, dump: dump)
   }
@@ -303,7 +312,7 @@ enum HostileHarness {
         }
       case .sql(let sql):
         let result = try ProcessProbe.run(URL(fileURLWithPath: sqlite3 ?? "sqlite3"), [database.path, sql],
-                                          environment: ["PATH": "/usr/bin:/bin"], limits: .init(seconds: 20, memoryMiB: 500))
+                                          environment: plainPath, limits: .init(seconds: 20, memoryMiB: 500))
         guard result.end == .exited(0) else {
           return RowReport(name: row.name, problems: ["setup SQL failed: \(result.stderrText)"], summary: "")
         }
@@ -355,7 +364,8 @@ enum HostileHarness {
         problems.append("the message does not name '\(text)'")
       }
     }
-    for marker in ["Fatal error", "Stack dump", "Backtrac", "Program crashed", "Thread 0"] where stderr.contains(marker) {
+    let crashMarkers = ["Fatal error", "Stack dump", "Backtrac", "Program crashed", "Thread 0"]
+    for marker in crashMarkers where stderr.contains(marker) {
       problems.append("stderr shows '\(marker)'")
     }
     for (label, bytes) in [("stdout", result.stdout), ("stderr", result.stderr)] {
@@ -443,7 +453,8 @@ enum HostileChecks {
       let path = directory.appendingPathComponent(name).path
       let attributes = try? FileManager.default.attributesOfItem(atPath: path)
       let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue ?? -1
-      return mode == expected ? nil : "\(name) has mode \(String(mode, radix: 8)), expected \(String(expected, radix: 8))"
+      guard mode != expected else { return nil }
+      return "\(name) has mode \(String(mode, radix: 8)), expected \(String(expected, radix: 8))"
     }
   }
 

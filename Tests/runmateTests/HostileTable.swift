@@ -67,6 +67,9 @@ enum HostileTable {
     return arguments + ["\(option)=\(value)"]
   }
 
+  /// The bounds of a command that reads options and a small database: a debug build needs well under a second.
+  static let trivial = ProcessProbe.Limits(seconds: 5, memoryMiB: 150)
+
   /// One row per value: `place` puts the value into the command line. Values in `valid` may succeed.
   static func sweep(_ label: String, _ values: [HostileValue], valid: Set<HostileValue> = [], mention: String?,
                     writes: Bool = false, database: Row.Database = .seeded, setup: [Row.Step] = [],
@@ -74,7 +77,7 @@ enum HostileTable {
     values.map { value in
       Row(name: "\(label)=\(value.rawValue)", arguments: place(value.text),
           expect: valid.contains(value) ? .either : .fails, database: database, setup: setup,
-          mentions: valid.contains(value) ? [] : mention.map { [$0] } ?? [], writes: writes)
+          mentions: valid.contains(value) ? [] : mention.map { [$0] } ?? [], limits: trivial, writes: writes)
     }
   }
 
@@ -192,9 +195,11 @@ enum HostileTable {
     }
     // Profiles whose text carries newlines and escapes (another program wrote them) never reach the terminal raw.
     let hostileBio: Row.Step = .sql("UPDATE profile SET profileJSON = json_set(profileJSON, '$.bio', "
-      + "'nice' || char(10) || 'INJECTED' || char(27) || '[2J', '$.specialty', 'trail' || char(27) || ']0;x' || char(7)) "
+      + "'nice' || char(10) || 'INJECTED' || char(27) || '[2J', "
+      + "'$.specialty', 'trail' || char(27) || ']0;x' || char(7)) "
       + "WHERE name = 'carl';")
-    let hostileName: Row.Step = .sql("UPDATE profile SET name = 'carl' || char(27) || '[31m' || char(10) || 'INJECTED', "
+    let hostileName: Row.Step = .sql(
+      "UPDATE profile SET name = 'carl' || char(27) || '[31m' || char(10) || 'INJECTED', "
       + "profileJSON = json_set(profileJSON, '$.name', 'carl' || char(27) || '[31m' || char(10) || 'INJECTED') "
       + "WHERE name = 'carl';")
     for (label, step, commands) in [
@@ -220,10 +225,12 @@ enum HostileTable {
     ["frobnicate"], ["plna"], [""], ["-"], ["--frobnicate"], ["plan", "--frobnicate"], ["plan", "--distance"],
     ["log", "--distance"], ["log", "delete"], ["log", "delete", "abc"], ["log", "delete", "--", "-5"],
     ["log", "delete", "99999999999999999999"], ["health", "import"], ["import"], ["export"] + goal,
-    ["plans", "activate"], ["plans", "show", "nope"], ["coach", "frobnicate"], ["coach", "add-athlete"], ["profile", "init"],
+    ["plans", "activate"], ["plans", "show", "nope"], ["coach", "frobnicate"], ["coach", "add-athlete"],
+    ["profile", "init"],
     ["templates", "frobnicate"], ["plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--race-date",
                                  "2027-06-06", "--start", "2027-01-04"],
-    ["export"] + goal + ["--out", "x.ics", "--remind", "30m", "--no-remind"], ["plan", "half"], ["log", "list", "extra"],
+    ["export"] + goal + ["--out", "x.ics", "--remind", "30m", "--no-remind"], ["plan", "half"],
+    ["log", "list", "extra"],
     ["replan", "--pause", "2027-02-10..2027-02-01", "--now", "2027-01-20"],
     ["today", "--plan", "nope", "--now", "2027-01-20"], ["log", "--undo", "--db", "{dir}/empty.sqlite"],
   ].enumerated().map { index, arguments in
@@ -248,8 +255,8 @@ enum HostileTable {
       rows += sweepOption(plan, option, text)
     }
     rows += sweepOption(plan, "--templates", text, mention: false)
-    rows += sweepOption(plan, "--name", HostileValue.textual(and: .zero, .minusOne), valid: [.word, .long, .control, .zero,
-                                                                                         .minusOne], writes: true)
+    rows += sweepOption(plan, "--name", HostileValue.textual(and: .zero, .minusOne),
+                        valid: [.word, .long, .control, .zero, .minusOne], writes: true)
     // schedule and export: where and when.
     for option in ["--days", "--long-run-day", "--at", "--tz", "--skip", "--plan"] {
       rows += sweepOption(["schedule"] + everyDay, option, option == "--at" || option == "--skip" ? all : text)
@@ -270,16 +277,22 @@ enum HostileTable {
     rows += sweepOption(log, "--note", text, valid: Set(text), writes: true)
     rows += sweep("log DATE", all, mention: nil) { ["log", "--distance", "8.2km", "--time", "47:30", "--now",
                                                      "2027-01-06", "--", $0] }
-    rows += sweep("log delete ID", HostileValue.textual(and: .minusOne, .zero, .huge, .nan), mention: nil) { ["log", "delete", "--", $0] }
+    rows += sweep("log delete ID", HostileValue.textual(and: .minusOne, .zero, .huge, .nan), mention: nil) {
+      ["log", "delete", "--", $0]
+    }
     // import and health
     let gpx = ["import", "{activity}/gpx/two-segments.gpx", "--tz", "UTC"]
     rows += sweepOption(gpx, "--tz", HostileValue.textual(and: .zero, .minusOne))
     rows += sweepOption(gpx, "--plan", text)
-    rows += sweep("import PATH", HostileValue.textual(and: .minusOne), mention: nil) { ["import", "--tz", "UTC", "--", $0] }
+    rows += sweep("import PATH", HostileValue.textual(and: .minusOne), mention: nil) {
+      ["import", "--tz", "UTC", "--", $0]
+    }
     let health = ["health", "import", "days.csv", "--tz", "UTC"]
     rows += sweepOption(health, "--tz", text)
     rows += sweepOption(health, "--profile", text)
-    rows += sweep("health import FILE", HostileValue.textual(and: .minusOne), mention: nil) { ["health", "import", "--tz", "UTC", "--", $0] }
+    rows += sweep("health import FILE", HostileValue.textual(and: .minusOne), mention: nil) {
+      ["health", "import", "--tz", "UTC", "--", $0]
+    }
     let summary = ["health", "--now", "2027-01-06"]
     for option in ["--now", "--tz"] { rows += sweepOption(summary, option, text) }
     for option in ["--format", "--profile"] { rows += sweepOption(summary, option, text) }
@@ -303,7 +316,9 @@ enum HostileTable {
                   writes: true) { ["profile", "init", "--", $0] }
     rows += sweepOption(["profile", "set", "--profile", "anna"], "--height", [.nan, .inf, .e309, .minusOne])
     rows += sweepOption(["profile", "show"], "--profile", text)
-    rows += sweep("coach add-athlete NAME", text, mention: nil) { ["coach", "add-athlete", "--profile", "carl", "--", $0] }
+    rows += sweep("coach add-athlete NAME", text, mention: nil) {
+      ["coach", "add-athlete", "--profile", "carl", "--", $0]
+    }
     rows += sweepOption(["coach", "show"], "--profile", text)
     rows += sweepOption(["coaches"], "--search", text, valid: Set(text), mention: false)
     // progress, today, week, report, replan, plans, templates
@@ -357,7 +372,8 @@ enum HostileTable {
       importing("/dev/urandom", "/dev/urandom", .files { _ in }),
       importing("a GPX cut in half", "half.gpx", file("half.gpx", String(plain.prefix(plain.count / 2)))),
       importing("a GPX cut inside a tag", "cut.gpx", file("cut.gpx", String(plain.prefix(400)))),
-      importing("a GPX with an unclosed root", "open.gpx", file("open.gpx", plain.replacingOccurrences(of: "</gpx>", with: ""))),
+      importing("a GPX with an unclosed root", "open.gpx", file("open.gpx", plain.replacingOccurrences(
+        of: "</gpx>", with: ""))),
       importing("a GPX with junk after the root", "after.gpx", file("after.gpx", plain + "<gpx>\n")),
       importing("a GPX declared UTF-16 but UTF-8", "liar.gpx", file("liar.gpx", plain.replacingOccurrences(
         of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\""))),
@@ -368,14 +384,17 @@ enum HostileTable {
         of: "<gpx ", with: "<!DOCTYPE gpx SYSTEM \"http://127.0.0.1:9/gpx.dtd\">\n<gpx "))),
       importing("a GPX with a parameter entity", "pe.gpx", expect: .either, file("pe.gpx", plain.replacingOccurrences(
         of: "<gpx ", with: "<!DOCTYPE gpx [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]>\n<gpx "))),
-      importing("a GPX whose one line is 8 MiB", "line.gpx", expect: .either, file("line.gpx", plain.replacingOccurrences(
-        of: "<name>hostile</name>", with: "<name>" + String(repeating: "n", count: 8 << 20) + "</name>"))),
-      importing("a GPX with a 8 MiB attribute", "attr.gpx", expect: .either, file("attr.gpx", plain.replacingOccurrences(
-        of: "creator=\"hostile\"", with: "creator=\"" + String(repeating: "c", count: 8 << 20) + "\""))),
+      importing("a GPX whose one line is 8 MiB", "line.gpx", expect: .either, file("line.gpx",
+        plain.replacingOccurrences(
+          of: "<name>hostile</name>", with: "<name>" + String(repeating: "n", count: 8 << 20) + "</name>"))),
+      importing("a GPX with a 8 MiB attribute", "attr.gpx", expect: .either, file("attr.gpx",
+        plain.replacingOccurrences(
+          of: "creator=\"hostile\"", with: "creator=\"" + String(repeating: "c", count: 8 << 20) + "\""))),
       importing("a GPX nested 100000 deep", "deep.gpx", expect: .either, file("deep.gpx", plain.replacingOccurrences(
-        of: "<name>hostile</name>", with: String(repeating: "<x>", count: 100_000) + String(repeating: "</x>", count: 100_000)))),
-      importing("a GPX with latitude nan", "nan.gpx", file("nan.gpx", plain.replacingOccurrences(of: "lat=\"52.50000\"",
-                                                                                                   with: "lat=\"nan\""))),
+        of: "<name>hostile</name>",
+        with: String(repeating: "<x>", count: 100_000) + String(repeating: "</x>", count: 100_000)))),
+      importing("a GPX with latitude nan", "nan.gpx", file("nan.gpx", plain.replacingOccurrences(
+        of: "lat=\"52.50000\"", with: "lat=\"nan\""))),
       importing("a GPX with latitude 1e309", "e309.gpx", file("e309.gpx", plain.replacingOccurrences(
         of: "lat=\"52.50000\"", with: "lat=\"1e309\""))),
       importing("a GPX with longitude 181", "lon.gpx", file("lon.gpx", plain.replacingOccurrences(
@@ -393,15 +412,16 @@ enum HostileTable {
         of: "2027-01-05T07:00:10Z", with: "2026-01-05T07:00:10Z"))),
       importing("a GPX spanning 9000 years", "span.gpx", file("span.gpx", plain.replacingOccurrences(
         of: "2027-01-05T07:04:50Z", with: "9999-12-31T23:59:59Z"))),
-      importing("a TCX with distance nan", "nan.tcx", file("nan.tcx", HostileFiles.tcx(distances: ["0", "nan", "2000"]))),
+      importing("a TCX with distance nan", "nan.tcx", file("nan.tcx", HostileFiles.tcx(
+        distances: ["0", "nan", "2000"]))),
       importing("a TCX with distance inf", "inf.tcx", file("inf.tcx", HostileFiles.tcx(distances: ["0", "inf"]))),
       importing("a TCX with distance 1e309", "e309.tcx", file("e309.tcx", HostileFiles.tcx(distances: ["0", "1e309"]))),
       importing("a TCX with lap time -600", "lap.tcx", file("lap.tcx", HostileFiles.tcx(distances: ["0", "100"],
                                                                                          lapSeconds: "-600"))),
       importing("a TCX with lap time 1e21", "laptime.tcx", file("laptime.tcx", HostileFiles.tcx(distances: [],
                                                                                                  lapSeconds: "1e21"))),
-      importing("a TCX with lap distance 1e21", "lapdist.tcx", file("lapdist.tcx", HostileFiles.tcx(distances: [],
-                                                                                                     lapDistance: "1e21"))),
+      importing("a TCX with lap distance 1e21", "lapdist.tcx", file("lapdist.tcx", HostileFiles.tcx(
+        distances: [], lapDistance: "1e21"))),
       importing("a TCX that is a GPX", "gpx.tcx", file("gpx.tcx", "<TrainingCenterDatabase><Activities>")),
       Row(name: "import a directory named like a file", arguments: ["import", "folder.gpx", "--tz", "UTC"],
           expect: .either, setup: [.files { directory in
@@ -434,9 +454,11 @@ enum HostileTable {
                                                                          "--tz", "UTC"], expect: .either, writes: true))
     }
     for fixture in ["hostile/billion-laughs.xml", "hostile/xxe.xml", "hostile/undefined-entity.xml",
-                    "hostile/truncated.xml", "broken/after-root.xml", "broken/corrupt-data.zip", "broken/corrupt-tail.zip",
+                    "hostile/truncated.xml", "broken/after-root.xml", "broken/corrupt-data.zip",
+                    "broken/corrupt-tail.zip",
                     "broken/cut-in-half.zip", "broken/empty.xml", "broken/mismatched.xml", "broken/no-export.zip",
-                    "broken/notes.txt", "broken/raw-ampersand.xml", "broken/route.gpx", "broken/truncated-in-workout.xml",
+                    "broken/notes.txt", "broken/raw-ampersand.xml", "broken/route.gpx",
+                    "broken/truncated-in-workout.xml",
                     "broken/unquoted.xml"] {
       rows.append(Row(name: "health import fixture \(fixture)", arguments: ["health", "import", "{health}/\(fixture)",
                                                                          "--tz", "UTC"], expect: .exit(65)))
@@ -464,15 +486,18 @@ enum HostileTable {
       importing("date 2027-02-30", "feb.csv", file("feb.csv", csv(["2027-02-30,5000,5,300"]))),
       importing("date 0000-01-01", "zero.csv", file("zero.csv", csv(["0000-01-01,5000,5,300"]))),
       importing("date 10000-01-01", "big.csv", file("big.csv", csv(["10000-01-01,5000,5,300"]))),
-      importing("a date twice", "twice.csv", file("twice.csv", csv(["2027-01-06,5000,5,300", "2027-01-06,6000,5,300"]))),
+      importing("a date twice", "twice.csv", file("twice.csv", csv(["2027-01-06,5000,5,300",
+                                                                     "2027-01-06,6000,5,300"]))),
       importing("three fields", "three.csv", file("three.csv", csv(["2027-01-06,5000,5"]))),
       importing("a CSV in UTF-16", "utf16.csv", file("utf16.csv") {
         Data([0xFF, 0xFE]) + (csv(["2027-01-06,5000,5,300"]).data(using: .utf16LittleEndian) ?? Data())
       }),
       importing("a zip that is not a zip", "fake.zip", file("fake.zip", "PK\u{3}\u{4}not really")),
-      importing("an XML whose one line is 8 MiB", "line.xml", expect: .either, file("line.xml", "<?xml version=\"1.0\"?>\n<HealthData "
+      importing("an XML whose one line is 8 MiB", "line.xml", expect: .either, file("line.xml",
+        "<?xml version=\"1.0\"?>\n<HealthData "
         + "locale=\"" + String(repeating: "l", count: 8 << 20) + "\">\n</HealthData>\n")),
-      importing("an XML nested 100000 deep", "deep.xml", expect: .either, file("deep.xml", "<?xml version=\"1.0\"?>\n<HealthData>"
+      importing("an XML nested 100000 deep", "deep.xml", expect: .either, file("deep.xml",
+        "<?xml version=\"1.0\"?>\n<HealthData>"
         + String(repeating: "<x>", count: 100_000) + String(repeating: "</x>", count: 100_000) + "</HealthData>\n")),
       importing("a record with value 1e309", "value.xml", file("value.xml", """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -510,7 +535,8 @@ enum HostileTable {
         + "DTSTAMP:20270101T000000Z\r\nDTSTART:20270230T250000Z\r\nDTEND:99999999T000000Z\r\nEND:VEVENT\r\n"
         + "END:VCALENDAR\r\n")),
       ("UTF-16", file("bad.ics") {
-        Data([0xFF, 0xFE]) + ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n".data(using: .utf16LittleEndian) ?? Data())
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n"
+        return Data([0xFF, 0xFE]) + (text.data(using: .utf16LittleEndian) ?? Data())
       }),
       ("a directory", .files { directory in
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("bad.ics"),
@@ -572,7 +598,8 @@ enum HostileTable {
                                                                                  with: "peakWeeklyKm: 1e309") }),
       templates("with a .nan peak", edited("10k.yaml") { $0.replacingOccurrences(of: "peakWeeklyKm: 28",
                                                                                 with: "peakWeeklyKm: .nan") }),
-      templates("with a custom tag", expect: .either, edited("10k.yaml") { $0.replacingOccurrences(of: "peakWeeklyKm: 28",
+      templates("with a custom tag", expect: .either, edited("10k.yaml") { $0.replacingOccurrences(
+        of: "peakWeeklyKm: 28",
                                                                                  with: "peakWeeklyKm: !!binary 28") }),
       templates("with a 1 MiB key", edited("10k.yaml") { $0 + String(repeating: "k", count: 1 << 20) + ": 1\n" }),
       templates("with nesting 10000 deep", edited("10k.yaml") { $0 + "deep: " + String(repeating: "[", count: 10_000)
@@ -668,8 +695,8 @@ enum HostileTable {
     }
     for race in ["5k=99:99", "5k=0:00", "5k=-20:00", "5k=1:00", "5k=99:00:00", "marathon=1:00:00", "5k=", "=24:30",
                  "5k=nan"] {
-      rows.append(Row(name: "plan --recent-race \(race)", arguments: with(plan, "--recent-race", race), expect: .exit(64),
-                      mentions: ["--recent-race"]))
+      rows.append(Row(name: "plan --recent-race \(race)", arguments: with(plan, "--recent-race", race),
+                      expect: .exit(64), mentions: ["--recent-race"]))
     }
     for (option, value) in [("--rpe", "0"), ("--rpe", "11"), ("--hr", "0"), ("--hr", "999"), ("--distance", "0km"),
                             ("--distance", "251km"), ("--distance", "-5km"), ("--distance", "1e309mi"),
@@ -686,10 +713,15 @@ enum HostileTable {
 
   // MARK: Unreadable files (not as root)
 
+  static func database(in directory: URL) -> String {
+    directory.appendingPathComponent(HostileHarness.databaseName).path
+  }
+
   static let unreadable: [Row] = {
     func locked(_ name: String, _ text: String) -> [Row.Step] {
       [file(name, text), .files { directory in
-        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: directory.appendingPathComponent(name).path)
+        try FileManager.default.setAttributes([.posixPermissions: 0],
+                                              ofItemAtPath: directory.appendingPathComponent(name).path)
       }]
     }
     return [
@@ -705,12 +737,12 @@ enum HostileTable {
       Row(name: "--db unreadable", arguments: ["log", "list"], expect: .fails,
           setup: [.files { directory in
             try FileManager.default.setAttributes([.posixPermissions: 0],
-                                                  ofItemAtPath: directory.appendingPathComponent(HostileHarness.databaseName).path)
+                                                  ofItemAtPath: database(in: directory))
           }]),
       Row(name: "--db read-only", arguments: log, expect: .fails,
           setup: [.files { directory in
             try FileManager.default.setAttributes([.posixPermissions: 0o400],
-                                                  ofItemAtPath: directory.appendingPathComponent(HostileHarness.databaseName).path)
+                                                  ofItemAtPath: database(in: directory))
           }]),
       Row(name: "plan --templates unreadable", arguments: ["plan", "--templates", "{dir}/tpl"] + goal, expect: .fails,
           setup: [.files { directory in
