@@ -1,0 +1,225 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a child process under watch: `posix_spawn`, then `wait4(2)` for its exit status, wall time and peak
+/// resident memory (`ru_maxrss`), killing it when it outlives its time bound or grows past its memory bound.
+///
+/// The child's own numbers, not the test process's: unlike reading this process's peak memory, tests running
+/// alongside cannot inflate them. Output goes to files (no pipes to drain, so a chatty child cannot block).
+enum ProcessProbe {
+  /// How long and how large a child may get before it is killed.
+  struct Limits: Sendable, CustomStringConvertible {
+    var seconds: Double
+    var memoryMiB: Int
+
+    var description: String { "\(seconds) s, \(memoryMiB) MiB" }
+  }
+
+  /// How a child ended.
+  enum End: Equatable, Sendable, CustomStringConvertible {
+    /// It called exit with this status.
+    case exited(Int32)
+    /// A signal it did not handle ended it (a crash: SIGILL from a Swift trap, SIGABRT, SIGSEGV, …).
+    case signaled(Int32)
+    /// It ran past its time bound and was killed.
+    case killedAfterTimeout
+    /// Its resident memory went past its bound and it was killed.
+    case killedOverMemory
+
+    var description: String {
+      switch self {
+      case .exited(let code): "exit \(code)"
+      case .signaled(let signal): "killed by signal \(signal)"
+      case .killedAfterTimeout: "killed after its time bound"
+      case .killedOverMemory: "killed over its memory bound"
+      }
+    }
+  }
+
+  /// What a child printed, how it ended, how long it took and its peak resident memory.
+  struct Result: Sendable {
+    var end: End
+    var stdout: Data
+    var stderr: Data
+    var wallSeconds: Double
+    /// Peak resident set size, KiB: `ru_maxrss`, or the sampled `VmHWM` where `ru_maxrss` only shows the parent's
+    /// peak (see ``run(_:_:in:environment:stdin:limits:)``).
+    var peakRSSKiB: Int
+
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
+  }
+
+  struct SpawnFailed: Error, CustomStringConvertible {
+    var executable: String
+    var code: Int32
+    var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
+  }
+
+  /// Runs `executable` with `arguments` in `directory`, with exactly `environment`, standard input from
+  /// `/dev/null` (or `stdin`), and waits for it within `limits`.
+  static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+                  environment: [String: String], stdin: URL? = nil, limits: Limits) throws -> Result {
+    let capture = FileManager.default.temporaryDirectory
+      .appendingPathComponent("runmate-probe-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: capture, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: capture) }
+    let outPath = capture.appendingPathComponent("stdout").path
+    let errPath = capture.appendingPathComponent("stderr").path
+
+    #if canImport(Glibc)
+    var actions = posix_spawn_file_actions_t()
+    #else
+    var actions: posix_spawn_file_actions_t?
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, stdin?.path ?? "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    var executablePath = executable.path
+    var prefix: [String] = []
+    if let directory {
+      if let addChdir = addChdir {
+        _ = addChdir(&actions, directory.path)
+      } else {
+        // Without posix_spawn_file_actions_addchdir_np (glibc before 2.29): env(1) changes directory, then execs.
+        executablePath = "/usr/bin/env"
+        prefix = ["/usr/bin/env", "-C", directory.path]
+      }
+    }
+
+    let argv = (prefix + [executable.path] + arguments).map { strdup($0) }
+    defer { argv.forEach { free($0) } }
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+    defer { envp.forEach { free($0) } }
+
+    // Linux quirk: posix_spawn is a vfork, so at exec the kernel folds the *parent's* peak RSS into the child's
+    // ru_maxrss. Above the parent's own peak ru_maxrss is exact; at or below it, the child's own high-water mark
+    // (VmHWM, sampled while it runs) is the measure.
+    let parentPeak = memoryKiB(of: "self")?.peak ?? 0
+    let clock = ContinuousClock()
+    let started = clock.now
+    var pid: pid_t = 0
+    let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+      (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+        // Both buffers hold at least the terminating nil, so their base addresses exist.
+        posix_spawn(&pid, executablePath, &actions, nil, argvBuffer.baseAddress.unsafelyUnwrapped,
+                    envpBuffer.baseAddress.unsafelyUnwrapped)
+      }
+    }
+    guard spawned == 0 else { throw SpawnFailed(executable: executable.path, code: spawned) }
+
+    var status: Int32 = 0
+    var usage = rusage()
+    var killedFor: End?
+    var sampledPeak = 0
+    var pause: useconds_t = 500
+    while true {
+      let waited = wait4(pid, &status, WNOHANG, &usage)
+      if waited == pid { break }
+      if waited == -1 && errno != EINTR { throw SpawnFailed(executable: executable.path, code: errno) }
+      let memory = memoryKiB(of: String(pid))
+      sampledPeak = max(sampledPeak, memory?.peak ?? 0)
+      let elapsed = started.duration(to: clock.now)
+      let overTime = elapsed > .milliseconds(Int64(limits.seconds * 1000))
+      // Killed a little above the bound, so that the row reports the measured peak against the bound.
+      let overMemory = (memory?.resident ?? 0) > limits.memoryMiB * 1024 * 3 / 2
+      if overTime || overMemory {
+        killedFor = overTime ? .killedAfterTimeout : .killedOverMemory
+        kill(pid, SIGKILL)
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        break
+      }
+      usleep(pause)
+      pause = min(pause * 2, 10_000)
+    }
+    let maxRSS = Int(usage.ru_maxrss)
+    let peak = maxRSS > parentPeak ? maxRSS : max(sampledPeak, 1)
+    let elapsed = started.duration(to: clock.now)
+    let end: End
+    if let killedFor {
+      end = killedFor
+    } else if status & 0x7f == 0 {
+      end = .exited((status >> 8) & 0xff)
+    } else {
+      end = .signaled(status & 0x7f)
+    }
+    return Result(
+      end: end,
+      stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
+      stderr: FileManager.default.contents(atPath: errPath) ?? Data(),
+      wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+      peakRSSKiB: peak)
+  }
+
+  #if canImport(Glibc)
+  typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+  /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module does not declare.
+  static let addChdir: AddChdir? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np")
+    .map { unsafeBitCast($0, to: AddChdir.self) }
+  #else
+  typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t?>, UnsafePointer<CChar>) -> Int32
+  static let addChdir: AddChdir? = { posix_spawn_file_actions_addchdir_np($0, $1) }
+  #endif
+
+  /// A process's resident memory now and its high-water mark, KiB (Linux `/proc/PID/status`; `self` for this
+  /// process), nil where that cannot be read.
+  static func memoryKiB(of process: String) -> (resident: Int, peak: Int)? {
+    guard let text = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return nil }
+    var resident: Int?
+    var peak: Int?
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") || line.hasPrefix("VmHWM:") {
+      let value = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
+      if line.hasPrefix("VmRSS:") { resident = value } else { peak = value }
+    }
+    guard let resident, let peak else { return nil }
+    return (resident, peak)
+  }
+
+  /// Runs `work` for each element on up to `width` threads at once; results keep the input's order.
+  static func concurrentMap<T: Sendable, R: Sendable>(_ items: [T], width: Int,
+                                                      _ work: @escaping @Sendable (T) -> R) -> [R] {
+    let results = Results<R>(count: items.count)
+    let next = Counter()
+    let group = DispatchGroup()
+    for _ in 0..<max(1, min(width, items.count)) {
+      group.enter()
+      let thread = Thread {
+        while let index = next.take(below: items.count) { results.set(index, work(items[index])) }
+        group.leave()
+      }
+      thread.stackSize = 4 << 20
+      thread.start()
+    }
+    group.wait()
+    return results.all()
+  }
+
+  private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func take(below limit: Int) -> Int? {
+      lock.withLock {
+        guard value < limit else { return nil }
+        defer { value += 1 }
+        return value
+      }
+    }
+  }
+
+  private final class Results<R>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [R?]
+
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: R) { lock.withLock { values[index] = value } }
+    func all() -> [R] { lock.withLock { values.compactMap { $0 } } }
+  }
+}
