@@ -57,6 +57,7 @@ func unknownTimeZone(_ tzid: String, operation: String, line: Int? = nil) -> ICa
 /// fifth of the name). Ties go to the alphabetically first name, so the message is stable.
 /// The corresponding libical function is `icaltimezone_get_builtin_timezones`.
 func suggestedZoneName(for tzid: String) -> String? {
+  guard tzid.count <= 64 else { return nil }  // no zone name is this long; edit distances would cost seconds
   if tzid.hasPrefix("/"), icaltimezone_get_builtin_timezone_from_tzid(tzid) != nil {
     let name = ianaName(forTZID: tzid)
     if name != tzid { return name }

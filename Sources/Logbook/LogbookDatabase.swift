@@ -81,6 +81,11 @@ public final class LogbookDatabase: Sendable {
       defer { try? probe.close() }
       try probe.read { db in
         try LogbookDatabase.checkOwnership(db, path: path)
+        // A newer version's file is refused here too, before the pool below would switch it to WAL.
+        let applied = try migrator.appliedIdentifiers(db)
+        if let unknown = applied.subtracting(migrator.migrations).sorted().first {
+          throw LogbookError.newerSchema(path: path, migration: unknown)
+        }
         let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
         if problems != ["ok"] {
           let text = problems.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -65,6 +65,7 @@ public func makeSchedule(_ plan: Plan, preferences: SchedulingPreferences,
 
 /// The closest known zone name, for typos.
 func suggestTimeZone(_ name: String) -> String? {
+  guard name.count <= 64 else { return nil }  // no zone name is this long; edit distances would cost seconds
   let known = TimeZone.knownTimeZoneIdentifiers
   if let exact = known.first(where: { $0.lowercased() == name.lowercased() }) { return exact }
   let lower = name.lowercased()

@@ -36,11 +36,11 @@ struct RunMate: ParsableCommand {
   }
 
   /// Prints `runmate: MESSAGE` as one line (several lines are joined with "; ", control characters escaped, so
-  /// no value inside a message can reach the terminal raw) and exits with `code`.
+  /// no value inside a message can reach the terminal raw; a word over 120 characters is shortened) and exits with `code`.
   static func fail(_ message: String, code: Int32) -> Never {
     let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty }.joined(separator: "; ")
-    FileHandle.standardError.write(Data("runmate: \(terminalSafe(line))\n".utf8))
+    FileHandle.standardError.write(Data("runmate: \(terminalSafe(elidingLongWords(line)))\n".utf8))
     Foundation.exit(code)
   }
 }

@@ -216,6 +216,8 @@ public struct Timeline: Sendable, Hashable, Codable {
 
 /// The closest candidate by edit distance, when it is close enough to be a likely typo.
 func closestName(to text: String, among candidates: [String]) -> String? {
+  // A name this long is no typo of a short one, and the edit distance would cost length × length.
+  guard text.count <= 64 else { return nil }
   func distance(_ a: [Character], _ b: [Character]) -> Int {
     var previous = Array(0...b.count)
     for (i, ca) in a.enumerated() {

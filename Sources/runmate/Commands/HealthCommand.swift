@@ -76,7 +76,7 @@ struct HealthCommand: ParsableCommand {
       var lines = ["imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
         + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"]
       if let best = days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
-        lines.append("New best day: \(Int(best.steps)) steps on \(best.date.shortLabel)! 🎉")
+        lines.append("New best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel)! 🎉")
       }
       try writeStandardOutput(lines.joined(separator: "\n") + "\n")
     }
@@ -102,7 +102,7 @@ struct HealthCommand: ParsableCommand {
       }
       var lines: [String] = []
       if let t = summary.todayTotals {
-        lines.append("Today, \(today.shortLabel): \(Int(t.steps)) steps, \(oneDecimal(t.distanceKm)) km, \(Int(t.activeKcal)) kcal")
+        lines.append("Today, \(today.shortLabel): \(wholeNumber(t.steps)) steps, \(oneDecimal(t.distanceKm)) km, \(wholeNumber(t.activeKcal)) kcal")
       } else {
         lines.append("Today, \(today.shortLabel): no data yet")
       }
@@ -110,17 +110,18 @@ struct HealthCommand: ParsableCommand {
       lines.append("")
       lines.append("Last 7 days (steps):")
       for day in summary.lastSevenDays {
-        let width = Int((day.steps / top * 40).rounded())
+        let share = day.steps / top
+        let width = share.isFinite ? Int((min(max(share, 0), 1) * 40).rounded()) : 0
         lines.append("  \(day.date.shortLabel.padding(toLength: 11, withPad: " ", startingAt: 0)) "
-          + String(repeating: "█", count: width) + " \(Int(day.steps))")
+          + String(repeating: "█", count: width) + " \(wholeNumber(day.steps))")
       }
       lines.append("")
       if let best = summary.bestDay {
-        lines.append("Best day: \(Int(best.steps)) steps on \(best.date.shortLabel) \(best.date.year)"
+        lines.append("Best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel) \(best.date.year)"
           + (summary.newBest ? " (new!)" : ""))
       }
-      lines.append("Activity level: \(summary.activityLevel.rawValue) (\(Int(summary.averageSteps7)) steps a day this week; "
-        + "28-day average \(Int(summary.averageSteps28)), 30-day \(Int(summary.averageSteps30)))")
+      lines.append("Activity level: \(summary.activityLevel.rawValue) (\(wholeNumber(summary.averageSteps7)) steps a day this week; "
+        + "28-day average \(wholeNumber(summary.averageSteps28)), 30-day \(wholeNumber(summary.averageSteps30)))")
       try writeStandardOutput(lines.joined(separator: "\n") + "\n")
     }
   }

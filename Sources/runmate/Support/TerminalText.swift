@@ -30,3 +30,29 @@ private func needsEscape(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
   default: false
   }
 }
+
+/// `text` with every word (a run of non-blank characters) longer than `limit` shortened to its start and end with
+/// the full length named, so a 100,000-character option value or path cannot flood an error line.
+func elidingLongWords(_ text: String, limit: Int = 120) -> String {
+  guard text.count > limit else { return text }
+  var result = ""
+  var word = ""
+  func flush() {
+    if word.count > limit {
+      result += word.prefix(limit / 2) + "…" + word.suffix(limit / 4) + " (\(word.count) characters)"
+    } else {
+      result += word
+    }
+    word = ""
+  }
+  for character in text {
+    if character.isWhitespace {
+      flush()
+      result.append(character)
+    } else {
+      word.append(character)
+    }
+  }
+  flush()
+  return result
+}
