@@ -53,6 +53,9 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   /// The number of points used: track points with a time (GPX points whose Apple `hAcc` exceeds 50 m are
   /// dropped, as the reference does).
   public var pointCount: Int
+  /// Points dropped as GPS jumps: more than 100 m from the previous point, reached faster than a runner
+  /// can (15 m/s; 40 m/s for a ride). They are not in ``pointCount`` and add no distance.
+  public var droppedPoints: Int
 
   /// Makes a summary from its parts (for callers that store summaries and read them back).
   /// - Parameters:
@@ -68,10 +71,11 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   ///   - averageHeartRate: Mean heart rate, or nil.
   ///   - maxHeartRate: Highest heart rate, or nil.
   ///   - pointCount: The number of points used.
+  ///   - droppedPoints: The number of points dropped as GPS jumps.
   public init(
     format: Format, sport: String?, name: String?, start: Date, end: Date, distanceMeters: Double,
     elapsedSeconds: Double, movingSeconds: Double, elevationGainMeters: Double?, averageHeartRate: Double?,
-    maxHeartRate: Int?, pointCount: Int
+    maxHeartRate: Int?, pointCount: Int, droppedPoints: Int = 0
   ) {
     self.format = format
     self.sport = sport
@@ -85,6 +89,7 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
     self.averageHeartRate = averageHeartRate
     self.maxHeartRate = maxHeartRate
     self.pointCount = pointCount
+    self.droppedPoints = droppedPoints
   }
 }
 
