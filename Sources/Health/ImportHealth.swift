@@ -207,7 +207,7 @@ struct ExportStream {
   /// Ends the document and returns the result.
   mutating func finish() throws(HealthError) -> HealthImport {
     try scanFilled(isFinal: true)
-    return handler.makeImport(bytesRead: scanner.bytesConsumed)
+    return try handler.makeImport(bytesRead: scanner.bytesConsumed)
   }
 }
 
