@@ -13,6 +13,7 @@
 /// | an activity's distance | 0 to 1,000 km (0: no distance recorded) |
 /// | an activity's elapsed time | 0 to 7 days |
 /// | an activity's average speed | at most 1:30 min/km (11.1 m/s) for a run, 90 km/h for a ride, with 100 m of slack |
+/// | an activity's elevation gain | at most 50,000 m (the hardest mountain ultras climb about 25,000 m) |
 /// | track points per file | 2,000,000 (a 30-hour ultra at 1 Hz is 108,000) |
 ///
 /// **GPS jumps.** A point that lies more than 100 m from the previous kept point of its segment, reached
@@ -39,6 +40,8 @@ struct ActivityLimits: Sendable {
   var maximumDistance = 1_000_000.0
   /// The longest activity, seconds.
   var maximumElapsed = 604_800.0
+  /// The most climbing in one activity, metres.
+  var maximumElevationGain = 50_000.0
   /// The fastest average speed of a run, m/s (1:30 min/km).
   var maximumRunSpeed = 1000.0 / 90
   /// The fastest average speed of a ride, m/s (90 km/h).
@@ -83,6 +86,9 @@ struct ActivityLimits: Sendable {
     }
     if elapsed > maximumElapsed {
       return "elapsed time \(Self.clock(elapsed)) is longer than 7 days"
+    }
+    if let gain = summary.elevationGainMeters, gain > maximumElevationGain {
+      return "elevation gain \(Int(gain.rounded())) m is more than \(Int(maximumElevationGain)) m"
     }
     let ceiling = maximumSpeed(sport: summary.sport)
     if distance > ceiling * elapsed + speedSlack {

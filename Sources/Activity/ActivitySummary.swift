@@ -39,7 +39,8 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   public var elapsedSeconds: Double
   /// Seconds spent moving: the sum of intervals between consecutive points of a segment that last at most
   /// 30 s and cover at least 0.894 m/s. For TCX the speed uses the device's distances when both points
-  /// have one. A TCX activity without trackpoints uses the sum of its laps' `TotalTimeSeconds`.
+  /// have one. A TCX activity without trackpoints uses the sum of its laps' `TotalTimeSeconds`. Never more
+  /// than ``elapsedSeconds`` (points out of time order cannot add moving time beyond it).
   public var movingSeconds: Double
   /// Total ascent in metres, counting a climb once it is at least 3 m above the last low; nil when no
   /// point has an elevation.

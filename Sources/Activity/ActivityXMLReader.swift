@@ -380,12 +380,7 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
   /// The accepted dates, in words.
   private static let dateRange = "1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z"
 
-  /// A value as quoted in a message: at most 40 characters, control characters replaced, so the message
-  /// stays on one line.
-  private static func shown(_ value: String) -> String {
-    let cut = value.count > 40 ? value.prefix(40) + "…" : value
-    return String(String.UnicodeScalarView(cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
-  }
+  private static func shown(_ value: String) -> String { ValueParsing.shown(value) }
 
   /// A range bound without a needless `.0`.
   private static func plain(_ value: Double) -> String {
@@ -623,8 +618,8 @@ private struct TCXActivity {
     return ActivitySummary(
       format: .tcx, sport: sport, name: name, start: Date(timeIntervalSince1970: start),
       end: Date(timeIntervalSince1970: end), distanceMeters: lapDistanceSum ?? 0, elapsedSeconds: end - start,
-      movingSeconds: lapSecondsSum ?? 0, elevationGainMeters: nil, averageHeartRate: nil, maxHeartRate: nil,
-      pointCount: 0)
+      movingSeconds: min(lapSecondsSum ?? 0, end - start), elevationGainMeters: nil, averageHeartRate: nil,
+      maxHeartRate: nil, pointCount: 0)
   }
 }
 
@@ -636,8 +631,9 @@ extension TrackStatistics {
     ActivitySummary(
       format: format, sport: sport, name: name, start: Date(timeIntervalSince1970: earliest),
       end: Date(timeIntervalSince1970: latest), distanceMeters: distance, elapsedSeconds: latest - earliest,
-      movingSeconds: movingSeconds, elevationGainMeters: elevationGain, averageHeartRate: averageHeartRate,
-      maxHeartRate: maximumHeartRate, pointCount: pointCount, droppedPoints: droppedPoints)
+      movingSeconds: min(movingSeconds, latest - earliest), elevationGainMeters: elevationGain,
+      averageHeartRate: averageHeartRate, maxHeartRate: maximumHeartRate, pointCount: pointCount,
+      droppedPoints: droppedPoints)
   }
 }
 
