@@ -151,6 +151,27 @@ struct PlausibilityTests {
     #expect(error?.description == "values.gpx:4: \(message)")
   }
 
+  @Test func climbingMoreThan50KmIsRefused() {
+    // Elevation swinging between -1000 and 10000 m every 20 s: 11 km of climbing per swing, 5 swings.
+    let text = (0..<11).reduce(into: Self.gpx([])) { text, index in
+      let elevation = index % 2 == 0 ? -1000 : 10000
+      let point = "  <trkpt lat=\"\(50 + Double(index) * 0.0005)\" lon=\"8\"><ele>\(elevation)</ele>"
+        + "<time>2024-03-01T07:\(String(format: "%02d:%02d", index * 20 / 60, index * 20 % 60))Z</time></trkpt>\n"
+      text = text.replacingOccurrences(of: " </trkseg>", with: point + " </trkseg>")
+    }
+    let error = Self.error(text, named: "climb.gpx")
+    #expect(error?.description == "climb.gpx:4: implausible activity: elevation gain 55000 m is more than 50000 m")
+  }
+
+  @Test func movingTimeNeverExceedsElapsedTime() throws {
+    // The same 30 s stretch twice (points out of time order): 60 s of moving intervals in 30 s elapsed.
+    let points: [(Double, Double, Int)] = [(50, 8, 0), (50.0005, 8, 10), (50.001, 8, 20), (50.0015, 8, 30)]
+    let text = Self.gpx(points + points.map { ($0.0 + 0.002, $0.1, $0.2) })
+    let run = try #require(try Self.readFile(text, named: "twice.gpx").first)
+    #expect(run.elapsedSeconds == 30)
+    #expect(run.movingSeconds == 30)
+  }
+
   @Test func aHeartRateOfZeroIsNoReading() throws {
     let points: [(Double, Double, Int)] = (0..<3).map { (50 + Double($0) * 0.0005, 8, $0 * 10) }
     let run = try #require(try Self.readFile(Self.gpx(points, extra: "<hr>0</hr>"), named: "strap.gpx").first)
