@@ -58,7 +58,7 @@ struct DailyCSVReader {
     if !sawHeader {
       let names = text.split(separator: ",", omittingEmptySubsequences: false).map { Self.clean($0).lowercased() }
       guard names == Self.header else {
-        throw .unsupportedCSVHeader(file: file, header: String(text.prefix(80)))
+        throw .unsupportedCSVHeader(file: file, header: HealthLimits.shown(text, limit: 80))
       }
       sawHeader = true
       return

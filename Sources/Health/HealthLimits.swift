@@ -81,9 +81,10 @@ enum HealthLimits {
     return "\(value < 0 ? "-" : "")\(Int(thousandths.magnitude) / 1000).\(String(trimmed))"
   }
 
-  /// `text` as quoted in a message: at most 40 characters, control characters replaced (one line).
-  static func shown(_ text: String) -> String {
-    let cut = text.count > 40 ? text.prefix(40) + "…" : text
+  /// `text` as quoted in a message: at most `limit` characters, control characters replaced by `?` (so the
+  /// message stays one line).
+  static func shown(_ text: String, limit: Int = 40) -> String {
+    let cut = text.count > limit ? text.prefix(limit) + "…" : text
     return String(String.UnicodeScalarView(cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
   }
 }

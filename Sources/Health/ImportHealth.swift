@@ -310,7 +310,8 @@ func importZip(_ url: URL, options: ImportOptions) throws(HealthError) -> Health
     if let failure { throw failure }
     throw .noExportInZip(file: name)
   }
-  let memberName = member.path.split(separator: "/").last.map(String.init) ?? member.path
+  let lastComponent = member.path.split(separator: "/").last.map(String.init) ?? member.path
+  let memberName = HealthLimits.shown(lastComponent, limit: 200)
   let zipSize = archive.size
   let uncompressed = max(member.uncompressedSize, 1)
   var stream = ExportStream(file: memberName, options: options)

@@ -494,7 +494,8 @@ struct XMLScanner {
     }
     throw .xml(
       file: file, line: line(at: p, base: base),
-      detail: "markup declaration \(ByteSpan(start: p, count: min(available, 9)).string)… outside the <!DOCTYPE>")
+      detail: "markup declaration \(HealthLimits.shown(ByteSpan(start: p, count: min(available, 9)).string))… "
+        + "outside the <!DOCTYPE>")
   }
 
   /// Continues a comment, CDATA section, processing instruction or DOCTYPE from `p`; returns where it

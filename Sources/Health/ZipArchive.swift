@@ -18,6 +18,9 @@ struct ZipMember {
   /// Where the member's local header starts.
   var localHeaderOffset: Int64
 
+  /// The path as shown in messages (at most 200 characters, control characters replaced).
+  var shownPath: String { HealthLimits.shown(path, limit: 200) }
+
   /// Whether the member is a folder (its path ends with `/`).
   var isDirectory: Bool { path.hasSuffix("/") }
 }
@@ -151,8 +154,8 @@ final class ZipArchive {
 
   static func healthError(_ failure: ZipFailure, member: ZipMember, file: String) -> HealthError {
     switch failure {
-    case .damaged(let reason): .unreadableZip(file: file, reason: "\(member.path): \(reason)")
-    case .bomb(let detail): .zipBomb(file: file, member: member.path, detail: detail)
+    case .damaged(let reason): .unreadableZip(file: file, reason: "\(member.shownPath): \(reason)")
+    case .bomb(let detail): .zipBomb(file: file, member: member.shownPath, detail: detail)
     }
   }
 
