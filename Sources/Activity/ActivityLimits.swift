@@ -82,7 +82,7 @@ struct ActivityLimits: Sendable {
     guard distance.isFinite, distance >= 0 else { return "distance \(distance) m" }
     guard elapsed.isFinite, elapsed >= 0 else { return "elapsed time \(elapsed) s" }
     if distance > maximumDistance {
-      return "distance \(Self.kilometres(distance)) km is more than \(Self.kilometres(maximumDistance)) km"
+      return "distance \(Self.kilometres(distance)) km is more than \(Int(maximumDistance / 1000)) km"
     }
     if elapsed > maximumElapsed {
       return "elapsed time \(Self.clock(elapsed)) is longer than 7 days"

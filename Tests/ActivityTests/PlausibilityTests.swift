@@ -151,6 +151,27 @@ struct PlausibilityTests {
     #expect(error?.description == "values.gpx:4: \(message)")
   }
 
+  @Test func lapsAddingUpToMoreThan1000KmAreRefused() {
+    // Two manual laps (no trackpoints) of 600 km in 6 days each: each value is in range, the sum is not.
+    let laps = ["2024-03-01T07:00:00Z", "2024-03-07T07:00:00Z"].map { start in
+      "<Lap StartTime=\"\(start)\"><TotalTimeSeconds>518400</TotalTimeSeconds>"
+        + "<DistanceMeters>600000</DistanceMeters></Lap>"
+    }
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+       <Activities>
+        <Activity Sport="Running">
+         <Id>Walk</Id>\(laps.joined())
+        </Activity>
+       </Activities>
+      </TrainingCenterDatabase>
+
+      """
+    let error = Self.error(text, named: "laps.tcx")
+    #expect(error?.description == "laps.tcx:4: implausible activity: distance 1200.0 km is more than 1000 km")
+  }
+
   @Test func climbingMoreThan50KmIsRefused() {
     // Elevation swinging between -1000 and 10000 m every 20 s: 11 km of climbing per swing, 5 swings.
     let text = (0..<11).reduce(into: Self.gpx([])) { text, index in
