@@ -1,5 +1,12 @@
-import CZlib  // zlib, through ZIPFoundation's system-library module
 import Foundation
+
+// zlib: on Linux through ZIPFoundation's system-library module (the package's zlib dependency), on Apple
+// platforms from the SDK.
+#if canImport(CZlib)
+  import CZlib
+#else
+  import zlib
+#endif
 
 /// One member of a zip: what the central directory says about it.
 struct ZipMember {
@@ -230,7 +237,7 @@ final class ZipArchive {
       repeat {
         stream.next_out = output
         stream.avail_out = uInt(chunk)
-        let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+        let status = zlibInflate(&stream, Z_NO_FLUSH)
         switch status {
         case Z_OK, Z_BUF_ERROR: break
         case Z_STREAM_END: finished = true
@@ -283,4 +290,9 @@ final class ZipArchive {
   private static func u64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
     UInt64(u32(bytes, at)) | UInt64(u32(bytes, at + 4)) << 32
   }
+}
+
+/// zlib's `inflate` (the method of the same name hides it inside ``ZipArchive``).
+private func zlibInflate(_ stream: UnsafeMutablePointer<z_stream>, _ flush: Int32) -> Int32 {
+  inflate(stream, flush)
 }
