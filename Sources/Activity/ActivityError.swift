@@ -7,7 +7,11 @@
 /// run.tcx:12:5: XML error: the closing tag does not match <Lap> (opened on line 9)
 /// notes.txt: not a GPX or TCX file (root element <html>)
 /// empty.gpx: no track points with times
+/// run.tcx:11: <DistanceMeters> '1e21' is out of range (allowed 0 to 1000000 m)
+/// antipodes.gpx:4: implausible activity: 1 of 2 track points are GPS jumps (over 100 m faster than 15 m/s)
 /// ```
+///
+/// The ranges are listed in one place, `ActivityLimits` (see its documentation).
 public enum ActivityError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What a value in the file should have been.
   public enum ExpectedValue: Sendable, Equatable {
@@ -56,6 +60,15 @@ public enum ActivityError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidValue(file: String, line: Int, field: String, value: String, expected: ExpectedValue)
   /// A required attribute is absent: `element` on `line` has no `attribute`.
   case missingAttribute(file: String, line: Int, element: String, attribute: String)
+  /// A number or date on `line` is outside the physical range of `field`: `value` as written, `allowed`
+  /// the range in words (`0 to 1000000 m`, `20 to 250 bpm`, `1900-01-01 to 2200-01-01`).
+  case outOfRange(file: String, line: Int, field: String, value: String, allowed: String)
+  /// The activity that starts on `line` cannot be real: too long, too far, too fast, or made mostly of GPS
+  /// jumps; `detail` says which, with the figures.
+  case implausibleActivity(file: String, line: Int, detail: String)
+  /// The file holds more than `limit` track points (the point on `line` is the first one too many); the
+  /// file is refused rather than read without end.
+  case tooManyPoints(file: String, line: Int, limit: Int)
   /// The file is GPX or TCX but holds no track point with a time (and, for TCX, no lap with a start time),
   /// so there is no activity to summarize.
   case noTimedPoints(file: String)
@@ -84,6 +97,12 @@ public enum ActivityError: Error, Sendable, Equatable, CustomStringConvertible {
       "\(file):\(line): \(field) '\(value)' is not \(expected.phrase)"
     case .missingAttribute(let file, let line, let element, let attribute):
       "\(file):\(line): <\(element)> has no \(attribute) attribute"
+    case .outOfRange(let file, let line, let field, let value, let allowed):
+      "\(file):\(line): \(field) '\(value)' is out of range (allowed \(allowed))"
+    case .implausibleActivity(let file, let line, let detail):
+      "\(file):\(line): implausible activity: \(detail)"
+    case .tooManyPoints(let file, let line, let limit):
+      "\(file):\(line): more than \(limit) track points (the most one file may hold)"
     case .noTimedPoints(let file):
       "\(file): no track points with times"
     }

@@ -39,7 +39,8 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   public var elapsedSeconds: Double
   /// Seconds spent moving: the sum of intervals between consecutive points of a segment that last at most
   /// 30 s and cover at least 0.894 m/s. For TCX the speed uses the device's distances when both points
-  /// have one. A TCX activity without trackpoints uses the sum of its laps' `TotalTimeSeconds`.
+  /// have one. A TCX activity without trackpoints uses the sum of its laps' `TotalTimeSeconds`. Never more
+  /// than ``elapsedSeconds`` (points out of time order cannot add moving time beyond it).
   public var movingSeconds: Double
   /// Total ascent in metres, counting a climb once it is at least 3 m above the last low; nil when no
   /// point has an elevation.
@@ -53,6 +54,9 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   /// The number of points used: track points with a time (GPX points whose Apple `hAcc` exceeds 50 m are
   /// dropped, as the reference does).
   public var pointCount: Int
+  /// Points dropped as GPS jumps: more than 100 m from the previous point, reached faster than a runner
+  /// can (15 m/s; 40 m/s for a ride). They are not in ``pointCount`` and add no distance.
+  public var droppedPoints: Int
 
   /// Makes a summary from its parts (for callers that store summaries and read them back).
   /// - Parameters:
@@ -68,10 +72,11 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   ///   - averageHeartRate: Mean heart rate, or nil.
   ///   - maxHeartRate: Highest heart rate, or nil.
   ///   - pointCount: The number of points used.
+  ///   - droppedPoints: The number of points dropped as GPS jumps.
   public init(
     format: Format, sport: String?, name: String?, start: Date, end: Date, distanceMeters: Double,
     elapsedSeconds: Double, movingSeconds: Double, elevationGainMeters: Double?, averageHeartRate: Double?,
-    maxHeartRate: Int?, pointCount: Int
+    maxHeartRate: Int?, pointCount: Int, droppedPoints: Int = 0
   ) {
     self.format = format
     self.sport = sport
@@ -85,6 +90,7 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
     self.averageHeartRate = averageHeartRate
     self.maxHeartRate = maxHeartRate
     self.pointCount = pointCount
+    self.droppedPoints = droppedPoints
   }
 }
 

@@ -12,8 +12,10 @@ import Foundation
 /// recovery mode and would otherwise keep reporting events after an error).
 final class ActivityXMLReader: NSObject, XMLParserDelegate {
   /// Parses `stream` to the end and returns the summaries or the first problem.
-  static func read(_ stream: GuardedInputStream, file: String) throws(ActivityError) -> [ActivitySummary] {
-    let reader = ActivityXMLReader(file: file, stream: stream)
+  static func read(
+    _ stream: GuardedInputStream, file: String, limits: ActivityLimits = .standard
+  ) throws(ActivityError) -> [ActivitySummary] {
+    let reader = ActivityXMLReader(file: file, stream: stream, limits: limits)
     let parser = XMLParser(stream: stream)
     parser.shouldResolveExternalEntities = false
     parser.delegate = reader
@@ -26,6 +28,9 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
 
   private let file: String
   private let stream: GuardedInputStream
+  private let limits: ActivityLimits
+  /// Track points (`<trkpt>`, `<Trackpoint>`) met so far, timed or not: at most `limits.maximumPoints`.
+  private var pointsSeen = 0
   private var failure: ActivityError?
   private var format: ActivitySummary.Format?
   private var rootClosed = false
@@ -55,9 +60,12 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
   private var activity: TCXActivity?
   private var summaries: [ActivitySummary] = []
 
-  private init(file: String, stream: GuardedInputStream) {
+  private init(file: String, stream: GuardedInputStream, limits: ActivityLimits) {
     self.file = file
     self.stream = stream
+    self.limits = limits
+    track.glitchJump = limits.glitchJump
+    track.glitchSpeed = limits.glitchSpeed(sport: nil)
   }
 
   // MARK: - XMLParserDelegate
@@ -115,7 +123,7 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     stack.removeLast()
     switch format {
     case .gpx: endGPX(closing.tag)
-    case .tcx: endTCX(closing.tag)
+    case .tcx: endTCX(closing.tag, parser: parser)
     case nil: break
     }
     if stack.isEmpty { rootClosed = true }
@@ -161,10 +169,11 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     case .trk, .trkseg:
       track.startSegment()
     case .trkpt:
+      guard countPoint(line: line, parser: parser) else { return }
       guard let latitude = coordinate("lat", of: "trkpt", in: attributes, line: line, parser: parser),
         let longitude = coordinate("lon", of: "trkpt", in: attributes, line: line, parser: parser)
       else { return }
-      point = PendingPoint(latitude: latitude, longitude: longitude)
+      point = PendingPoint(latitude: latitude, longitude: longitude, line: line)
       inPoint = true
     case .time where parent == .trkpt:
       beginCapture(.pointTime, line: line)
@@ -205,7 +214,10 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
   private func startTCX(_ tag: Tag, parent: Tag?, attributes: [String: String], line: Int, parser: XMLParser) {
     switch tag {
     case .activity where parent == .activities:
-      activity = TCXActivity(sport: nonEmpty(attributes["Sport"]))
+      let sport = nonEmpty(attributes["Sport"])
+      activity = TCXActivity(sport: sport, line: line)
+      activity?.statistics.glitchJump = limits.glitchJump
+      activity?.statistics.glitchSpeed = limits.glitchSpeed(sport: sport)
     case .id where parent == .activity:
       beginCapture(.activityID, line: line)
     case .notes where parent == .activity:
@@ -215,6 +227,10 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
       if let written = attributes["StartTime"] {
         guard let parsed = ValueParsing.timestamp(written) else {
           fail(parser, invalid("<Lap> StartTime", written, .dateTime, line: line))
+          return
+        }
+        guard limits.accepts(time: parsed) else {
+          fail(parser, outOfRange("<Lap> StartTime", written, Self.dateRange, line: line))
           return
         }
         lapStart = parsed
@@ -227,7 +243,8 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     case .track where parent == .lap:
       activity?.beginTrack()
     case .trackpoint where parent == .track:
-      point = PendingPoint()
+      guard countPoint(line: line, parser: parser) else { return }
+      point = PendingPoint(line: line)
       inPoint = true
     case .tcxTime where parent == .trackpoint:
       beginCapture(.pointTime, line: line)
@@ -246,7 +263,7 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     }
   }
 
-  private func endTCX(_ tag: Tag) {
+  private func endTCX(_ tag: Tag, parser: XMLParser) {
     switch tag {
     case .trackpoint:
       inPoint = false
@@ -259,7 +276,13 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     case .lap:
       activity?.endLap()
     case .activity:
-      if let finished = activity, let summary = finished.summary() { summaries.append(summary) }
+      if let finished = activity, let summary = finished.summary() {
+        if let problem = check(summary, finished.statistics, line: finished.line) {
+          fail(parser, problem)
+          return
+        }
+        summaries.append(summary)
+      }
       activity = nil
     default:
       break
@@ -286,26 +309,45 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
       }
       return parsed
     }
+    // A number that must also fall in its physical range (`ActivityLimits`).
+    func measure(_ range: ClosedRange<Double>, _ unit: String) -> Double? {
+      guard let parsed = number() else { return nil }
+      guard range.contains(parsed) else {
+        let allowed = "\(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound)) \(unit)"
+        fail(parser, outOfRange("<\(element)>", value, allowed, line: captureLine))
+        return nil
+      }
+      return parsed
+    }
     switch kind {
     case .pointTime:
       guard let time = ValueParsing.timestamp(value) else {
         fail(parser, invalid("<\(element)>", value, .dateTime, line: captureLine))
         return
       }
+      guard limits.accepts(time: time) else {
+        fail(parser, outOfRange("<\(element)>", value, Self.dateRange, line: captureLine))
+        return
+      }
       point.time = time
-    case .pointElevation: point.elevation = number()
-    case .pointHeartRate: point.heartRate = number()
+    case .pointElevation: point.elevation = measure(limits.elevation, "m")
+    case .pointHeartRate:
+      // Devices write 0 when the strap loses contact: no reading.
+      if ValueParsing.number(value) == 0 { return }
+      point.heartRate = measure(limits.heartRate, "bpm")
     case .pointHorizontalAccuracy: point.horizontalAccuracy = number()
-    case .pointDistance: point.cumulativeDistance = number()
+    case .pointDistance: point.cumulativeDistance = measure(limits.deviceDistance, "m")
     case .pointLatitude: point.latitude = number(.latitude, in: -90...90)
     case .pointLongitude: point.longitude = number(.longitude, in: -180...180)
     case .trackName: trackName = value
     case .metadataName: metadataName = value
-    case .trackType: trackType = value
+    case .trackType:
+      trackType = value
+      track.glitchSpeed = limits.glitchSpeed(sport: value)
     case .activityID: activity?.id = value
     case .activityNotes: activity?.notes = value
-    case .lapTotalTime: activity?.lapSeconds = number()
-    case .lapDistance: activity?.addLapDistance(number())
+    case .lapTotalTime: activity?.lapSeconds = measure(limits.lapSeconds, "s")
+    case .lapDistance: activity?.addLapDistance(measure(limits.deviceDistance, "m"))
     }
   }
 
@@ -328,8 +370,47 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
   private func invalid(
     _ field: String, _ value: String, _ expected: ActivityError.ExpectedValue, line: Int
   ) -> ActivityError {
-    let shown = value.count > 40 ? value.prefix(40) + "…" : value
-    return .invalidValue(file: file, line: line, field: field, value: shown, expected: expected)
+    .invalidValue(file: file, line: line, field: field, value: Self.shown(value), expected: expected)
+  }
+
+  private func outOfRange(_ field: String, _ value: String, _ allowed: String, line: Int) -> ActivityError {
+    .outOfRange(file: file, line: line, field: field, value: Self.shown(value), allowed: allowed)
+  }
+
+  /// The accepted dates, in words.
+  private static let dateRange = "1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z"
+
+  private static func shown(_ value: String) -> String { ValueParsing.shown(value) }
+
+  /// A range bound without a needless `.0`.
+  private static func plain(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+
+  /// Counts a track point; false (after failing) when the file holds more than the limit.
+  private func countPoint(line: Int, parser: XMLParser) -> Bool {
+    pointsSeen += 1
+    guard pointsSeen <= limits.maximumPoints else {
+      fail(parser, .tooManyPoints(file: file, line: line, limit: limits.maximumPoints))
+      return false
+    }
+    return true
+  }
+
+  /// The problem with a finished activity, if any: mostly GPS jumps, or figures no activity can have.
+  private func check(_ summary: ActivitySummary, _ statistics: TrackStatistics, line: Int) -> ActivityError? {
+    if statistics.isMostlyGlitches {
+      let total = statistics.droppedPoints + statistics.pointCount
+      let speed = Self.plain(statistics.glitchSpeed)
+      return .implausibleActivity(
+        file: file, line: statistics.firstDroppedLine ?? line,
+        detail: "\(statistics.droppedPoints) of \(total) track points are GPS jumps "
+          + "(over \(Self.plain(statistics.glitchJump)) m faster than \(speed) m/s)")
+    }
+    if let detail = limits.implausibility(of: summary) {
+      return .implausibleActivity(file: file, line: line, detail: detail)
+    }
+    return nil
   }
 
   // MARK: - Errors and the end
@@ -380,10 +461,10 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     switch format {
     case .gpx:
       guard track.pointCount > 0 else { throw .noTimedPoints(file: file) }
-      return [
-        track.summary(
-          format: .gpx, sport: trackType, name: trackName ?? metadataName, distance: track.haversineDistance)
-      ]
+      let summary = track.summary(
+        format: .gpx, sport: trackType, name: trackName ?? metadataName, distance: track.haversineDistance)
+      if let problem = check(summary, track, line: track.firstLine ?? 1) { throw problem }
+      return [summary]
     case .tcx:
       guard !summaries.isEmpty else { throw .noTimedPoints(file: file) }
       return summaries
@@ -463,17 +544,20 @@ private struct PendingPoint {
   var heartRate: Double?
   var horizontalAccuracy: Double?
   var cumulativeDistance: Double?
+  var line = 0
 
   func trackPoint(time: Double) -> TrackPoint {
     TrackPoint(
       time: time, latitude: latitude, longitude: longitude, elevation: elevation, heartRate: heartRate,
-      cumulativeDistance: cumulativeDistance)
+      cumulativeDistance: cumulativeDistance, line: line)
   }
 }
 
 /// One TCX `<Activity>` being read.
 private struct TCXActivity {
   var sport: String?
+  /// The line of the `<Activity>` start tag.
+  var line: Int
   var id: String?
   var notes: String?
   var statistics = TrackStatistics()
@@ -485,8 +569,9 @@ private struct TCXActivity {
   private var earliestLapStart: Double?
   private var latestLapEnd: Double?
 
-  init(sport: String?) {
+  init(sport: String?, line: Int) {
     self.sport = sport
+    self.line = line
   }
 
   mutating func beginLap(start: Double?) {
@@ -533,8 +618,8 @@ private struct TCXActivity {
     return ActivitySummary(
       format: .tcx, sport: sport, name: name, start: Date(timeIntervalSince1970: start),
       end: Date(timeIntervalSince1970: end), distanceMeters: lapDistanceSum ?? 0, elapsedSeconds: end - start,
-      movingSeconds: lapSecondsSum ?? 0, elevationGainMeters: nil, averageHeartRate: nil, maxHeartRate: nil,
-      pointCount: 0)
+      movingSeconds: min(lapSecondsSum ?? 0, end - start), elevationGainMeters: nil, averageHeartRate: nil,
+      maxHeartRate: nil, pointCount: 0)
   }
 }
 
@@ -546,8 +631,9 @@ extension TrackStatistics {
     ActivitySummary(
       format: format, sport: sport, name: name, start: Date(timeIntervalSince1970: earliest),
       end: Date(timeIntervalSince1970: latest), distanceMeters: distance, elapsedSeconds: latest - earliest,
-      movingSeconds: movingSeconds, elevationGainMeters: elevationGain, averageHeartRate: averageHeartRate,
-      maxHeartRate: maximumHeartRate, pointCount: pointCount)
+      movingSeconds: min(movingSeconds, latest - earliest), elevationGainMeters: elevationGain,
+      averageHeartRate: averageHeartRate, maxHeartRate: maximumHeartRate, pointCount: pointCount,
+      droppedPoints: droppedPoints)
   }
 }
 

@@ -182,6 +182,6 @@ struct PrologueScanner {
     let acceptable =
       ["UTF-8", "UTF8", "US-ASCII", "ASCII", "LATIN1", "ISO-LATIN-1", "ISO_8859-1"].contains(upper)
       || upper.hasPrefix("ISO-8859-") || upper.hasPrefix("WINDOWS-125") || upper.hasPrefix("CP125")
-    return acceptable ? nil : .encoding(name)
+    return acceptable ? nil : .encoding(ValueParsing.shown(name))
   }
 }

@@ -15,9 +15,14 @@ import Foundation
 /// is refused, so no entity is ever expanded and no external file or URL is read.
 /// - Parameter url: A file URL.
 /// - Returns: The summaries, in file order; never empty.
+/// Every value is checked where it is parsed against its physical range (dates 1900–2200, heart rate
+/// 20–250 bpm, elevation −1,000–10,000 m, TCX distances 0–1,000 km), every activity against what a body
+/// can do (at most 1,000 km, 7 days, 1:30 min/km for a run), and a file may hold at most 2,000,000 track
+/// points; GPS jumps (more than 100 m at more than 15 m/s) are dropped and counted in
+/// ``ActivitySummary/droppedPoints``. The ranges are chosen in one place, `ActivityLimits`.
 /// - Throws: ``ActivityError`` when the file cannot be read, is empty, is not GPX or TCX, is refused
-///   (DTD, encoding), is malformed or truncated (naming the line), holds an unusable value, or has no track
-///   point with a time.
+///   (DTD, encoding), is malformed or truncated (naming the line), holds an unusable or out-of-range value,
+///   describes an implausible activity, holds too many points, or has no track point with a time.
 public func readActivities(at url: URL) throws(ActivityError) -> [ActivitySummary] {
   let file = url.lastPathComponent
   guard url.isFileURL else { throw .unreadable(file: file, reason: "not a file URL") }
@@ -38,4 +43,9 @@ public func readActivities(at url: URL) throws(ActivityError) -> [ActivitySummar
 /// - Throws: ``ActivityError``, as ``readActivities(at:)`` does.
 public func readActivities(data: Data, name: String) throws(ActivityError) -> [ActivitySummary] {
   try ActivityXMLReader.read(GuardedInputStream(bytes: data), file: name)
+}
+
+/// Reads bytes as ``readActivities(data:name:)`` does, with other limits (tests use a small point limit).
+func readActivities(data: Data, name: String, limits: ActivityLimits) throws(ActivityError) -> [ActivitySummary] {
+  try ActivityXMLReader.read(GuardedInputStream(bytes: data), file: name, limits: limits)
 }

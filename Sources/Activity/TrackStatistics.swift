@@ -14,6 +14,8 @@ struct TrackPoint {
   var heartRate: Double?
   /// The device's cumulative distance in metres (TCX `Trackpoint/DistanceMeters`).
   var cumulativeDistance: Double?
+  /// The line of the point in the file (for messages).
+  var line = 0
 }
 
 /// The running totals of one activity, fed one point at a time so memory stays flat however long the
@@ -41,6 +43,19 @@ struct TrackStatistics {
   private(set) var movingSeconds = 0.0
   /// The largest device cumulative distance seen, metres.
   private(set) var maximumCumulativeDistance: Double?
+  /// Points dropped as GPS jumps (see ``ActivityLimits``).
+  private(set) var droppedPoints = 0
+  /// The line of the first point dropped as a GPS jump.
+  private(set) var firstDroppedLine: Int?
+  /// The line of the first point added.
+  private(set) var firstLine: Int?
+  /// A jump longer than this, metres, reached faster than ``glitchSpeed`` is a GPS glitch.
+  var glitchJump = ActivityLimits.standard.glitchJump
+  /// The speed, m/s, above which a jump longer than ``glitchJump`` is a GPS glitch.
+  var glitchSpeed = ActivityLimits.standard.glitchRunSpeed
+
+  /// Whether at least half of the points offered were GPS jumps: the positions cannot be trusted.
+  var isMostlyGlitches: Bool { droppedPoints > 0 && droppedPoints >= pointCount }
 
   private var gain = 0.0
   private var low: Double?
@@ -68,8 +83,23 @@ struct TrackStatistics {
     previous = nil
   }
 
-  /// Adds the next point of the current segment.
+  /// Adds the next point of the current segment, unless it is a GPS jump from the previous one: more than
+  /// ``glitchJump`` metres away, reached faster than ``glitchSpeed`` within ``maximumGap`` seconds, or at
+  /// the same instant or earlier. A jump is counted in ``droppedPoints`` and otherwise ignored (the next
+  /// point is compared with the last one kept).
   mutating func add(_ point: TrackPoint) {
+    if let before = previous, let lat0 = before.latitude, let lon0 = before.longitude, let lat1 = point.latitude,
+      let lon1 = point.longitude
+    {
+      let meters = Self.haversine(lat0, lon0, lat1, lon1)
+      let seconds = point.time - before.time
+      if meters > glitchJump, seconds <= 0 || (seconds <= Self.maximumGap && meters / seconds > glitchSpeed) {
+        droppedPoints += 1
+        if firstDroppedLine == nil { firstDroppedLine = point.line }
+        return
+      }
+    }
+    if firstLine == nil { firstLine = point.line }
     pointCount += 1
     earliest = min(earliest, point.time)
     latest = max(latest, point.time)

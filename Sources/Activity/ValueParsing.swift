@@ -111,6 +111,13 @@ enum ValueParsing {
     }
   }
 
+  /// A value as quoted in a message: at most 40 characters, control characters replaced by `?`, so the
+  /// message stays on one line.
+  static func shown(_ value: String) -> String {
+    let cut = value.count > 40 ? value.prefix(40) + "…" : value
+    return String(String.UnicodeScalarView(cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+  }
+
   /// `text` without leading and trailing XML whitespace (space, tab, CR, LF); `text` itself when it has
   /// none, which is the common case and costs no copy.
   static func trimmed(_ text: String) -> String {

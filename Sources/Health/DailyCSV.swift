@@ -2,8 +2,9 @@ import Foundation
 
 /// Reads a CSV of daily totals, `date,steps,distance_km,active_kcal` (the header is required; column
 /// names are matched without regard to case, quotes or surrounding spaces), one row per `YYYY-MM-DD`.
-/// Empty numbers are 0; negative or non-numeric ones, a date given twice, or a row with another number of
-/// fields are errors naming the line. Streamed line by line (a line may be at most 64 KiB).
+/// Empty numbers are 0; negative or non-numeric ones, values outside their physical range (`HealthLimits`:
+/// dates 1900–2200, at most 200,000 steps, 1,000 km and 20,000 kcal a day), a date given twice, or a row
+/// with another number of fields are errors naming the line. Streamed line by line (a line may be at most 64 KiB).
 func importDailyCSV(_ url: URL, name: String, options: ImportOptions) throws(HealthError) -> HealthImport {
   let file = try RawFile(path: url.path, name: name)
   let chunk = 256 << 10
@@ -37,6 +38,8 @@ func importDailyCSV(_ url: URL, name: String, options: ImportOptions) throws(Hea
 /// The rows of a daily CSV, line by line.
 struct DailyCSVReader {
   static let header = ["date", "steps", "distance_km", "active_kcal"]
+  /// The metric of each numeric column.
+  static let metrics: [Metric] = [.steps, .distance, .activeEnergy]
 
   let file: String
   private(set) var lineNumber = 0
@@ -55,7 +58,7 @@ struct DailyCSVReader {
     if !sawHeader {
       let names = text.split(separator: ",", omittingEmptySubsequences: false).map { Self.clean($0).lowercased() }
       guard names == Self.header else {
-        throw .unsupportedCSVHeader(file: file, header: String(text.prefix(80)))
+        throw .unsupportedCSVHeader(file: file, header: HealthLimits.shown(text, limit: 80))
       }
       sawHeader = true
       return
@@ -73,7 +76,11 @@ struct DailyCSVReader {
       return CivilDate.days(fromISODate: ByteSpan(start: base, count: buffer.count))
     }
     guard let day else {
-      throw .csv(file: file, line: lineNumber, detail: "'\(fields[0])' is not a date (YYYY-MM-DD)")
+      throw .csv(file: file, line: lineNumber, detail: "'\(HealthLimits.shown(fields[0]))' is not a date (YYYY-MM-DD)")
+    }
+    guard HealthLimits.accepts(time: Int64(day) * 86_400) else {
+      throw .outOfRange(
+        file: file, line: lineNumber, field: "date", value: fields[0], allowed: HealthLimits.dateRange)
     }
     if let earlier = days[day] {
       throw .csv(file: file, line: lineNumber, detail: "\(fields[0]) appears twice (first on line \(earlier.line))")
@@ -91,7 +98,14 @@ struct DailyCSVReader {
       }
       guard let value, value.isFinite, value >= 0 else {
         throw .csv(
-          file: file, line: lineNumber, detail: "\(Self.header[index]) '\(field)' is not a non-negative number")
+          file: file, line: lineNumber,
+          detail: "\(Self.header[index]) '\(HealthLimits.shown(field))' is not a non-negative number")
+      }
+      let (range, unit) = HealthLimits.range(of: Self.metrics[index - 1])
+      guard range.contains(value) else {
+        throw .outOfRange(
+          file: file, line: lineNumber, field: Self.header[index], value: HealthLimits.shown(field),
+          allowed: HealthLimits.words(range, unit))
       }
       values.append(value)
     }

@@ -73,7 +73,8 @@ struct WorkoutDraft {
 /// Only top-level elements count (`HealthData` children): `Record`s nested in a `Correlation` repeat
 /// top-level ones. For step, distance and active-energy records, a record is skipped (as the reference
 /// does) when a date is not `yyyy-MM-dd HH:mm:ss ±hhmm`, the value is missing, negative or not finite, the
-/// unit is unknown, or it ends before it starts.
+/// unit is unknown, or it ends before it starts. A usable value outside its physical range (see
+/// `HealthLimits`) is an error naming the line, and so is a day whose total is.
 struct ExportHandler: XMLEventHandler {
   private enum RecordKind {
     case metric(Metric)
@@ -116,7 +117,7 @@ struct ExportHandler: XMLEventHandler {
         recordCount += 1
         try record(tag)
       } else if tag.name.equals("Workout") {
-        workout(tag)
+        try workout(tag)
       }
     default:
       if pending != nil {
@@ -143,13 +144,27 @@ struct ExportHandler: XMLEventHandler {
     }
     if let draft = pendingWorkout {
       pendingWorkout = nil
-      finishWorkout(draft)
+      try finishWorkout(draft)
     }
   }
 
   /// The result, once the document has ended (releases the collected samples).
-  mutating func makeImport(bytesRead: Int64) -> HealthImport {
+  /// - Throws: ``HealthError/implausibleDay(file:date:detail:)`` for a day whose total is out of range.
+  mutating func makeImport(bytesRead: Int64) throws(HealthError) -> HealthImport {
     let days = aggregator.dayTotals(ranks: sources.ranks)
+    for day in days {
+      let totals: [(Metric, Double)] = [
+        (.steps, day.steps), (.distance, day.distanceKm), (.activeEnergy, day.activeEnergyKcal),
+      ]
+      for (metric, total) in totals {
+        let (range, unit) = HealthLimits.range(of: metric)
+        guard range.contains(total) else {
+          let limit = HealthLimits.plain(range.upperBound)
+          throw .implausibleDay(
+            file: file, date: day.date, detail: "\(HealthLimits.plain(total)) \(unit) in one day is more than \(limit)")
+        }
+      }
+    }
     var seen = Set<BodyMeasure>()
     let measures = measures.enumerated()
       .sorted { lhs, rhs in
@@ -193,13 +208,22 @@ struct ExportHandler: XMLEventHandler {
     guard let type, let kind = Self.classify(type) else { return }
     guard let startDate, let start = Self.timestamp(startDate) else { return }
     guard let value, let number = Self.number(value), number.isFinite, number >= 0 else { return }
+    try Self.checkDate(start, startDate, field: "<Record> startDate", file: file)
     switch kind {
     case .measure(let measureKind):
       guard number > 0, let unit, let factor = Self.withText(unit, { Units.measure(measureKind, $0) }) else { return }
+      let (range, unitName) = HealthLimits.range(of: measureKind)
+      guard range.contains(number * factor) else {
+        throw .outOfRange(
+          file: file, line: 0, field: "<Record> \(Self.string(type).dropFirst(24)) value",
+          value: HealthLimits.shown("\(Self.string(value)) \(Self.string(unit))"),
+          allowed: HealthLimits.words(range, unitName))
+      }
       measures.append(
         BodyMeasure(kind: measureKind, date: Date(timeIntervalSince1970: TimeInterval(start)), value: number * factor))
     case .metric(let metric):
       guard let endDate, let end = Self.timestamp(endDate), end >= start else { return }
+      try Self.checkDate(end, endDate, field: "<Record> endDate", file: file)
       var amount = number
       switch metric {
       case .steps:
@@ -210,6 +234,13 @@ struct ExportHandler: XMLEventHandler {
       case .activeEnergy:
         guard let unit, let factor = Self.withText(unit, Units.kilocalories) else { return }
         amount *= factor
+      }
+      let (range, unitName) = HealthLimits.range(of: metric)
+      guard range.contains(amount) else {
+        throw .outOfRange(
+          file: file, line: 0, field: "<Record> \(Self.string(type).dropFirst(24)) value",
+          value: HealthLimits.shown(Self.string(value) + (unit.map { " " + Self.string($0) } ?? "")),
+          allowed: HealthLimits.words(range, unitName))
       }
       let source: Int32? = Self.withName(sourceName) { sources.find($0) }
       var sample = PendingSample(
@@ -262,17 +293,31 @@ struct ExportHandler: XMLEventHandler {
 
   // MARK: - Workouts
 
-  private mutating func workout(_ tag: StartTag) {
+  private mutating func workout(_ tag: StartTag) throws(HealthError) {
     guard let startAttribute = tag.value(of: "startDate"), let start = Self.timestamp(startAttribute),
       let endAttribute = tag.value(of: "endDate"), let end = Self.timestamp(endAttribute), end >= start
     else { return }
+    try Self.checkDate(start, startAttribute, field: "<Workout> startDate", file: file)
+    try Self.checkDate(end, endAttribute, field: "<Workout> endDate", file: file)
+    guard Double(end - start) <= HealthLimits.maximumWorkoutSeconds else {
+      throw .outOfRange(
+        file: file, line: 0, field: "<Workout> endDate", value: Self.string(endAttribute),
+        allowed: "at most 7 days after its startDate")
+    }
     let typeText = tag.value(of: "workoutActivityType").map(Self.string) ?? ""
     let prefix = "HKWorkoutActivityType"
     let activityType = typeText.hasPrefix(prefix) ? String(typeText.dropFirst(prefix.count)) : typeText
     var duration = Double(end - start)
-    if let written = tag.value(of: "duration").flatMap(Self.number), written.isFinite, written >= 0 {
+    if let durationAttribute = tag.value(of: "duration"), let written = Self.number(durationAttribute),
+      written.isFinite, written >= 0
+    {
       let factor = tag.value(of: "durationUnit").map { Self.withText($0, Units.seconds) } ?? 60
       if let factor { duration = written * factor }
+      guard duration <= HealthLimits.maximumWorkoutSeconds else {
+        throw .outOfRange(
+          file: file, line: 0, field: "<Workout> duration", value: HealthLimits.shown(Self.string(durationAttribute)),
+          allowed: "at most 7 days")
+      }
     }
     let distance = Self.amount(tag.value(of: "totalDistance"), tag.value(of: "totalDistanceUnit"), Units.kilometres)
     let energy = Self.amount(
@@ -283,7 +328,7 @@ struct ExportHandler: XMLEventHandler {
       energyKcal: energy, sourceName: tag.value(of: "sourceName").map(Self.string) ?? "")
     let draft = WorkoutDraft(workout: workout, order: workouts.count)
     if tag.isEmpty {
-      finishWorkout(draft)
+      try finishWorkout(draft)
     } else {
       pendingWorkout = draft
     }
@@ -301,11 +346,40 @@ struct ExportHandler: XMLEventHandler {
     }
   }
 
-  private mutating func finishWorkout(_ draft: WorkoutDraft) {
+  private mutating func finishWorkout(_ draft: WorkoutDraft) throws(HealthError) {
     var draft = draft
     if let distance = draft.statisticsDistance { draft.workout.distanceKm = distance }
     if let energy = draft.statisticsEnergy { draft.workout.energyKcal = energy }
+    let workout = draft.workout
+    if let distance = workout.distanceKm {
+      guard HealthLimits.distanceKm.contains(distance) else {
+        throw .outOfRange(
+          file: file, line: 0, field: "<Workout> distance", value: HealthLimits.plain(distance) + " km",
+          allowed: HealthLimits.words(HealthLimits.distanceKm, "km"))
+      }
+      let elapsed = workout.end.timeIntervalSince(workout.start)
+      if workout.isRunning, distance * 1000 > HealthLimits.maximumRunSpeed * elapsed + HealthLimits.speedSlack {
+        throw .outOfRange(
+          file: file, line: 0, field: "<Workout> distance",
+          value: "\(HealthLimits.plain(distance)) km in \(Int(elapsed)) s", allowed: "a run no faster than 1:30 min/km")
+      }
+    }
+    if let energy = workout.energyKcal, !HealthLimits.activeEnergyKcal.contains(energy) {
+      throw .outOfRange(
+        file: file, line: 0, field: "<Workout> energy", value: HealthLimits.plain(energy) + " kcal",
+        allowed: HealthLimits.words(HealthLimits.activeEnergyKcal, "kcal"))
+    }
     workouts.append(draft)
+  }
+
+  /// Refuses an instant outside the accepted dates (the handler's errors leave the line to the scanner).
+  private static func checkDate(
+    _ seconds: Int64, _ attribute: RawAttribute, field: String, file: String
+  ) throws(HealthError) {
+    guard HealthLimits.accepts(time: seconds) else {
+      let value = HealthLimits.shown(string(attribute))
+      throw .outOfRange(file: file, line: 0, field: field, value: value, allowed: HealthLimits.dateRange)
+    }
   }
 
   /// The workouts sorted by start, with duplicates removed: two workouts of the same activity type whose

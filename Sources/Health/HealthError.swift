@@ -7,7 +7,11 @@
 /// xxe.xml:186: refusing the entity reference &xxe; (entities declared in the export's <!DOCTYPE> are never …)
 /// export.zip: no Apple Health export XML in the zip (no .xml entry starts with <!DOCTYPE HealthData or <HealthData)
 /// steps.csv: unsupported CSV header "day;steps" (expected date,steps,distance_km,active_kcal)
+/// steps.csv:2: steps '1e19' is out of range (allowed 0 to 200000 steps)
+/// export.zip: refusing apple_health_export/export.xml: it inflates more than 200 times (a zip bomb?)
 /// ```
+///
+/// The ranges are chosen in one place, `HealthLimits` (see its documentation).
 ///
 /// Nothing is imported when any of these is thrown: the import is all or nothing.
 public enum HealthError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -35,6 +39,14 @@ public enum HealthError: Error, Sendable, Equatable, CustomStringConvertible {
   case unsupportedCSVHeader(file: String, header: String)
   /// A CSV row on `line` that cannot be used; `detail` says why.
   case csv(file: String, line: Int, detail: String)
+  /// A value on `line` (a record, a workout, a CSV row) outside the physical range of `field`: `value` as
+  /// written, `allowed` the range in words (`0 to 200000 steps`, `1900-01-01 to 2200-01-01`).
+  case outOfRange(file: String, line: Int, field: String, value: String, allowed: String)
+  /// A day whose de-duplicated total cannot be real (`detail`: `250000 steps is more than 200000`).
+  case implausibleDay(file: String, date: String, detail: String)
+  /// A zip member refused before it is inflated whole: `detail` says which limit it passed (its size or
+  /// its compression ratio).
+  case zipBomb(file: String, member: String, detail: String)
 
   /// The sentence to show a runner, starting with the file name (and line).
   public var description: String {
@@ -62,6 +74,24 @@ public enum HealthError: Error, Sendable, Equatable, CustomStringConvertible {
       "\(file): unsupported CSV header \"\(header)\" (expected date,steps,distance_km,active_kcal)"
     case .csv(let file, let line, let detail):
       "\(file):\(line): \(detail)"
+    case .outOfRange(let file, let line, let field, let value, let allowed):
+      "\(file):\(line): \(field) '\(value)' is out of range (allowed \(allowed))"
+    case .implausibleDay(let file, let date, let detail):
+      "\(file): \(date): \(detail)"
+    case .zipBomb(let file, let member, let detail):
+      "\(file): refusing \(member): \(detail) (a zip bomb?)"
+    }
+  }
+}
+
+extension HealthError {
+  /// The error with `line` in place of the 0 a handler leaves for the scanner to fill in.
+  func at(line: Int) -> HealthError {
+    switch self {
+    case .outOfRange(let file, 0, let field, let value, let allowed):
+      .outOfRange(file: file, line: line, field: field, value: value, allowed: allowed)
+    default:
+      self
     }
   }
 }

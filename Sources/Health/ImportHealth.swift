@@ -1,5 +1,4 @@
 import Foundation
-import ZIPFoundation
 
 /// Streams an Apple Health export (export.zip, export.xml or the localized xml inside a zip found by
 /// sniffing, or a CSV of date,steps,distance_km,active_kcal) and aggregates it: days in `timeZone`,
@@ -14,9 +13,11 @@ import ZIPFoundation
 ///
 /// **Input.** The kind is decided by content, not by name: a zip (`PK…`) is searched for the first `.xml`
 /// entry (shallowest first) whose first 4 KB hold `<!DOCTYPE HealthData` or `<HealthData` (file names are
-/// localized: `eksport.xml`, `exportar.xml`), and that entry is streamed through ZIPFoundation's consumer
-/// closure in 256 KiB pieces, never extracted to disk or to memory whole; a file starting with `<` is the
-/// XML itself; a folder (an unzipped export) is searched the same way as a zip; anything else must be a CSV
+/// localized: `eksport.xml`, `exportar.xml`), and that entry is inflated in 256 KiB pieces straight into
+/// the scanner, never extracted to disk or to memory whole, and refused
+/// (``HealthError/zipBomb(file:member:detail:)``) as soon as it passes 16 GiB, or 200:1 after 16 MiB, so a
+/// zip bomb stops within a fraction of a second; a member cut short fails at once; a file starting with `<`
+/// is the XML itself; a folder (an unzipped export) is searched the same way as a zip; anything else must be a CSV
 /// whose header is `date,steps,distance_km,active_kcal` (one row per `YYYY-MM-DD`, empty numbers are 0).
 ///
 /// **Parsing.** A hand-written byte scanner reads the XML in 1 MiB chunks (``XMLScanner``): only
@@ -128,6 +129,23 @@ final class RawFile {
     }
   }
 
+  /// Reads up to `count` bytes at `offset` into `pointer` (the file position is not used); 0 at the end.
+  func read(at offset: Int64, into pointer: UnsafeMutableRawPointer, count: Int) throws(HealthError) -> Int {
+    while true {
+      let result = pread(descriptor, pointer, count, off_t(offset))
+      if result >= 0 { return result }
+      if errno == EINTR { continue }
+      throw .unreadable(file: name, reason: RawFile.lastError())
+    }
+  }
+
+  /// The size of the file in bytes.
+  func size() throws(HealthError) -> Int64 {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw .unreadable(file: name, reason: RawFile.lastError()) }
+    return Int64(status.st_size)
+  }
+
   /// The first `count` bytes (fewer if the file is shorter).
   func readHead(_ count: Int) throws(HealthError) -> [UInt8] {
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 1)
@@ -207,7 +225,7 @@ struct ExportStream {
   /// Ends the document and returns the result.
   mutating func finish() throws(HealthError) -> HealthImport {
     try scanFilled(isFinal: true)
-    return handler.makeImport(bytesRead: scanner.bytesConsumed)
+    return try handler.makeImport(bytesRead: scanner.bytesConsumed)
   }
 }
 
@@ -255,20 +273,22 @@ func importFolder(_ url: URL, options: ImportOptions) throws(HealthError) -> Hea
 
 // MARK: - Zip
 
-private struct SniffComplete: Error {}
-
-/// A zip: the export entry found by sniffing, streamed through ZIPFoundation's consumer closure.
+/// A zip: the export member found by sniffing, inflated in 256 KiB pieces straight into the scanner (never
+/// extracted to disk or to memory whole), within `HealthLimits`' size and ratio limits.
 func importZip(_ url: URL, options: ImportOptions) throws(HealthError) -> HealthImport {
   let name = url.lastPathComponent
-  let archive: Archive
+  let archive = try ZipArchive(path: url.path, name: name)
   do {
-    archive = try Archive(url: url, accessMode: .read)
+    try archive.readDirectory()
   } catch {
-    throw .unreadableZip(file: name, reason: "not a zip archive, or damaged: \(describe(error))")
+    switch error {
+    case .damaged(let reason), .bomb(let reason):
+      throw .unreadableZip(file: name, reason: "not a zip archive, or damaged: \(reason)")
+    }
   }
-  let candidates = archive
-    .filter { entry in
-      entry.type == .file && entry.path.lowercased().hasSuffix(".xml") && !entry.path.hasPrefix("__MACOSX/")
+  let candidates = archive.members
+    .filter { member in
+      !member.isDirectory && member.path.lowercased().hasSuffix(".xml") && !member.path.hasPrefix("__MACOSX/")
     }
     .enumerated()
     .sorted { lhs, rhs in
@@ -276,41 +296,33 @@ func importZip(_ url: URL, options: ImportOptions) throws(HealthError) -> Health
       return depths.0 != depths.1 ? depths.0 < depths.1 : lhs.offset < rhs.offset
     }
     .map(\.element)
-  var found: Entry?
-  var failure: String?
+  var found: ZipMember?
+  var failure: HealthError?
   for candidate in candidates {
     switch sniff(candidate, in: archive) {
     case .export: found = candidate
     case .other: continue
-    case .unreadable(let reason): failure = failure ?? "\(candidate.path): \(reason)"
+    case .unreadable(let error): failure = failure ?? error
     }
     if found != nil { break }
   }
-  guard let entry = found else {
-    if let failure { throw .unreadableZip(file: name, reason: failure) }
+  guard let member = found else {
+    if let failure { throw failure }
     throw .noExportInZip(file: name)
   }
-  let entryName = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
-  let zipSize = fileSize(url.path)
-  let uncompressed = max(Int64(entry.uncompressedSize), 1)
-  var stream = ExportStream(file: entryName, options: options)
+  let lastComponent = member.path.split(separator: "/").last.map(String.init) ?? member.path
+  let memberName = HealthLimits.shown(lastComponent, limit: 200)
+  let zipSize = archive.size
+  let uncompressed = max(member.uncompressedSize, 1)
+  var stream = ExportStream(file: memberName, options: options)
   var reported: Int64 = 0
-  do {
-    _ = try archive.extract(entry, bufferSize: 256 << 10, skipCRC32: false) { data in
-      var failure: HealthError?
-      data.withUnsafeBytes { bytes in
-        do throws(HealthError) { try stream.feed(bytes) } catch { failure = error }
-      }
-      if let failure { throw failure }
-      if let progress = options.progress, stream.bytesFed - reported >= 1 << 20 {
-        reported = stream.bytesFed
-        progress(min(zipSize, Int64(Double(reported) / Double(uncompressed) * Double(zipSize))))
-      }
+  try archive.inflate(member) { bytes throws(HealthError) -> Bool in
+    try stream.feed(bytes)
+    if let progress = options.progress, stream.bytesFed - reported >= 1 << 20 {
+      reported = stream.bytesFed
+      progress(min(zipSize, Int64(Double(reported) / Double(uncompressed) * Double(zipSize))))
     }
-  } catch let error as HealthError {
-    throw error
-  } catch {
-    throw .unreadableZip(file: name, reason: "\(entry.path): \(describe(error))")
+    return true
   }
   let result = try stream.finish()
   options.progress?(zipSize)
@@ -324,38 +336,23 @@ func fileSize(_ path: String) -> Int64 {
   return Int64(attributes[.size] as? Int ?? 0)
 }
 
-/// What the first bytes of a zip entry are.
+/// What the first bytes of a zip member are.
 private enum Sniffed {
   case export
   case other
-  case unreadable(String)
+  case unreadable(HealthError)
 }
 
-/// Whether a zip entry starts like an Apple Health export (its first 4 KB).
-private func sniff(_ entry: Entry, in archive: Archive) -> Sniffed {
-  var head = Data()
+/// Whether a zip member starts like an Apple Health export (its first 4 KB).
+private func sniff(_ member: ZipMember, in archive: ZipArchive) -> Sniffed {
+  var head: [UInt8] = []
   do {
-    _ = try archive.extract(entry, bufferSize: 4096, skipCRC32: true) { data in
-      head.append(data)
-      if head.count >= 4096 { throw SniffComplete() }
+    try archive.inflate(member, chunk: 4096) { bytes throws(HealthError) -> Bool in
+      head.append(contentsOf: bytes.prefix(4096 - head.count))
+      return head.count < 4096
     }
-  } catch is SniffComplete {
   } catch {
-    return .unreadable(describe(error))
+    return .unreadable(error)
   }
-  return looksLikeExport(head.prefix(4096)) ? .export : .other
-}
-
-/// Words for ZIPFoundation's errors.
-private func describe(_ error: any Error) -> String {
-  if let archiveError = error as? Archive.ArchiveError {
-    switch archiveError {
-    case .invalidCRC32: return "checksum mismatch: the zip is damaged"
-    case .missingEndOfCentralDirectoryRecord: return "no central directory (truncated?)"
-    case .invalidCompressionMethod: return "unsupported compression method"
-    default: return "\(archiveError)"
-    }
-  }
-  if "\(error)" == "corruptedData" { return "corrupt compressed data" }
-  return "\(error)"
+  return looksLikeExport(head) ? .export : .other
 }

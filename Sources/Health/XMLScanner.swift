@@ -405,9 +405,14 @@ struct XMLScanner {
       break
     }
     let depth = stackEnds.count
-    try handler.startElement(
-      StartTag(
-        name: name, attributes: UnsafeBufferPointer(start: slots, count: count), isEmpty: isEmpty, depth: depth))
+    do {
+      try handler.startElement(
+        StartTag(
+          name: name, attributes: UnsafeBufferPointer(start: slots, count: count), isEmpty: isEmpty, depth: depth))
+    } catch {
+      // The handler does not know lines: it leaves 0 for the tag's line.
+      throw error.at(line: line(at: p, base: base))
+    }
     if isEmpty {
       if depth == 0 { place = .epilog }
     } else {
@@ -447,7 +452,11 @@ struct XMLScanner {
     }
     stackNames.removeSubrange(start...)
     stackEnds.removeLast()
-    try handler.endElement(depth: stackEnds.count)
+    do {
+      try handler.endElement(depth: stackEnds.count)
+    } catch {
+      throw error.at(line: line(at: p, base: base))
+    }
     if stackEnds.isEmpty { place = .epilog }
     return q + 1
   }
@@ -485,7 +494,8 @@ struct XMLScanner {
     }
     throw .xml(
       file: file, line: line(at: p, base: base),
-      detail: "markup declaration \(ByteSpan(start: p, count: min(available, 9)).string)… outside the <!DOCTYPE>")
+      detail: "markup declaration \(HealthLimits.shown(ByteSpan(start: p, count: min(available, 9)).string))… "
+        + "outside the <!DOCTYPE>")
   }
 
   /// Continues a comment, CDATA section, processing instruction or DOCTYPE from `p`; returns where it
@@ -646,7 +656,8 @@ struct XMLScanner {
         guard let digit = XMLText.digitValue(q.pointee, hex: hex), digits < 10 else {
           throw .xml(file: file, line: line(at: p, base: base), detail: "malformed character reference")
         }
-        value = value * (hex ? 16 : 10) + UInt32(digit)
+        // Saturates just above the last code point: ten digits would overflow UInt32.
+        value = min(value * (hex ? 16 : 10) + UInt32(digit), 0x11_0000)
         digits += 1
         q += 1
       }
@@ -744,7 +755,7 @@ enum XMLText {
         let hex = name.start[1] == UInt8(ascii: "x")
         var value: UInt32 = 0
         for offset in (hex ? 2 : 1)..<name.count {
-          value = value * (hex ? 16 : 10) + UInt32(digitValue(name.start[offset], hex: hex) ?? 0)
+          value = min(value * (hex ? 16 : 10) + UInt32(digitValue(name.start[offset], hex: hex) ?? 0), 0x11_0000)
         }
         replacement = Array(String(Unicode.Scalar(value).map(Character.init) ?? "\u{FFFD}").utf8)
       } else {

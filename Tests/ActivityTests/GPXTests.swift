@@ -112,7 +112,7 @@ struct GPXTests {
       "<extensions><ns3:TrackPointExtension xmlns:ns3=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\">"
       + "<ns3:hr>140</ns3:hr></ns3:TrackPointExtension></extensions>"
     var xml = String(
-      decoding: Self.track(times: ["2024-01-01T10:00:00Z", "2024-01-01T10:00:05Z"], extra: extensions), as: UTF8.self)
+      decoding: Self.track(times: ["2024-01-01T10:00:00Z", "2024-01-01T10:00:20Z"], extra: extensions), as: UTF8.self)
     // A point without a time is skipped, as the reference skips it.
     xml = xml.replacingOccurrences(of: "</trkseg>", with: "<trkpt lat=\"11\" lon=\"20\"><ele>5</ele></trkpt></trkseg>")
     let run = try #require(try readActivities(data: Data(xml.utf8), name: "hr.gpx").first)
@@ -128,11 +128,11 @@ struct GPXTests {
     // hAcc 80 m on the middle point: dropped (the reference's --max-hacc 50), so the distance is the
     // 0.002° between the first and last points.
     var xml = String(
-      decoding: Self.track(times: ["2024-01-01T10:00:00Z", "2024-01-01T10:00:05Z", "2024-01-01T10:00:10Z"]),
+      decoding: Self.track(times: ["2024-01-01T10:00:00Z", "2024-01-01T10:00:20Z", "2024-01-01T10:00:40Z"]),
       as: UTF8.self)
     xml = xml.replacingOccurrences(
-      of: "<time>2024-01-01T10:00:05Z</time>",
-      with: "<time>2024-01-01T10:00:05Z</time><extensions><hAcc>80.0</hAcc></extensions>")
+      of: "<time>2024-01-01T10:00:20Z</time>",
+      with: "<time>2024-01-01T10:00:20Z</time><extensions><hAcc>80.0</hAcc></extensions>")
     xml = xml.replacingOccurrences(of: "lat=\"10.001\"", with: "lat=\"10.5\"")
     let run = try #require(try readActivities(data: Data(xml.utf8), name: "acc.gpx").first)
 
