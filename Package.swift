@@ -12,7 +12,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
   ],
   targets: [
     // C library: the only place libical is named.
@@ -20,6 +19,8 @@ let package = Package(
       name: "CLibical",
       pkgConfig: "libical",
       providers: [.apt(["libical-dev"]), .brew(["libical"])]),
+    // zlib, for the zip reader in Health (inflate with a size and ratio limit).
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     // The only module that touches libical's C API: iCalendar values in and out.
     .target(name: "ICalendar", dependencies: ["CLibical"]),
 
@@ -34,7 +35,7 @@ let package = Package(
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["PlanEngine", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
-    .target(name: "Health", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+    .target(name: "Health", dependencies: ["CZlib"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
     .target(name: "CalendarExport", dependencies: ["Scheduling", "ICalendar"]),
 

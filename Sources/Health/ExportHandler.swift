@@ -99,6 +99,8 @@ struct ExportHandler: XMLEventHandler {
   private var measures: [BodyMeasure] = []
   private var workouts: [WorkoutDraft] = []
   private var recordCount = 0
+  /// Step, distance, energy and measure records left out for an unreadable date, value or unit.
+  private var skippedRecords = 0
   private var pending: PendingSample?
   private var pendingWorkout: WorkoutDraft?
 
@@ -175,7 +177,7 @@ struct ExportHandler: XMLEventHandler {
       .filter { seen.insert($0).inserted }
     return HealthImport(
       days: days, measures: measures, workouts: Self.deduplicated(workouts), recordCount: recordCount,
-      bytesRead: bytesRead)
+      bytesRead: bytesRead, skippedRecords: skippedRecords)
   }
 
   // MARK: - Records
@@ -206,12 +208,15 @@ struct ExportHandler: XMLEventHandler {
       }
     }
     guard let type, let kind = Self.classify(type) else { return }
-    guard let startDate, let start = Self.timestamp(startDate) else { return }
-    guard let value, let number = Self.number(value), number.isFinite, number >= 0 else { return }
+    func skipped() { skippedRecords += 1 }
+    guard let startDate, let start = Self.timestamp(startDate) else { return skipped() }
+    guard let value, let number = Self.number(value), number.isFinite, number >= 0 else { return skipped() }
     try Self.checkDate(start, startDate, field: "<Record> startDate", file: file)
     switch kind {
     case .measure(let measureKind):
-      guard number > 0, let unit, let factor = Self.withText(unit, { Units.measure(measureKind, $0) }) else { return }
+      guard number > 0, let unit, let factor = Self.withText(unit, { Units.measure(measureKind, $0) }) else {
+        return skipped()
+      }
       let (range, unitName) = HealthLimits.range(of: measureKind)
       guard range.contains(number * factor) else {
         throw .outOfRange(
@@ -222,17 +227,17 @@ struct ExportHandler: XMLEventHandler {
       measures.append(
         BodyMeasure(kind: measureKind, date: Date(timeIntervalSince1970: TimeInterval(start)), value: number * factor))
     case .metric(let metric):
-      guard let endDate, let end = Self.timestamp(endDate), end >= start else { return }
+      guard let endDate, let end = Self.timestamp(endDate), end >= start else { return skipped() }
       try Self.checkDate(end, endDate, field: "<Record> endDate", file: file)
       var amount = number
       switch metric {
       case .steps:
         break
       case .distance:
-        guard let unit, let factor = Self.withText(unit, Units.kilometres) else { return }
+        guard let unit, let factor = Self.withText(unit, Units.kilometres) else { return skipped() }
         amount *= factor
       case .activeEnergy:
-        guard let unit, let factor = Self.withText(unit, Units.kilocalories) else { return }
+        guard let unit, let factor = Self.withText(unit, Units.kilocalories) else { return skipped() }
         amount *= factor
       }
       let (range, unitName) = HealthLimits.range(of: metric)

@@ -120,6 +120,9 @@ public struct HealthImport: Sendable, Hashable {
   public var recordCount: Int
   /// Bytes of XML or CSV parsed (for a zip, the uncompressed size of the export entry).
   public var bytesRead: Int64
+  /// Step, distance, energy and body-measure records left out, as the reference aggregation does, because their
+  /// date, value (missing, negative, `NaN`, `1e309`) or unit could not be read.
+  public var skippedRecords: Int
 
   /// Creates an import result.
   /// - Parameters:
@@ -128,9 +131,12 @@ public struct HealthImport: Sendable, Hashable {
   ///   - workouts: Workouts, sorted by start.
   ///   - recordCount: Records (or CSV rows) read.
   ///   - bytesRead: Bytes parsed.
+  ///   - skippedRecords: Records left out for an unreadable date, value or unit.
   public init(
-    days: [DayTotals], measures: [BodyMeasure], workouts: [HealthWorkout], recordCount: Int, bytesRead: Int64
+    days: [DayTotals], measures: [BodyMeasure], workouts: [HealthWorkout], recordCount: Int, bytesRead: Int64,
+    skippedRecords: Int = 0
   ) {
+    self.skippedRecords = skippedRecords
     self.days = days
     self.measures = measures
     self.workouts = workouts

@@ -1,12 +1,6 @@
 import Foundation
 
-// zlib: on Linux through ZIPFoundation's system-library module (the package's zlib dependency), on Apple
-// platforms from the SDK.
-#if canImport(CZlib)
-  import CZlib
-#else
-  import zlib
-#endif
+internal import CZlib
 
 /// One member of a zip: what the central directory says about it.
 struct ZipMember {

@@ -101,6 +101,8 @@ struct HostileRow: Sendable {
   var setup: [Step] = []
   /// Text the `runmate: ` line must contain (an option's name, a file's).
   var mentions: [String] = []
+  /// Text standard output must contain after a successful run (what was skipped, say).
+  var prints: [String] = []
   /// Text no output may contain (the content of a file that must not be quoted).
   var neverPrints: [String] = []
   var limits = ProcessProbe.Limits(seconds: 10, memoryMiB: 200)
@@ -362,6 +364,10 @@ enum HostileHarness {
       if result.stderr.count > 2_000 { problems.append("a \(result.stderr.count)-byte message") }
       for text in row.mentions where !stderr.contains(expand(text, directory)) {
         problems.append("the message does not name '\(text)'")
+      }
+    } else {
+      for text in row.prints where !stdout.contains(text) {
+        problems.append("the output does not say '\(text)'")
       }
     }
     let crashMarkers = ["Fatal error", "Stack dump", "Backtrac", "Program crashed", "Thread 0"]

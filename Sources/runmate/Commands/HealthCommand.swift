@@ -75,6 +75,10 @@ struct HealthCommand: ParsableCommand {
       let previousBest = result.previousBestSteps
       var lines = ["imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
         + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"]
+      if data.skippedRecords > 0 {
+        let records = data.skippedRecords == 1 ? "1 record" : "\(data.skippedRecords) records"
+        lines.append("skipped \(records) whose date, value or unit could not be read (missing, negative or not a number)")
+      }
       if let best = days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
         lines.append("New best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel)! 🎉")
       }
