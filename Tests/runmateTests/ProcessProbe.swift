@@ -108,9 +108,8 @@ enum ProcessProbe {
     var pid: pid_t = 0
     let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
       (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
-        // Both buffers hold at least the terminating nil, so their base addresses exist.
-        posix_spawn(&pid, executablePath, &actions, nil, argvBuffer.baseAddress.unsafelyUnwrapped,
-                    envpBuffer.baseAddress.unsafelyUnwrapped)
+        guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else { return EINVAL }
+        return posix_spawn(&pid, executablePath, &actions, nil, argvBase, envpBase)
       }
     }
     guard spawned == 0 else { throw SpawnFailed(executable: executable.path, code: spawned) }
@@ -140,7 +139,10 @@ enum ProcessProbe {
       pause = min(pause * 2, 10_000)
     }
     let maxRSS = Int(usage.ru_maxrss)
-    let peak = maxRSS > parentPeak ? maxRSS : max(sampledPeak, 1)
+    // The parent's peak now, not only at spawn: other threads may have raised it since, and the child inherited
+    // whatever it was at the moment of the spawn.
+    let parentPeakNow = max(parentPeak, memoryKiB(of: "self")?.peak ?? 0)
+    let peak = maxRSS > parentPeakNow ? maxRSS : max(sampledPeak, 1)
     let elapsed = started.duration(to: clock.now)
     let end: End
     if let killedFor {
