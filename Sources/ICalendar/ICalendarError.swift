@@ -39,6 +39,22 @@ public struct ICalendarError: Error, Sendable, Hashable, CustomStringConvertible
     case missingProperty(component: String, property: String)
     /// A recurrence rule yields more than `limit` instances before the end of the requested range.
     case recurrenceTooLong(component: String, limit: Int)
+    /// The text passes one of ``ICalendarLimits``: `found` is its size, or the count that passed the limit.
+    case overLimit(Limit, found: Int)
+  }
+
+  /// Which of ``ICalendarLimits`` a text passes.
+  public enum Limit: Sendable, Hashable {
+    /// ``ICalendarLimits/bytes``.
+    case bytes
+    /// ``ICalendarLimits/contentLineBytes``.
+    case contentLineBytes
+    /// ``ICalendarLimits/contentLines``.
+    case contentLines
+    /// ``ICalendarLimits/components``.
+    case components
+    /// ``ICalendarLimits/nesting``.
+    case nesting
   }
 
   /// What went wrong.
@@ -101,6 +117,22 @@ public struct ICalendarError: Error, Sendable, Hashable, CustomStringConvertible
       return "\(prefix)\(component) has no \(property)"
     case .recurrenceTooLong(let component, let limit):
       return "\(prefix)\(component): the RRULE yields more than \(limit) instances before the end of the range"
+    case .overLimit(let limit, let found):
+      switch limit {
+      case .bytes:
+        return "the calendar is larger than the \(ICalendarLimits.bytes >> 20) MiB a calendar may have "
+          + "(at least \(found) bytes)"
+      case .contentLineBytes:
+        return "\(prefix)a content line of \(found) bytes, longer than the "
+          + "\(ICalendarLimits.contentLineBytes >> 20) MiB a line may have"
+      case .contentLines:
+        return "\(prefix)more than \(ICalendarLimits.contentLines) content lines, the most a calendar may have"
+      case .components:
+        return "\(prefix)more than \(ICalendarLimits.components) components (BEGIN: lines), "
+          + "the most a calendar may have"
+      case .nesting:
+        return "\(prefix)components nested more than \(ICalendarLimits.nesting) deep (BEGIN: inside BEGIN:)"
+      }
     }
   }
 }

@@ -15,7 +15,10 @@ internal import CLibical
 ///   - body: Gets the VCALENDAR components (one, or several when the text concatenates calendars) and
 ///     the source lines; the pointers must not escape.
 /// - Returns: What `body` returns.
-/// - Throws: ``ICalendarError`` for non-iCalendar, truncated or unreadable input, or from `body`.
+/// - Throws: ``ICalendarError`` for a text beyond ``ICalendarLimits`` (checked before libical reads it),
+///   non-iCalendar, truncated or unreadable input, a date or time that does not exist (`20270230T250000Z`,
+///   ``ICalendarError/Problem/invalidValue(component:field:value:reason:)``, unless `tolerating` accepts the
+///   property), or from `body`.
 /// The corresponding libical functions are `icalparser_parse_string` and `icalcomponent_free`.
 func withParsedCalendars<Result>(
   _ text: String,
@@ -24,11 +27,22 @@ func withParsedCalendars<Result>(
 ) throws(ICalendarError) -> Result {
   // Only keeps the text: its lines are split when a message needs a line number.
   let source = SourceText(text)
+  let checked = try checkLimits(text)
   cical_clear_errno()
-  // withCString lends the String's own bytes (a pointer argument made from a String is a copy).
-  guard !containsNUL(text), let root = text.withCString({ icalparser_parse_string($0) }) else {
-    throw source.whyUnparsable()
+  guard !containsNUL(text) else { throw source.whyUnparsable() }
+  let parsed: OpaquePointer?
+  if checked.needsFolding {
+    // libical reads a long physical line in quadratic time, the same content folded in linear time.
+    parsed = foldedForLibical(text).withUnsafeBufferPointer { bytes in
+      bytes.baseAddress.flatMap { start in
+        start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { icalparser_parse_string($0) }
+      }
+    }
+  } else {
+    // withCString lends the String's own bytes (a pointer argument made from a String is a copy).
+    parsed = text.withCString { icalparser_parse_string($0) }
   }
+  guard let root = parsed else { throw source.whyUnparsable() }
   let tree = OwnedComponent(adopting: root)
   return try tree.withPointer { (root) throws(ICalendarError) in
     let calendars: [OpaquePointer]
@@ -50,8 +64,122 @@ func withParsedCalendars<Result>(
           property: first.property, component: first.component, text: first.text, more: problems.count - 1),
         operation: "icalparser_parse_string", line: located?.number, detail: located?.text)
     }
+    if let invalid = firstImpossibleTime(in: root, tolerating: tolerating) {
+      let located = source.locate(
+        property: invalid.property, componentKind: invalid.componentKind, ordinal: invalid.ordinal)
+      throw .libical(
+        .invalidValue(
+          component: invalid.component, field: invalid.property, value: invalid.value, reason: invalid.reason),
+        operation: "icalparser_parse_string", line: located?.number)
+    }
     return try body(calendars, source)
   }
+}
+
+// MARK: - Impossible dates and times
+
+/// A DATE or DATE-TIME value libical read without complaint that is no real time (`20270230T250000Z`: libical
+/// only checks the digits).
+struct ImpossibleTime {
+  /// `DTSTART`.
+  var property: String
+  /// `VEVENT`, `VALARM`, …
+  var componentKind: String
+  /// `VEVENT 'uid'`.
+  var component: String
+  /// The position of the component among those of its kind, in document order (0-based).
+  var ordinal: Int
+  /// The value as libical writes it.
+  var value: String
+  /// Why it is no time, e.g. `there is no such day`.
+  var reason: String
+}
+
+/// The first DATE, DATE-TIME, PERIOD or absolute TRIGGER value in the tree (document order) with a field out of
+/// range, skipping the properties `tolerating` accepts (by name and component kind); nil when there is none.
+/// The corresponding libical functions are `icalproperty_get_value`, `icalvalue_isa` and the `icalvalue_get_*`
+/// getters of the time types.
+func firstImpossibleTime(
+  in root: OpaquePointer, tolerating: (_ property: String?, _ componentKind: String) -> Bool
+) -> ImpossibleTime? {
+  var found: ImpossibleTime?
+  forEachComponent(in: root) { component, position in
+    guard found == nil else { return }
+    var current = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
+    while let property = current, found == nil {
+      if icalproperty_isa(property) != ICAL_X_PROPERTY, let reason = impossibleTimeReason(of: property),
+        let name = copyString(icalproperty_get_property_name(property))
+      {
+        let (kind, ordinal) = position()
+        if !tolerating(name, kind) {
+          let value = (try? valueText(of: property)) ?? ""
+          found = ImpossibleTime(
+            property: name, componentKind: kind, component: componentLabel(component), ordinal: ordinal,
+            value: value, reason: reason)
+          return
+        }
+      }
+      current = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
+    }
+  }
+  return found
+}
+
+/// Why a property's time value is no real time, or nil when it is one (or the property holds no time).
+private func impossibleTimeReason(of property: OpaquePointer) -> String? {
+  guard let value = icalproperty_get_value(property) else { return nil }
+  /// Why one time is impossible; a null time (all fields 0) is allowed only where `optional`.
+  func reason(_ time: icaltimetype, optional: Bool = false) -> String? {
+    if optional && icaltime_is_null_time(time) != 0 { return nil }
+    return time.is_date != 0 ? ICalDate(time).invalidReason : ICalDateTime(time).invalidReason
+  }
+  switch icalvalue_isa(value) {
+  case ICAL_DATE_VALUE:
+    return reason(icalvalue_get_date(value))
+  case ICAL_DATETIME_VALUE:
+    return reason(icalvalue_get_datetime(value))
+  case ICAL_DATETIMEPERIOD_VALUE:
+    let both = icalvalue_get_datetimeperiod(value)
+    if icaltime_is_null_time(both.time) == 0 { return reason(both.time) }
+    return reason(both.period.start) ?? reason(both.period.end, optional: true)
+  case ICAL_PERIOD_VALUE:
+    let period = icalvalue_get_period(value)
+    return reason(period.start) ?? reason(period.end, optional: true)
+  case ICAL_TRIGGER_VALUE:
+    return reason(icalvalue_get_trigger(value).time, optional: true)
+  default:
+    return nil
+  }
+}
+
+// MARK: - Walking the tree
+
+/// Calls `body` with every component of the tree in document order (parents before their children), and a
+/// function giving the component's kind name and its position among the components of that name before it
+/// (0-based), worked out only when called: nothing is allocated for components whose position is not asked for.
+func forEachComponent(
+  in root: OpaquePointer, _ body: (OpaquePointer, _ position: () -> (kind: String, ordinal: Int)) -> Void
+) {
+  // Components seen so far, by kind (raw value of `icalcomponent_kind`).
+  var counts: [Int] = []
+  func visit(_ component: OpaquePointer) {
+    let kind = icalcomponent_isa(component)
+    let raw = Int(kind.rawValue)
+    if raw >= counts.count { counts.append(contentsOf: repeatElement(0, count: raw - counts.count + 1)) }
+    body(component) {
+      let name = kindName(kind)
+      // The position among the components of the same *name* seen before (two kinds could share one, e.g.
+      // the fallback "component").
+      var ordinal = 0
+      for (other, count) in counts.enumerated() where count > 0 {
+        if kindName(icalcomponent_kind(rawValue: UInt32(other))) == name { ordinal += count }
+      }
+      return (name, ordinal)
+    }
+    counts[raw] += 1
+    forEachChild(of: component, kind: ICAL_ANY_COMPONENT) { visit($0) }
+  }
+  visit(root)
 }
 
 // MARK: - X-LIC-ERROR
@@ -78,35 +206,20 @@ struct LibicalProblem {
 /// The corresponding libical function is `icalproperty_get_xlicerror`.
 func libicalProblems(in root: OpaquePointer) -> [LibicalProblem] {
   var problems: [LibicalProblem] = []
-  // Components seen so far, by kind (raw value of `icalcomponent_kind`).
-  var counts: [Int] = []
-  func visit(_ component: OpaquePointer) {
-    let kind = icalcomponent_isa(component)
-    let raw = Int(kind.rawValue)
-    if raw >= counts.count { counts.append(contentsOf: repeatElement(0, count: raw - counts.count + 1)) }
-    if icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY) != nil {
-      let name = kindName(kind)
-      // The position among the components of the same *name* seen before (two kinds could share one, e.g.
-      // the fallback "component").
-      var ordinal = 0
-      for (other, count) in counts.enumerated() where count > 0 {
-        if kindName(icalcomponent_kind(rawValue: UInt32(other))) == name { ordinal += count }
-      }
-      // Collected first: componentLabel moves the component's property cursor.
-      let errors = properties(of: component, kind: ICAL_XLICERROR_PROPERTY)
-      for property in errors {
-        let text = copyString(icalproperty_get_xlicerror(property)) ?? ""
-        problems.append(
-          LibicalProblem(
-            property: propertyName(inLibicalMessage: text), componentKind: name,
-            component: componentLabel(component), ordinal: ordinal,
-            text: text.trimmingSuffix(while: { $0 == " " || $0 == ":" })))
-      }
+  forEachComponent(in: root) { component, position in
+    guard icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY) != nil else { return }
+    let (name, ordinal) = position()
+    // Collected first: componentLabel moves the component's property cursor.
+    let errors = properties(of: component, kind: ICAL_XLICERROR_PROPERTY)
+    for property in errors {
+      let text = copyString(icalproperty_get_xlicerror(property)) ?? ""
+      problems.append(
+        LibicalProblem(
+          property: propertyName(inLibicalMessage: text), componentKind: name,
+          component: componentLabel(component), ordinal: ordinal,
+          text: text.trimmingSuffix(while: { $0 == " " || $0 == ":" })))
     }
-    counts[raw] += 1
-    forEachChild(of: component, kind: ICAL_ANY_COMPONENT) { visit($0) }
   }
-  visit(root)
   return problems
 }
 

@@ -52,3 +52,32 @@ import Testing
     #expect(!schedule.workouts.contains { holidays.contains($0.workout.date) })
   }
 }
+
+/// A busy calendar that cannot be used is refused with the file's name first.
+@Suite struct UnusableBusyCalendarTests {
+  func range() throws -> (Date, Date) {
+    (try #require(try? Date.ISO8601FormatStyle().parse("2027-01-01T00:00:00Z")),
+     try #require(try? Date.ISO8601FormatStyle().parse("2027-03-01T00:00:00Z")))
+  }
+
+  @Test func impossibleDatesNameTheFileLinePropertyAndValue() throws {
+    let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20270101T000000Z\r\n"
+      + "DTSTART:20270230T250000Z\r\nDTEND:99999999T000000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    let (from, to) = try range()
+    let error = #expect(throws: ExportError.self) {
+      try busyIntervals(ics: text, file: "work.ics", from: from, to: to, timeZoneID: "UTC")
+    }
+    #expect(error?.description
+      == "work.ics: line 7: VEVENT 'a': invalid DTSTART '20270230T250000Z': there is no such day")
+  }
+
+  @Test func aLongLineNamesTheFileAndLine() throws {
+    let text = "BEGIN:VCALENDAR\r\nX-A:" + String(repeating: "a", count: 2 << 20) + "\r\n"
+    let (from, to) = try range()
+    let error = #expect(throws: ExportError.self) {
+      try busyIntervals(ics: text, file: "work.ics", from: from, to: to, timeZoneID: "UTC")
+    }
+    #expect(error?.description
+      == "work.ics: line 2: a content line of 2097156 bytes, longer than the 1 MiB a line may have")
+  }
+}
