@@ -141,6 +141,22 @@ print("  exported \(events) events (\(bytes / 1_000_000) MB of .ics) in \(String
 print("  parsed back \(parsedEvents) events in \(String(format: "%.2f", seconds(parseTime))) s = "
   + "\(String(format: "%.0f", Double(parsedEvents) / seconds(parseTime))) events/s")
 
+// Hostile shapes: one event with 16 lines of 1 MiB less a little (folded for libical, whose parser is quadratic
+// in a line's length), and a single 8 MiB line (refused by the byte scan before libical sees it).
+let longValue = String(repeating: "a", count: (1 << 20) - 64)
+let longLines = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bench//EN", "BEGIN:VEVENT", "UID:long@bench",
+                  "DTSTAMP:20270101T000000Z", "DTSTART:20270105T063000Z"]
+  + (0..<16).map { "X-LONG-\($0):" + longValue } + ["END:VEVENT", "END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
+let longStart = clock.now
+let longParsed = (try? VCalendar.parse(longLines))?.events.count ?? 0
+let longTime = clock.now - longStart
+let hugeLine = "BEGIN:VCALENDAR\r\nX-A:" + String(repeating: "a", count: 8 << 20) + "\r\n"
+let hugeStart = clock.now
+let hugeRefused = (try? VCalendar.parse(hugeLine)) == nil
+let hugeTime = clock.now - hugeStart
+print("  16 lines of 1 MiB: \(longParsed) event parsed in \(String(format: "%.0f", seconds(longTime) * 1000)) ms; "
+  + "one 8 MiB line \(hugeRefused ? "refused" : "ACCEPTED") in \(String(format: "%.1f", seconds(hugeTime) * 1000)) ms")
+
 // MARK: - GPX import
 
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("runmate-bench-\(ProcessInfo.processInfo.processIdentifier)")

@@ -13,14 +13,12 @@ private func calendar(_ eventLines: [String], extra: [String] = []) -> String {
 @Suite("Limits and impossible values")
 struct LimitTests {
   @Test func aContentLineOverOneMiBIsRefusedWithItsLine() throws {
+    // Refused by the byte scan before libical reads it (libical alone takes seconds on one 8 MiB line: see the
+    // README's benchmarks; no timing here, as these tests also run under valgrind).
     let text = "BEGIN:VCALENDAR\r\nX-A:" + String(repeating: "a", count: 8 << 20) + "\r\n"
-    let clock = ContinuousClock()
-    var error: ICalendarError?
-    let elapsed = clock.measure { error = caught { try VCalendar.parse(text) } }
-    let refused = try #require(error)
+    let refused = try #require(caught { try VCalendar.parse(text) })
     #expect(refused.problem == .overLimit(.contentLineBytes, found: (8 << 20) + 4))
     #expect(refused.description == "line 2: a content line of 8388612 bytes, longer than the 1 MiB a line may have")
-    #expect(elapsed < .seconds(2))
     // The same for the occurrences, and for a line over the limit only once unfolded.
     #expect(caught { try VCalendar.occurrences(in: text, from: 0, to: 1) }?.line == 2)
     let folded = calendar(["SUMMARY:" + Array(repeating: String(repeating: "b", count: 70), count: 16_000)
@@ -30,19 +28,13 @@ struct LimitTests {
     #expect(foldedError.line == 7)
   }
 
-  @Test func longLinesWithinTheLimitReadTheSameInLinearTime() throws {
-    // 32 lines of 1 MiB less a little, with 2-byte characters: folded before libical reads them, only between
-    // characters.
+  @Test func longLinesWithinTheLimitReadTheSame() throws {
+    // Lines of 1 MiB less a little, with 2-byte characters: folded before libical reads them (so its parse stays
+    // linear), only between characters, and unfolded back to the same value.
     let long = String(repeating: "é", count: 500_000) + "x"
-    var lines = ["DTSTART:20270105T063000Z", "SUMMARY:" + long]
-    lines += (0..<31).map { "X-LONG-\($0):" + long }
-    let text = calendar(lines)
-    let clock = ContinuousClock()
-    var parsed: VCalendar?
-    let elapsed = try clock.measure { parsed = try VCalendar.parse(text) }
-    #expect(parsed?.events.first?.summary == long)
-    // Unfolded, libical alone takes about 2 s here; folded, the whole parse about 0.3 s (debug build).
-    #expect(elapsed < .seconds(1.2))
+    let text = calendar(["DTSTART:20270105T063000Z", "SUMMARY:" + long, "X-LONG:" + long])
+    let parsed = try VCalendar.parse(text)
+    #expect(parsed.events.first?.summary == long)
   }
 
   @Test func tooManyComponentsOrTooDeepANestingIsRefused() throws {
