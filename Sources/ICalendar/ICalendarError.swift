@@ -90,8 +90,22 @@ public struct ICalendarError: Error, Sendable, Hashable, CustomStringConvertible
       detail: detail)
   }
 
-  /// The sentence to show a runner, e.g. `unknown time zone 'Europe/Berln' (did you mean Europe/Berlin?)`.
+  /// The sentence to show a runner, e.g. `unknown time zone 'Europe/Berln' (did you mean Europe/Berlin?)`: one
+  /// line, with any CR or LF quoted from the file shown as `\r` / `\n`.
   public var description: String {
+    var text = ""
+    for character in sentence {
+      switch character {
+      case "\r": text += "\\r"
+      case "\n": text += "\\n"
+      case "\r\n": text += "\\r\\n"
+      default: text.append(character)
+      }
+    }
+    return text
+  }
+
+  private var sentence: String {
     let prefix = line.map { "line \($0): " } ?? ""
     switch problem {
     case .libraryFailure:
