@@ -7,24 +7,6 @@ import Testing
 /// Opening a file: ours made private, not ours or damaged left byte for byte with nothing beside it, and the locks
 /// one database of this process holds kept when another on the same file closes.
 @Suite struct DatabaseFileTests {
-  func directory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
-  static let hasPython = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-
-  func python(_ script: String, _ path: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); " + script
-      + "; c.commit(); c.close()", path]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-  }
-
   @Test func anExistingDatabaseAndItsWALAreMadePrivate() throws {
     let dir = try directory()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -42,7 +24,7 @@ import Testing
     #expect(try second.completions().count == 1)
   }
 
-  @Test(.enabled(if: hasPython)) func foreignAndDamagedFilesAreLeftByteForByteWithNothingBeside() throws {
+  @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)")) func foreignAndDamagedFilesAreLeftByteForByteWithNothingBeside() throws {
     let dir = try directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }

@@ -7,24 +7,6 @@ import Testing
 /// What enters the store: runs read, checked for duplicates, matched and written in one transaction; impossible
 /// values refused naming the field; an impossible value stored by an older version still read and deleted.
 @Suite struct StoreBoundaryTests {
-  func directory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
-  static let hasPython = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-
-  func python(_ script: String, _ path: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); " + script
-      + "; c.commit(); c.close()", path]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-  }
-
   func timed(_ date: String, _ time: String, km: Double, minutes: Double = 30) throws -> Completion {
     let start = try #require(ISO8601DateFormatter().date(from: "\(date)T\(time)Z"))
     return Completion(date: try #require(CivilDate(iso: date)), startedAt: start, distanceKm: km,
@@ -203,7 +185,7 @@ import Testing
     #expect(next.previousBestSteps == 8000)
   }
 
-  @Test(.enabled(if: hasPython)) func aRowNoOneCouldRunStoredByAnOlderVersionIsReadAndDeleted() throws {
+  @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)")) func aRowNoOneCouldRunStoredByAnOlderVersionIsReadAndDeleted() throws {
     let dir = try directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("old.sqlite").path
