@@ -390,13 +390,18 @@ struct ChartFrame {
     var svg = "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(dashed ? 2 : 2.5)\""
       + (dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\""
       + shown.map { "\(f(center($0.index))),\(f(y($0.value, axis)))" }.joined(separator: " ") + "\"/>"
-    for point in shown {
-      let x = center(point.index), y = y(point.value, axis)
+    let heights = shown.map { y($0.value, axis) }
+    for (position, point) in shown.enumerated() {
+      let x = center(point.index), y = heights[position]
+      // The value goes above a dot that is a peak on screen, below one in a dip, so it does not sit on the line.
+      let neighbours = [position - 1, position + 1].filter(heights.indices.contains).map { heights[$0] }
+      let dip = !neighbours.isEmpty && y > neighbours.reduce(0, +) / Double(neighbours.count) + 1
       svg += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(dashed ? 2.5 : 3.5)\" fill=\"\(dashed ? "#fafbfc" : color)\" "
         + "stroke=\"\(color)\" stroke-width=\"1.5\"><title>\(htmlEscape(tooltip(point.value, point.index)))</title>"
         + "</circle>"
       if labels && band >= 34 {
-        svg += text(x: x, y: max(top + 9, y - 8), format(point.value), size: 9, anchor: "middle", fill: "#1d2430")
+        let labelY = dip && y + 16 < plotBottom ? y + 16 : max(top + 9, y - 8)
+        svg += text(x: x, y: labelY, format(point.value), size: 9, anchor: "middle", fill: "#1d2430")
       }
     }
     return svg
