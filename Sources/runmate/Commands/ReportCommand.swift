@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logbook
+import PlanEngine
 import TrainingProgress
 
 /// `runmate report --html FILE`.
@@ -14,16 +15,25 @@ struct ReportCommand: ParsableCommand {
   var plan: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
+  @Option(name: .long, help: "Units for distances and paces: km or mi (default: the profile's, else km).")
+  var units: String?
   @Flag(name: .long, help: "Replace an existing file even when it is not a report runmate wrote.")
   var force = false
 
   func run() throws {
+    let chosenUnit = try units.map { text in
+      guard let unit = DistanceUnit(rawValue: text.lowercased()) else {
+        throw CLIError.invalidOption(option: "--units", value: text, allowed: "km, mi", suggestion: nil)
+      }
+      return unit
+    }
     let output = try OutputFile(html, kind: .report, database: database.path, force: force)
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let runs = try db.completions()
     let report = makeProgress(plan: saved.plan, completions: runs, today: try clock.today())
-    let page = HTMLReport(name: saved.name, plan: saved.plan, report: report, runs: runs).render()
+    let unit = try chosenUnit ?? db.profile(named: nil)?.units ?? .km
+    let page = HTMLReport(name: saved.name, plan: saved.plan, report: report, runs: runs, units: unit).render()
     try output.write(page)
     writeStandardError("wrote \(terminalSafe(html))")
   }
