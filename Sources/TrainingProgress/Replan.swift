@@ -4,21 +4,24 @@ import PlanEngine
 
 /// Why the remaining weeks cannot be rebuilt.
 public enum ReplanError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// Race day has passed, or is this week with nothing left to rebuild.
+  /// Race day has passed.
   case nothingLeft(raceDate: CivilDate)
   /// The pause ends on or after race day.
   case pauseOverlapsRace(pauseEnd: CivilDate, raceDate: CivilDate)
-  /// The plan engine refuses the rebuilt goal (too few weeks left, for instance).
-  case plan(PlanError)
+  /// Even with the inputs clamped to what the plan engine accepts, no plan fits (never seen for an ordinary state;
+  /// kept so a refusal is a sentence, not an engine message about options the runner never gave).
+  case cannotRebuild(weeklyKm: Double, longestKm: Double, raceDate: CivilDate)
 
   public var description: String {
     switch self {
     case let .nothingLeft(raceDate):
-      return "nothing to replan: race day (\(raceDate)) is this week or past"
+      return "nothing to replan: race day (\(raceDate)) is past"
     case let .pauseOverlapsRace(pauseEnd, raceDate):
       return "--pause: it ends on \(pauseEnd), on or after race day (\(raceDate)); allowed is a pause that ends before it"
-    case let .plan(error):
-      return "the remaining weeks cannot be rebuilt: \(error)"
+    case let .cannotRebuild(weekly, longest, raceDate):
+      return "the weeks up to race day (\(raceDate)) cannot be rebuilt from what you ran (about "
+        + "\(DistanceUnit.km.format(weekly)) a week, longest run \(DistanceUnit.km.format(longest))); the plan is kept "
+        + "as it was: log your recent runs, or make a new plan with `runmate plan`"
     }
   }
 }
@@ -37,96 +40,174 @@ public struct WeekChange: Sendable, Hashable {
   public var after: [String]
 }
 
+/// How one workout changed, in the words of `runmate export --diff` (the raw values are the same).
+public enum WorkoutChangeKind: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Same workout id, another day.
+  case moved
+  /// Same workout id and day, another session (distance, kind or title).
+  case changed
+  /// In the old plan, not in the new one (its calendar event is cancelled on the next export).
+  case cancelled
+  /// In the new plan only.
+  case added
+}
+
+/// One workout that a replan changes. Workout ids are kept for the weeks kept and rebuilt, so the calendar UID
+/// (weeks before race week and slot) of a `changed` or `moved` workout stays the same.
+public struct WorkoutChange: Sendable, Hashable {
+  /// What happened.
+  public var kind: WorkoutChangeKind
+  /// The workout id (the same before and after).
+  public var workoutID: String
+  /// The plan week.
+  public var week: Int
+  /// The title after the change (before it, for a cancellation): `Tempo 7.5 km`.
+  public var title: String
+  /// The day before (nil when added).
+  public var oldDate: CivilDate?
+  /// The day after (nil when cancelled).
+  public var newDate: CivilDate?
+  /// The title before, when it changed.
+  public var oldTitle: String?
+  /// For moves and changes: `Sat 6 Mar → Sun 7 Mar`, `Tempo 7.5 km → Easy 6 km`.
+  public var detail: String? {
+    switch kind {
+    case .moved: return oldDate.flatMap { old in newDate.map { "\(old.shortLabel) → \($0.shortLabel)" } }
+    case .changed: return oldTitle.map { "\($0) → \(title)" }
+    case .cancelled, .added: return nil
+    }
+  }
+}
+
 /// A rebuilt plan and what changed.
 public struct Replan: Sendable, Hashable {
   /// The plan with its remaining weeks rebuilt (same id, so saving replaces it and exports update in place).
   public var plan: Plan
   /// The weeks that changed.
   public var changes: [WeekChange]
-  /// The starting point the rebuild used, in words.
+  /// Every workout that changed, in date order (moved, changed, cancelled, added).
+  public var workoutChanges: [WorkoutChange]
+  /// The starting point the rebuild used, in words, with the rule that chose it.
   public var basis: String
+  /// The weekly volume the rebuild ramps from, km.
+  public var weeklyKm: Double
+  /// The longest run the spike guard starts from, km.
+  public var longestKm: Double
 }
 
-/// Rebuilds the weeks from the current one (or the first week after a pause) to race day from what was actually
-/// run, keeping the race date and every rule of the plan engine: the new first week ramps from the volume of the
-/// last 7 days of logged running (70 % of the week before a pause of a week or more; never below 70 % of the last
-/// two planned weeks), and the spike guard starts from the longest logged run of the last four weeks. With too
-/// little volume for the plan's runs a week, it plans fewer runs.
+/// The numbers replan judges fitness with, in one place. The plan engine's own numbers (cut-back share, spike
+/// guard look-back, shortest run) come from `plan-templates/base.yaml`.
+public enum ReplanRules {
+  /// Weeks of logs read: the chronic-load window of the acute:chronic workload ratio (Gabbett, BJSM 2016), the
+  /// same four weeks as the spike guard's look-back (Garmin-RUNSAFE, BJSM 2025).
+  public static let lookbackWeeks = 4
+  /// Weights of those weeks, most recent first: a linearly decaying average, the chronic load weighted toward
+  /// recent weeks as in Williams et al., BJSM 2017 (exponentially weighted averages).
+  public static let weekWeights: [Double] = [4, 3, 2, 1]
+  /// A pause of at least this many days lowers the volume to `afterPauseShare`.
+  public static let pauseDays = 7
+  /// After such a pause, the share of the volume before it: Daniels' return-from-a-break guidance (about half to
+  /// three quarters of the previous load after one to four weeks off); the engine's ramp restores the rest.
+  public static let afterPauseShare = 0.7
+}
+
+/// Rebuilds the plan from today (or the day after a pause) to race day from what was actually run, keeping the race
+/// date and every rule of the plan engine.
+///
+/// - Only today and later change: workouts before today (done or missed) stay as they were, with their ids; so do
+///   the weeks before the current one. The rebuilt weeks keep their numbers, phases and dates, and every workout
+///   keeps its id (plan id, week, slot), so calendar UIDs (weeks before race week and slot) stay stable.
+/// - Fitness (``ReplanRules``): the weekly volume is the weighted average of the last 4 weeks' logs (4:3:2:1, most
+///   recent first; weeks before the plan count at the plan's starting volume when nothing was logged), never above
+///   the plan's own volume for those weeks (extra or twice-counted runs do not steepen the ramp), and never below
+///   what the plan's own rules give after one missed week: a missed or short week (under 75 % of its plan) counts
+///   as a cut-back week, and the week after a cut-back continues from the last full week run (training-rules guide,
+///   "Cut-back weeks"); each further missed or short week lowers that by `cutback.volumeFactor` (75 %). A pause of
+///   a week or more lowers the volume to 70 %. The spike guard starts from the
+///   longest run of the last 4 weeks or the plan's last long run done, whichever is longer.
+/// - These are clamped into what the engine accepts (5–250 km a week, a longest run of 3–60 km, at most the week,
+///   at least a seventh of it, a marathon's entry minimums); with too little volume for the plan's runs a week, it
+///   plans fewer runs.
 ///
 /// - Parameters:
 ///   - plan: the saved plan.
 ///   - completions: every logged run.
-///   - today: the day of the replan; weeks before the current one stay as they were.
-///   - pause: days with no running (illness, travel); the rebuild starts the week after it ends.
+///   - today: the day of the replan; days before it stay as they were.
+///   - pause: days with no running (illness, travel); the rebuild starts the day after it ends.
 /// - Throws: ``ReplanError``.
 public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
                    rules: PlanRules) throws(ReplanError) -> Replan {
   let race = plan.goal.raceDate
   if let pause, pause.upperBound >= race { throw .pauseOverlapsRace(pauseEnd: pause.upperBound, raceDate: race) }
   let resumeDay = max(today, pause.map { $0.upperBound.adding(days: 1) } ?? today)
-  guard let resumeIndex = plan.weeks.firstIndex(where: { resumeDay <= $0.start.adding(days: 6) }),
-        resumeIndex < plan.weeks.count - 1 || plan.weeks[resumeIndex].start >= resumeDay else {
-    throw .nothingLeft(raceDate: race)
+  guard resumeDay <= race, let lastWeek = plan.weeks.last else { throw .nothingLeft(raceDate: race) }
+  let resumeIndex = plan.weeks.firstIndex { resumeDay <= $0.start.adding(days: 6) } ?? lastWeek.number - 1
+
+  // Judge fitness up to the first day without running by choice: today, or the first day of the pause.
+  let judgeDay = min(today, pause?.lowerBound ?? today)
+  var fitness = judgeFitness(plan, completions: completions, before: judgeDay, rules: rules)
+  if let pause, pause.lowerBound.days(to: pause.upperBound) + 1 >= ReplanRules.pauseDays {
+    fitness.weeklyKm *= ReplanRules.afterPauseShare
+    fitness.volumeBasis += ", then \(percent(ReplanRules.afterPauseShare)) of it after a pause of "
+      + "\(pause.lowerBound.days(to: pause.upperBound) + 1) days: \(DistanceUnit.km.format(fitness.weeklyKm))"
   }
-  let resume = plan.weeks[resumeIndex]
-  // Where the runner really is: the last 7 days of running before the rebuild, the longest run of 28 days.
-  let before = resume.start
-  let lastWeek = completions.filter { before.adding(days: -7) <= $0.date && $0.date < before }
-  let lastMonth = completions.filter { before.adding(days: -28) <= $0.date && $0.date < before }
-  var current = lastWeek.map(\.distanceKm).reduce(0, +)
-  var basis = "last 7 days before \(before.shortLabel): \(DistanceUnit.km.format(current))"
-  if let pause, pause.lowerBound.days(to: pause.upperBound) >= 6 {
-    let beforePause = completions.filter { pause.lowerBound.adding(days: -7) <= $0.date && $0.date < pause.lowerBound }
-    current = 0.7 * beforePause.map(\.distanceKm).reduce(0, +)
-    basis = "70 % of the week before the pause: \(DistanceUnit.km.format(current))"
-  }
-  // Never below 70 % of what the last two plan weeks asked for (the same as after a pause): a missed week lowers
-  // the ramp's start, it does not restart the plan from nothing.
-  let planned = plan.weeks.prefix(resumeIndex).suffix(2).map(\.plannedKm)
-  let floor = max(6, planned.isEmpty ? 0 : 0.7 * planned.reduce(0, +) / Double(planned.count))
-  if current < floor {
-    current = floor
-    basis += " (raised to \(DistanceUnit.km.format(floor)), 70 % of the last planned weeks)"
-  }
-  let longest = max(3, lastMonth.map(\.distanceKm).max() ?? 3)
-  basis += "; longest run of the last 4 weeks: \(DistanceUnit.km.format(min(longest, current)))"
-  let remaining = plan.weeks.count - resumeIndex
-  let recent = plan.goal.predictedTimeSeconds.map { RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0)) }
+  let inputs = clampedInputs(fitness, plan: plan, rules: rules)
+  var basis = fitness.volumeBasis + "; " + fitness.longestBasis + inputs.notes.map { "; \($0)" }.joined()
+
   var goal = Goal(distance: plan.goal.distance, level: plan.goal.level,
-                  timeline: Timeline(start: resume.start, raceDate: race, weeks: remaining),
-                  runsPerWeek: plan.goal.runsPerWeek, currentWeeklyKm: current,
-                  longestRecentRunKm: min(longest, current), recentRace: recent)
+                  timeline: Timeline(start: plan.goal.start, raceDate: race, weeks: plan.goal.weeks),
+                  runsPerWeek: plan.goal.runsPerWeek, currentWeeklyKm: inputs.weeklyKm,
+                  longestRecentRunKm: inputs.longestKm,
+                  recentRace: plan.goal.predictedTimeSeconds.map {
+                    RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0))
+                  })
+  let minRun = rules.base.volume.minRunKm
+  // The engine's own limit (PlanContext): the long run plus (runs − 1) runs of the shortest run must fit.
+  let maxRuns = Int(((inputs.weeklyKm - min(inputs.longestKm, inputs.weeklyKm / 2)) / minRun).rounded(.down)) + 1
+  if plan.goal.runsPerWeek > max(3, maxRuns) {
+    goal.runsPerWeek = max(3, min(7, maxRuns))
+    basis += "; \(max(3, min(7, maxRuns))) runs a week instead of \(plan.goal.runsPerWeek) while the volume is low"
+  }
+  // The same taper as the plan's (a marathon's extended taper depends on its peak), so every week keeps its phase.
+  let taperWeeks = plan.weeks.filter { $0.phase == .taper || $0.phase == .race }.count
+  let taper = rules.rules(for: plan.goal.distance)?.taper
+  let extended = taper.flatMap { taper in
+    taper.extended.flatMap { $0.volume.count == taper.volume.count ? nil : $0.volume.count == taperWeeks }
+  }
   let rebuilt: Plan
   do {
-    rebuilt = try makePlan(goal: goal, rules: rules)
-  } catch let PlanError.tooManyRuns(runs, _, _, maxRuns) where maxRuns < runs {
-    // Fewer runs a week until the volume is back.
-    goal.runsPerWeek = maxRuns
-    basis += "; \(maxRuns) runs a week instead of \(runs) while the volume is low"
-    do {
-      rebuilt = try makePlan(goal: goal, rules: rules)
-    } catch {
-      throw .plan(error)
-    }
+    rebuilt = try makePlan(goal: goal, rules: rules, fromWeek: resumeIndex + 1, extendedTaper: extended)
   } catch {
-    throw .plan(error)
+    throw .cannotRebuild(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, raceDate: race)
   }
-  // The rebuilt weeks take the old plan's numbers and ids, so saved matches and calendar UIDs stay meaningful.
+
+  // The rebuilt weeks keep the old plan's ids (plan id, week, slot), so saved matches and calendar UIDs stay.
   var weeks = Array(plan.weeks.prefix(resumeIndex))
-  for (offset, var week) in rebuilt.weeks.enumerated() {
-    week.number = resumeIndex + offset + 1
+  for var week in rebuilt.weeks {
     week.workouts = week.workouts.map { workout in
       var copy = workout
       copy.id = "\(plan.id)-w\(week.number < 10 ? "0" : "")\(week.number)-\(workout.slot)"
       return copy
     }
+    if let old = plan.weeks.first(where: { $0.number == week.number }) {
+      // Days before today keep what they were (done or missed); later days take the rebuilt workouts.
+      let past = old.workouts.filter { $0.date < today }
+      let pastSlots = Set(past.map(\.slot))
+      week.workouts = (past + week.workouts.filter { $0.date >= today && !pastSlots.contains($0.slot) })
+        .sorted { ($0.date, $0.slot) < ($1.date, $1.slot) }
+      if !past.isEmpty {
+        week.rules.insert("Replanned from \(today.shortLabel): the days before stay as they were", at: 0)
+      }
+      week.plannedKm = (week.workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
+    }
     weeks.append(week)
   }
-  // The pause's days are empty, in kept and rebuilt weeks alike.
+  // The pause's days are empty from today on, in kept and rebuilt weeks alike.
   if let pause {
-    for index in weeks.indices where weeks[index].workouts.contains(where: { pause.contains($0.date) }) {
+    let emptied = pause.lowerBound > today ? pause : today...max(today, pause.upperBound)
+    for index in weeks.indices where weeks[index].workouts.contains(where: { emptied.contains($0.date) }) {
       weeks[index].rules.insert("Paused \(pause.lowerBound.shortLabel)–\(pause.upperBound.shortLabel)", at: 0)
-      weeks[index].workouts.removeAll { pause.contains($0.date) }
+      weeks[index].workouts.removeAll { emptied.contains($0.date) }
       weeks[index].plannedKm = (weeks[index].workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
     }
   }
@@ -139,5 +220,141 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
                               before: old.workouts.map { "\($0.date.shortLabel) \($0.title)" },
                               after: new.workouts.map { "\($0.date.shortLabel) \($0.title)" }))
   }
-  return Replan(plan: result, changes: changes, basis: basis)
+  return Replan(plan: result, changes: changes, workoutChanges: workoutChanges(from: plan, to: result), basis: basis,
+                weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm)
 }
+
+/// What was run, as the rebuild's starting point.
+struct Fitness {
+  var weeklyKm: Double
+  var longestKm: Double
+  /// How the volume was judged, in words.
+  var volumeBasis: String
+  /// How the longest run was judged.
+  var longestBasis: String
+}
+
+/// The runner's weekly volume and longest run before `day` (see ``replan(_:completions:today:pause:rules:)``).
+func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate, rules: PlanRules) -> Fitness {
+  let units = DistanceUnit.km
+  // The blocks are the plan's weeks (7 days each, from its start); the current week's runs before `day` are not a
+  // whole week, so the blocks end where the week of `day` begins.
+  let offset = plan.goal.start.days(to: day)
+  let end = plan.goal.start.adding(days: 7 * Int((Double(offset) / 7).rounded(.down)))
+  let lookback = ReplanRules.lookbackWeeks
+  var logged: [Double] = []
+  var asked: [Double] = []
+  // Full weeks (not cut-back, taper or race): the floor continues from the last of them, as the engine's ramp does.
+  var full: [Bool] = []
+  for index in 0..<lookback {
+    let first = end.adding(days: -7 * (index + 1))
+    let days = first...first.adding(days: 6)
+    let runs = completions.filter { days.contains($0.date) }
+    let planned = plan.weeks.first { $0.start == first }
+    // Before the plan: what the runner said they ran when it was made, unless they logged that week.
+    let startingPoint = planned == nil && first < plan.goal.start
+    logged.append(runs.isEmpty && startingPoint ? plan.goal.currentWeeklyKm : runs.map(\.distanceKm).reduce(0, +))
+    asked.append(planned.map { $0.plannedKm - ($0.phase == .race ? plan.goal.distanceKm : 0) }
+      ?? plan.goal.currentWeeklyKm)
+    full.append(planned.map { !$0.cutback && $0.phase != .taper && $0.phase != .race } ?? true)
+  }
+  let weights = ReplanRules.weekWeights
+  let average = zip(logged, weights).map { $0 * $1 }.reduce(0, +) / weights.reduce(0, +)
+  // Never above the plan's own volume for those weeks: extra (or twice-counted) runs do not steepen the ramp.
+  let ceiling = asked.max() ?? plan.goal.currentWeeklyKm
+  // The floor: one missed or short week counts as a cut-back week, and the week after a cut-back continues from the
+  // last full week (training-rules guide, "Cut-back weeks"; the engine's VolumeRule): each full week's logged
+  // volume (at most its plan) holds over one missed or short week since, and drops by `cutback.volumeFactor` for
+  // each further one. A week is short when under that same share of its plan; a planned cut-back run as planned
+  // is not.
+  let cutback = rules.base.cutback.volumeFactor
+  let short = logged.indices.map { logged[$0] < cutback * asked[$0] - 0.05 }
+  let held = logged.indices.filter { full[$0] }.map { index in
+    let light = short.prefix(index).filter { $0 }.count
+    return (km: min(logged[index], asked[index]) * pow(cutback, Double(max(0, light - 1))), light: light)
+  }
+  let best = held.max { $0.km < $1.km }
+  let floor = best?.km ?? 0
+  let weekly = max(min(average, ceiling), floor)
+  var basis = "the last \(lookback) weeks' logs (\(logged.map { units.format($0) }.joined(separator: ", ")), most "
+    + "recent first) weighted 4:3:2:1: \(units.format(average))"
+  if average > ceiling {
+    basis += ", held at the plan's \(units.format(ceiling))"
+  } else if average < floor {
+    basis += ", raised to \(units.format(floor)): a missed or short week counts as a cut-back week, and the week "
+      + "after a cut-back continues from the last full week run"
+      + ((best?.light ?? 0) > 1 ? " (less \(100 - Int((cutback * 100).rounded())) % for each further week)" : "")
+  }
+  // The longest run: of the spike guard's look-back, or the plan's last long run done, whichever is longer.
+  let window = rules.base.longRun.spikeLookbackWeeks
+  let recent = completions.filter { day.adding(days: -7 * window) <= $0.date && $0.date < day }
+  var longest = recent.map(\.distanceKm).max() ?? 0
+  var longestWhy = "longest run of the last \(window) weeks"
+  let done = Set(completions.filter { $0.planID == plan.id && $0.date < day }.compactMap(\.workoutID))
+  if let lastLong = plan.workouts.last(where: { $0.kind == .long && $0.date < day && done.contains($0.id) }),
+     lastLong.distanceKm > longest {
+    longest = lastLong.distanceKm
+    longestWhy = "the plan's last long run done (\(lastLong.date.shortLabel))"
+  }
+  if day.adding(days: -7 * window) < plan.goal.start, plan.goal.longestRecentRunKm > longest {
+    longest = plan.goal.longestRecentRunKm
+    longestWhy = "the longest recent run the plan started from"
+  }
+  return Fitness(weeklyKm: weekly, longestKm: longest, volumeBasis: basis,
+                 longestBasis: "\(longestWhy): \(units.format(longest))")
+}
+
+/// The judged fitness clamped into what the plan engine accepts, with a note for each clamp.
+func clampedInputs(_ fitness: Fitness, plan: Plan,
+                   rules: PlanRules) -> (weeklyKm: Double, longestKm: Double, notes: [String]) {
+  let units = DistanceUnit.km
+  var notes: [String] = []
+  let requirements = rules.rules(for: plan.goal.distance)?.requirements
+  // The engine's ranges (PlanContext): 5–250 km a week, a longest run of 3–60 km; and a marathon's entry minimums.
+  var weekly = min(250, max(5, requirements?.minWeeklyKm ?? 0, (fitness.weeklyKm * 10).rounded() / 10))
+  if weekly > fitness.weeklyKm + 0.05 {
+    notes.append("volume raised to \(units.format(weekly)), the least a plan holds")
+  }
+  var longest = min(60, max(3, requirements?.minLongestRunKm ?? 0, (fitness.longestKm * 10).rounded() / 10))
+  // A week holds its longest run, and at most seven runs of it.
+  if longest > weekly {
+    weekly = min(250, max(weekly, longest <= 2 * weekly ? weekly : longest / 2))
+    longest = min(longest, weekly)
+    notes.append("longest run counted as \(units.format(longest)), at most the week")
+  }
+  if 7 * longest < weekly {
+    longest = min(60, (weekly / 7 * 10).rounded(.up) / 10)
+    notes.append("longest run counted as \(units.format(longest)), a seventh of the week")
+  }
+  return (weekly, longest, notes)
+}
+
+/// The workouts that differ between two versions of a plan, by workout id.
+func workoutChanges(from old: Plan, to new: Plan) -> [WorkoutChange] {
+  let before = Dictionary(old.workouts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  let after = Dictionary(new.workouts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  func week(_ id: String, in plan: Plan) -> Int {
+    plan.weeks.first { $0.workouts.contains { $0.id == id } }?.number ?? 0
+  }
+  var changes: [WorkoutChange] = []
+  for workout in new.workouts {
+    guard let was = before[workout.id] else {
+      changes.append(WorkoutChange(kind: .added, workoutID: workout.id, week: week(workout.id, in: new),
+                                   title: workout.title, oldDate: nil, newDate: workout.date))
+      continue
+    }
+    guard was != workout else { continue }
+    changes.append(WorkoutChange(kind: was.date != workout.date ? .moved : .changed, workoutID: workout.id,
+                                 week: week(workout.id, in: new), title: workout.title, oldDate: was.date,
+                                 newDate: workout.date, oldTitle: was.title == workout.title ? nil : was.title))
+  }
+  for workout in old.workouts where after[workout.id] == nil {
+    changes.append(WorkoutChange(kind: .cancelled, workoutID: workout.id, week: week(workout.id, in: old),
+                                 title: workout.title, oldDate: workout.date, newDate: nil))
+  }
+  func day(_ change: WorkoutChange) -> CivilDate { change.newDate ?? change.oldDate ?? old.goal.raceDate }
+  return changes.sorted { (day($0), $0.workoutID) < (day($1), $1.workoutID) }
+}
+
+/// `70 %`.
+private func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded())) %" }

@@ -13,13 +13,22 @@ import Foundation
 ///   - goal: distance, level, timeline and the runner's current training.
 ///   - rules: the decoded `plan-templates/`.
 ///   - units: the unit for titles and descriptions (numbers in the plan are always kilometres).
+///   - fromWeek: the first week to build (a replan): the plan then holds weeks `fromWeek`…`weeks` with the numbers,
+///     phases, dates and cut-back cadence of the full plan, ramping from `goal.currentWeeklyKm` and
+///     `goal.longestRecentRunKm` as the runner's state just before week `fromWeek`.
+///   - extendedTaper: use the distance's extended taper (true) or its usual one (false), so a rebuilt plan keeps the
+///     phases of the plan it rebuilds; nil: decided from the peak the plan reaches.
 /// - Throws: ``PlanError`` when the goal is impossible or unsafe, with what is allowed and a suggestion.
-public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km) throws(PlanError) -> Plan {
-  var context = try PlanContext(goal: goal, rules: rules, units: units)
-  var drafts = shapeWeeks(context: context)
+public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km, fromWeek: Int = 1,
+                     extendedTaper: Bool? = nil) throws(PlanError) -> Plan {
+  var context = try PlanContext(goal: goal, rules: rules, units: units, extendedTaper: extendedTaper)
+  guard (1...context.weeks).contains(fromWeek) else {
+    throw .outOfRange(option: "week", value: String(fromWeek), allowed: "1–\(context.weeks)")
+  }
+  var drafts = shapeWeeks(context: context, fromWeek: fromWeek)
   // The extended taper depends on the peak the plan reaches, known only once it is built: build again when
   // the first guess (from the peak target) was wrong.
-  if let extended = context.distance.taper.extended {
+  if extendedTaper == nil, let extended = context.distance.taper.extended {
     // The runner's peak: the plan's biggest full week, or what they run now if that is more.
     func peak(_ weeks: [WeekDraft]) -> Double {
       max(context.currentKm, weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0)
@@ -27,7 +36,7 @@ public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km) th
     if (peak(drafts) > extended.abovePeakKm) != context.usesExtendedTaper {
       let retry = try PlanContext(goal: goal, rules: rules, units: units,
                                   extendedTaper: peak(drafts) > extended.abovePeakKm)
-      let retried = shapeWeeks(context: retry)
+      let retried = shapeWeeks(context: retry, fromWeek: fromWeek)
       if (peak(retried) > extended.abovePeakKm) == retry.usesExtendedTaper {
         context = retry
         drafts = retried
@@ -56,13 +65,14 @@ public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km) th
   return Plan(id: id, goal: resolved, warnings: context.warnings, weeks: weeks)
 }
 
-/// Shapes every week in order.
-func shapeWeeks(context: PlanContext) -> [WeekDraft] {
+/// Shapes every week in order, from week `fromWeek` on (the weeks before it are the runner's past: the context's
+/// current volume and longest run stand for them).
+func shapeWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
   var drafts: [WeekDraft] = []
   var history: [WeekSummary] = []
   drafts.reserveCapacity(context.phases.count)
   history.reserveCapacity(context.phases.count)
-  for (index, phase) in context.phases.enumerated() {
+  for (index, phase) in context.phases.enumerated() where index + 1 >= fromWeek {
     let start = context.goal.timeline.start.adding(days: 7 * index)
     var week = WeekDraft(number: index + 1, phase: phase, start: start,
                          slots: daySlots(weekStart: start, phase: phase, context: context))
@@ -136,7 +146,8 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
       + "\(percent(worst))): usual for low-volume plans; more easy running on other days would balance it")
   }
   if let first = weeks.first, first.plannedKm < 0.85 * context.currentKm {
-    warnings.append("week 1 holds \(units.format(first.plannedKm)), less than your current \(units.format(context.currentKm)): "
+    warnings.append("week \(first.number) holds \(units.format(first.plannedKm)), less than your current "
+      + "\(units.format(context.currentKm)): "
       + "with a longest recent run of \(units.format(context.longestKm)) the other runs stay under "
       + "\(units.format(first.longKm.map { $0 / context.base.longRun.minRatioToOtherRuns } ?? 0)) so the long run "
       + "is a third longer; more runs a week, or your real longest run, give a fuller start")

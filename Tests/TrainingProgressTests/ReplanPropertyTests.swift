@@ -1,0 +1,138 @@
+import Logbook
+import PlanEngine
+import RunMateTestSupport
+import Testing
+import TrainingProgress
+
+/// SplitMix64: a small seeded generator, so every randomised log is the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Properties of `replan` over distances × levels × days into the plan, with seeded random logs (missed weeks,
+/// short weeks, extra runs and twice-logged runs).
+@Suite struct ReplanPropertyTests {
+  /// Plan lengths a runner would pick: the recommended minimum of the hardest level, and more.
+  static let cases: [(RaceDistance, Int)] = [(.fiveK, 10), (.tenK, 10), (.fifteenK, 12), (.half, 14), (.marathon, 20)]
+
+  enum WeekKind: CaseIterable { case asPlanned, missed, short, extra }
+
+  /// Logs up to (not including) `day`: each week of the plan is run as planned, missed, run at half, or run with an
+  /// extra 5 km run and one run logged twice (a hand-logged run and its import).
+  func randomLogs(_ plan: Plan, until day: CivilDate, rng: inout SeededGenerator) -> [Completion] {
+    var logs: [Completion] = []
+    for week in plan.weeks where week.start < day {
+      let kind = WeekKind.allCases.randomElement(using: &rng) ?? .asPlanned
+      for workout in week.workouts where workout.date < day {
+        let share: Double = kind == .missed ? 0 : kind == .short ? 0.5 : Double.random(in: 0.9...1.1, using: &rng)
+        guard share > 0 else { continue }
+        let km = (workout.distanceKm * share * 10).rounded() / 10
+        let run = Completion(date: workout.date, distanceKm: km, durationSeconds: km * 360, planID: plan.id,
+                             workoutID: workout.id)
+        logs.append(run)
+        if kind == .extra && workout.kind == .long {
+          logs.append(Completion(date: workout.date, distanceKm: km, durationSeconds: km * 360, source: .health))
+        }
+      }
+      if kind == .extra, week.start.adding(days: 2) < day {
+        logs.append(Completion(date: week.start.adding(days: 2), distanceKm: 5, durationSeconds: 1800))
+      }
+    }
+    return logs
+  }
+
+  @Test(arguments: cases)
+  func replanKeepsThePastTheNumbersAndTheIDs(distance: RaceDistance, weeks: Int) throws {
+    for level in Level.allCases {
+      let plan = try makePlan(goal: goal(distance, level, weeks: weeks), rules: repositoryRules)
+      var rng = SeededGenerator(state: UInt64(weeks * 31 + level.rawValue.count))
+      // Days into the plan: before it starts, a Monday, mid-week days, the taper and race week.
+      let offsets = [-3, 7, 10, 7 * (weeks / 2) + 3, 7 * (weeks - 2) + 5, 7 * weeks - 3]
+      for offset in offsets {
+        let today = plan.goal.start.adding(days: offset)
+        let logs = randomLogs(plan, until: today, rng: &rng)
+        let label = "\(distance.rawValue) \(level.rawValue) on day \(offset)"
+        let result: Replan
+        do {
+          result = try replan(plan, completions: logs, today: today, pause: nil, rules: repositoryRules)
+        } catch {
+          Issue.record("\(label): an ordinary state must replan, got: \(error)")
+          continue
+        }
+        let new = result.plan
+        // Only today and later change.
+        #expect(new.workouts.filter { $0.date < today } == plan.workouts.filter { $0.date < today }, "\(label)")
+        #expect(Array(new.weeks.prefix { $0.start.adding(days: 6) < today })
+          == Array(plan.weeks.prefix { $0.start.adding(days: 6) < today }), "\(label)")
+        // Week numbers, phases and dates are the original plan's; the race date and the goal are fixed.
+        #expect(new.weeks.map(\.number) == plan.weeks.map(\.number), "\(label)")
+        #expect(new.weeks.map(\.start) == plan.weeks.map(\.start), "\(label)")
+        #expect(new.weeks.map(\.phase) == plan.weeks.map(\.phase), "\(label)")
+        #expect(new.goal == plan.goal && new.id == plan.id, "\(label)")
+        #expect(new.workouts.last?.kind == .race && new.workouts.last?.date == plan.goal.raceDate, "\(label)")
+        // Every id is plan id, week, slot (what the calendar UID is built from, with the unchanged plan length), and
+        // a slot the old week had keeps the old id.
+        for week in new.weeks {
+          for workout in week.workouts {
+            let expected = "\(plan.id)-w\(week.number < 10 ? "0" : "")\(week.number)-\(workout.slot)"
+            #expect(workout.id == expected, "\(label)")
+            let old = plan.weeks[week.number - 1].workouts.first { $0.slot == workout.slot }
+            if let old { #expect(old.id == workout.id, "\(label)") }
+            #expect(week.start <= workout.date && workout.date <= week.start.adding(days: 6), "\(label)")
+          }
+        }
+        #expect(Set(new.workouts.map(\.id)).count == new.workouts.count, "\(label)")
+        // The change list only names today and later, in the export's words.
+        for change in result.workoutChanges {
+          #expect((change.newDate ?? today) >= today && (change.oldDate ?? today) >= today, "\(label): \(change)")
+          switch change.kind {
+          case .moved: #expect(change.oldDate != change.newDate && change.oldDate != nil && change.newDate != nil)
+          case .changed: #expect(change.oldDate == change.newDate)
+          case .added: #expect(change.oldDate == nil && plan.workouts.allSatisfy { $0.id != change.workoutID })
+          case .cancelled: #expect(change.newDate == nil && new.workouts.allSatisfy { $0.id != change.workoutID })
+          }
+        }
+        #expect(result.basis.contains("weighted 4:3:2:1"), "\(label)")
+      }
+    }
+  }
+
+  /// One missed week (everything else run as planned) counts as a cut-back week, and the week after a cut-back
+  /// continues from the last full week (training-rules guide): the rebuilt weeks ramp from the last full week run,
+  /// with the same rules toward the same peak, so they can lose at most one week of ramp (10 %) and a cut-back the
+  /// engine places again: 80 % of the original peak is the stated bound. Halving (the bug: 51.9 → 35.5 km) fails.
+  @Test(arguments: cases)
+  func oneMissedWeekNeverHalvesThePeak(distance: RaceDistance, weeks: Int) throws {
+    func peak(_ plan: Plan) -> Double {
+      plan.weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0
+    }
+    for level in Level.allCases {
+      let plan = try makePlan(goal: goal(distance, level, weeks: weeks), rules: repositoryRules)
+      let fullWeeks = plan.weeks.filter { $0.phase != .taper && $0.phase != .race }
+      for missed in fullWeeks.dropLast() {
+        let today = missed.start.adding(days: 7)
+        let logs = plan.workouts.filter { $0.date < today && !(missed.start...today).contains($0.date) }.map {
+          Completion(date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
+                     workoutID: $0.id)
+        }
+        let result = try replan(plan, completions: logs, today: today, pause: nil, rules: repositoryRules)
+        let label = "\(distance.rawValue) \(level.rawValue), week \(missed.number) missed"
+        #expect(peak(result.plan) >= 0.8 * peak(plan), "\(label): \(peak(result.plan)) vs \(peak(plan))")
+        // The first rebuilt week ramps from no less than the week before the missed one, if it was full.
+        let before = missed.number >= 2 ? plan.weeks[missed.number - 2] : nil
+        if let before, !before.cutback {
+          #expect(result.weeklyKm >= before.plannedKm - 0.05, "\(label)")
+        } else if before == nil {
+          #expect(result.weeklyKm >= plan.goal.currentWeeklyKm - 0.05, "\(label)")
+        }
+      }
+    }
+  }
+}
