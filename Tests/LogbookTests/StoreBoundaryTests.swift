@@ -124,7 +124,9 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       let db = index == 0 ? a : b
       for run in runs {
-        if let added = try? db.ingestRuns([run], planID: nil, slots: []) { counts.add(added.added.count, added.twins.count) }
+        if let added = try? db.ingestRuns([run], planID: nil, slots: []) {
+          counts.add(added.added.count, added.twins.count)
+        }
       }
     }
     #expect(try a.completions().count == 40)

@@ -90,7 +90,9 @@ struct HealthCommand: ParsableCommand {
       }
       if let summary = matchSummary(result.runs, plan: saved) { lines.append(summary) }
       let merged = result.runs.twins.filter(\.merged)
-      for twin in merged.prefix(5) { lines.append("run on \(twin.candidate.date.shortLabel): " + twinDescription(twin)) }
+      for twin in merged.prefix(5) {
+        lines.append("run on \(twin.candidate.date.shortLabel): " + twinDescription(twin))
+      }
       if merged.count > 5 { lines.append("and \(merged.count - 5) more runs merged with runs logged by hand") }
       if let best = days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
         lines.append("New best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel)! 🎉")

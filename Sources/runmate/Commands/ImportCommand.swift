@@ -79,9 +79,7 @@ struct ImportCommand: ParsableCommand {
         + "\(formatRaceTime(run.durationSeconds)) (moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
         + (matched.map { ", " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""))
     }
-    for twin in result.twins where twin.merged {
-      lines.append("\(twin.candidate.sourceFile ?? "?"): " + twinDescription(twin))
-    }
+    for twin in result.twins { lines.append("\(twin.candidate.sourceFile ?? "?"): " + twinDescription(twin)) }
     let merged = result.twins.filter(\.merged).count
     lines.append("\(result.added.count) imported, \(skipped) already in the logbook or empty"
       + (merged > 0 ? ", \(merged) merged with a run logged by hand" : ""))
