@@ -8,4 +8,7 @@ import PlanEngine
 extension Completion: IngestibleRun {
   /// True for a run logged by hand (`runmate log`); GPX, TCX and Health runs are device records.
   public var isHandLogged: Bool { source == .manual }
+
+  /// True when the run matched a planned workout but was much shorter than planned: started, not done.
+  public var isPartial: Bool { status == .partial }
 }
