@@ -78,6 +78,7 @@ public func ingest<Run: IngestibleRun>(_ candidates: [Run], stored: [Run], slots
   var storedByDay: [Int: [Int]] = [:]
   for (index, run) in stored.enumerated() { storedByDay[run.date.dayNumber, default: []].append(index) }
   var replaced: [Int: Run] = [:]   // stored index → its merged record so far
+  var addedByDay: [Int: [Int]] = [:]   // new runs of this batch by day, indexes into outcome.added
   func twinInStore(_ run: Run) -> Int? {
     let near = (-1...1).flatMap { storedByDay[run.date.dayNumber + $0] ?? [] }
     return near.filter { areTwins(replaced[$0] ?? stored[$0], run) }.min { a, b in
@@ -102,7 +103,8 @@ public func ingest<Run: IngestibleRun>(_ candidates: [Run], stored: [Run], slots
       outcome.duplicates.append(.init(candidate: index, twin: .stored(twin), merged: merged, status: status))
       continue
     }
-    if let twin = outcome.added.indices.filter({ areTwins(outcome.added[$0].run, candidate) })
+    let nearAdded = (-1...1).flatMap { addedByDay[candidate.date.dayNumber + $0] ?? [] }
+    if let twin = nearAdded.filter({ areTwins(outcome.added[$0].run, candidate) })
       .min(by: { closeness(outcome.added[$0].run, candidate) < closeness(outcome.added[$1].run, candidate) }) {
       let merged = mergedTwin(stored: outcome.added[twin].run, candidate: candidate)
       if let merged {
@@ -117,6 +119,7 @@ public func ingest<Run: IngestibleRun>(_ candidates: [Run], stored: [Run], slots
     let match = matchSlot(date: candidate.date, distanceKm: candidate.distanceKm, kind: candidate.kind, in: slots,
                           taken: taken)
     if let match { taken.insert(match.slot.workoutID) }
+    addedByDay[candidate.date.dayNumber, default: []].append(outcome.added.count)
     outcome.added.append(.init(candidate: index, run: candidate, match: match))
   }
   return outcome
