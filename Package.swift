@@ -30,8 +30,11 @@ let package = Package(
     .target(name: "Scheduling", dependencies: ["PlanEngine"]),
     // GPX / TCX files → activities (streaming XML, distance, moving time, elevation, heart rate).
     .target(name: "Activity"),
+    // Completed runs from any source → new, twins, matched to planned workouts (pure rules; no storage).
+    .target(name: "Ingest", dependencies: ["PlanEngine"]),
     // The embedded database (SQLite through GRDB): saved plans and completed workouts. The only module that sees GRDB.
-    .target(name: "Logbook", dependencies: ["PlanEngine", .product(name: "GRDB", package: "GRDB.swift")]),
+    // It applies Ingest's decisions inside its write transactions.
+    .target(name: "Logbook", dependencies: ["PlanEngine", "Ingest", .product(name: "GRDB", package: "GRDB.swift")]),
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["PlanEngine", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
@@ -41,7 +44,7 @@ let package = Package(
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(name: "runmate", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Activity", "TrainingProgress", "Health",
+      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity", "TrainingProgress", "Health",
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
 
@@ -55,7 +58,9 @@ let package = Package(
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
-    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"],
+                resources: [.copy("Fixtures")]),
+    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine"]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], resources: [.copy("Fixtures")]),

@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import PlanEngine
 
 /// A run the runner did: logged by hand or imported from a GPX/TCX file.
@@ -36,12 +37,15 @@ public struct Completion: Sendable, Hashable, Codable {
   public var planID: String?
   /// The matched planned workout's id.
   public var workoutID: String?
+  /// How it fulfilled that workout: done, or partial (much shorter than planned); nil when unplanned.
+  public var status: MatchStatus?
 
   /// Creates a completion.
   public init(id: Int64? = nil, date: CivilDate, startedAt: Date? = nil, distanceKm: Double, durationSeconds: Double,
               movingSeconds: Double? = nil, kind: WorkoutKind? = nil, rpe: Int? = nil, averageHeartRate: Int? = nil,
               elevationGainMeters: Double? = nil, note: String? = nil, source: Source = .manual,
-              sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil) {
+              sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil,
+              status: MatchStatus? = nil) {
     self.id = id
     self.date = date
     self.startedAt = startedAt
@@ -57,6 +61,7 @@ public struct Completion: Sendable, Hashable, Codable {
     self.sourceFile = sourceFile
     self.planID = planID
     self.workoutID = workoutID
+    self.status = status ?? (workoutID == nil ? nil : .done)
   }
 
   /// Pace in seconds per kilometre (moving time when known).

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Ingest
 import PlanEngine
 
 /// One day of health data, in the profile's time zone.
@@ -53,18 +54,20 @@ public struct HealthImportResult: Sendable, Hashable {
   public var skippedRuns = 0
   /// The best step count stored before this import (0 when none), read in the same transaction.
   public var previousBestSteps = 0.0
+  /// The running workouts: new (matched or not), twins of runs already logged, skipped.
+  public var runs = IngestedRuns()
 }
 
 extension LogbookDatabase {
   /// Stores an import in one transaction: days upserted (an export holds the whole history, so a newer one
-  /// replaces a day's totals), new measures added, and runs added as ``addRuns(_:matching:)`` does (a run already
-  /// in the logbook, from an earlier import or a GPX file, is skipped; no plan matching). Killed midway, nothing of
-  /// it is kept.
+  /// replaces a day's totals), new measures added, and runs added as ``ingestRuns(_:planID:slots:)`` does (a run
+  /// already in the logbook, from an earlier import, a GPX file or logged by hand, is one run; new runs matched to
+  /// `slots`). Killed midway, nothing of it is kept.
   ///
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written when a value is
   ///   impossible.
-  public func saveHealth(days: [HealthDay], measures: [HealthMeasure], runs: [Completion],
-                         profile: String) throws(LogbookError) -> HealthImportResult {
+  public func saveHealth(days: [HealthDay], measures: [HealthMeasure], runs: [Completion], profile: String,
+                         planID: String? = nil, slots: [PlannedSlot] = []) throws(LogbookError) -> HealthImportResult {
     for day in days { _ = try day.validated() }
     for measure in measures { _ = try measure.validated() }
     for run in runs { _ = try run.validated() }
@@ -96,9 +99,10 @@ extension LogbookDatabase {
                          arguments: [profile, measure.kind, measure.date, measure.value])
           result.newMeasures += db.changesCount
         }
-        let added = try LogbookDatabase.insertRuns(runs, plan: nil, in: db)
-        result.newRuns = added.stored.count
-        result.skippedRuns = added.skipped.count
+        let added = try LogbookDatabase.ingestRuns(runs, planID: planID, slots: slots, in: db)
+        result.newRuns = added.added.count
+        result.skippedRuns = added.twins.count + added.skipped.count
+        result.runs = added
         return result
       }
     } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Ingest
 import PlanEngine
 
 /// The runner's database: one SQLite file (WAL mode), reached only through this type.
@@ -221,6 +222,7 @@ public final class LogbookDatabase: Sendable {
         t.primaryKey(["profile", "kind", "date"])
       }
     }
+    registerIngestMigration(in: &migrator)
     return migrator
   }
 
@@ -454,52 +456,6 @@ public final class LogbookDatabase: Sendable {
     }
   }
 
-  /// Adds runs the way `log` and the imports do, reading and writing in one write transaction (so two processes
-  /// adding the same runs at once cannot both add them, nor match one planned workout twice): a candidate that is
-  /// the same run as one already stored or earlier in `candidates` (``isSameRun(_:_:)``) is skipped; the others
-  /// are matched to a workout of `plan` not matched yet (``matchWorkout(for:in:alreadyMatched:)``) and stored.
-  ///
-  /// - Parameters:
-  ///   - candidates: the runs, in order; their `planID` and `workoutID` are set from `plan` (kept when it is nil).
-  ///   - plan: the plan they count for, or nil. If it was deleted meanwhile, the runs are stored unplanned.
-  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written when a value is
-  ///   impossible; nothing is written when any insert fails.
-  public func addRuns(_ candidates: [Completion], matching plan: SavedPlan?) throws(LogbookError) -> AddedRuns {
-    for candidate in candidates { _ = try candidate.validated() }
-    let planRef = plan.map { (id: $0.id, plan: $0.plan) }
-    return try write { db in try LogbookDatabase.insertRuns(candidates, plan: planRef, in: db) }
-  }
-
-  /// The body of ``addRuns(_:matching:)``, inside the caller's write transaction.
-  static func insertRuns(_ candidates: [Completion], plan: (id: String, plan: Plan)?, in db: Database) throws
-    -> AddedRuns
-  {
-    let before = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
-    var plan = plan
-    if let id = plan?.id, try !PlanRecord.exists(db, key: id) { plan = nil }
-    var taken = Set(before.filter { $0.planID != nil && $0.planID == plan?.id }.compactMap(\.workoutID))
-    var timed = TimedRuns(before)
-    var result = AddedRuns(stored: [], skipped: [], before: before)
-    for candidate in candidates {
-      if timed.containsSameRun(as: candidate) {
-        result.skipped.append(candidate)
-        continue
-      }
-      var run = candidate
-      if let plan {
-        run.planID = plan.id
-        run.workoutID = matchWorkout(for: run, in: plan.plan, alreadyMatched: taken)
-        if let id = run.workoutID { taken.insert(id) }
-      }
-      var record = CompletionRecord(run)
-      try record.insert(db)
-      let stored = record.completion
-      timed.insert(stored)
-      result.stored.append(stored)
-    }
-    return result
-  }
-
   /// Every completion, by date.
   public func completions() throws(LogbookError) -> [Completion] {
     try read { db in try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion) }
@@ -525,53 +481,6 @@ public final class LogbookDatabase: Sendable {
     }
     guard let removed else { throw .nothingToUndo }
     return removed
-  }
-}
-
-/// What ``LogbookDatabase/addRuns(_:matching:)`` did.
-public struct AddedRuns: Sendable, Hashable {
-  /// The runs stored, in the order given, with their ids and matched workouts.
-  public var stored: [Completion]
-  /// The candidates not stored: the same run is in the logbook already, or earlier in the batch.
-  public var skipped: [Completion]
-  /// Every completion stored before, by date, as read in the same transaction.
-  public var before: [Completion]
-}
-
-/// Runs with a start time, ordered by it, to find the same run recorded twice without comparing every pair.
-struct TimedRuns {
-  private var runs: [Completion] = []
-
-  init(_ completions: [Completion]) {
-    runs = completions.filter { $0.startedAt != nil }
-      .sorted { ($0.startedAt ?? .distantPast) < ($1.startedAt ?? .distantPast) }
-  }
-
-  /// The index of the first run starting at or after `date`.
-  private func firstIndex(from date: Date) -> Int {
-    var low = 0
-    var high = runs.count
-    while low < high {
-      let middle = (low + high) / 2
-      if let start = runs[middle].startedAt, start < date { low = middle + 1 } else { high = middle }
-    }
-    return low
-  }
-
-  /// True when a run within two minutes of `run`'s start is the same run (``isSameRun(_:_:)``).
-  func containsSameRun(as run: Completion) -> Bool {
-    guard let start = run.startedAt else { return false }
-    var index = firstIndex(from: start.addingTimeInterval(-120))
-    while index < runs.count, let other = runs[index].startedAt, other <= start.addingTimeInterval(120) {
-      if isSameRun(runs[index], run) { return true }
-      index += 1
-    }
-    return false
-  }
-
-  mutating func insert(_ run: Completion) {
-    guard let start = run.startedAt else { return }
-    runs.insert(run, at: firstIndex(from: start))
   }
 }
 
@@ -610,6 +519,7 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
   var sourceFile: String?
   var planID: String?
   var workoutID: String?
+  var status: String?   // v6-ingest-status
 
   init(_ c: Completion) {
     id = c.id
@@ -627,6 +537,7 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
     sourceFile = c.sourceFile
     planID = c.planID
     workoutID = c.workoutID
+    status = c.status?.rawValue
   }
 
   mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -636,6 +547,7 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
                durationSeconds: durationSeconds, movingSeconds: movingSeconds,
                kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
                elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
-               sourceFile: sourceFile, planID: planID, workoutID: workoutID)
+               sourceFile: sourceFile, planID: planID, workoutID: workoutID,
+               status: status.flatMap(MatchStatus.init(rawValue:)))
   }
 }

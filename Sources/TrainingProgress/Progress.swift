@@ -77,16 +77,17 @@ func healthSum(_ days: [HealthDay], _ start: CivilDate, _ end: CivilDate, _ fiel
 /// Compares what was planned with what was run, week by week.
 ///
 /// Runs count in the week their date falls in; a planned workout is done when a run matched it
-/// (``matchWorkout(for:in:alreadyMatched:)``), missed when its day is before `today` with no match.
+/// in full (not partial: much shorter than planned), missed when its day is before `today` with no run matched.
 public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate,
                          health: [HealthDay] = []) -> ProgressReport {
   let matched = Set(completions.filter { $0.planID == plan.id }.compactMap(\.workoutID))
+  let completed = Set(completions.filter { $0.planID == plan.id && !$0.isPartial }.compactMap(\.workoutID))
   let workoutsByID = Dictionary(uniqueKeysWithValues: plan.workouts.map { ($0.id, $0) })
   var weeks: [WeekProgress] = []
   for week in plan.weeks {
     let end = week.start.adding(days: 6)
     let runs = completions.filter { week.start <= $0.date && $0.date <= end }
-    let done = week.workouts.filter { matched.contains($0.id) }
+    let done = week.workouts.filter { completed.contains($0.id) }
     let missed = week.workouts.filter { !matched.contains($0.id) && $0.date < today }
     let easy = runs.filter { run in
       let kind = run.workoutID.flatMap { workoutsByID[$0]?.kind } ?? run.kind

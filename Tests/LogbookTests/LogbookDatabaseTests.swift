@@ -135,23 +135,6 @@ import Testing
     #expect(try LogbookDatabase(path: path).completions().count == 100)
   }
 
-  @Test func matchingPrefersTheSameDayThenKindAndDistance() throws {
-    let plan = try makePlan(goal: goal(.tenK, .intermediate, weeks: 10), rules: repositoryRules)
-    let week = plan.weeks[4]
-    let long = try #require(week.workouts.first { $0.kind == .long })
-    let onDay = Completion(date: long.date, distanceKm: long.distanceKm, durationSeconds: 3600)
-    #expect(matchWorkout(for: onDay, in: plan, alreadyMatched: []) == long.id)
-    // The long run a day late still matches it (±1 day, closest distance).
-    let late = Completion(date: long.date.adding(days: 1), distanceKm: long.distanceKm, durationSeconds: 3600)
-    #expect(matchWorkout(for: late, in: plan, alreadyMatched: []) == long.id)
-    // Already matched: the next best, or nothing.
-    #expect(matchWorkout(for: late, in: plan, alreadyMatched: [long.id]) != long.id)
-    // A day far from any workout: unplanned.
-    let monday = week.start
-    let offDay = Completion(date: monday.adding(days: -14 * 7), distanceKm: 5, durationSeconds: 1800)
-    #expect(matchWorkout(for: offDay, in: plan, alreadyMatched: []) == nil)
-  }
-
   @Test func personalBestsFromAHandCheckedLog() throws {
     let log = [try run("2027-01-04", 5, 30), try run("2027-01-05", 10, 55), try run("2027-01-06", 6, 33),
                try run("2027-01-11", 12, 70)]

@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import Logbook
 import PlanEngine
 import RunMateTestSupport
@@ -13,9 +14,16 @@ import Testing
                       durationSeconds: minutes * 60, source: .gpx, sourceFile: "\(date).gpx")
   }
 
-  // MARK: - addRuns
+  // MARK: - ingestRuns
 
-  @Test func addRunsSkipsTheSameRunAndMatchesEachWorkoutOnce() throws {
+  func slots(_ plan: Plan) -> [PlannedSlot] {
+    plan.weeks.flatMap { week in
+      week.workouts.map { PlannedSlot(workoutID: $0.id, date: $0.date, kind: $0.kind, distanceKm: $0.distanceKm,
+                                      weekStart: week.start) }
+    }
+  }
+
+  @Test func ingestRunsSkipsTheSameRunAndMatchesEachWorkoutOnce() throws {
     let db = try LogbookDatabase()
     let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
     let saved = try db.savePlan(plan, name: "spring", activate: true)
@@ -23,34 +31,64 @@ import Testing
     let first = try timed(workout.date.description, "07:00:00", km: workout.distanceKm)
     // The same run again in the batch (a GPX and its TCX twin: 60 s and 1 % apart) is skipped.
     let twin = try timed(workout.date.description, "07:01:00", km: workout.distanceKm * 1.01)
-    let added = try db.addRuns([first, twin], matching: saved)
+    let added = try db.ingestRuns([first, twin], planID: saved.id, slots: slots(plan))
     #expect(added.before.isEmpty)
-    #expect(added.stored.count == 1)
-    #expect(added.skipped == [twin])
-    #expect(added.stored.first?.workoutID == workout.id)
-    #expect(added.stored.first?.planID == plan.id)
-    #expect(added.stored.first?.id != nil)
-    // Again (an import run twice): all skipped; a manual run the same day cannot take the matched workout.
-    let manual = Completion(date: workout.date, distanceKm: workout.distanceKm, durationSeconds: 1800)
-    let again = try db.addRuns([first, manual], matching: saved)
-    #expect(again.skipped == [first])
-    #expect(again.before.count == 1)
-    #expect(again.stored.count == 1)
-    #expect(again.stored.first?.workoutID != workout.id)
+    #expect(added.added.count == 1)
+    #expect(added.twins.map(\.candidate) == [twin] && added.twins.first?.wasStored == false)
+    #expect(added.added.first?.run.workoutID == workout.id)
+    #expect(added.added.first?.run.status == .done)
+    #expect(added.added.first?.run.planID == plan.id)
+    #expect(added.added.first?.run.id != nil)
+    // Again (an import run twice): a twin. The same run logged by hand is one run too: its note joins the record.
+    var manual = Completion(date: workout.date, distanceKm: workout.distanceKm, durationSeconds: 1800)
+    manual.note = "felt easy"
+    let again = try db.ingestRuns([first, manual], planID: saved.id, slots: slots(plan))
+    #expect(again.added.isEmpty)
+    #expect(again.twins.map(\.candidate) == [first, manual])
+    #expect(again.twins.map(\.merged) == [false, true])
+    #expect(try db.completions().map(\.note) == ["felt easy"])
+    #expect(try db.completions().first?.source == .gpx)
+    // Another run that day cannot take the matched workout.
+    let evening = try timed(workout.date.description, "19:00:00", km: workout.distanceKm)
+    let third = try db.ingestRuns([evening], planID: saved.id, slots: slots(plan))
+    #expect(third.added.first?.run.workoutID != workout.id)
     #expect(try db.completions().count == 2)
     // Without a plan, runs are stored unplanned.
-    let unplanned = try db.addRuns([try timed("2030-01-01", "07:00:00", km: 5)], matching: nil)
-    #expect(unplanned.stored.first?.planID == nil && unplanned.stored.first?.workoutID == nil)
+    let unplanned = try db.ingestRuns([try timed("2030-01-01", "07:00:00", km: 5)], planID: nil, slots: [])
+    #expect(unplanned.added.first?.run.planID == nil && unplanned.added.first?.run.workoutID == nil)
+    #expect(unplanned.added.first?.run.status == nil)
   }
 
-  @Test func addRunsAfterThePlanWasDeletedStoresThemUnplanned() throws {
+  @Test func aDeviceRecordReplacesItsHandLoggedTwinKeepingNoteEffortAndMatch() throws {
+    let db = try LogbookDatabase()
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    let saved = try db.savePlan(plan, name: "spring", activate: true)
+    let workout = try #require(plan.workouts.first)
+    let typed = Completion(date: workout.date, distanceKm: workout.distanceKm, durationSeconds: 1800, rpe: 6,
+                           note: "windy")
+    let logged = try db.ingestRuns([typed], planID: saved.id, slots: slots(plan))
+    let id = try #require(logged.added.first?.run.id)
+    var watch = try timed(workout.date.description, "07:00:00", km: workout.distanceKm * 1.02, minutes: 31)
+    watch.averageHeartRate = 148
+    watch.source = .health
+    let synced = try db.ingestRuns([watch], planID: saved.id, slots: slots(plan))
+    #expect(synced.added.isEmpty && synced.twins.first?.merged == true)
+    let runs = try db.completions()
+    #expect(runs.count == 1)
+    let run = try #require(runs.first)
+    #expect(run.id == id && run.source == .health && run.startedAt == watch.startedAt && run.averageHeartRate == 148)
+    #expect(run.note == "windy" && run.rpe == 6 && run.workoutID == workout.id && run.status == .done)
+  }
+
+  @Test func ingestRunsAfterThePlanWasDeletedStoresThemUnplanned() throws {
     let db = try LogbookDatabase()
     let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
     let saved = try db.savePlan(plan, name: "spring", activate: true)
     try db.deletePlan(named: "spring")
     let workout = try #require(plan.workouts.first)
-    let added = try db.addRuns([Completion(date: workout.date, distanceKm: 5, durationSeconds: 1800)], matching: saved)
-    #expect(added.stored.first?.planID == nil)
+    let added = try db.ingestRuns([Completion(date: workout.date, distanceKm: 5, durationSeconds: 1800)],
+                                  planID: saved.id, slots: slots(plan))
+    #expect(added.added.first?.run.planID == nil && added.added.first?.run.workoutID == nil)
   }
 
   @Test func twoConnectionsAddingTheSameRunsAtOnceStoreEachOnce() throws {
@@ -68,7 +106,9 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       let db = index == 0 ? a : b
       for run in runs {
-        if let added = try? db.addRuns([run], matching: nil) { counts.add(added.stored.count, added.skipped.count) }
+        if let added = try? db.ingestRuns([run], planID: nil, slots: []) {
+          counts.add(added.added.count, added.twins.count)
+        }
       }
     }
     #expect(try a.completions().count == 40)
@@ -127,7 +167,7 @@ import Testing
                     allowed: "1900-01-01 to 2100-12-31")),
     ]
     for (run, error) in cases {
-      #expect(throws: error) { try db.addRuns([good, run], matching: nil) }
+      #expect(throws: error) { try db.ingestRuns([good, run], planID: nil, slots: []) }
       #expect(throws: error) { try db.addCompletions([good, run]) }
       #expect(throws: error) { try db.saveHealth(days: [], measures: [], runs: [good, run], profile: "") }
     }
@@ -144,7 +184,7 @@ import Testing
       $0.averageHeartRate = 250
       $0.elevationGainMeters = 30_000
     }
-    #expect(try db.addRuns([edge], matching: nil).stored.count == 1)
+    #expect(try db.ingestRuns([edge], planID: nil, slots: []).added.count == 1)
     #expect(Plausible.days.lowerBound.description == "1900-01-01")
     #expect(Plausible.days.upperBound.description == "2100-12-31")
   }

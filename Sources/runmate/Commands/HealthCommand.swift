@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Health
+import Ingest
 import Logbook
 import PlanEngine
 import TrainingProgress
@@ -33,12 +34,18 @@ struct HealthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Import export.zip, export.xml (any size, streamed) or a CSV of date,steps,distance_km,active_kcal.")
     @Argument(help: "The export file.") var file: String
+    @Option(name: .long, help: ArgumentHelp("The saved plan its runs count for (default: the active plan).",
+                                            valueName: "name"))
+    var plan: String?
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
       let db = try database.open()
       let (name, zone, _) = try who.resolve(db)
+      let saved: SavedPlan? = try {
+        do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
+      }()
       let url = URL(fileURLWithPath: file)
       guard FileManager.default.fileExists(atPath: file) else { throw CLIError.unreadable(path: file, reason: "no such file") }
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
@@ -59,8 +66,9 @@ struct HealthCommand: ParsableCommand {
         CivilDate(iso: day.date).map { HealthDay(date: $0, steps: day.steps, distanceKm: day.distanceKm, activeKcal: day.activeEnergyKcal) }
       }
       let measures = data.measures.map { HealthMeasure(kind: $0.kind.rawValue, date: $0.date, value: $0.value) }
-      // Running workouts join the logbook; runs already there (an earlier import, a GPX/TCX file of the same run)
-      // are skipped inside saveHealth's write transaction, so two imports at once store each run once.
+      // Running workouts join the logbook the one ingest way, inside saveHealth's write transaction: a run already
+      // there (an earlier import, a GPX/TCX file, the run logged by hand) is one run, so two imports at once store
+      // each run once; new runs are matched to the plan.
       var runs: [Completion] = []
       for workout in data.workouts where workout.isRunning {
         guard let km = workout.distanceKm, km > 0, workout.durationSeconds > 0 else { continue }
@@ -71,7 +79,8 @@ struct HealthCommand: ParsableCommand {
                                durationSeconds: workout.durationSeconds, source: .health,
                                sourceFile: "Apple Health (\(workout.sourceName))"))
       }
-      let result = try db.saveHealth(days: days, measures: measures, runs: runs, profile: name)
+      let result = try db.saveHealth(days: days, measures: measures, runs: runs, profile: name, planID: saved?.id,
+                                     slots: saved.map(plannedSlots(for:)) ?? [])
       let previousBest = result.previousBestSteps
       var lines = ["imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
         + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"]
@@ -79,6 +88,12 @@ struct HealthCommand: ParsableCommand {
         let records = data.skippedRecords == 1 ? "1 record" : "\(data.skippedRecords) records"
         lines.append("skipped \(records) whose date, value or unit could not be read (missing, negative or not a number)")
       }
+      if let summary = matchSummary(result.runs, plan: saved) { lines.append(summary) }
+      let merged = result.runs.twins.filter(\.merged)
+      for twin in merged.prefix(5) {
+        lines.append("run on \(twin.candidate.date.shortLabel): " + twinDescription(twin))
+      }
+      if merged.count > 5 { lines.append("and \(merged.count - 5) more runs merged with runs logged by hand") }
       if let best = days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
         lines.append("New best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel)! 🎉")
       }

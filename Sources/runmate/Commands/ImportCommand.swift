@@ -1,6 +1,7 @@
 import Activity
 import ArgumentParser
 import Foundation
+import Ingest
 import Logbook
 import PlanEngine
 
@@ -12,7 +13,9 @@ struct ImportCommand: ParsableCommand {
     discussion: """
       Files are streamed (memory does not grow with their size). The whole import is one transaction: a broken
       file is reported by name and line and nothing is written. A run already in the logbook (the same file again,
-      or the GPX and the TCX of one activity) is skipped.
+      or the GPX and the TCX of one activity, or Apple Health's record of it) is skipped; a run logged by hand the
+      same day with about the same distance and time is the same run: the file's record is kept, with the note and
+      effort you logged. New runs are matched to the plan (a run under 60 % of the planned distance is partial).
       """)
 
   @Argument(help: "GPX or TCX files, or folders holding them.") var paths: [String]
@@ -63,18 +66,23 @@ struct ImportCommand: ParsableCommand {
         averageHeartRate: heartRate, elevationGainMeters: summary.elevationGainMeters,
         source: summary.format == .gpx ? .gpx : .tcx, sourceFile: name))
     }
-    // Duplicates skipped and workouts matched inside the write transaction: two imports of the same files at once
-    // store each run once.
-    let added = try db.addRuns(candidates, matching: saved)
-    let stored = added.stored
-    skipped += added.skipped.count
+    // Twins found and workouts matched inside the write transaction: two imports of the same files at once store
+    // each run once.
+    let slots = saved.map(plannedSlots(for:)) ?? []
+    let result = try db.ingestRuns(candidates, planID: saved?.id, slots: slots)
+    skipped += result.skipped.count + result.twins.filter { !$0.merged }.count
     var lines: [String] = []
-    for run in stored {
+    for new in result.added {
+      let run = new.run
+      let matched = matchDescription(new.match, distanceKm: run.distanceKm, in: saved)
       lines.append("imported \(run.sourceFile ?? "?"): \(run.date.shortLabel), \(storedDecimal(run.distanceKm)) km in "
         + "\(formatRaceTime(run.durationSeconds)) (moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
-        + (run.workoutID == nil ? "" : ", matched a planned workout"))
+        + (matched.map { ", " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""))
     }
-    lines.append("\(stored.count) imported, \(skipped) already in the logbook or empty")
+    for twin in result.twins { lines.append("\(twin.candidate.sourceFile ?? "?"): " + twinDescription(twin)) }
+    let merged = result.twins.filter(\.merged).count
+    lines.append("\(result.added.count) imported, \(skipped) already in the logbook or empty"
+      + (merged > 0 ? ", \(merged) merged with a run logged by hand" : ""))
     try writeStandardOutput(lines.joined(separator: "\n") + "\n")
   }
 

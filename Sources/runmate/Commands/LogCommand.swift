@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Ingest
 import Logbook
 import PlanEngine
 
@@ -48,16 +49,27 @@ struct LogCommand: ParsableCommand {
       let saved: SavedPlan? = try {
         do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
       }()
-      // Matched and stored in one write transaction: ten `log`s at once never match one workout twice.
-      let added = try db.addRuns([completion], matching: saved)
-      guard let stored = added.stored.first else { return }
-      let previous = added.before
+      // Deduplicated, matched and stored in one write transaction: ten `log`s at once never match one workout
+      // twice, and a run already imported from a device is the same run, not a second one.
+      let slots = saved.map(plannedSlots(for:)) ?? []
+      let result = try db.ingestRuns([completion], planID: saved?.id, slots: slots)
+      if let twin = result.twins.first {
+        let run = twin.stored
+        var lines = ["Already in the logbook: " + twinDescription(twin) + "."]
+        if let matched = matchDescription(storedMatch(run, slots: slots), distanceKm: run.distanceKm, in: saved) {
+          lines.append(matched + ".")
+        }
+        return try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+      }
+      guard let new = result.added.first else { return }
+      let stored = new.run
+      let previous = result.before
       let before = PersonalBests(previous)
       let after = PersonalBests(previous + [stored])
       var lines = ["Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(storedDecimal(stored.distanceKm)) km in "
         + "\(formatRaceTime(stored.durationSeconds)) (\(Pace(secondsPerKilometer: stored.secondsPerKm).formatted()))"]
-      if let saved, let id = stored.workoutID, let workout = saved.plan.workouts.first(where: { $0.id == id }) {
-        lines.append("Matched \(workout.title) planned for \(workout.date.shortLabel). Nice work!")
+      if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: saved) {
+        lines.append(matched + ". Nice work!")
       } else if saved != nil {
         lines.append("No planned workout that day: logged as an extra run. Nice work!")
       } else {

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import Ingest
+import PlanEngine
+
+/// What ``LogbookDatabase/ingestRuns(_:planID:slots:)`` did, with the runs as stored.
+public struct IngestedRuns: Sendable, Hashable {
+  /// A new run, stored.
+  public struct New: Sendable, Hashable {
+    /// The run with its id, plan, matched workout and status.
+    public var run: Completion
+    /// The planned workout it fulfils (nil: an extra run).
+    public var match: SlotMatch?
+  }
+
+  /// A candidate that was the same run as one already known.
+  public struct Twin: Sendable, Hashable {
+    /// The candidate, as given.
+    public var candidate: Completion
+    /// Its twin as stored now (after the merge, when there was one).
+    public var stored: Completion
+    /// True when the twin was already in the logbook (false: earlier in the same batch).
+    public var wasStored: Bool
+    /// True when the stored twin was rewritten: the device record kept, with the runner's note and effort.
+    public var merged: Bool
+  }
+
+  /// A candidate left out, and why.
+  public struct Skipped: Sendable, Hashable {
+    /// The candidate, as given.
+    public var candidate: Completion
+    /// Why.
+    public var reason: IngestOutcome<Completion>.SkipReason
+  }
+
+  /// New runs, in the order given.
+  public var added: [New] = []
+  /// Runs already known.
+  public var twins: [Twin] = []
+  /// Runs left out.
+  public var skipped: [Skipped] = []
+  /// Every completion stored before, by date, as read in the same transaction.
+  public var before: [Completion] = []
+
+  /// Creates an empty result.
+  public init() {}
+}
+
+extension LogbookDatabase {
+  /// Adds runs from any source (`log`, GPX/TCX `import`, `health import`) the one way: in ONE write transaction
+  /// it reads the logbook, lets ``Ingest/ingest(_:stored:slots:taken:)`` decide (twins across sources, the
+  /// planned workout each new run fulfils), and applies the decision: new runs inserted, stored twins rewritten
+  /// with the richer record. Two processes adding the same runs at once therefore store them once and never match
+  /// one planned workout twice.
+  ///
+  /// - Parameters:
+  ///   - candidates: the runs read from a source, in order.
+  ///   - planID: the saved plan they count for (nil: unplanned). If it was deleted meanwhile, the runs are stored
+  ///     unplanned.
+  ///   - slots: that plan's planned workouts.
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written when a value is
+  ///   impossible; nothing is written when any write fails.
+  public func ingestRuns(_ candidates: [Completion], planID: String?, slots: [PlannedSlot])
+    throws(LogbookError) -> IngestedRuns
+  {
+    for candidate in candidates { _ = try candidate.validated() }
+    do {
+      return try writer.write { db in try LogbookDatabase.ingestRuns(candidates, planID: planID, slots: slots, in: db) }
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  /// The body of ``ingestRuns(_:planID:slots:)``, inside the caller's write transaction.
+  static func ingestRuns(_ candidates: [Completion], planID: String?, slots: [PlannedSlot], in db: Database) throws
+    -> IngestedRuns
+  {
+    let before = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
+    var planID = planID
+    if let id = planID, try !PlanRecord.exists(db, key: id) { planID = nil }
+    let slots = planID == nil ? [] : slots
+    let taken = Set(before.filter { $0.planID != nil && $0.planID == planID }.compactMap(\.workoutID))
+    let outcome = ingest(candidates, stored: before, slots: slots, taken: taken)
+
+    var result = IngestedRuns()
+    result.before = before
+    var current = before
+    for duplicate in outcome.duplicates {
+      guard case .stored(let index) = duplicate.twin, let merged = duplicate.merged else { continue }
+      var run = merged
+      run.id = before[index].id
+      run.planID = before[index].planID
+      run.workoutID = before[index].workoutID
+      run.status = duplicate.status ?? before[index].status
+      try CompletionRecord(run).update(db)
+      current[index] = run
+    }
+    for added in outcome.added {
+      var run = added.run
+      run.planID = planID
+      run.workoutID = added.match?.slot.workoutID
+      run.status = added.match?.status
+      var record = CompletionRecord(run)
+      try record.insert(db)
+      result.added.append(.init(run: record.completion, match: added.match))
+    }
+    for duplicate in outcome.duplicates {
+      let candidate = candidates[duplicate.candidate]
+      switch duplicate.twin {
+      case .stored(let index):
+        result.twins.append(.init(candidate: candidate, stored: current[index], wasStored: true,
+                                  merged: duplicate.merged != nil))
+      case .added(let index):
+        result.twins.append(.init(candidate: candidate, stored: result.added[index].run, wasStored: false,
+                                  merged: duplicate.merged != nil))
+      }
+    }
+    result.skipped = outcome.skipped.map { .init(candidate: candidates[$0.candidate], reason: $0.reason) }
+    return result
+  }
+}
+
+/// Adds the `status` column (done / partial) to completions: appended as the last migration of the logbook.
+func registerIngestMigration(in migrator: inout DatabaseMigrator) {
+  migrator.registerMigration("v6-ingest-status") { db in
+    try db.alter(table: "completion") { t in
+      t.add(column: "status", .text).check { $0 == nil || $0 == "done" || $0 == "partial" }
+    }
+    // Runs matched before are done: a partial status did not exist.
+    try db.execute(sql: "UPDATE completion SET status = 'done' WHERE workoutID IS NOT NULL")
+  }
+}
