@@ -53,6 +53,47 @@ import Testing
     #expect(try db.lastExport(identity: "rm-y") == nil)
   }
 
+  @Test func aDatabaseFromSchemaV4KeepsItsPlansLogsAndExportsAndGetsScheduleStorage() throws {
+    // Fixtures/schema-v4.sqlite was written by the runmate of schema v4 (before schedule settings): profile 'ana',
+    // plan 'spring' (half, from 2027-01-04), one run logged on 2027-01-05 and one export of that plan.
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fixture = try #require(Bundle.module.url(forResource: "schema-v4", withExtension: "sqlite", subdirectory: "Fixtures"))
+    let path = dir.appendingPathComponent("v4.sqlite").path
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+    let db = try LogbookDatabase(path: path)
+    let saved = try db.plan(named: nil)
+    #expect(saved.name == "spring")
+    #expect(saved.plan.goal.start == CivilDate(iso: "2027-01-04"))
+    let runs = try db.completions()
+    #expect(runs.map(\.note) == ["v4 era"])
+    #expect(runs.first?.workoutID == "rm-0f77ee25f7caea6d-w01-q1")
+    #expect(try db.lastExport(identity: "rm-84d13c575f097001")?.path == "/tmp/h6fix/spring.ics")
+    #expect(try db.profile(named: nil)?.runDays == [.tuesday, .thursday, .saturday, .sunday])
+    // An existing plan has no settings (the old behaviour) and no dated workouts until it is scheduled.
+    #expect(try db.scheduleSettings(ofPlan: saved.id) == nil)
+    #expect(try db.scheduledWorkouts(of: saved).isEmpty)
+    let settings = ScheduleSettings(runDays: [.tuesday, .sunday], times: ["06:30"], timeZone: "Europe/Berlin",
+                                    busy: [BusyTime(start: Date(timeIntervalSince1970: 1_800_000_000),
+                                                    end: Date(timeIntervalSince1970: 1_800_003_600), summary: "work")],
+                                    reminders: [], raceStart: "09:00")
+    let first = try #require(saved.plan.workouts.first)
+    let moved = try #require(CivilDate(iso: "2027-01-05"))
+    let dated = [DatedWorkout(workoutID: first.id, week: 1, date: moved, plannedDate: first.date, startMinute: 390,
+                              timeZoneID: "Europe/Berlin", kind: first.kind, distanceKm: first.distanceKm)]
+    try db.saveSchedule(planID: saved.id, settings: settings, workouts: dated)
+    let reopened = try LogbookDatabase(path: path)
+    #expect(try reopened.scheduleSettings(ofPlan: saved.id) == settings)
+    #expect(try reopened.scheduledWorkouts(of: saved) == dated)
+    #expect(try reopened.scheduledWorkouts(of: saved).first?.startText == "06:30")
+    #expect(saved.plan.scheduled(dated).workouts.map(\.date) == [moved])
+    // Saving the plan again without a schedule keeps its settings and drops the dated workouts (they may be stale).
+    _ = try reopened.savePlan(saved.plan, name: "spring", activate: true)
+    #expect(try reopened.scheduleSettings(ofPlan: saved.id) == settings)
+    #expect(try reopened.scheduledWorkouts(of: saved).isEmpty)
+    #expect(throws: LogbookError.self) { try reopened.saveSchedule(planID: "rm-none", settings: nil, workouts: []) }
+  }
+
   @Test func aForeignSQLiteFileIsRefusedAndLeftAlone() throws {
     let dir = try directory()
     defer { try? FileManager.default.removeItem(at: dir) }
