@@ -190,4 +190,42 @@ import Testing
     let today = try runmate(["today", "--now", "2027-01-05"], environment: env)
     #expect(today.stdout.hasPrefix("Today, Tue 5 Jan: Easy"), "\(today.stdout)")
   }
+
+  @Test func busyTimeIsKeptWithThePlanWhenTheFileIsGone() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let busy = directory.appendingPathComponent("busy.ics")
+    try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("examples/with-busy-calendar/busy.ics"),
+                                     to: busy)
+    let saved = try runmate(["plan", "--distance", "10k", "--level", "intermediate", "--weeks", "10", "--start",
+                             "2026-11-30", "--now", "2026-11-21", "--at", "07:00", "--at", "sun=09:00", "--tz",
+                             "America/New_York", "--busy", busy.path, "--save", "--name", "winter"], environment: env)
+    #expect(saved.status == 0, "\(saved.stderr)")
+    // The saved plan's schedule is the one the same options give (examples/with-busy-calendar/schedule.out) ...
+    let golden = try String(contentsOf: repositoryRoot.appendingPathComponent("examples/with-busy-calendar/schedule.out"),
+                            encoding: .utf8)
+    #expect(try runmate(["schedule", "--now", "2026-11-21"], environment: env).stdout == golden)
+    // ... and stays so without the busy file.
+    try FileManager.default.removeItem(at: busy)
+    let again = try runmate(["schedule", "--now", "2026-11-21"], environment: env)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout == golden)
+    #expect(again.stdout.contains("busy at 07:00 (Holidays)"))
+  }
+
+  @Test func todayIsTheProfilesLocalDay() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    #expect(try runmate(["profile", "init", "kiri", "--tz", "Pacific/Auckland", "--level", "beginner"],
+                        environment: env).status == 0)
+    #expect(try runmate(["plan", "--distance", "10k", "--weeks", "8", "--start", "2027-01-04", "--now", "2027-01-01",
+                         "--save"], environment: env).status == 0)
+    // 12:00 UTC on 5 January is 01:00 on 6 January in Auckland.
+    let today = try runmate(["today", "--now", "2027-01-05T12:00:00Z"], environment: env)
+    #expect(today.stdout.hasPrefix("Today, Wed 6 Jan"), "\(today.stdout)\(today.stderr)")
+    let utc = try runmate(["today", "--now", "2027-01-05"], environment: env)
+    #expect(utc.stdout.hasPrefix("Today, Tue 5 Jan"), "\(utc.stdout)\(utc.stderr)")
+  }
 }
