@@ -165,6 +165,8 @@ import Testing
     let later = Self.events(try String(contentsOfFile: ics, encoding: .utf8))
     #expect(later.filter { !$0.summary.contains("Race") }.allSatisfy { $0.time == "07:00" })
     #expect(try run(["today", "--now", "2027-01-16"]).stdout.contains(" at 07:00"))
+    #expect(try run(["plans", "show"]).stdout.hasSuffix("\nSchedule: tue/thu/sat/sun, long run sun, at 07:00, "
+      + "Europe/Berlin, skip 2027-01-14, reminders 30m, race at 09:00\n"))
   }
 
   @Test func aSchemaV4DatabaseKeepsItsPlanLogAndLastExport() throws {
