@@ -380,17 +380,19 @@ public final class LogbookDatabase: Sendable {
 
   /// The saved plan's workouts on their scheduled days, by date then start time; empty when none were stored.
   public func scheduledWorkouts(ofPlan planID: String) throws(LogbookError) -> [DatedWorkout] {
-    try read { db in
-      try Row.fetchAll(db, sql: """
-        SELECT workoutID, week, date, plannedDate, startMinute, timeZone, kind, distanceKm FROM scheduledWorkout
-        WHERE planID = ? ORDER BY date, startMinute, workoutID
-        """, arguments: [planID]).compactMap { row -> DatedWorkout? in
-        guard let date = CivilDate(iso: row["date"]), let planned = CivilDate(iso: row["plannedDate"]),
-              let kind = WorkoutKind(rawValue: row["kind"]) else { return nil }
-        return DatedWorkout(workoutID: row["workoutID"], week: row["week"], date: date, plannedDate: planned,
-                            startMinute: row["startMinute"], timeZoneID: row["timeZone"], kind: kind,
-                            distanceKm: row["distanceKm"])
-      }
+    try read { db in try LogbookDatabase.scheduledWorkouts(planID: planID, in: db) }
+  }
+
+  static func scheduledWorkouts(planID: String, in db: Database) throws -> [DatedWorkout] {
+    try Row.fetchAll(db, sql: """
+      SELECT workoutID, week, date, plannedDate, startMinute, timeZone, kind, distanceKm FROM scheduledWorkout
+      WHERE planID = ? ORDER BY date, startMinute, workoutID
+      """, arguments: [planID]).compactMap { row -> DatedWorkout? in
+      guard let date = CivilDate(iso: row["date"]), let planned = CivilDate(iso: row["plannedDate"]),
+            let kind = WorkoutKind(rawValue: row["kind"]) else { return nil }
+      return DatedWorkout(workoutID: row["workoutID"], week: row["week"], date: date, plannedDate: planned,
+                          startMinute: row["startMinute"], timeZoneID: row["timeZone"], kind: kind,
+                          distanceKm: row["distanceKm"])
     }
   }
 
@@ -585,6 +587,11 @@ public final class LogbookDatabase: Sendable {
     let before = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
     var plan = plan
     if let id = plan?.id, try !PlanRecord.exists(db, key: id) { plan = nil }
+    // Runs match the workouts on their scheduled days (moved by the scheduler, or dropped), when stored.
+    if let current = plan {
+      let dated = try scheduledWorkouts(planID: current.id, in: db)
+      if !dated.isEmpty { plan = (id: current.id, plan: current.plan.scheduled(dated)) }
+    }
     var taken = Set(before.filter { $0.planID != nil && $0.planID == plan?.id }.compactMap(\.workoutID))
     var timed = TimedRuns(before)
     var result = AddedRuns(stored: [], skipped: [], before: before)

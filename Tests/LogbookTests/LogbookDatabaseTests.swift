@@ -94,6 +94,31 @@ import Testing
     #expect(throws: LogbookError.self) { try reopened.saveSchedule(planID: "rm-none", settings: nil, workouts: []) }
   }
 
+  @Test func runsMatchWorkoutsOnTheirScheduledDays() throws {
+    let db = try LogbookDatabase()
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    let moved = try #require(plan.weeks.first?.workouts.first)
+    let dropped = try #require(plan.weeks.first?.workouts.last)
+    let dated = plan.weeks.flatMap { week in
+      week.workouts.filter { $0.id != dropped.id }.map { workout in
+        DatedWorkout(workoutID: workout.id, week: week.number,
+                     date: workout.id == moved.id ? workout.date.adding(days: 3) : workout.date,
+                     plannedDate: workout.date, startMinute: nil, timeZoneID: "UTC", kind: workout.kind,
+                     distanceKm: workout.distanceKm)
+      }
+    }
+    let saved = try db.savePlan(plan, name: "spring", activate: true, schedule: (settings: nil, workouts: dated))
+    #expect(try db.scheduledWorkouts(of: saved).count == plan.workouts.count - 1)
+    let onMovedDay = Completion(date: moved.date.adding(days: 3), distanceKm: moved.distanceKm, durationSeconds: 1800,
+                                kind: moved.kind)
+    let onDroppedDay = Completion(date: dropped.date, distanceKm: dropped.distanceKm, durationSeconds: 1800,
+                                  kind: dropped.kind)
+    let added = try db.addRuns([onMovedDay, onDroppedDay], matching: saved)
+    #expect(added.stored.first?.workoutID == moved.id)
+    // A workout the schedule dropped is not offered: the run is unplanned.
+    #expect(added.stored.last?.workoutID != dropped.id)
+  }
+
   @Test func aForeignSQLiteFileIsRefusedAndLeftAlone() throws {
     let dir = try directory()
     defer { try? FileManager.default.removeItem(at: dir) }
