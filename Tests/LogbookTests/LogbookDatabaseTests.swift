@@ -58,7 +58,8 @@ import Testing
     // plan 'spring' (half, from 2027-01-04), one run logged on 2027-01-05 and one export of that plan.
     let dir = try directory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let fixture = try #require(Bundle.module.url(forResource: "schema-v4", withExtension: "sqlite", subdirectory: "Fixtures"))
+    let fixture = try #require(Bundle.module.url(forResource: "schema-v4", withExtension: "sqlite",
+                                                 subdirectory: "Fixtures"))
     let path = dir.appendingPathComponent("v4.sqlite").path
     try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
     let db = try LogbookDatabase(path: path)

@@ -205,8 +205,8 @@ import Testing
                              "America/New_York", "--busy", busy.path, "--save", "--name", "winter"], environment: env)
     #expect(saved.status == 0, "\(saved.stderr)")
     // The saved plan's schedule is the one the same options give (examples/with-busy-calendar/schedule.out) ...
-    let golden = try String(contentsOf: repositoryRoot.appendingPathComponent("examples/with-busy-calendar/schedule.out"),
-                            encoding: .utf8)
+    let goldenURL = repositoryRoot.appendingPathComponent("examples/with-busy-calendar/schedule.out")
+    let golden = try String(contentsOf: goldenURL, encoding: .utf8)
     #expect(try runmate(["schedule", "--now", "2026-11-21"], environment: env).stdout == golden)
     // ... and stays so without the busy file.
     try FileManager.default.removeItem(at: busy)

@@ -45,7 +45,8 @@ struct ExportCommand: ParsableCommand {
     "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"))
   var diff: String?
 
-  @Option(name: .customLong("units"), help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).")
+  @Option(name: .customLong("units"),
+          help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).")
   var units: String?
 
   @Flag(name: .long, help: "Replace an existing --out file even when it is not a calendar runmate wrote.")

@@ -63,7 +63,8 @@ struct ScheduleOptions: ParsableArguments {
     }
     if !times.isEmpty {
       _ = try parseTimes(times)
-      note("--at", times.joined(separator: " "), settings.times.isEmpty ? "all-day" : settings.times.joined(separator: " "))
+      let old = settings.times.isEmpty ? "all-day" : settings.times.joined(separator: " ")
+      note("--at", times.joined(separator: " "), old)
       settings.times = times
     }
     if let timeZone {
@@ -72,12 +73,14 @@ struct ScheduleOptions: ParsableArguments {
     }
     if !skips.isEmpty {
       _ = try parseBlackouts(skips)
-      note("--skip", skips.joined(separator: " "), settings.blackouts.isEmpty ? "none" : settings.blackouts.joined(separator: " "))
+      let old = settings.blackouts.isEmpty ? "none" : settings.blackouts.joined(separator: " ")
+      note("--skip", skips.joined(separator: " "), old)
       settings.blackouts = skips
     }
     if let raceStart {
       guard LocalTime(parsing: raceStart) != nil else {
-        throw CLIError.invalidOption(option: "--race-start", value: raceStart, allowed: "HH:MM (09:00)", suggestion: nil)
+        throw CLIError.invalidOption(option: "--race-start", value: raceStart, allowed: "HH:MM (09:00)",
+                                     suggestion: nil)
       }
       note("--race-start", raceStart, settings.raceStart ?? "all-day")
       settings.raceStart = raceStart
@@ -191,7 +194,8 @@ func parseBlackouts(_ texts: [String]) throws -> [ClosedRange<CivilDate>] {
     _ = try OptionValues.date(parts[0], option: "--skip")
     _ = try OptionValues.date(parts[parts.count - 1], option: "--skip")
     guard first <= last else {
-      throw CLIError.invalidOption(option: "--skip", value: text, allowed: "a range whose first day is not after its last",
+      throw CLIError.invalidOption(option: "--skip", value: text,
+                                   allowed: "a range whose first day is not after its last",
                                    suggestion: "\(last)..\(first)")
     }
     blackouts.append(first...last)

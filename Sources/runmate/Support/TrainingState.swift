@@ -156,7 +156,8 @@ struct ResolvedSchedule {
       if let days = options.days { base.runDays = try parseRunDays(days) }
       let rules = try templates.loadRules()
       let resolvedGoal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
-      let plan = try fittingRunDays(resolvedGoal, plan: { try makePlan(goal: $0, rules: rules, units: unit ?? base.units ?? .km) },
+      let plan = try fittingRunDays(resolvedGoal,
+                                    plan: { try makePlan(goal: $0, rules: rules, units: unit ?? base.units ?? .km) },
                                     settings: base, daysGiven: options.days != nil, profile: profile)
       var settings = try options.apply(to: fromProfile.settings, plan: plan).settings
       if let reminders { settings = try reminders.apply(to: settings).settings }
