@@ -27,8 +27,9 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
 ///   byte-identical); a changed or moved one gets SEQUENCE + 1 and DTSTAMP `now`; an event no longer in the plan is
 ///   exported once more with STATUS:CANCELLED.
 /// - All-day workouts are DATE events with an exclusive DTEND, marked transparent (they do not block the day);
-///   timed ones carry their local time and TZID. Relative reminders go on timed workouts only (on an all-day event
-///   they fire at midnight); absolute ones (`20:00` the day before) on both.
+///   timed ones carry their local time and TZID. The race is always busy (OPAQUE), timed or not. Relative
+///   reminders go on timed workouts only (on an all-day event they fire at midnight); absolute ones (`20:00` the
+///   day before) on both.
 public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Date) throws(ExportError) -> Export {
   let builder = EventBuilder(schedule: schedule, options: options, zone: TimeZone(identifier: schedule.timeZoneID)
     ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current)
@@ -164,7 +165,7 @@ struct EventBuilder {
     if workout.kind == .race { categories = ["Running", "Race"] }
     return VEvent(uid: uid(for: item, week: week), dtstamp: stamp, start: start, end: end, summary: summary,
                   description: text, location: nil, categories: categories, sequence: 0, status: nil,
-                  transparent: item.start == nil, alarms: alarms(for: item, summary: summary),
+                  transparent: item.start == nil && workout.kind != .race, alarms: alarms(for: item, summary: summary),
                   recurrenceRule: nil, recurrenceID: nil, durationSeconds: nil)
   }
 

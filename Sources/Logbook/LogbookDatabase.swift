@@ -222,6 +222,24 @@ public final class LogbookDatabase: Sendable {
         t.primaryKey(["profile", "kind", "date"])
       }
     }
+    migrator.registerMigration("v5-schedule") { db in
+      // A saved plan's schedule settings (NULL: none saved, the old behaviour) and its workouts on their days.
+      try db.alter(table: "plan") { t in
+        t.add(column: "scheduleJSON", .text)
+      }
+      try db.create(table: "scheduledWorkout") { t in
+        t.column("planID", .text).notNull().references("plan", onDelete: .cascade)
+        t.column("workoutID", .text).notNull()
+        t.column("week", .integer).notNull()
+        t.column("date", .text).notNull()
+        t.column("plannedDate", .text).notNull()
+        t.column("startMinute", .integer).check { $0 == nil || ($0 >= 0 && $0 < 1440) }
+        t.column("timeZone", .text).notNull()
+        t.column("kind", .text).notNull()
+        t.column("distanceKm", .double).notNull()
+        t.primaryKey(["planID", "workoutID"])
+      }
+    }
     registerIngestMigration(in: &migrator)
     return migrator
   }
@@ -260,7 +278,16 @@ public final class LogbookDatabase: Sendable {
   // MARK: - Plans
 
   /// Saves `plan` under `name` (replacing a plan of the same id), optionally making it the active plan.
-  public func savePlan(_ plan: Plan, name: String, activate: Bool) throws(LogbookError) -> SavedPlan {
+  ///
+  /// With `schedule`, its settings and dated workouts replace the plan's in the same transaction (nil settings:
+  /// none saved). Without it, saved settings are kept and the dated workouts are dropped (the plan changed).
+  public func savePlan(_ plan: Plan, name: String, activate: Bool,
+                       schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil)
+    throws(LogbookError) -> SavedPlan
+  {
+    var encoded: (json: String?, workouts: [DatedWorkout])?
+    if let schedule { encoded = (try LogbookDatabase.encode(schedule.settings), schedule.workouts) }
+    let stored = encoded
     let json: String
     do {
       json = String(decoding: try JSONEncoder().encode(plan), as: UTF8.self)
@@ -276,6 +303,11 @@ public final class LogbookDatabase: Sendable {
       if activate || isFirst { try db.execute(sql: "UPDATE plan SET active = 0") }
       let record = PlanRecord(id: plan.id, name: name, active: activate || isFirst, savedAt: now, planJSON: json)
       try record.save(db)
+      if let stored {
+        try LogbookDatabase.storeSchedule(planID: plan.id, json: stored.json, workouts: stored.workouts, in: db)
+      } else {
+        try db.execute(sql: "DELETE FROM scheduledWorkout WHERE planID = ?", arguments: [plan.id])
+      }
       return SavedPlan(id: plan.id, name: name, active: record.active, savedAt: now, plan: plan)
     }
   }
@@ -315,6 +347,84 @@ public final class LogbookDatabase: Sendable {
     let known = try plans().map(\.name)
     let deleted = try write { db in try PlanRecord.filter(Column("name") == name).deleteAll(db) }
     if deleted == 0 { throw .noSuchPlan(name: name, known: known) }
+  }
+
+  // MARK: - Schedules
+
+  /// The schedule settings saved with the plan `planID`; nil when none were saved (plans from before v5, or saved
+  /// without any).
+  public func scheduleSettings(ofPlan planID: String) throws(LogbookError) -> ScheduleSettings? {
+    let json = try read { db in
+      try String.fetchOne(db, sql: "SELECT scheduleJSON FROM plan WHERE id = ?", arguments: [planID])
+    }
+    guard let json else { return nil }
+    do {
+      return try JSONDecoder().decode(ScheduleSettings.self, from: Data(json.utf8))
+    } catch {
+      throw .database(detail: "the schedule settings of plan \(planID) cannot be read: \(error)")
+    }
+  }
+
+  /// Replaces the schedule settings and dated workouts of the saved plan `planID` in one transaction.
+  ///
+  /// - Throws: ``LogbookError/database(detail:)`` when no plan has that id.
+  public func saveSchedule(planID: String, settings: ScheduleSettings?, workouts: [DatedWorkout])
+    throws(LogbookError)
+  {
+    let json = try LogbookDatabase.encode(settings)
+    let found = try write { db -> Bool in
+      guard try PlanRecord.exists(db, key: planID) else { return false }
+      try LogbookDatabase.storeSchedule(planID: planID, json: json, workouts: workouts, in: db)
+      return true
+    }
+    if !found { throw .database(detail: "no saved plan has the id \(planID)") }
+  }
+
+  /// The saved plan's workouts on their scheduled days, by date then start time; empty when none were stored.
+  public func scheduledWorkouts(ofPlan planID: String) throws(LogbookError) -> [DatedWorkout] {
+    try read { db in try LogbookDatabase.scheduledWorkouts(planID: planID, in: db) }
+  }
+
+  static func scheduledWorkouts(planID: String, in db: Database) throws -> [DatedWorkout] {
+    try Row.fetchAll(db, sql: """
+      SELECT workoutID, week, date, plannedDate, startMinute, timeZone, kind, distanceKm FROM scheduledWorkout
+      WHERE planID = ? ORDER BY date, startMinute, workoutID
+      """, arguments: [planID]).compactMap { row -> DatedWorkout? in
+      guard let date = CivilDate(iso: row["date"]), let planned = CivilDate(iso: row["plannedDate"]),
+            let kind = WorkoutKind(rawValue: row["kind"]) else { return nil }
+      return DatedWorkout(workoutID: row["workoutID"], week: row["week"], date: date, plannedDate: planned,
+                          startMinute: row["startMinute"], timeZoneID: row["timeZone"], kind: kind,
+                          distanceKm: row["distanceKm"])
+    }
+  }
+
+  /// The saved plan's workouts on their scheduled days (``scheduledWorkouts(ofPlan:)``).
+  public func scheduledWorkouts(of saved: SavedPlan) throws(LogbookError) -> [DatedWorkout] {
+    try scheduledWorkouts(ofPlan: saved.id)
+  }
+
+  static func encode(_ settings: ScheduleSettings?) throws(LogbookError) -> String? {
+    guard let settings else { return nil }
+    do {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      return String(decoding: try encoder.encode(settings), as: UTF8.self)
+    } catch {
+      throw .database(detail: "cannot encode the schedule settings: \(error)")
+    }
+  }
+
+  static func storeSchedule(planID: String, json: String?, workouts: [DatedWorkout], in db: Database) throws {
+    try db.execute(sql: "UPDATE plan SET scheduleJSON = ? WHERE id = ?", arguments: [json, planID])
+    try db.execute(sql: "DELETE FROM scheduledWorkout WHERE planID = ?", arguments: [planID])
+    for item in workouts {
+      try db.execute(sql: """
+        INSERT OR REPLACE INTO scheduledWorkout
+          (planID, workoutID, week, date, plannedDate, startMinute, timeZone, kind, distanceKm)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """, arguments: [planID, item.workoutID, item.week, item.date.description, item.plannedDate.description,
+                          item.startMinute, item.timeZoneID, item.kind.rawValue, item.distanceKm])
+    }
   }
 
   // MARK: - Profiles

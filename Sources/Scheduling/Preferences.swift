@@ -59,11 +59,14 @@ public struct SchedulingPreferences: Sendable, Hashable {
   public var blackouts: [ClosedRange<CivilDate>]
   /// All-day workouts need a free slot of their duration inside this window of the day.
   public var dayWindow: ClosedRange<LocalTime>
+  /// The race's start time; nil for an all-day race (the `--at` times are for training, not the race).
+  public var raceStart: LocalTime?
 
   /// Creates preferences; everything but the time zone is optional.
   public init(runDays: Set<Weekday>? = nil, longRunDay: Weekday? = nil, times: [Weekday: LocalTime] = [:],
               defaultTime: LocalTime? = nil, timeZoneID: String, blackouts: [ClosedRange<CivilDate>] = [],
-              dayWindow: ClosedRange<LocalTime>? = nil) {
+              dayWindow: ClosedRange<LocalTime>? = nil, raceStart: LocalTime? = nil) {
+    self.raceStart = raceStart
     self.runDays = runDays
     self.longRunDay = longRunDay
     self.times = times

@@ -132,7 +132,7 @@ struct WeekScheduler {
       var workout = item.workout
       let plannedDate = workout.date
       workout.date = day
-      let time = workout.kind == .race ? nil : preferences.time(on: day.weekday)
+      let time = workout.kind == .race ? preferences.raceStart : preferences.time(on: day.weekday)
       var start: Date?
       var end: Date?
       if let time, let instant = instant(day, time) {

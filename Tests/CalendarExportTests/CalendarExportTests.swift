@@ -68,6 +68,22 @@ import Testing
     #expect(text.contains("METHOD:PUBLISH"))
   }
 
+  @Test func aRaceStartTimeMakesTheRaceTimedAndBusy() throws {
+    let plan = try plan(.tenK, .beginner, weeks: 8)
+    let preferences = SchedulingPreferences(timeZoneID: "Europe/Berlin",
+                                            raceStart: LocalTime(hour: 9, minute: 30))
+    let schedule = try makeSchedule(plan, preferences: preferences)
+    let exported = try export(schedule)
+    let race = try #require(exported.calendar.events.first { $0.categories.contains("Race") })
+    let day = plan.goal.raceDate
+    #expect(race.start == .zoned(ICalDateTime(year: day.year, month: day.month, day: day.day, hour: 9, minute: 30,
+                                              second: 0), tzid: "Europe/Berlin"))
+    #expect(!race.transparent)
+    // Training stays all-day without --at: the race time is the race's only.
+    let training = exported.calendar.events.filter { !$0.categories.contains("Race") }
+    #expect(training.allSatisfy { $0.transparent })
+  }
+
   @Test func allDayEventsUseDatesAndAbsoluteReminders() throws {
     let schedule = try makeSchedule(try plan(.tenK, .beginner, weeks: 8), preferences: SchedulingPreferences(timeZoneID: "Europe/Berlin"))
     let exported = try export(schedule)
@@ -76,7 +92,8 @@ import Testing
       let next = day.adding(days: 1)
       #expect(event.start == .date(ICalDate(year: day.year, month: day.month, day: day.day)))
       #expect(event.end == .date(ICalDate(year: next.year, month: next.month, day: next.day)))
-      #expect(event.transparent)
+      // All-day training does not block the day; the race does (OPAQUE), timed or not.
+      #expect(event.transparent == (item.workout.kind != .race))
       // No relative alarm (it would fire at midnight); 20:00 Berlin the evening before, in UTC.
       #expect(event.alarms.count == 1)
       let before = day.adding(days: -1)

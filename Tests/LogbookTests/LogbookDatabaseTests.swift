@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import Logbook
 import PlanEngine
 import RunMateTestSupport
@@ -51,6 +52,77 @@ import Testing
     try db.recordExport(identity: "rm-x", path: "plan.ics", calendar: "BEGIN:VCALENDAR")
     #expect(try db.lastExport(identity: "rm-x")?.path == "plan.ics")
     #expect(try db.lastExport(identity: "rm-y") == nil)
+  }
+
+  @Test func aDatabaseFromSchemaV4KeepsItsPlansLogsAndExportsAndGetsScheduleStorage() throws {
+    // Fixtures/schema-v4.sqlite was written by the runmate of schema v4 (before schedule settings): profile 'ana',
+    // plan 'spring' (half, from 2027-01-04), one run logged on 2027-01-05 and one export of that plan.
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fixture = try #require(Bundle.module.url(forResource: "schema-v4", withExtension: "sqlite",
+                                                 subdirectory: "Fixtures"))
+    let path = dir.appendingPathComponent("v4.sqlite").path
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+    let db = try LogbookDatabase(path: path)
+    let saved = try db.plan(named: nil)
+    #expect(saved.name == "spring")
+    #expect(saved.plan.goal.start == CivilDate(iso: "2027-01-04"))
+    let runs = try db.completions()
+    #expect(runs.map(\.note) == ["v4 era"])
+    #expect(runs.first?.workoutID == "rm-0f77ee25f7caea6d-w01-q1")
+    #expect(try db.lastExport(identity: "rm-84d13c575f097001")?.path == "/tmp/h6fix/spring.ics")
+    #expect(try db.profile(named: nil)?.runDays == [.tuesday, .thursday, .saturday, .sunday])
+    // An existing plan has no settings (the old behaviour) and no dated workouts until it is scheduled.
+    #expect(try db.scheduleSettings(ofPlan: saved.id) == nil)
+    #expect(try db.scheduledWorkouts(of: saved).isEmpty)
+    let settings = ScheduleSettings(runDays: [.tuesday, .sunday], times: ["06:30"], timeZone: "Europe/Berlin",
+                                    busy: [BusyTime(start: Date(timeIntervalSince1970: 1_800_000_000),
+                                                    end: Date(timeIntervalSince1970: 1_800_003_600), summary: "work")],
+                                    reminders: [], raceStart: "09:00")
+    let first = try #require(saved.plan.workouts.first)
+    let moved = try #require(CivilDate(iso: "2027-01-05"))
+    let dated = [DatedWorkout(workoutID: first.id, week: 1, date: moved, plannedDate: first.date, startMinute: 390,
+                              timeZoneID: "Europe/Berlin", kind: first.kind, distanceKm: first.distanceKm)]
+    try db.saveSchedule(planID: saved.id, settings: settings, workouts: dated)
+    let reopened = try LogbookDatabase(path: path)
+    #expect(try reopened.scheduleSettings(ofPlan: saved.id) == settings)
+    #expect(try reopened.scheduledWorkouts(of: saved) == dated)
+    #expect(try reopened.scheduledWorkouts(of: saved).first?.startText == "06:30")
+    #expect(saved.plan.scheduled(dated).workouts.map(\.date) == [moved])
+    // Saving the plan again without a schedule keeps its settings and drops the dated workouts (they may be stale).
+    _ = try reopened.savePlan(saved.plan, name: "spring", activate: true)
+    #expect(try reopened.scheduleSettings(ofPlan: saved.id) == settings)
+    #expect(try reopened.scheduledWorkouts(of: saved).isEmpty)
+    #expect(throws: LogbookError.self) { try reopened.saveSchedule(planID: "rm-none", settings: nil, workouts: []) }
+  }
+
+  @Test func runsMatchWorkoutsOnTheirScheduledDays() throws {
+    let db = try LogbookDatabase()
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    let moved = try #require(plan.weeks.first?.workouts.first)
+    let dropped = try #require(plan.weeks.first?.workouts.last)
+    let dated = plan.weeks.flatMap { week in
+      week.workouts.filter { $0.id != dropped.id }.map { workout in
+        DatedWorkout(workoutID: workout.id, week: week.number,
+                     date: workout.id == moved.id ? workout.date.adding(days: 3) : workout.date,
+                     plannedDate: workout.date, startMinute: nil, timeZoneID: "UTC", kind: workout.kind,
+                     distanceKm: workout.distanceKm)
+      }
+    }
+    let saved = try db.savePlan(plan, name: "spring", activate: true, schedule: (settings: nil, workouts: dated))
+    #expect(try db.scheduledWorkouts(of: saved).count == plan.workouts.count - 1)
+    let onMovedDay = Completion(date: moved.date.adding(days: 3), distanceKm: moved.distanceKm, durationSeconds: 1800,
+                                kind: moved.kind)
+    let onDroppedDay = Completion(date: dropped.date, distanceKm: dropped.distanceKm, durationSeconds: 1800,
+                                  kind: dropped.kind)
+    // The slots runs are matched to are the stored dated workouts (as the CLI's `plannedSlots` builds them).
+    let slots = try db.scheduledWorkouts(of: saved).map {
+      PlannedSlot(workoutID: $0.workoutID, date: $0.date, kind: $0.kind, distanceKm: $0.distanceKm)
+    }
+    let added = try db.ingestRuns([onMovedDay, onDroppedDay], planID: saved.id, slots: slots).added.map(\.run)
+    #expect(added.first?.workoutID == moved.id)
+    // A workout the schedule dropped is not offered: the run is unplanned.
+    #expect(added.last?.workoutID != dropped.id)
   }
 
   @Test func aForeignSQLiteFileIsRefusedAndLeftAlone() throws {

@@ -35,13 +35,7 @@ struct ExportCommand: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"))
   var out: String
 
-  @Option(name: .customLong("remind"), help: ArgumentHelp(
-    "Reminder: 30m / 2h before a timed workout, or a local time: 06:00 (same day), 20:00-1d (the evening before). "
-      + "Repeatable. Default: 30m and 20:00-1d.", valueName: "when"))
-  var reminders: [String] = []
-
-  @Flag(name: .customLong("no-remind"), help: "No reminders.")
-  var noReminders = false
+  @OptionGroup var reminderOptions: ReminderOptions
 
   @Option(name: .long, help: ArgumentHelp(
     "The previous export to update against (default: the --out file, if it exists).", valueName: "file"))
@@ -51,33 +45,25 @@ struct ExportCommand: ParsableCommand {
     "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"))
   var diff: String?
 
-  @Option(name: .customLong("units"), help: "Units in event titles: km or mi (default: the profile's, else km).")
+  @Option(name: .customLong("units"),
+          help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).")
   var units: String?
 
   @Flag(name: .long, help: "Replace an existing --out file even when it is not a calendar runmate wrote.")
   var force = false
-
-  func validate() throws {
-    if noReminders && !reminders.isEmpty {
-      throw ValidationError("--no-remind and --remind exclude each other")
-    }
-  }
 
   func run() throws {
     // The output is checked before anything else: nothing is worked out, read or recorded for a file that
     // cannot be written.
     let output = out == "-" ? nil : try OutputFile(out, kind: .calendar, database: database.path, force: force)
     let profile = try profileOption.load(database)
-    let unitText = units ?? profile?.units?.rawValue ?? "km"
-    guard let unit = DistanceUnit(rawValue: unitText.lowercased()) else {
-      throw CLIError.invalidOption(option: "--units", value: unitText, allowed: "km, mi", suggestion: nil)
-    }
-    let remind = try parsedReminders(profile: profile?.reminders)
-    let preferences = try schedule.preferences(profile: profile)
-    let plan = try resolvePlan(goal: goal, templates: templates, clock: clock, database: database, name: planName,
-                               units: unit, profile: profile)
-    let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
-    let scheduled = try makeSchedule(plan, preferences: preferences, busy: busy)
+    let resolved = try ResolvedSchedule.resolve(goal: goal, options: schedule, reminders: reminderOptions, units: units,
+                                                templates: templates, clock: clock, database: database,
+                                                name: planName, profile: profile)
+    let plan = resolved.plan
+    let scheduled = resolved.schedule
+    let unit = resolved.settings.units ?? .km
+    let remind = try parsedReminders(resolved.settings.reminders)
 
     // An --out file is the previous export only when it is a calendar (with --force, anything else is replaced).
     var previousPath = diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil)
@@ -114,29 +100,16 @@ struct ExportCommand: ParsableCommand {
       try output.write(text)
       // Recorded only once the file is in place: a failed write leaves the database as it was.
       try logbook?.recordExport(identity: identity, path: out, calendar: text)
+      try resolved.commit(to: database)
       let events = export.calendar.events.count
       let alarms = export.calendar.events.map(\.alarms.count).reduce(0, +)
       writeStandardError("wrote \(terminalSafe(out)): \(events) events, \(alarms) reminders")
     } else {
       try writeStandardOutput(text)
       try logbook?.recordExport(identity: identity, path: "standard output", calendar: text)
+      try resolved.commit(to: database)
     }
   }
-
-  func parsedReminders(profile: [String]?) throws -> [Reminder] {
-    if noReminders { return [] }
-    let texts = reminders.isEmpty ? (profile ?? []) : reminders
-    if texts.isEmpty { return ExportOptions.defaultReminders }
-    return try texts.map { text in
-      guard let reminder = Reminder(parsing: text) else {
-        throw CLIError.invalidOption(option: "--remind", value: text,
-                                     allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",
-                                     suggestion: nil)
-      }
-      return reminder
-    }
-  }
-
 }
 
 /// `runmate export --diff`: what an export changes against the previous one.

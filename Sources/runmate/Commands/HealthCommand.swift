@@ -80,7 +80,7 @@ struct HealthCommand: ParsableCommand {
                                sourceFile: "Apple Health (\(workout.sourceName))"))
       }
       let result = try db.saveHealth(days: days, measures: measures, runs: runs, profile: name, planID: saved?.id,
-                                     slots: saved.map(plannedSlots(for:)) ?? [])
+                                     slots: try plannedSlots(for: saved, in: db))
       let previousBest = result.previousBestSteps
       var lines = ["imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
         + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"]

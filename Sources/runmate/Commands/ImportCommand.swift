@@ -68,7 +68,7 @@ struct ImportCommand: ParsableCommand {
     }
     // Twins found and workouts matched inside the write transaction: two imports of the same files at once store
     // each run once.
-    let slots = saved.map(plannedSlots(for:)) ?? []
+    let slots = try plannedSlots(for: saved, in: db)
     let result = try db.ingestRuns(candidates, planID: saved?.id, slots: slots)
     skipped += result.skipped.count + result.twins.filter { !$0.merged }.count
     var lines: [String] = []

@@ -51,7 +51,7 @@ struct LogCommand: ParsableCommand {
       }()
       // Deduplicated, matched and stored in one write transaction: ten `log`s at once never match one workout
       // twice, and a run already imported from a device is the same run, not a second one.
-      let slots = saved.map(plannedSlots(for:)) ?? []
+      let slots = try plannedSlots(for: saved, in: db)
       let result = try db.ingestRuns([completion], planID: saved?.id, slots: slots)
       if let twin = result.twins.first {
         let run = twin.stored

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
+import Scheduling
 
 /// `runmate plan`: generate a training plan.
 struct PlanCommand: ParsableCommand {
@@ -13,6 +14,11 @@ struct PlanCommand: ParsableCommand {
         runmate plan --distance half --level beginner --weeks 12
         runmate plan --distance 10k --level intermediate --race-date 2027-04-25 --recent-race 5k=22:30
         runmate plan --distance marathon --level advanced --weeks 18 --format json
+        runmate plan --distance half --level beginner --weeks 12 --save --name spring --days tue,thu,sat,sun \\
+          --at 06:30 --tz Europe/Berlin --remind 30m     # the plan keeps its schedule settings
+
+      With --save, the schedule options (or the profile's defaults) are saved with the plan: `schedule`, `export`,
+      `today` and `week` use them until an option given to `schedule` or `export` changes them.
       """)
 
   @OptionGroup var goal: GoalOptions
@@ -21,6 +27,8 @@ struct PlanCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var profileOption: ProfileOption
+  @OptionGroup var schedule: ScheduleOptions
+  @OptionGroup var reminderOptions: ReminderOptions
 
   @Flag(name: .long, help: "Save the plan in the database (and make it the active plan).")
   var save = false
@@ -33,14 +41,30 @@ struct PlanCommand: ParsableCommand {
     let units = try output.unit(default: profile?.units)
     let rules = try templates.loadRules()
     let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
-    let plan = try makePlan(goal: goal, rules: rules, units: units)
+    let fromProfile = profileSettings(profile, options: schedule, reminders: reminderOptions,
+                                      unitsGiven: output.units != nil)
+    var base = fromProfile.settings
+    if let days = schedule.days { base.runDays = try parseRunDays(days) }
+    let plan = try fittingRunDays(goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
+                                  daysGiven: schedule.days != nil, profile: profile)
+    var settings = try schedule.apply(to: fromProfile.settings, plan: plan).settings
+    settings = try reminderOptions.apply(to: settings).settings
+    if output.units != nil { settings.units = units }
     if save || name != nil {
+      // Settings given or taken from the profile are saved with the plan; with neither, none (the old behaviour).
+      let given = schedule.isGiven || reminderOptions.noReminders || !reminderOptions.reminders.isEmpty
+        || output.units != nil
+      let scheduled = try makeSchedule(plan, preferences: try preferences(from: settings),
+                                       busy: busyIntervals(from: settings))
       let planName = name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
       let db = try database.open()
-      let saved = try db.savePlan(plan, name: planName, activate: true)
+      let saved = try db.savePlan(plan, name: planName, activate: true,
+                                  schedule: (given || profile != nil ? settings : nil, datedWorkouts(scheduled)))
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
+      if let line = fromProfile.announcement { writeStandardError(line) }
       writeStandardError("saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
         + "it is the active plan")
+      for note in scheduled.notes { writeStandardError("\(note.kind.rawValue): \(terminalSafe(note.text))") }
     }
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(plan))

@@ -39,11 +39,35 @@ struct PlansCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-      let saved = try database.open().plan(named: name)
+      let db = try database.open()
+      let saved = try db.plan(named: name)
       switch output.format {
       case .json: try writeStandardOutput(JSONOutput.encode(saved.plan))
-      case .table: try writeText(PlanTable(plan: saved.plan, units: try output.unit()).render())
+      case .table:
+        let settings = try db.scheduleSettings(ofPlan: saved.id)
+        try writeText(PlanTable(plan: saved.plan, units: try output.unit(default: settings?.units)).render()
+          + "\n" + Show.describe(settings) + "\n")
       }
+    }
+
+    /// `Schedule: tue/thu/sat/sun, long run sun, at 06:30 sun=08:00, Europe/Berlin, …`.
+    static func describe(_ settings: ScheduleSettings?) -> String {
+      guard let settings else {
+        return "Schedule: none saved (the profile's defaults apply; `schedule` or `export` options save them)"
+      }
+      var parts = [settings.runDays.map(dayList) ?? "the plan's days"]
+      if let day = settings.longRunDay { parts.append("long run \(day.rawValue)") }
+      parts.append(settings.times.isEmpty ? "all-day" : "at \(settings.times.joined(separator: " "))")
+      parts.append(settings.timeZone)
+      if !settings.blackouts.isEmpty { parts.append("skip \(settings.blackouts.joined(separator: " "))") }
+      if !settings.busyFiles.isEmpty {
+        parts.append("busy \(settings.busyFiles.joined(separator: " ")) (\(settings.busy.count) busy times kept)")
+      }
+      parts.append(settings.reminders.map { $0.isEmpty ? "no reminders" : "reminders \($0.joined(separator: " "))" }
+        ?? "default reminders")
+      if let units = settings.units { parts.append(units.rawValue) }
+      if let start = settings.raceStart { parts.append("race at \(start)") }
+      return "Schedule: " + terminalSafe(parts.joined(separator: ", "))
     }
   }
 

@@ -24,8 +24,11 @@ struct ProgressCommand: ParsableCommand {
     }
     let db = try database.open()
     let saved = try db.plan(named: plan)
-    let profileName = try db.profile(named: nil)?.name ?? ""
-    let report = makeProgress(plan: saved.plan, completions: try db.completions(), today: try clock.today(),
+    let profile = try db.profile(named: nil)
+    let profileName = profile?.name ?? ""
+    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let today = try clock.today(inZone: localZone(profile: profile, state: state))
+    let report = makeProgress(plan: state.plan, completions: try db.completions(), today: today,
                               health: try db.healthDays(profile: profileName))
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(report))

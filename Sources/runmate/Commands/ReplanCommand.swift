@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
+import Scheduling
 import TrainingProgress
 
 /// `runmate replan`: rebuild the remaining weeks from what was actually run.
@@ -50,7 +51,14 @@ struct ReplanCommand: ParsableCommand {
       for line in change.after where !change.before.contains(line) { lines.append("  + \(line)") }
     }
     if apply {
-      _ = try db.savePlan(result.plan, name: saved.name, activate: saved.active)
+      // The rebuilt plan is scheduled with the plan's settings (days, times, zone, blackouts, busy time, reminders
+      // all kept) and saved with its dated workouts in one transaction.
+      let profile = try db.profile(named: nil)
+      let state = try TrainingState.read(saved, db: db, profile: profile)
+      let schedule = try makeSchedule(result.plan, preferences: try preferences(from: state.settings),
+                                      busy: busyIntervals(from: state.settings))
+      _ = try db.savePlan(result.plan, name: saved.name, activate: saved.active,
+                          schedule: (state.stored, datedWorkouts(schedule)))
       lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     } else if !result.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")

@@ -31,9 +31,12 @@ struct ReportCommand: ParsableCommand {
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let runs = try db.completions()
-    let report = makeProgress(plan: saved.plan, completions: runs, today: try clock.today())
-    let unit = try chosenUnit ?? db.profile(named: nil)?.units ?? .km
-    let page = HTMLReport(name: saved.name, plan: saved.plan, report: report, runs: runs, units: unit).render()
+    let profile = try db.profile(named: nil)
+    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let report = makeProgress(plan: state.plan, completions: runs,
+                              today: try clock.today(inZone: localZone(profile: profile, state: state)))
+    let unit = chosenUnit ?? profile?.units ?? .km
+    let page = HTMLReport(name: saved.name, plan: state.plan, report: report, runs: runs, units: unit).render()
     try output.write(page)
     writeStandardError("wrote \(terminalSafe(html))")
   }

@@ -13,6 +13,7 @@ struct ScheduleCommand: ParsableCommand {
       Examples:
         runmate schedule --distance half --level beginner --weeks 12 --days tue,thu,sat,sun --long-run-day sat
         runmate schedule --distance 10k --level intermediate --weeks 10 --at 06:30 --at sat=08:00 --tz Europe/Berlin
+        runmate schedule --plan spring --at 06:30     # changes the saved plan's settings (export uses them too)
       """)
 
   @OptionGroup var goal: GoalOptions
@@ -29,15 +30,14 @@ struct ScheduleCommand: ParsableCommand {
 
   func run() throws {
     let profile = try profileOption.load(database)
-    let units = try output.unit(default: profile?.units)
-    let preferences = try schedule.preferences(profile: profile)
-    let plan = try resolvePlan(goal: goal, templates: templates, clock: clock, database: database, name: planName,
-                               units: units, profile: profile)
-    let busy = try schedule.busyIntervals(plan: plan, timeZoneID: preferences.timeZoneID)
-    let result = try makeSchedule(plan, preferences: preferences, busy: busy)
+    let resolved = try ResolvedSchedule.resolve(goal: goal, options: schedule, reminders: nil, units: nil,
+                                                templates: templates, clock: clock, database: database,
+                                                name: planName, profile: profile)
+    let units = try output.unit(default: resolved.settings.units ?? profile?.units)
     switch output.format {
-    case .json: try writeStandardOutput(JSONOutput.encode(result))
-    case .table: try writeText(ScheduleTable(schedule: result, units: units).render())
+    case .json: try writeStandardOutput(JSONOutput.encode(resolved.schedule))
+    case .table: try writeText(ScheduleTable(schedule: resolved.schedule, units: units).render())
     }
+    try resolved.commit(to: database)
   }
 }

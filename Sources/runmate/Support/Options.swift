@@ -78,12 +78,17 @@ struct ClockOptions: ParsableArguments {
   }
 
   /// Today's date: `--now`, else `SOURCE_DATE_EPOCH` (UTC), else the system clock in the local time zone.
-  func today() throws -> CivilDate {
+  ///
+  /// With `zoneID` (the runner's time zone), an instant (`--now` as an ISO time, `SOURCE_DATE_EPOCH`, the system
+  /// clock) is read in that zone: the runner's local day. A `--now` date is that date.
+  func today(inZone zoneID: String? = nil) throws -> CivilDate {
+    let zone = zoneID.flatMap(TimeZone.init(identifier:))
     if let now {
       if CivilDate(iso: now) != nil { return try OptionValues.date(now, option: "--now") }
       if now.count > 10, CivilDate(iso: String(now.prefix(10))) != nil,
          (try? Date.ISO8601FormatStyle().parse(now)) != nil {
-        _ = try instant()
+        let instant = try instant()
+        if let zone { return try ClockOptions.day(of: instant, in: zone) }
         return try OptionValues.date(String(now.prefix(10)), option: "--now")
       }
       throw ClockOptions.badNow(now)
@@ -92,14 +97,27 @@ struct ClockOptions: ParsableArguments {
     var date = Date()
     if let seconds = try ClockOptions.epoch() {
       date = Date(timeIntervalSince1970: seconds)
-      calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+      calendar.timeZone = zone ?? TimeZone(identifier: "UTC") ?? calendar.timeZone
     } else {
-      calendar.timeZone = TimeZone.current
+      calendar.timeZone = zone ?? TimeZone.current
     }
     let parts = calendar.dateComponents([.year, .month, .day], from: date)
     guard let year = parts.year, let month = parts.month, let day = parts.day,
           let today = CivilDate(year: year, month: month, day: day), OptionValues.everyDate.contains(today) else {
       throw CLIError.invalidOption(option: "--now", value: "(system clock)", allowed: "a date from 1900 to 2200",
+                                   suggestion: nil)
+    }
+    return today
+  }
+
+  /// The civil day of `instant` in `zone`.
+  static func day(of instant: Date, in zone: TimeZone) throws -> CivilDate {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+    guard let year = parts.year, let month = parts.month, let day = parts.day,
+          let today = CivilDate(year: year, month: month, day: day) else {
+      throw CLIError.invalidOption(option: "--now", value: "\(instant)", allowed: "a date from 1900 to 2200",
                                    suggestion: nil)
     }
     return today

@@ -30,8 +30,76 @@ struct ScheduleOptions: ParsableArguments {
     "An .ics of your existing calendar: workouts go where you are free (repeatable).", valueName: "file"))
   var busyFiles: [String] = []
 
+  @Option(name: .customLong("race-start"), help: ArgumentHelp(
+    "The race's start time, e.g. 09:00: the race event is timed (default: an all-day race event).", valueName: "time"))
+  var raceStart: String?
+
+  /// True when any of these options is given.
+  var isGiven: Bool {
+    days != nil || longRunDay != nil || !times.isEmpty || timeZone != nil || !skips.isEmpty || !busyFiles.isEmpty
+      || raceStart != nil
+  }
+
+  /// `base` with every option given applied (busy files read over `plan`'s span), and what changed, in words
+  /// (`--at 06:30 (was all-day)`). Values are checked here; the whole result by ``preferences(from:)``.
+  func apply(to base: ScheduleSettings, plan: Plan) throws -> (settings: ScheduleSettings, changes: [String]) {
+    var settings = base
+    var changes: [String] = []
+    func note(_ option: String, _ new: String, _ old: String) {
+      if new != old { changes.append("\(option) \(new) (was \(old))") }
+    }
+    if let days {
+      let parsed = try parseRunDays(days)
+      note("--days", dayList(parsed), settings.runDays.map(dayList) ?? "the plan's days")
+      settings.runDays = parsed
+    }
+    if let longRunDay {
+      guard let day = parseWeekday(longRunDay) else {
+        throw CLIError.invalidOption(option: "--long-run-day", value: longRunDay,
+                                     allowed: "mon, tue, wed, thu, fri, sat, sun", suggestion: nil)
+      }
+      note("--long-run-day", day.rawValue, settings.longRunDay?.rawValue ?? "the race weekday")
+      settings.longRunDay = day
+    }
+    if !times.isEmpty {
+      _ = try parseTimes(times)
+      let old = settings.times.isEmpty ? "all-day" : settings.times.joined(separator: " ")
+      note("--at", times.joined(separator: " "), old)
+      settings.times = times
+    }
+    if let timeZone {
+      note("--tz", timeZone, settings.timeZone)
+      settings.timeZone = timeZone
+    }
+    if !skips.isEmpty {
+      _ = try parseBlackouts(skips)
+      let old = settings.blackouts.isEmpty ? "none" : settings.blackouts.joined(separator: " ")
+      note("--skip", skips.joined(separator: " "), old)
+      settings.blackouts = skips
+    }
+    if let raceStart {
+      guard LocalTime(parsing: raceStart) != nil else {
+        throw CLIError.invalidOption(option: "--race-start", value: raceStart, allowed: "HH:MM (09:00)",
+                                     suggestion: nil)
+      }
+      note("--race-start", raceStart, settings.raceStart ?? "all-day")
+      settings.raceStart = raceStart
+    }
+    if !busyFiles.isEmpty {
+      let busy = try readBusy(plan: plan, timeZoneID: settings.timeZone)
+      changes.append("--busy \(busyFiles.joined(separator: " ")) (\(busy.count) busy times read)")
+      settings.busyFiles = busyFiles
+      settings.busy = busy
+    }
+    if let runDays = settings.runDays, let longRun = settings.longRunDay, !runDays.contains(longRun) {
+      throw CLIError.invalidOption(option: "--long-run-day", value: longRun.rawValue,
+                                   allowed: "one of the run days (\(dayList(runDays)))", suggestion: nil)
+    }
+    return (settings, changes)
+  }
+
   /// The busy files' events over the plan's span, read through libical.
-  func busyIntervals(plan: Plan, timeZoneID: String) throws -> [BusyInterval] {
+  func readBusy(plan: Plan, timeZoneID: String) throws -> [BusyTime] {
     guard !busyFiles.isEmpty else { return [] }
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: timeZoneID) ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
@@ -39,82 +107,144 @@ struct ScheduleOptions: ParsableArguments {
     let last = plan.goal.raceDate.adding(days: 2)
     guard let from = calendar.date(from: DateComponents(year: first.year, month: first.month, day: first.day)),
           let to = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day)) else { return [] }
-    var intervals: [BusyInterval] = []
+    var intervals: [BusyTime] = []
     for path in busyFiles {
       let text = try CalendarFiles.readText(path)
       intervals += try CalendarExport.busyIntervals(ics: text, file: path, from: from, to: to, timeZoneID: timeZoneID)
+        .map { BusyTime(start: $0.start, end: $0.end, summary: $0.summary) }
     }
     return intervals
   }
+}
 
-  /// The preferences these options describe.
-  func preferences(profile: Profile? = nil) throws -> SchedulingPreferences {
-    let days = self.days ?? profile?.runDays.map { $0.map(\.rawValue).joined(separator: ",") }
-    let longRunDay = self.longRunDay ?? profile?.longRunDay?.rawValue
-    let runDays = try days.map { text throws -> Set<Weekday> in
-      var set = Set<Weekday>()
-      for part in text.split(separator: ",") {
-        guard let day = parseWeekday(String(part)) else {
-          throw CLIError.invalidOption(option: "--days", value: String(part), allowed: "mon, tue, wed, thu, fri, sat, sun",
-                                       suggestion: nil)
-        }
-        set.insert(day)
-      }
-      guard set.count >= 2 else {
-        throw CLIError.invalidOption(option: "--days", value: text, allowed: "at least two run days", suggestion: nil)
-      }
-      return set
+/// The scheduler's preferences for saved or merged settings; every value is checked, naming its option.
+func preferences(from settings: ScheduleSettings) throws -> SchedulingPreferences {
+  let (perDay, defaultTime) = try parseTimes(settings.times)
+  let raceStart = try settings.raceStart.map { text throws -> LocalTime in
+    guard let time = LocalTime(parsing: text) else {
+      throw CLIError.invalidOption(option: "--race-start", value: text, allowed: "HH:MM (09:00)", suggestion: nil)
     }
-    let longRun = try longRunDay.map { text throws -> Weekday in
-      guard let day = parseWeekday(text) else {
-        throw CLIError.invalidOption(option: "--long-run-day", value: text, allowed: "mon, tue, wed, thu, fri, sat, sun",
+    return time
+  }
+  return SchedulingPreferences(runDays: settings.runDays.map(Set.init), longRunDay: settings.longRunDay, times: perDay,
+                               defaultTime: defaultTime, timeZoneID: settings.timeZone,
+                               blackouts: try parseBlackouts(settings.blackouts), raceStart: raceStart)
+}
+
+/// The busy time of saved or merged settings, for the scheduler.
+func busyIntervals(from settings: ScheduleSettings) -> [BusyInterval] {
+  settings.busy.map { BusyInterval(start: $0.start, end: $0.end, summary: $0.summary) }
+}
+
+/// `tue/thu/sat/sun`, in week order.
+func dayList(_ days: [Weekday]) -> String {
+  Weekday.allCases.filter(days.contains).map(\.rawValue).joined(separator: "/")
+}
+
+/// `--days mon,wed,fri`: at least two days, in week order.
+func parseRunDays(_ text: String) throws -> [Weekday] {
+  var set = Set<Weekday>()
+  for part in text.split(separator: ",") {
+    guard let day = parseWeekday(String(part)) else {
+      throw CLIError.invalidOption(option: "--days", value: String(part), allowed: "mon, tue, wed, thu, fri, sat, sun",
+                                   suggestion: nil)
+    }
+    set.insert(day)
+  }
+  guard set.count >= 2 else {
+    throw CLIError.invalidOption(option: "--days", value: text, allowed: "at least two run days", suggestion: nil)
+  }
+  return Weekday.allCases.filter(set.contains)
+}
+
+/// `--at 06:30 --at sat=08:00`: per-weekday times and the time for the other days.
+func parseTimes(_ texts: [String]) throws -> (perDay: [Weekday: LocalTime], defaultTime: LocalTime?) {
+  var perDay: [Weekday: LocalTime] = [:]
+  var defaultTime: LocalTime?
+  for text in texts {
+    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+    let timeText = parts.last ?? text
+    guard let time = LocalTime(parsing: timeText) else {
+      throw CLIError.invalidOption(option: "--at", value: text, allowed: "HH:MM (06:30) or DAY=HH:MM (sat=08:00)",
+                                   suggestion: nil)
+    }
+    if parts.count == 2 {
+      guard let day = parseWeekday(parts[0]) else {
+        throw CLIError.invalidOption(option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun",
                                      suggestion: nil)
       }
-      return day
+      perDay[day] = time
+    } else {
+      defaultTime = time
     }
-    if let runDays, let longRun, !runDays.contains(longRun) {
-      throw CLIError.invalidOption(option: "--long-run-day", value: longRunDay ?? "", allowed:
-        "one of the --days (\(Weekday.allCases.filter(runDays.contains).map(\.rawValue).joined(separator: ",")))",
-        suggestion: nil)
+  }
+  return (perDay, defaultTime)
+}
+
+/// `--skip 2027-02-14` or `--skip 2027-02-14..2027-02-20`.
+func parseBlackouts(_ texts: [String]) throws -> [ClosedRange<CivilDate>] {
+  var blackouts: [ClosedRange<CivilDate>] = []
+  for text in texts {
+    let parts = text.components(separatedBy: "..")
+    guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
+          let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first else {
+      throw CLIError.invalidOption(option: "--skip", value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD",
+                                   suggestion: nil)
     }
-    var perDay: [Weekday: LocalTime] = [:]
-    var defaultTime: LocalTime?
-    for text in times {
-      let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-      let timeText = parts.last ?? text
-      guard let time = LocalTime(parsing: timeText) else {
-        throw CLIError.invalidOption(option: "--at", value: text, allowed: "HH:MM (06:30) or DAY=HH:MM (sat=08:00)",
-                                     suggestion: nil)
-      }
-      if parts.count == 2 {
-        guard let day = parseWeekday(parts[0]) else {
-          throw CLIError.invalidOption(option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun",
-                                       suggestion: nil)
-        }
-        perDay[day] = time
-      } else {
-        defaultTime = time
-      }
+    _ = try OptionValues.date(parts[0], option: "--skip")
+    _ = try OptionValues.date(parts[parts.count - 1], option: "--skip")
+    guard first <= last else {
+      throw CLIError.invalidOption(option: "--skip", value: text,
+                                   allowed: "a range whose first day is not after its last",
+                                   suggestion: "\(last)..\(first)")
     }
-    var blackouts: [ClosedRange<CivilDate>] = []
-    for text in skips {
-      let parts = text.components(separatedBy: "..")
-      guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
-            let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first else {
-        throw CLIError.invalidOption(option: "--skip", value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD",
-                                     suggestion: nil)
-      }
-      _ = try OptionValues.date(parts[0], option: "--skip")
-      _ = try OptionValues.date(parts[parts.count - 1], option: "--skip")
-      guard first <= last else {
-        throw CLIError.invalidOption(option: "--skip", value: text, allowed: "a range whose first day is not after its last",
-                                     suggestion: "\(last)..\(first)")
-      }
-      blackouts.append(first...last)
+    blackouts.append(first...last)
+  }
+  return blackouts
+}
+
+/// `--remind` / `--no-remind`: the reminders on workout events.
+struct ReminderOptions: ParsableArguments {
+  @Option(name: .customLong("remind"), help: ArgumentHelp(
+    "Reminder: 30m / 2h before a timed workout, or a local time: 06:00 (same day), 20:00-1d (the evening before). "
+      + "Repeatable. Default: the plan's saved ones, else 30m and 20:00-1d.", valueName: "when"))
+  var reminders: [String] = []
+
+  @Flag(name: .customLong("no-remind"), help: "No reminders.")
+  var noReminders = false
+
+  func validate() throws {
+    if noReminders && !reminders.isEmpty {
+      throw ValidationError("--no-remind and --remind exclude each other")
     }
-    let zone = timeZone ?? profile?.timeZone ?? TimeZone.current.identifier
-    return SchedulingPreferences(runDays: runDays, longRunDay: longRun, times: perDay, defaultTime: defaultTime,
-                                 timeZoneID: zone, blackouts: blackouts)
+  }
+
+  /// `settings` with the reminders given, and what changed.
+  func apply(to settings: ScheduleSettings) throws -> (settings: ScheduleSettings, changes: [String]) {
+    guard noReminders || !reminders.isEmpty else { return (settings, []) }
+    var settings = settings
+    let old = settings.reminders.map { $0.isEmpty ? "none" : $0.joined(separator: " ") } ?? "the default ones"
+    if noReminders {
+      settings.reminders = []
+      return (settings, old == "none" ? [] : ["--no-remind (was \(old))"])
+    }
+    _ = try parsedReminders(reminders)
+    settings.reminders = reminders
+    let new = reminders.joined(separator: " ")
+    return (settings, new == old ? [] : ["--remind \(new) (was \(old))"])
+  }
+}
+
+/// Reminders as saved: nil for the default ones, empty for none.
+func parsedReminders(_ texts: [String]?) throws -> [Reminder] {
+  guard let texts else { return ExportOptions.defaultReminders }
+  return try texts.map { text in
+    guard let reminder = Reminder(parsing: text) else {
+      throw CLIError.invalidOption(option: "--remind", value: text,
+                                   allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",
+                                   suggestion: nil)
+    }
+    return reminder
   }
 }
 
