@@ -45,10 +45,21 @@ struct ReplanCommand: ParsableCommand {
                             rules: try templates.loadRules())
     var lines = ["Replan of '\(terminalSafe(saved.name))' from \(result.basis)"]
     if result.changes.isEmpty { lines.append("No change.") }
-    for change in result.changes {
+    for change in result.changes where oneDecimal(change.beforeKm) != oneDecimal(change.afterKm) {
       lines.append("W\(change.number): \(oneDecimal(change.beforeKm)) → \(oneDecimal(change.afterKm)) km")
-      for line in change.before where !change.after.contains(line) { lines.append("  - \(line)") }
-      for line in change.after where !change.before.contains(line) { lines.append("  + \(line)") }
+    }
+    // The workouts that change, in the words of `export --diff` (the calendar events they become).
+    let order: [WorkoutChangeKind] = [.moved, .changed, .cancelled, .added]
+    for kind in order {
+      for change in result.workoutChanges where change.kind == kind {
+        let day = (change.newDate ?? change.oldDate)?.shortLabel ?? ""
+        let what = kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? "")
+        lines.append("\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) W\(change.week) \(day): \(what)")
+      }
+    }
+    if !result.workoutChanges.isEmpty {
+      lines.append(order.map { kind in "\(result.workoutChanges.filter { $0.kind == kind }.count) \(kind.rawValue)" }
+        .joined(separator: ", "))
     }
     if apply {
       // The rebuilt plan is scheduled with the plan's settings (days, times, zone, blackouts, busy time, reminders
