@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
+import Scheduling
 
 /// `runmate plans`: saved plans.
 struct PlansCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "plans",
-    abstract: "List, show, activate or delete saved plans.",
-    subcommands: [List.self, Show.self, Activate.self, Delete.self],
+    abstract: "List, show, activate, delete, export or import saved plans.",
+    subcommands: [List.self, Show.self, Activate.self, Delete.self, Export.self, Import.self],
     defaultSubcommand: List.self)
 
   struct List: ParsableCommand {
@@ -42,7 +43,9 @@ struct PlansCommand: ParsableCommand {
       let db = try database.open()
       let saved = try db.plan(named: name)
       switch output.format {
-      case .json: try writeStandardOutput(JSONOutput.encode(saved.plan))
+      case .json:
+        let settings = try db.scheduleSettings(ofPlan: saved.id)
+        try writeStandardOutput(JSONOutput.encode(ShownPlan(saved: saved, settings: settings)))
       case .table:
         let settings = try db.scheduleSettings(ofPlan: saved.id)
         try writeText(PlanTable(plan: saved.plan, units: try output.unit(default: settings?.units)).render()
@@ -90,6 +93,117 @@ struct PlansCommand: ParsableCommand {
     func run() throws {
       try database.open().deletePlan(named: name)
       try writeText("deleted plan '\(terminalSafe(name))'\n")
+    }
+  }
+}
+
+/// `plans show --format json`: the `runmate.plan/1` document with the saved plan's `name`, `active` and
+/// `schedule_settings` (null when none are saved) added.
+struct ShownPlan: Encodable {
+  var saved: SavedPlan
+  var settings: ScheduleSettings?
+
+  enum CodingKeys: String, CodingKey { case name, active, scheduleSettings = "schedule_settings" }
+
+  func encode(to encoder: any Encoder) throws {
+    try saved.plan.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(saved.name, forKey: .name)
+    try container.encode(saved.active, forKey: .active)
+    try container.encode(settings.map(SharedSettings.init), forKey: .scheduleSettings)
+  }
+}
+
+extension PlansCommand {
+  struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write a saved plan with its schedule settings as a JSON file to share (runmate.plan-share/1).",
+      discussion: """
+        The file holds the plan and its schedule settings (days, times, time zone, skipped days, busy time without \
+        the events' titles, reminders). `runmate plans import FILE` reads it back, on this machine or another.
+        """)
+    @Argument(help: "The plan's name.") var name: String
+    @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var out: String?
+    @Flag(name: .long, help: "Replace --out even if it is not a plan file runmate wrote.") var force = false
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
+
+    func run() throws {
+      let target = try out.map { try OutputFile($0, kind: .planShare, database: database.path, force: force) }
+      let db = try database.open()
+      let saved = try db.plan(named: name)
+      let file = PlanFile(name: saved.name, exportedAt: try clock.instant(), plan: saved.plan,
+                          settings: try db.scheduleSettings(ofPlan: saved.id))
+      let text = try file.encoded()
+      guard let target else { return try writeStandardOutput(text) }
+      try target.write(text)
+      writeStandardError("wrote plan '\(terminalSafe(saved.name))' (\(saved.plan.weeks.count) weeks"
+        + "\(file.settings == nil ? ", no schedule settings" : ", with its schedule settings")) to "
+        + terminalSafe(target.path))
+    }
+  }
+
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Save a plan from a file written by `runmate plans export`.",
+      discussion: """
+        The plan is saved with its schedule settings and scheduled with them; a file that cannot be trusted \
+        (not a plan file, a newer version, impossible values) is refused and nothing is saved.
+        """)
+    @Argument(help: "The plan file (runmate.plan-share/1).") var file: String
+    @Option(name: .long, help: ArgumentHelp("Save it under this name (default: the name in the file).",
+                                            valueName: "name"))
+    var name: String?
+    @Flag(name: .long, help: "Make it the active plan.") var activate = false
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var profileOption: ProfileOption
+
+    func run() throws {
+      let shared = try PlanFile.read(file)
+      func refuse(_ problem: String) -> PlanFileError { .untrusted(path: file, problem: problem) }
+      let planName = name ?? shared.name
+      if let name, PlanFile(name: name, exportedAt: shared.exportedAt, plan: shared.plan).problem() != nil {
+        throw CLIError.invalidOption(option: "--name", value: name,
+                                     allowed: "1 to 100 characters without control characters", suggestion: nil)
+      }
+      var dated: [DatedWorkout] = []
+      if let settings = shared.settings {
+        do {
+          try checkRunDays(shared.plan, name: planName, settings: settings, source: "the file's settings")
+          let schedule = try makeSchedule(shared.plan, preferences: try preferences(from: settings),
+                                          busy: busyIntervals(from: settings))
+          _ = try parsedReminders(settings.reminders)
+          dated = datedWorkouts(schedule)
+        } catch let error as any RunMateError {
+          throw refuse("schedule_settings cannot be used: \(error.message)")
+        }
+      }
+      let profile = try profileOption.load(database)
+      let db = try database.open()
+      let existing = try db.plans()
+      if let same = existing.first(where: { $0.id == shared.plan.id }) {
+        throw refuse("this plan (\(shared.plan.id)) is already saved as '\(same.name)'; "
+          + "delete it first with `runmate plans delete \(same.name)` to replace it")
+      }
+      if existing.contains(where: { $0.name == planName }) {
+        throw refuse("a different plan is already saved as '\(planName)'; give another name with --name")
+      }
+      let saved = try db.savePlan(shared.plan, name: planName, activate: activate,
+                                  schedule: shared.settings.map { ($0, dated) })
+      if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
+      let goal = shared.plan.goal
+      var line = "imported plan '\(terminalSafe(saved.name))' (\(goal.level.rawValue) "
+        + "\(goal.distance.displayName), \(shared.plan.weeks.count) weeks, \(goal.start) → \(goal.raceDate))"
+      if let settings = shared.settings {
+        let described = PlansCommand.Show.describe(settings).dropFirst("Schedule: ".count)
+        line += " with its schedule settings (\(described)); \(dated.count) workouts scheduled"
+      } else {
+        line += " without schedule settings (the profile's defaults apply)"
+      }
+      line += saved.active ? "; it is the active plan"
+        : "; make it the active plan with `runmate plans activate \(terminalSafe(saved.name))`"
+      try writeText(line + "\n")
     }
   }
 }

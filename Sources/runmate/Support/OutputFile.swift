@@ -6,6 +6,8 @@ enum OutputKind {
   case calendar
   /// The HTML progress report (`runmate report --html`).
   case report
+  /// A shared plan (`runmate plans export --out`): JSON of schema `runmate.plan-share/…`.
+  case planShare
 
   /// The line every report starts its page with, so a later run knows the file is one it wrote.
   static let reportMarker = "<!-- RunningMate report: runmate replaces this file when asked; nothing else does -->"
@@ -15,6 +17,7 @@ enum OutputKind {
     switch self {
     case .calendar: "an iCalendar file (BEGIN:VCALENDAR)"
     case .report: "a RunningMate report"
+    case .planShare: "a RunningMate plan file (runmate.plan-share)"
     }
   }
 
@@ -22,7 +25,7 @@ enum OutputKind {
   /// paces and health figures: 0600, readable by its owner only. A replaced file keeps its mode.
   var newFileMode: mode_t {
     switch self {
-    case .calendar:
+    case .calendar, .planShare:
       let mask = umask(0o022)
       umask(mask)
       return 0o666 & ~mask
@@ -41,6 +44,8 @@ enum OutputKind {
     case .report:
       // Reports from before the marker are recognised by their title.
       return text.contains(OutputKind.reportMarker) || text.contains(" · RunningMate</title>")
+    case .planShare:
+      return text.hasPrefix("{") && text.contains("\"schema\" : \"runmate.plan-share/")
     }
   }
 }
