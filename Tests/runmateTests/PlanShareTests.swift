@@ -37,6 +37,7 @@ import Testing
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout.hasPrefix("{\n  \"schema\" : \"runmate.plan-share/1\",\n  \"name\" : \"spring\",\n"
       + "  \"exported_at\" : \"2027-01-04T06:30:00Z\",\n"))
+    #expect(!first.stdout.contains(" \n"), "no trailing blanks")
     // Deterministic.
     #expect(try runmate(["plans", "export", "spring", "--now", "2027-01-04T06:30:00Z"], environment: env).stdout
       == first.stdout)
@@ -87,12 +88,16 @@ import Testing
     let file = directory.appendingPathComponent("spring.json").path
     #expect(try runmate(["plans", "export", "spring", "--out", file], environment: env).status == 0)
     let other = ["RUNMATE_DB": directory.appendingPathComponent("friend.sqlite").path]
-    #expect(try runmate(PlanShareTests.half + ["--name", "mine"], environment: other).status == 0)
+    #expect(try runmate(PlanShareTests.half + ["--name", "mine", "--at", "06:30"], environment: other).status == 0)
     let imported = try runmate(["plans", "import", file, "--name", "from-ana", "--activate"], environment: other)
     #expect(imported.status == 0, "\(imported.stderr)")
     #expect(imported.stdout.hasPrefix("imported plan 'from-ana' "))
     #expect(imported.stdout.hasSuffix("; it is the active plan\n"))
     #expect(try runmate(["plans"], environment: other).stdout.contains("* from-ana"))
+    // Empty lists nest without trailing blanks.
+    let mine = try runmate(["plans", "export", "mine"], environment: other).stdout
+    #expect(mine.contains("  \"schedule_settings\" : {\n    \"blackouts\" : [\n\n    ],\n"), "\(mine)")
+    #expect(!mine.contains(" \n"))
   }
 
   /// Every refusal: its exit code, one line naming the file, and nothing saved.

@@ -47,7 +47,10 @@ struct PlanFile {
     let settingsText = try settings.map { try JSONOutput.encode(SharedSettings(PlanFile.shared($0))) } ?? "null\n"
     let planText = try JSONOutput.encode(plan)
     func indented(_ text: String) -> String {
-      text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
+      // Nested two spaces deeper; empty lines (inside an empty array) stay empty, without trailing blanks.
+      text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        .map { $0.offset == 0 || $0.element.isEmpty ? String($0.element) : "  " + $0.element }
+        .joined(separator: "\n")
     }
     return "{\n"
       + "  \"schema\" : \(try PlanFile.jsonString(PlanFile.schema)),\n"
