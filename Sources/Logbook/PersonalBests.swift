@@ -37,11 +37,12 @@ public struct PersonalBests: Sendable, Hashable {
     }
   }
 
-  /// The records `after` beats compared with `before`, in words.
-  public static func improvements(from before: PersonalBests, to after: PersonalBests) -> [String] {
+  /// The records `after` beats compared with `before`, in words, distances in `units`.
+  public static func improvements(from before: PersonalBests, to after: PersonalBests,
+                                  units: DistanceUnit = .km) -> [String] {
     var news: [String] = []
     if after.longestRunKm > before.longestRunKm + 0.01 && before.longestRunKm > 0 {
-      news.append("longest run ever: \(kilometresText(after.longestRunKm))")
+      news.append("longest run ever: \(kilometresText(after.longestRunKm, units))")
     }
     for (name, _) in distances {
       if let new = after.fastest[name], let old = before.fastest[name], new < old - 0.5 {
@@ -51,7 +52,7 @@ public struct PersonalBests: Sendable, Hashable {
       }
     }
     if after.biggestWeekKm > before.biggestWeekKm + 0.01 && before.biggestWeekKm > 0 {
-      news.append("biggest week: \(kilometresText(after.biggestWeekKm))")
+      news.append("biggest week: \(kilometresText(after.biggestWeekKm, units))")
     }
     if after.longestStreakDays > before.longestStreakDays && before.longestStreakDays > 0 && after.longestStreakDays >= 3 {
       news.append("longest streak: \(after.longestStreakDays) days in a row")
@@ -60,7 +61,8 @@ public struct PersonalBests: Sendable, Hashable {
   }
 }
 
-/// `12.5 km`; a value no run can have (a row stored by an older version) is shown as it is, never trapping.
-func kilometresText(_ km: Double) -> String {
-  km.isFinite && abs(km) < 1e12 ? DistanceUnit.km.format(km) : "\(km) km"
+/// `12.5 km` or `7.8 mi`; a value no run can have (a row stored by an older version) is shown as it is, never
+/// trapping.
+func kilometresText(_ km: Double, _ units: DistanceUnit = .km) -> String {
+  km.isFinite && abs(km) < 1e12 ? units.format(km) : "\(km / units.kilometers) \(units.rawValue)"
 }

@@ -196,7 +196,10 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
       week.workouts = (past + week.workouts.filter { $0.date >= today && !pastSlots.contains($0.slot) })
         .sorted { ($0.date, $0.slot) < ($1.date, $1.slot) }
       if !past.isEmpty {
-        week.rules.insert("Replanned from \(today.shortLabel): the days before stay as they were", at: 0)
+        // The week's first reason stays what it was: calendar events quote it, and the days already past must not
+        // change in the calendar. The rebuilt week's reason follows the note.
+        week.rules = old.rules + ["Replanned from \(today.shortLabel): the days before stay as they were"]
+          + week.rules.prefix(1)
       }
       week.plannedKm = (week.workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
     }

@@ -42,7 +42,7 @@ struct HealthCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      let (name, zone, _) = try who.resolve(db)
+      let (name, zone, found) = try who.resolve(db)
       let saved: SavedPlan? = try {
         do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
       }()
@@ -91,7 +91,7 @@ struct HealthCommand: ParsableCommand {
       if let summary = matchSummary(result.runs, plan: saved) { lines.append(summary) }
       let merged = result.runs.twins.filter(\.merged)
       for twin in merged.prefix(5) {
-        lines.append("run on \(twin.candidate.date.shortLabel): " + twinDescription(twin))
+        lines.append("run on \(twin.candidate.date.shortLabel): " + twinDescription(twin, units: found?.units ?? .km))
       }
       if merged.count > 5 { lines.append("and \(merged.count - 5) more runs merged with runs logged by hand") }
       if let best = days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {

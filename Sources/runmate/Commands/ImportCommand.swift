@@ -72,14 +72,18 @@ struct ImportCommand: ParsableCommand {
     let result = try db.ingestRuns(candidates, planID: saved?.id, slots: slots)
     skipped += result.skipped.count + result.twins.filter { !$0.merged }.count
     var lines: [String] = []
+    let units = try db.profile(named: nil)?.units ?? .km
     for new in result.added {
       let run = new.run
-      let matched = matchDescription(new.match, distanceKm: run.distanceKm, in: saved)
-      lines.append("imported \(run.sourceFile ?? "?"): \(run.date.shortLabel), \(storedDecimal(run.distanceKm)) km in "
-        + "\(formatRaceTime(run.durationSeconds)) (moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
+      let matched = matchDescription(new.match, distanceKm: run.distanceKm, in: saved, units: units)
+      lines.append("imported \(run.sourceFile ?? "?"): \(run.date.shortLabel), \(distanceText(run.distanceKm, units)) "
+        + "in \(formatRaceTime(run.durationSeconds)) "
+        + "(moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
         + (matched.map { ", " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""))
     }
-    for twin in result.twins { lines.append("\(twin.candidate.sourceFile ?? "?"): " + twinDescription(twin)) }
+    for twin in result.twins {
+      lines.append("\(twin.candidate.sourceFile ?? "?"): " + twinDescription(twin, units: units))
+    }
     let merged = result.twins.filter(\.merged).count
     lines.append("\(result.added.count) imported, \(skipped) already in the logbook or empty"
       + (merged > 0 ? ", \(merged) merged with a run logged by hand" : ""))

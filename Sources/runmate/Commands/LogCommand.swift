@@ -38,10 +38,12 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
+      // Distances in the runner's unit; the run itself is stored in km.
+      let units = try db.profile(named: nil)?.units ?? .km
       if undo {
         let removed = try db.undoLastCompletion()
         try writeStandardOutput(
-          "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(storedDecimal(removed.distanceKm)) km\n")
+          "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(distanceText(removed.distanceKm, units))\n")
         return
       }
       let today = try clock.today()
@@ -55,8 +57,9 @@ struct LogCommand: ParsableCommand {
       let result = try db.ingestRuns([completion], planID: saved?.id, slots: slots)
       if let twin = result.twins.first {
         let run = twin.stored
-        var lines = ["Already in the logbook: " + twinDescription(twin) + "."]
-        if let matched = matchDescription(storedMatch(run, slots: slots), distanceKm: run.distanceKm, in: saved) {
+        var lines = ["Already in the logbook: " + twinDescription(twin, units: units) + "."]
+        if let matched = matchDescription(storedMatch(run, slots: slots), distanceKm: run.distanceKm, in: saved,
+                                          units: units) {
           lines.append(matched + ".")
         }
         return try writeStandardOutput(lines.joined(separator: "\n") + "\n")
@@ -66,16 +69,18 @@ struct LogCommand: ParsableCommand {
       let previous = result.before
       let before = PersonalBests(previous)
       let after = PersonalBests(previous + [stored])
-      var lines = ["Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(storedDecimal(stored.distanceKm)) km in "
-        + "\(formatRaceTime(stored.durationSeconds)) (\(Pace(secondsPerKilometer: stored.secondsPerKm).formatted()))"]
-      if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: saved) {
+      var lines = ["Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(distanceText(stored.distanceKm, units)) "
+        + "in \(formatRaceTime(stored.durationSeconds)) (\(paceText(secondsPerKm: stored.secondsPerKm, units)))"]
+      if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: saved, units: units) {
         lines.append(matched + ". Nice work!")
       } else if saved != nil {
         lines.append("No planned workout that day: logged as an extra run. Nice work!")
       } else {
         lines.append("Nice work! (no active plan: save one with `runmate plan ... --save` to track it)")
       }
-      for news in PersonalBests.improvements(from: before, to: after) { lines.append("New personal best: \(news)!") }
+      for news in PersonalBests.improvements(from: before, to: after, units: units) {
+        lines.append("New personal best: \(news)!")
+      }
       try writeStandardOutput(lines.joined(separator: "\n") + "\n")
     }
 
@@ -132,12 +137,19 @@ struct LogCommand: ParsableCommand {
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List logged runs.")
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-      let runs = try database.open().completions()
+      let db = try database.open()
+      let runs = try db.completions()
+      if output.format == .json {
+        _ = try output.unit()
+        return try writeStandardOutput(JSONOutput.encode(LogJSON(runs: runs)))
+      }
+      let units = try output.unit(default: db.profile(named: nil)?.units)
       let lines = runs.map { run in
-        "\(run.id ?? 0)\t\(run.date)\t\(storedDecimal(run.distanceKm)) km\t\(formatRaceTime(run.durationSeconds))\t"
-          + "\(run.source.rawValue)\t\(run.workoutID ?? "unplanned")"
+        "\(run.id ?? 0)\t\(run.date)\t\(distanceText(run.distanceKm, units))\t\(formatRaceTime(run.durationSeconds))\t"
+          + "\(run.source.rawValue)\t\(run.workoutID.map { run.isPartial ? "\($0) (partial)" : $0 } ?? "unplanned")"
       }
       try writeStandardOutput(lines.isEmpty ? "no runs logged yet\n" : lines.joined(separator: "\n") + "\n")
     }
@@ -149,8 +161,11 @@ struct LogCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-      let removed = try database.open().deleteCompletion(id: id)
-      try writeStandardOutput("removed run \(id): \(removed.date.shortLabel), \(storedDecimal(removed.distanceKm)) km\n")
+      let db = try database.open()
+      let removed = try db.deleteCompletion(id: id)
+      let units = try db.profile(named: nil)?.units ?? .km
+      try writeStandardOutput(
+        "removed run \(id): \(removed.date.shortLabel), \(distanceText(removed.distanceKm, units))\n")
     }
   }
 }

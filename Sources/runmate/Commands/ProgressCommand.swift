@@ -31,8 +31,11 @@ struct ProgressCommand: ParsableCommand {
     let report = makeProgress(plan: state.plan, completions: try db.completions(), today: today,
                               health: try db.healthDays(profile: profileName))
     switch output.format {
-    case .json: try writeStandardOutput(JSONOutput.encode(report))
-    case .table: try writeText(render(report, name: saved.name, units: try output.unit()))
+    case .json:
+      _ = try output.unit()
+      try writeStandardOutput(JSONOutput.encode(report))
+    case .table:
+      try writeText(render(report, name: saved.name, units: try displayUnit(output, profile: profile, state: state)))
     }
   }
 

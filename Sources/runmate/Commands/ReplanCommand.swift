@@ -61,7 +61,9 @@ struct ReplanCommand: ParsableCommand {
       lines.append(order.map { kind in "\(result.workoutChanges.filter { $0.kind == kind }.count) \(kind.rawValue)" }
         .joined(separator: ", "))
     }
-    if apply {
+    if apply && result.workoutChanges.isEmpty {
+      lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
+    } else if apply {
       // The rebuilt plan is scheduled with the plan's settings (days, times, zone, blackouts, busy time, reminders
       // all kept) and saved with its dated workouts in one transaction.
       let profile = try db.profile(named: nil)

@@ -11,6 +11,7 @@ struct TodayCommand: ParsableCommand {
   var plan: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
+  @OptionGroup var output: OutputOptions
 
   func run() throws {
     let db = try database.open()
@@ -18,15 +19,31 @@ struct TodayCommand: ParsableCommand {
     let profile = try db.profile(named: nil)
     // The workouts on their scheduled days (moved, dropped, blackout days kept free), as on the calendar.
     let state = try TrainingState.read(saved, db: db, profile: profile)
+    let units = try displayUnit(output, profile: profile, state: state)
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let runs = try db.completions()
+    let workout = state.plan.workouts.first { $0.date == today }
+    let next = state.plan.workouts.first { $0.date > today }
+    let energy = workout.flatMap { item in profile?.weightKg.map { $0 * item.distanceKm } }
+    if output.format == .json {
+      let dated = { (id: String) in state.workouts.first { $0.workoutID == id } }
+      return try writeStandardOutput(JSONOutput.encode(TodayJSON(
+        saved: saved, today: today,
+        workout: workout.map {
+          WorkoutDayJSON($0, dated: dated($0.id), runs: runs, today: today, energyKcal: energy.flatMap(jsonSeconds))
+        },
+        next: next.map { WorkoutDayJSON($0, dated: dated($0.id), runs: runs, today: today) })))
+    }
     var lines: [String] = []
-    if let workout = state.plan.workouts.first(where: { $0.date == today }) {
-      let done = runs.contains { $0.workoutID == workout.id }
-      let weight = profile?.weightKg
-      let energy = weight.map { " · about \(wholeNumber($0 * workout.distanceKm)) kcal" } ?? ""
+    if let workout {
+      let status = WorkoutStatus(workout, runs: runs, today: today)
+      let doneKm = runs.filter { $0.workoutID == workout.id }.map(\.distanceKm).reduce(0, +)
+      let mark = status == .done ? " (done, well run!)"
+        : status == .partial ? " (partial: \(storedDecimal(doneKm / units.kilometers)) of "
+          + "\(distanceText(workout.distanceKm, units)) run)" : ""
+      let kcal = energy.map { " · about \(wholeNumber($0)) kcal" } ?? ""
       let time = state.workouts.first { $0.workoutID == workout.id }?.startText.map { " at \($0)" } ?? ""
-      lines.append("Today, \(today.shortLabel): \(workout.title)\(time)\(energy)\(done ? " (done, well run!)" : "")")
+      lines.append("Today, \(today.shortLabel): \(workout.title)\(time)\(kcal)\(mark)")
       lines.append(workout.description)
     } else if today < saved.plan.goal.start {
       lines.append("The plan starts on \(saved.plan.goal.start.shortLabel).")
@@ -35,7 +52,7 @@ struct TodayCommand: ParsableCommand {
     } else {
       lines.append("Today, \(today.shortLabel): rest day. Recovery is training too.")
     }
-    if let next = state.plan.workouts.first(where: { $0.date > today }) {
+    if let next {
       lines.append("Next: \(next.date.shortLabel), \(next.title)")
     }
     try writeText(lines.joined(separator: "\n") + "\n")
@@ -49,36 +66,61 @@ struct WeekCommand: ParsableCommand {
   var plan: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
+  @OptionGroup var output: OutputOptions
 
   func run() throws {
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let profile = try db.profile(named: nil)
     let state = try TrainingState.read(saved, db: db, profile: profile)
+    let units = try displayUnit(output, profile: profile, state: state)
     let scheduled = state.plan
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
-    guard let week = scheduled.weeks.first(where: { $0.start <= today && today <= $0.start.adding(days: 6) }) else {
+    let runs = try db.completions()
+    let week = scheduled.weeks.first { $0.start <= today && today <= $0.start.adding(days: 6) }
+    let report = makeProgress(plan: scheduled, completions: runs, today: today)
+    let progress = week.flatMap { week in report.weeks.first { $0.number == week.number } }
+    let dated = Dictionary(state.workouts.map { ($0.workoutID, $0) }, uniquingKeysWith: { first, _ in first })
+    let days = (week?.workouts ?? []).map { WorkoutDayJSON($0, dated: dated[$0.id], runs: runs, today: today) }
+    if output.format == .json {
+      return try writeStandardOutput(JSONOutput.encode(
+        WeekJSON(saved: saved, today: today, week: week, progress: progress, workouts: days)))
+    }
+    guard let week else {
       try writeText("No plan week contains \(today.shortLabel) (the plan runs \(saved.plan.goal.start) to "
         + "\(saved.plan.goal.raceDate)).\n")
       return
     }
-    let runs = try db.completions()
-    let report = makeProgress(plan: scheduled, completions: runs, today: today)
-    guard let progress = report.weeks.first(where: { $0.number == week.number }) else { return }
-    var lines = ["Week \(week.number) of \(saved.plan.goal.weeks) (\(week.phase.rawValue)\(week.cutback ? ", cut-back" : "")): "
-      + "\(oneDecimal(progress.doneKm)) of \(oneDecimal(week.plannedKm)) km, \(progress.doneSessions) of "
-      + "\(progress.plannedSessions) sessions done"]
+    guard let progress else { return }
+    let partial = days.filter { $0.status == .partial }.count
+    let phase = week.phase.rawValue + (week.cutback ? ", cut-back" : "")
+    var lines = ["Week \(week.number) of \(saved.plan.goal.weeks) (\(phase)): "
+      + "\(oneDecimal(progress.doneKm / units.kilometers)) of \(units.format(week.plannedKm)), "
+      + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
+      + (partial > 0 ? ", \(partial) partial" : "")]
     if let rule = week.rules.first { lines.append("Why: \(rule)") }
-    let matched = Set(runs.compactMap(\.workoutID))
-    let times = Dictionary(state.workouts.compactMap { item in item.startText.map { (item.workoutID, $0) } },
-                           uniquingKeysWith: { first, _ in first })
-    for workout in week.workouts {
-      let mark = matched.contains(workout.id) ? "✔" : workout.date < today ? "✘" : workout.date == today ? "→" : " "
-      let time = times[workout.id].map { "\($0)  " } ?? ""
-      lines.append("  \(mark) \(workout.date.shortLabel)  \(time)\(workout.title)")
+    for day in days {
+      let mark = switch day.status {
+      case .done: "✔"
+      case .partial: "◐"
+      case .missed: "✘"
+      case .today: "→"
+      case .upcoming: " "
+      }
+      let time = day.dated?.startText.map { "\($0)  " } ?? ""
+      let ran = day.status == .partial
+        ? " (partial: \(storedDecimal((day.doneKm ?? 0) / units.kilometers)) of "
+          + "\(units.format(day.workout.distanceKm)))"
+        : ""
+      lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title)\(ran)")
     }
     try writeText(lines.joined(separator: "\n") + "\n")
   }
+}
+
+/// The unit of tables and text: `--units`, else the profile's, else the plan's saved settings', else km.
+func displayUnit(_ output: OutputOptions, profile: Profile?, state: TrainingState) throws -> DistanceUnit {
+  try output.unit(default: profile?.units ?? state.stored?.units)
 }
 
 /// The zone of the runner's local day: the profile's, else the plan's saved settings'; nil (the old clock) when
