@@ -59,7 +59,7 @@ import Testing
     // The GPX of the same run (started 20 s later): the same run again.
     let gpx = directory.appendingPathComponent("tuesday.gpx")
     try writeGPX(to: gpx, start: "2027-01-05T07:00:20", km: 3.45, seconds: 1330)
-    let imported = try runmate(["import", gpx.path, "--tz", "UTC"], environment: env)
+    let imported = try runmate(["import", gpx.path, "--tz", "UTC", "--now", "2027-01-09"], environment: env)
     #expect(imported.status == 0, "\(imported.stderr)")
     #expect(imported.stdout == "tuesday.gpx: same run as run 1, from Apple Health on Tue 5 Jan (3.5 km): already in "
       + "the logbook\n0 imported, 1 already in the logbook or empty\n", "\(imported.stdout)")
@@ -104,4 +104,19 @@ import Testing
     #expect(moved.stdout.contains("\nMatched Easy 3.4 km + 4 × 20 s strides planned for Tue 5 Jan. Nice work!\n"),
             "\(moved.stdout)")
   }
+}
+
+/// A run dated after today (a device clock gone wrong) is refused like a future `log`, before any file is opened.
+@Test func aRunDatedAfterTodayIsRefusedAndNothingIsCreated() throws {
+  let directory = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let database = directory.appendingPathComponent("runmate.sqlite").path
+  let gpx = repositoryRoot.appendingPathComponent("examples/tour/saturday.gpx").path
+  let refused = try runmate(["import", gpx, "--tz", "UTC", "--now", "2027-01-08", "--db", database])
+  #expect(refused.status == 65)
+  #expect(refused.stderr == "runmate: \(gpx): the run is dated 2027-01-09, after today (2027-01-08); "
+    + "check the device's clock\n")
+  #expect(!FileManager.default.fileExists(atPath: database))
+  let accepted = try runmate(["import", gpx, "--tz", "UTC", "--now", "2027-01-09", "--db", database])
+  #expect(accepted.status == 0, "\(accepted.stderr)")
 }

@@ -24,6 +24,7 @@ struct ImportCommand: ParsableCommand {
   @Option(name: .customLong("tz"), help: ArgumentHelp("Time zone for the runs' days (default: the system zone).", valueName: "zone"))
   var timeZone: String?
   @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
 
   func run() throws {
     let zoneName = timeZone ?? TimeZone.current.identifier
@@ -37,6 +38,16 @@ struct ImportCommand: ParsableCommand {
     var found: [(file: String, summary: ActivitySummary)] = []
     for file in try files() {
       for summary in try readActivities(at: URL(fileURLWithPath: file)) { found.append((file, summary)) }
+    }
+    // A run after today is a device clock gone wrong: refused, as `log` refuses it, before anything is opened.
+    let today = try clock.today(inZone: zone.identifier)
+    for (file, summary) in found {
+      let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
+      if let year = parts.year, let month = parts.month, let day = parts.day,
+         let date = CivilDate(year: year, month: month, day: day), date > today {
+        throw CLIError.invalidData(
+          path: file, reason: "the run is dated \(date), after today (\(today)); check the device's clock")
+      }
     }
     let db = try database.open()
     let saved: SavedPlan? = try {

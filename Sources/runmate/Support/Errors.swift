@@ -93,6 +93,8 @@ enum CLIError: RunMateError {
   case cannotWrite(path: String, reason: String)
   case notACalendar(path: String)
   case notEncodable(field: String, value: String)
+  /// A file that reads but holds something impossible (a run after today).
+  case invalidData(path: String, reason: String)
 
   var message: String {
     switch self {
@@ -105,6 +107,8 @@ enum CLIError: RunMateError {
       return "\(path): cannot read: \(reason)"
     case let .cannotWrite(path, reason):
       return "\(path): cannot write: \(reason)"
+    case let .invalidData(path, reason):
+      return "\(path): \(reason)"
     case let .notACalendar(path):
       return "\(path): not an iCalendar file (it does not start with BEGIN:VCALENDAR)"
     case let .notEncodable(field, value):
@@ -117,7 +121,7 @@ enum CLIError: RunMateError {
     case .invalidOption, .missingOption: ExitCodes.usage
     case .unreadable: ExitCodes.noInput
     case .cannotWrite: ExitCodes.cannotCreate
-    case .notACalendar, .notEncodable: ExitCodes.dataError
+    case .notACalendar, .notEncodable, .invalidData: ExitCodes.dataError
     }
   }
 }
