@@ -134,9 +134,12 @@ public enum ReplanRules {
 ///   - completions: every logged run.
 ///   - today: the day of the replan; days before it stay as they were.
 ///   - pause: days with no running (illness, travel); the rebuild starts the day after it ends.
+///   - rules: the plan templates.
+///   - units: the units the rebuilt workouts' titles are written in (the plan's own, so a replan changes no title
+///     from miles to kilometres).
 /// - Throws: ``ReplanError``.
 public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
-                   rules: PlanRules) throws(ReplanError) -> Replan {
+                   rules: PlanRules, units: DistanceUnit = .km) throws(ReplanError) -> Replan {
   let race = plan.goal.raceDate
   if let pause, pause.upperBound >= race { throw .pauseOverlapsRace(pauseEnd: pause.upperBound, raceDate: race) }
   let resumeDay = max(today, pause.map { $0.upperBound.adding(days: 1) } ?? today)
@@ -176,7 +179,7 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
   }
   let rebuilt: Plan
   do {
-    rebuilt = try makePlan(goal: goal, rules: rules, fromWeek: resumeIndex + 1, extendedTaper: extended)
+    rebuilt = try makePlan(goal: goal, rules: rules, units: units, fromWeek: resumeIndex + 1, extendedTaper: extended)
   } catch {
     throw .cannotRebuild(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, raceDate: race)
   }

@@ -134,3 +134,23 @@ import Testing
     #expect(bad.status == 64 && bad.stderr.contains("--units"), "\(bad.stderr)")
   }
 }
+
+/// A plan in miles stays in miles through `replan --apply`: the rebuilt weeks' titles are not rewritten in km.
+@Test func aReplanKeepsThePlansUnits() throws {
+  let directory = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+  #expect(try runmate(["profile", "init", "ana", "--level", "intermediate", "--tz", "Europe/Berlin", "--days",
+                       "tue,thu,sat,sun", "--long-run-day", "sun", "--units", "mi"], environment: env).status == 0)
+  #expect(try runmate(["plan", "--distance", "half", "--weeks", "12", "--now", "2027-01-01", "--start", "2027-01-04",
+                       "--save", "--name", "spring"], environment: env).status == 0)
+  #expect(try runmate(["log", "2027-01-05", "--distance", "4.5mi", "--time", "45:00", "--now", "2027-01-05"],
+                      environment: env).status == 0)
+  let replanned = try runmate(["replan", "--apply", "--now", "2027-01-12"], environment: env)
+  #expect(replanned.status == 0, "\(replanned.stderr)")
+  // The changes (not the first line, the fitness basis, which is worked out in km) are in miles.
+  let changes = replanned.stdout.split(separator: "\n").dropFirst()
+  #expect(!changes.isEmpty && changes.allSatisfy { !$0.contains(" km") }, "\(replanned.stdout)")
+  let week = try runmate(["week", "--now", "2027-01-19"], environment: env).stdout
+  #expect(week.contains(" mi") && !week.contains(" km"), "\(week)")
+}

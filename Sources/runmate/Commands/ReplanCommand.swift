@@ -41,12 +41,16 @@ struct ReplanCommand: ParsableCommand {
     }
     let db = try database.open()
     let saved = try db.plan(named: plan)
+    let profile = try db.profile(named: nil)
+    let state = try TrainingState.read(saved, db: db, profile: profile)
+    // The rebuilt workouts are titled in the plan's units (its saved settings', else the profile's).
+    let units = state.settings.units ?? profile?.units ?? .km
     let result = try replan(saved.plan, completions: try db.completions(), today: try clock.today(), pause: pauseRange,
-                            rules: try templates.loadRules())
+                            rules: try templates.loadRules(), units: units)
     var lines = ["Replan of '\(terminalSafe(saved.name))' from \(result.basis)"]
     if result.changes.isEmpty { lines.append("No change.") }
-    for change in result.changes where oneDecimal(change.beforeKm) != oneDecimal(change.afterKm) {
-      lines.append("W\(change.number): \(oneDecimal(change.beforeKm)) → \(oneDecimal(change.afterKm)) km")
+    for change in result.changes where units.format(change.beforeKm) != units.format(change.afterKm) {
+      lines.append("W\(change.number): \(oneDecimal(change.beforeKm / units.kilometers)) → \(units.format(change.afterKm))")
     }
     // The workouts that change, in the words of `export --diff` (the calendar events they become).
     let order: [WorkoutChangeKind] = [.moved, .changed, .cancelled, .added]
@@ -66,8 +70,6 @@ struct ReplanCommand: ParsableCommand {
     } else if apply {
       // The rebuilt plan is scheduled with the plan's settings (days, times, zone, blackouts, busy time, reminders
       // all kept) and saved with its dated workouts in one transaction.
-      let profile = try db.profile(named: nil)
-      let state = try TrainingState.read(saved, db: db, profile: profile)
       let schedule = try makeSchedule(result.plan, preferences: try preferences(from: state.settings),
                                       busy: busyIntervals(from: state.settings))
       _ = try db.savePlan(result.plan, name: saved.name, activate: saved.active,
