@@ -154,3 +154,19 @@ import Testing
   let week = try runmate(["week", "--now", "2027-01-19"], environment: env).stdout
   #expect(week.contains(" mi") && !week.contains(" km"), "\(week)")
 }
+
+/// `health` shows today's distance in the profile's units, on the profile's local day.
+@Test func healthTodayIsInTheProfilesUnitsAndDay() throws {
+  let directory = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+  #expect(try runmate(["profile", "init", "kiri", "--tz", "Pacific/Auckland", "--units", "mi"], environment: env)
+    .status == 0)
+  let csv = directory.appendingPathComponent("days.csv")
+  try "date,steps,distance_km,active_kcal\n2027-01-06,9000,8.0467,400\n".write(to: csv, atomically: true,
+                                                                               encoding: .utf8)
+  #expect(try runmate(["health", "import", csv.path], environment: env).status == 0)
+  // 2027-01-05 20:00 UTC is already 6 January in Auckland.
+  let shown = try runmate(["health", "--now", "2027-01-05T20:00:00Z"], environment: env).stdout
+  #expect(shown.hasPrefix("Today, Wed 6 Jan: 9000 steps, 5 mi, 400 kcal"), "\(shown)")
+}

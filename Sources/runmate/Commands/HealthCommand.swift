@@ -110,8 +110,9 @@ struct HealthCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      let (name, _, _) = try who.resolve(db)
-      let today = try clock.today()
+      let (name, zone, found) = try who.resolve(db)
+      let today = try clock.today(inZone: zone.identifier)  // the profile's local day
+      let units = found?.units ?? .km
       let days = try db.healthDays(profile: name)
       let previousBest = days.dropLast().map(\.steps).max() ?? 0
       let summary = makeHealthSummary(days: days, today: today, previousBest: previousBest)
@@ -121,7 +122,8 @@ struct HealthCommand: ParsableCommand {
       }
       var lines: [String] = []
       if let t = summary.todayTotals {
-        lines.append("Today, \(today.shortLabel): \(wholeNumber(t.steps)) steps, \(oneDecimal(t.distanceKm)) km, \(wholeNumber(t.activeKcal)) kcal")
+        lines.append("Today, \(today.shortLabel): \(wholeNumber(t.steps)) steps, \(units.format(t.distanceKm)), "
+          + "\(wholeNumber(t.activeKcal)) kcal")
       } else {
         lines.append("Today, \(today.shortLabel): no data yet")
       }
