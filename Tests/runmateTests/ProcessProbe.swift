@@ -142,7 +142,9 @@ enum ProcessProbe {
     // The parent's peak now, not only at spawn: other threads may have raised it since, and the child inherited
     // whatever it was at the moment of the spawn.
     let parentPeakNow = max(parentPeak, memoryKiB(of: "self")?.peak ?? 0)
-    let peak = maxRSS > parentPeakNow ? maxRSS : max(sampledPeak, 1)
+    // The kernel's RSS counters are batched per thread, so the parent's VmHWM can lag its true peak by a few MiB:
+    // ru_maxrss counts as the child's own only when it is clearly above.
+    let peak = maxRSS > parentPeakNow + 16 * 1024 ? maxRSS : max(sampledPeak, 1)
     let elapsed = started.duration(to: clock.now)
     let end: End
     if let killedFor {

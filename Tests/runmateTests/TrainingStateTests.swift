@@ -238,3 +238,17 @@ import Testing
     #expect(utc.stdout.hasPrefix("Today, Tue 5 Jan"), "\(utc.stdout)\(utc.stderr)")
   }
 }
+
+/// A goal-only option on a saved plan (which keeps its goal) is refused by name, not ignored.
+@Test func aGoalOptionOnASavedPlanIsRefusedNotIgnored() throws {
+  let directory = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+  #expect(try runmate(["plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--now", "2027-01-01",
+                       "--save", "--name", "spring"], environment: env).status == 0)
+  let ics = directory.appendingPathComponent("plan.ics").path
+  let refused = try runmate(["export", "--runs-per-week", "6", "--out", ics, "--now", "2027-01-01"], environment: env)
+  #expect(refused.status == 64)
+  #expect(refused.stderr.hasPrefix("runmate: --runs-per-week: '6' is not valid, allowed is a goal option"))
+  #expect(!FileManager.default.fileExists(atPath: ics))
+}

@@ -33,6 +33,7 @@ func resolvePlan(goal: GoalOptions, templates: TemplateOptions, clock: ClockOpti
     return try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile),
                         rules: rules, units: units)
   }
+  try goal.refuseOnSavedPlan()
   return try database.open().plan(named: name).plan
 }
 

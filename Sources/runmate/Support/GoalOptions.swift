@@ -42,6 +42,26 @@ struct GoalOptions: ParsableArguments {
   /// True when the command line describes a goal (otherwise a saved plan is used where that makes sense).
   var isGiven: Bool { distance != nil || level != nil || weeks != nil || raceDate != nil }
 
+  /// The first option given that only shapes a new goal (nil when none), with its value: on a saved plan it would
+  /// be ignored, so it is refused instead.
+  var goalOnlyOption: (option: String, value: String)? {
+    if let start { return ("--start", start) }
+    if let runsPerWeek { return ("--runs-per-week", String(runsPerWeek)) }
+    if let currentWeeklyKm { return ("--current-weekly-km", currentWeeklyKm) }
+    if let longestRecentRunKm { return ("--longest-recent-run-km", longestRecentRunKm) }
+    if let recentRace { return ("--recent-race", recentRace) }
+    return nil
+  }
+
+  /// Refuses goal-only options on a saved plan, which keeps its goal, instead of ignoring them.
+  func refuseOnSavedPlan() throws {
+    guard let (option, value) = goalOnlyOption else { return }
+    throw CLIError.invalidOption(
+      option: option, value: value,
+      allowed: "a goal option, for a new plan: give --distance with --weeks or --race-date too (a saved plan keeps "
+        + "its goal; `runmate replan` rebuilds it from your runs)", suggestion: nil)
+  }
+
   /// Resolves the options into a goal; `today` fixes the default start and checks the race date.
   func goal(today: CivilDate, maxWeeks: Int, profile: Profile? = nil) throws -> Goal {
     guard let distanceText = self.distance else {

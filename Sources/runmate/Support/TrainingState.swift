@@ -168,6 +168,7 @@ struct ResolvedSchedule {
       return ResolvedSchedule(plan: plan, saved: nil, settings: settings, schedule: schedule, messages: messages,
                               pending: nil)
     }
+    try goal.refuseOnSavedPlan()
     let db = try database.open()
     let saved = try db.plan(named: name)
     let stored = try db.scheduleSettings(ofPlan: saved.id)
