@@ -39,7 +39,7 @@ struct TodayCommand: ParsableCommand {
       let status = WorkoutStatus(workout, runs: runs, today: today)
       let doneKm = runs.filter { $0.workoutID == workout.id }.map(\.distanceKm).reduce(0, +)
       let mark = status == .done ? " (done, well run!)"
-        : status == .partial ? " (partial: \(storedDecimal(doneKm / units.kilometers)) of "
+        : status == .partial ? " (partial: \(oneDecimal(doneKm / units.kilometers)) of "
           + "\(distanceText(workout.distanceKm, units)) run)" : ""
       let kcal = energy.map { " · about \(wholeNumber($0)) kcal" } ?? ""
       let time = state.workouts.first { $0.workoutID == workout.id }?.startText.map { " at \($0)" } ?? ""
@@ -109,7 +109,7 @@ struct WeekCommand: ParsableCommand {
       }
       let time = day.dated?.startText.map { "\($0)  " } ?? ""
       let ran = day.status == .partial
-        ? " (partial: \(storedDecimal((day.doneKm ?? 0) / units.kilometers)) of "
+        ? " (partial: \(oneDecimal((day.doneKm ?? 0) / units.kilometers)) of "
           + "\(units.format(day.workout.distanceKm)))"
         : ""
       lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title)\(ran)")

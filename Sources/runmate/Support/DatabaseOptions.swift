@@ -50,8 +50,3 @@ struct ProfileOption: ParsableArguments {
   }
 }
 
-/// `12.5`: a number read from the database, to one decimal. Values are checked when stored, but a row an older
-/// version let in (a run of 1e21 km) must still list and delete: such a value is shown as it is, never trapping.
-func storedDecimal(_ value: Double) -> String {
-  value.isFinite && abs(value) < 1e12 ? oneDecimal(value) : "\(value)"
-}

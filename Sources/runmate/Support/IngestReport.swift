@@ -18,7 +18,7 @@ func sourceLabel(_ source: Completion.Source) -> String {
 /// `8.2 km` or `5.1 mi`: a distance read from the database in the runner's unit (a value no run can have, stored by
 /// an older version, is shown as it is, never trapping).
 func distanceText(_ km: Double, _ units: DistanceUnit) -> String {
-  "\(storedDecimal(km / units.kilometers)) \(units.rawValue)"
+  "\(oneDecimal(km / units.kilometers)) \(units.rawValue)"
 }
 
 /// `5:48/km` or `9:20/mi`.
@@ -37,7 +37,7 @@ func matchDescription(_ match: SlotMatch?, distanceKm: Double, in saved: SavedPl
   case .done:
     return "Matched \(title) planned for \(day)"
   case .partial:
-    return "Partial: \(title) planned for \(day) (\(storedDecimal(distanceKm / units.kilometers)) of "
+    return "Partial: \(title) planned for \(day) (\(oneDecimal(distanceKm / units.kilometers)) of "
       + "\(distanceText(match.slot.distanceKm, units)), under \(Int(IngestRules.partialBelow * 100)) % of the plan)"
   }
 }
