@@ -53,6 +53,9 @@ let package = Package(
       "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook", "TrainingProgress",
     ]),
 
+    // Test tool: runs a child from a small process so that its ru_maxrss is its own (see ProcessProbe.swift).
+    .executableTarget(name: "rusage-probe", path: "Tests/Tools/rusage-probe"),
+
     // Tests (one target per module; fixtures next to the tests that use them)
     .target(name: "RunMateTestSupport", dependencies: ["PlanEngine"], path: "Tests/RunMateTestSupport"),
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),

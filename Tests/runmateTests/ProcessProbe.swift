@@ -46,8 +46,7 @@ enum ProcessProbe {
     var stdout: Data
     var stderr: Data
     var wallSeconds: Double
-    /// Peak resident set size, KiB: `ru_maxrss`, or the sampled `VmHWM` where `ru_maxrss` only shows the parent's
-    /// peak (see ``run(_:_:in:environment:stdin:limits:)``).
+    /// Peak resident set size, KiB: the child's own `ru_maxrss`, as measured by `rusage-probe`.
     var peakRSSKiB: Int
 
     var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
@@ -82,69 +81,76 @@ enum ProcessProbe {
     posix_spawn_file_actions_addopen(&actions, 0, stdin?.path ?? "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    var executablePath = executable.path
     var prefix: [String] = []
     if let directory {
       if let addChdir = addChdir {
         _ = addChdir(&actions, directory.path)
       } else {
         // Without posix_spawn_file_actions_addchdir_np (glibc before 2.29): env(1) changes directory, then execs.
-        executablePath = "/usr/bin/env"
         prefix = ["/usr/bin/env", "-C", directory.path]
       }
     }
 
-    let argv = (prefix + [executable.path] + arguments).map { strdup($0) }
+    // Linux quirk: posix_spawn is a vfork, and exec folds the *spawning* process's peak RSS into the child's
+    // ru_maxrss. So the child is started by `rusage-probe`, a tiny C helper that forks it and writes its true
+    // ru_maxrss and wait status to a report file; this process watches the child's pid (printed first) for bounds.
+    let reportPath = capture.appendingPathComponent("report").path
+    let helper = try rusageProbe()
+    // The helper execs its second argument with the rest as argv: `prefix`'s first word or `executable` itself.
+    let argv = ([helper.path, reportPath] + prefix + [executable.path] + arguments).map { strdup($0) }
     defer { argv.forEach { free($0) } }
     let envp = environment.map { strdup("\($0.key)=\($0.value)") }
     defer { envp.forEach { free($0) } }
 
-    // Linux quirk: posix_spawn is a vfork, so at exec the kernel folds the *parent's* peak RSS into the child's
-    // ru_maxrss. Above the parent's own peak ru_maxrss is exact; at or below it, the child's own high-water mark
-    // (VmHWM, sampled while it runs) is the measure.
-    let parentPeak = memoryKiB(of: "self")?.peak ?? 0
+    // Its own process group, so that a kill reaches the helper and the child together.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
+
     let clock = ContinuousClock()
     let started = clock.now
     var pid: pid_t = 0
     let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
       (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
         guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else { return EINVAL }
-        return posix_spawn(&pid, executablePath, &actions, nil, argvBase, envpBase)
+        return posix_spawn(&pid, helper.path, &actions, &attributes, argvBase, envpBase)
       }
     }
-    guard spawned == 0 else { throw SpawnFailed(executable: executable.path, code: spawned) }
+    guard spawned == 0 else { throw SpawnFailed(executable: helper.path, code: spawned) }
 
     var status: Int32 = 0
     var usage = rusage()
     var killedFor: End?
-    var sampledPeak = 0
+    var child: String?
     var pause: useconds_t = 500
     while true {
       let waited = wait4(pid, &status, WNOHANG, &usage)
       if waited == pid { break }
-      if waited == -1 && errno != EINTR { throw SpawnFailed(executable: executable.path, code: errno) }
-      let memory = memoryKiB(of: String(pid))
-      sampledPeak = max(sampledPeak, memory?.peak ?? 0)
+      if waited == -1 && errno != EINTR { throw SpawnFailed(executable: helper.path, code: errno) }
+      if child == nil { child = ProbeReport(path: reportPath)?.pid.map { String($0) } }
+      let memory = child.flatMap { memoryKiB(of: $0) }
       let elapsed = started.duration(to: clock.now)
       let overTime = elapsed > .milliseconds(Int64(limits.seconds * 1000))
       // Killed a little above the bound, so that the row reports the measured peak against the bound.
       let overMemory = (memory?.resident ?? 0) > limits.memoryMiB * 1024 * 3 / 2
       if overTime || overMemory {
         killedFor = overTime ? .killedAfterTimeout : .killedOverMemory
-        kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)
         while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
         break
       }
       usleep(pause)
       pause = min(pause * 2, 10_000)
     }
-    let maxRSS = Int(usage.ru_maxrss)
-    // The parent's peak now, not only at spawn: other threads may have raised it since, and the child inherited
-    // whatever it was at the moment of the spawn.
-    let parentPeakNow = max(parentPeak, memoryKiB(of: "self")?.peak ?? 0)
-    // The kernel's RSS counters are batched per thread, so the parent's VmHWM can lag its true peak by a few MiB:
-    // ru_maxrss counts as the child's own only when it is clearly above.
-    let peak = maxRSS > parentPeakNow + 16 * 1024 ? maxRSS : max(sampledPeak, 1)
+    let report = ProbeReport(path: reportPath)
+    if killedFor == nil {
+      guard let report, let childStatus = report.status else { throw SpawnFailed(executable: helper.path, code: EIO) }
+      guard report.execErrno == 0 else { throw SpawnFailed(executable: executable.path, code: report.execErrno) }
+      status = childStatus
+    }
+    let peak = max(report?.maxRSSKiB ?? 0, 1)
     let elapsed = started.duration(to: clock.now)
     let end: End
     if let killedFor {
@@ -160,6 +166,38 @@ enum ProcessProbe {
       stderr: FileManager.default.contents(atPath: errPath) ?? Data(),
       wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
       peakRSSKiB: peak)
+  }
+
+  /// What `rusage-probe` wrote: the child's pid at once, then its wait status, peak RSS (KiB) and exec errno.
+  struct ProbeReport {
+    var pid: Int32?
+    var status: Int32?
+    var maxRSSKiB: Int?
+    var execErrno: Int32 = 0
+
+    init?(path: String) {
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+      for line in text.split(separator: "\n") {
+        let words = line.split(separator: " ")
+        var fields: [Substring: Substring] = [:]
+        for index in stride(from: 0, to: words.count - 1, by: 2) { fields[words[index]] = words[index + 1] }
+        if let pid = fields["pid"] { self.pid = Int32(pid) }
+        if let status = fields["status"], let maxRSS = fields["maxrss"], let code = fields["errno"] {
+          self.status = Int32(status)
+          maxRSSKiB = Int(maxRSS)
+          execErrno = Int32(code) ?? 0
+        }
+      }
+    }
+  }
+
+  /// The built `rusage-probe` helper, next to the built `runmate`.
+  static func rusageProbe() throws -> URL {
+    let helper = try runmateBinary().deletingLastPathComponent().appendingPathComponent("rusage-probe")
+    guard FileManager.default.isExecutableFile(atPath: helper.path) else {
+      throw SpawnFailed(executable: helper.path, code: ENOENT)
+    }
+    return helper
   }
 
   #if canImport(Glibc)
