@@ -42,10 +42,16 @@ let package = Package(
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
     .target(name: "CalendarExport", dependencies: ["Scheduling", "ICalendar"]),
 
+    // The one training state: a saved plan with its schedule settings and dated workouts, read and written by every
+    // command (settings values, profile defaults, run-day checks, planned slots, the plan's calendar, replan).
+    .target(name: "Training", dependencies: [
+      "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest", "TrainingProgress", "Health",
+    ]),
+
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(name: "runmate", dependencies: [
       "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity", "TrainingProgress", "Health",
-      .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      "Training", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
 
     // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").

@@ -35,6 +35,8 @@ public struct Profile: Sendable, Hashable, Codable {
   public var longRunDay: Weekday?
   /// Reminders (`30m`, `20:00-1d`).
   public var reminders: [String]?
+  /// The usual race start time (`09:00`): race events are timed from it instead of all-day.
+  public var raceStart: String?
   /// Coach: specialty.
   public var specialty: String?
   /// Coach: certifications.
@@ -77,6 +79,13 @@ extension Profile {
     if let restingHeartRate { try check((25...120).contains(restingHeartRate), "resting-hr", "\(restingHeartRate)", "25 to 120") }
     if let maxHeartRate { try check((120...230).contains(maxHeartRate), "max-hr", "\(maxHeartRate)", "120 to 230") }
     if let timeZone { try check(TimeZone(identifier: timeZone) != nil, "tz", timeZone, "an IANA name such as Europe/Berlin") }
+    if let raceStart {
+      let parts = raceStart.split(separator: ":", omittingEmptySubsequences: false)
+      let valid = parts.count == 2 && parts[1].count == 2 && (1...2).contains(parts[0].count)
+        && parts.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        && (0...23).contains(Int(parts[0]) ?? -1) && (0...59).contains(Int(parts[1]) ?? -1)
+      try check(valid, "race-start", raceStart, "HH:MM (09:00)")
+    }
     if let whatsapp {
       try check(Profile.whatsappLink(whatsapp) != nil, "whatsapp", whatsapp,
                 "8 to 15 digits with the country code, no '+' or spaces (e.g. 4915112345678)")

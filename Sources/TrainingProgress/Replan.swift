@@ -135,8 +135,8 @@ public enum ReplanRules {
 ///   - today: the day of the replan; days before it stay as they were.
 ///   - pause: days with no running (illness, travel); the rebuild starts the day after it ends.
 ///   - rules: the plan templates.
-///   - units: the units the rebuilt workouts' titles are written in (the plan's own, so a replan changes no title
-///     from miles to kilometres).
+///   - units: the units the rebuilt workouts' titles and the basis are written in (the plan's own, so a replan
+///     changes no title from miles to kilometres).
 /// - Throws: ``ReplanError``.
 public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
                    rules: PlanRules, units: DistanceUnit = .km) throws(ReplanError) -> Replan {
@@ -148,13 +148,13 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
 
   // Judge fitness up to the first day without running by choice: today, or the first day of the pause.
   let judgeDay = min(today, pause?.lowerBound ?? today)
-  var fitness = judgeFitness(plan, completions: completions, before: judgeDay, rules: rules)
+  var fitness = judgeFitness(plan, completions: completions, before: judgeDay, rules: rules, units: units)
   if let pause, pause.lowerBound.days(to: pause.upperBound) + 1 >= ReplanRules.pauseDays {
     fitness.weeklyKm *= ReplanRules.afterPauseShare
     fitness.volumeBasis += ", then \(percent(ReplanRules.afterPauseShare)) of it after a pause of "
-      + "\(pause.lowerBound.days(to: pause.upperBound) + 1) days: \(DistanceUnit.km.format(fitness.weeklyKm))"
+      + "\(pause.lowerBound.days(to: pause.upperBound) + 1) days: \(units.format(fitness.weeklyKm))"
   }
-  let inputs = clampedInputs(fitness, plan: plan, rules: rules)
+  let inputs = clampedInputs(fitness, plan: plan, rules: rules, units: units)
   var basis = fitness.volumeBasis + "; " + fitness.longestBasis + inputs.notes.map { "; \($0)" }.joined()
 
   var goal = Goal(distance: plan.goal.distance, level: plan.goal.level,
@@ -240,9 +240,10 @@ struct Fitness {
   var longestBasis: String
 }
 
-/// The runner's weekly volume and longest run before `day` (see ``replan(_:completions:today:pause:rules:)``).
-func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate, rules: PlanRules) -> Fitness {
-  let units = DistanceUnit.km
+/// The runner's weekly volume and longest run before `day` (see ``replan(_:completions:today:pause:rules:units:)``),
+/// explained in `units`.
+func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate, rules: PlanRules,
+                  units: DistanceUnit) -> Fitness {
   // The blocks are the plan's weeks (7 days each, from its start); the current week's runs before `day` are not a
   // whole week, so the blocks end where the week of `day` begins.
   let offset = plan.goal.start.days(to: day)
@@ -311,9 +312,8 @@ func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate
 }
 
 /// The judged fitness clamped into what the plan engine accepts, with a note for each clamp.
-func clampedInputs(_ fitness: Fitness, plan: Plan,
-                   rules: PlanRules) -> (weeklyKm: Double, longestKm: Double, notes: [String]) {
-  let units = DistanceUnit.km
+func clampedInputs(_ fitness: Fitness, plan: Plan, rules: PlanRules,
+                   units: DistanceUnit) -> (weeklyKm: Double, longestKm: Double, notes: [String]) {
   var notes: [String] = []
   let requirements = rules.rules(for: plan.goal.distance)?.requirements
   // The engine's ranges (PlanContext): 5–250 km a week, a longest run of 3–60 km; and a marathon's entry minimums.

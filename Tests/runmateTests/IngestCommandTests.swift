@@ -104,6 +104,28 @@ import Testing
     #expect(moved.stdout.contains("\nMatched Easy 3.4 km + 4 × 20 s strides planned for Tue 5 Jan. Nice work!\n"),
             "\(moved.stdout)")
   }
+
+  /// A running workout Health keeps no distance for (a treadmill run without a footpod) cannot be a run: the import
+  /// says so, with its day, instead of dropping it silently; the runs with a distance are imported.
+  @Test func aHealthRunWithoutADistanceIsNamedNotDropped() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let export = directory.appendingPathComponent("export.xml")
+    try writeHealthExport(to: export, workouts: [("2027-01-05 07:00:00", "2027-01-05 07:30:00", 5, 30)])
+    var text = try String(contentsOf: export, encoding: .utf8)
+    text = text.replacingOccurrences(of: "</HealthData>", with: """
+       <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="40" durationUnit="min" \
+      sourceName="Treadmill" startDate="2027-01-07 18:00:00 +0000" endDate="2027-01-07 18:40:00 +0000"/>
+      </HealthData>
+      """)
+    try text.write(to: export, atomically: true, encoding: .utf8)
+    let result = try runmate(["health", "import", export.path, "--tz", "UTC"], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(" 1 new runs\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("skipped 1 running workout without a distance (Thu 7 Jan): log each with "
+      + "`runmate log DATE --distance …`\n"), "\(result.stdout)")
+  }
 }
 
 /// A run dated after today (a device clock gone wrong) is refused like a future `log`, before any file is opened.

@@ -84,7 +84,7 @@ import Testing
       return result
     }
     _ = try run(["profile", "init", "ana", "--level", "beginner", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun",
-                 "--long-run-day", "sun"])
+                 "--long-run-day", "sun", "--race-start", "09:00"])
 
     // More runs a week than run days: one line naming both and the fix, and nothing saved.
     let conflict = try runmate(["plan", "--distance", "half", "--weeks", "12", "--start", "2027-01-04", "--now",
@@ -97,8 +97,9 @@ import Testing
     // The plan keeps the settings given and the profile's, and says which came from the profile.
     let saved = try run(["plan", "--distance", "half", "--weeks", "12", "--start", "2027-01-04", "--now", "2027-01-01",
                          "--save", "--name", "spring", "--at", "06:30", "--at", "sun=08:00", "--remind", "30m",
-                         "--skip", "2027-01-14", "--race-start", "09:00"])
-    #expect(saved.stderr.contains("from profile 'ana': tue/thu/sat/sun, long run sun, Europe/Berlin\n"))
+                         "--skip", "2027-01-14"])
+    #expect(saved.stderr.contains("from profile 'ana': tue/thu/sat/sun, long run sun, Europe/Berlin, race start 09:00\n"),
+            "\(saved.stderr)")
 
     // Export without options: the saved settings (times, reminders, zone, blackout, timed and busy race).
     let first = try run(["export", "--out", ics, "--now", "2027-01-02"])
@@ -151,9 +152,13 @@ import Testing
     // exactly as they were; a workout the rebuilt weeks no longer hold is cancelled only from today on (a slot
     // that changes kind, say a second quality session becoming an easy run, is a new event: UIDs name the slot).
     _ = try run(["log", "2027-01-05", "--distance", "5km", "--time", "31:00", "--now", "2027-01-06"])
-    _ = try run(["replan", "--apply", "--now", "2027-01-12"])
+    let replanned = try run(["replan", "--apply", "--now", "2027-01-12"])
     let again = try run(["export", "--out", ics, "--now", "2027-01-12"])
     #expect(again.status == 0, "\(again.stderr)")
+    // replan said what this export does to the calendar, in its words.
+    let counted = try #require(again.stderr.split(separator: "\n").first { $0.hasPrefix("against ") }?
+      .split(separator: ": ", maxSplits: 1).last)
+    #expect(replanned.stdout.contains("calendar events against the last export: \(counted) ("), "\(replanned.stdout)")
     let after = Self.events(try String(contentsOfFile: ics, encoding: .utf8))
     let live = after.filter { $0.status == nil }
     #expect(live.allSatisfy { $0.time != nil && $0.alarms == 1 }, "\(live.filter { $0.time == nil || $0.alarms != 1 })")

@@ -4,6 +4,7 @@ import Foundation
 import ICalendar
 import Logbook
 import PlanEngine
+import Training
 import Scheduling
 
 /// `runmate export`: the plan as an iCalendar file for any calendar app.
@@ -62,27 +63,18 @@ struct ExportCommand: ParsableCommand {
                                                 name: planName, profile: profile)
     let plan = resolved.plan
     let scheduled = resolved.schedule
-    let unit = resolved.settings.units ?? .km
-    let remind = try parsedReminders(resolved.settings.reminders)
 
     // An --out file is the previous export only when it is a calendar (with --force, anything else is replaced).
     var previousPath = diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil)
     var previousCalendar = try previousPath.map { try CalendarFiles.read($0) }
     // Without a file, the last export kept in the database (when there is one) is the previous version.
-    let identity = ExportOptions.identity(of: plan)
     let logbook = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
-    if previousCalendar == nil, let last = try logbook?.lastExport(identity: identity) {
-      do {
-        previousCalendar = try VCalendar.parse(last.calendar)
-        previousPath = "the last export (\(last.path))"
-      } catch {
-        throw ExportError.unreadableCalendar(file: "the last export in \(database.path)", error)
-      }
+    if previousCalendar == nil, let logbook, let last = try lastExport(of: plan, in: logbook) {
+      previousCalendar = last.calendar
+      previousPath = "the last export (\(last.path))"
     }
-    let options = ExportOptions(reminders: remind, identity: identity,
-                                calendarName: "RunningMate: \(plan.goal.distance.displayName) \(plan.goal.raceDate)",
-                                previous: previousCalendar, units: unit)
-    let export = try makeCalendar(for: scheduled, options: options, now: try clock.instant())
+    let export = try planCalendar(plan, schedule: scheduled, settings: resolved.settings, previous: previousCalendar,
+                                  now: try clock.instant())
     let text: String
     do {
       text = try export.calendar.serialized()
@@ -99,14 +91,14 @@ struct ExportCommand: ParsableCommand {
     if let output {
       try output.write(text)
       // Recorded only once the file is in place: a failed write leaves the database as it was.
-      try logbook?.recordExport(identity: identity, path: out, calendar: text)
+      try logbook?.recordExport(identity: ExportOptions.identity(of: plan), path: out, calendar: text)
       try resolved.commit(to: database)
       let events = export.calendar.events.count
       let alarms = export.calendar.events.map(\.alarms.count).reduce(0, +)
       writeStandardError("wrote \(terminalSafe(out)): \(events) events, \(alarms) reminders")
     } else {
       try writeStandardOutput(text)
-      try logbook?.recordExport(identity: identity, path: "standard output", calendar: text)
+      try logbook?.recordExport(identity: ExportOptions.identity(of: plan), path: "standard output", calendar: text)
       try resolved.commit(to: database)
     }
   }

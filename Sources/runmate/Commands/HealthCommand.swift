@@ -5,6 +5,7 @@ import Ingest
 import Logbook
 import PlanEngine
 import TrainingProgress
+import Training
 
 /// `runmate health`: Apple Health data, imported and summarised.
 struct HealthCommand: ParsableCommand {
@@ -60,8 +61,6 @@ struct HealthCommand: ParsableCommand {
         throw error
       }
       bar?.finish()
-      var calendar = Calendar(identifier: .gregorian)
-      calendar.timeZone = zone
       let days = data.days.compactMap { day in
         CivilDate(iso: day.date).map { HealthDay(date: $0, steps: day.steps, distanceKm: day.distanceKm, activeKcal: day.activeEnergyKcal) }
       }
@@ -69,16 +68,7 @@ struct HealthCommand: ParsableCommand {
       // Running workouts join the logbook the one ingest way, inside saveHealth's write transaction: a run already
       // there (an earlier import, a GPX/TCX file, the run logged by hand) is one run, so two imports at once store
       // each run once; new runs are matched to the plan.
-      var runs: [Completion] = []
-      for workout in data.workouts where workout.isRunning {
-        guard let km = workout.distanceKm, km > 0, workout.durationSeconds > 0 else { continue }
-        let parts = calendar.dateComponents([.year, .month, .day], from: workout.start)
-        guard let y = parts.year, let m = parts.month, let d = parts.day, let date = CivilDate(year: y, month: m, day: d)
-        else { continue }
-        runs.append(Completion(date: date, startedAt: workout.start, distanceKm: km,
-                               durationSeconds: workout.durationSeconds, source: .health,
-                               sourceFile: "Apple Health (\(workout.sourceName))"))
-      }
+      let (runs, withoutDistance) = healthRuns(data.workouts, timeZone: zone)
       let result = try db.saveHealth(days: days, measures: measures, runs: runs, profile: name, planID: saved?.id,
                                      slots: try plannedSlots(for: saved, in: db))
       let previousBest = result.previousBestSteps
@@ -87,6 +77,12 @@ struct HealthCommand: ParsableCommand {
       if data.skippedRecords > 0 {
         let records = data.skippedRecords == 1 ? "1 record" : "\(data.skippedRecords) records"
         lines.append("skipped \(records) whose date, value or unit could not be read (missing, negative or not a number)")
+      }
+      if !withoutDistance.isEmpty {
+        let count = withoutDistance.count == 1 ? "1 running workout" : "\(withoutDistance.count) running workouts"
+        let days = withoutDistance.prefix(3).map(\.shortLabel).joined(separator: ", ")
+          + (withoutDistance.count > 3 ? ", …" : "")
+        lines.append("skipped \(count) without a distance (\(days)): log each with `runmate log DATE --distance …`")
       }
       if let summary = matchSummary(result.runs, plan: saved) { lines.append(summary) }
       let merged = result.runs.twins.filter(\.merged)

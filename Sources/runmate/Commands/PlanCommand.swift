@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
+import Training
 import Scheduling
 
 /// `runmate plan`: generate a training plan.
@@ -41,12 +42,12 @@ struct PlanCommand: ParsableCommand {
     let units = try output.unit(default: profile?.units)
     let rules = try templates.loadRules()
     let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
-    let fromProfile = profileSettings(profile, options: schedule, reminders: reminderOptions,
+    let fromProfile = profileDefaults(profile, options: schedule, reminders: reminderOptions,
                                       unitsGiven: output.units != nil)
     var base = fromProfile.settings
-    if let days = schedule.days { base.runDays = try parseRunDays(days) }
+    if let days = schedule.days { base.runDays = try SettingValues.runDays(days) }
     let plan = try fittingRunDays(goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
-                                  daysGiven: schedule.days != nil, profile: profile)
+                                  source: runDaysSource(given: schedule.days != nil, profile))
     var settings = try schedule.apply(to: fromProfile.settings, plan: plan).settings
     settings = try reminderOptions.apply(to: settings).settings
     if output.units != nil { settings.units = units }
@@ -54,12 +55,11 @@ struct PlanCommand: ParsableCommand {
       // Settings given or taken from the profile are saved with the plan; with neither, none (the old behaviour).
       let given = schedule.isGiven || reminderOptions.noReminders || !reminderOptions.reminders.isEmpty
         || output.units != nil
-      let scheduled = try makeSchedule(plan, preferences: try preferences(from: settings),
-                                       busy: busyIntervals(from: settings))
+      let scheduled = try settings.schedule(plan)
       let planName = name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
       let db = try database.open()
       let saved = try db.savePlan(plan, name: planName, activate: true,
-                                  schedule: (given || profile != nil ? settings : nil, datedWorkouts(scheduled)))
+                                  schedule: (given || profile != nil ? settings : nil, scheduled.datedWorkouts))
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
       if let line = fromProfile.announcement { writeStandardError(line) }
       writeStandardError("saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "

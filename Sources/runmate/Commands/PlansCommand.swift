@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
+import Training
 import Scheduling
 
 /// `runmate plans`: saved plans.
@@ -58,7 +59,7 @@ struct PlansCommand: ParsableCommand {
       guard let settings else {
         return "Schedule: none saved (the profile's defaults apply; `schedule` or `export` options save them)"
       }
-      var parts = [settings.runDays.map(dayList) ?? "the plan's days"]
+      var parts = [settings.runDays.map(SettingValues.dayList) ?? "the plan's days"]
       if let day = settings.longRunDay { parts.append("long run \(day.rawValue)") }
       parts.append(settings.times.isEmpty ? "all-day" : "at \(settings.times.joined(separator: " "))")
       parts.append(settings.timeZone)
@@ -171,10 +172,9 @@ extension PlansCommand {
       if let settings = shared.settings {
         do {
           try checkRunDays(shared.plan, name: planName, settings: settings, source: "the file's settings")
-          let schedule = try makeSchedule(shared.plan, preferences: try preferences(from: settings),
-                                          busy: busyIntervals(from: settings))
-          _ = try parsedReminders(settings.reminders)
-          dated = datedWorkouts(schedule)
+          let schedule = try settings.schedule(shared.plan)
+          _ = try SettingValues.reminders(settings.reminders)
+          dated = schedule.datedWorkouts
         } catch let error as any RunMateError {
           throw refuse("schedule_settings cannot be used: \(error.message)")
         }

@@ -4,6 +4,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import TrainingProgress
+import Training
 
 /// Profile fields, shared by `profile init` and `profile set`.
 struct ProfileFields: ParsableArguments {
@@ -19,6 +20,8 @@ struct ProfileFields: ParsableArguments {
   @Option(name: .long, help: "Preferred run days, e.g. tue,thu,sat,sun.") var days: String?
   @Option(name: .customLong("long-run-day"), help: "Preferred long-run day.") var longRunDay: String?
   @Option(name: .customLong("remind"), help: "Default reminders (repeatable), e.g. 30m, 20:00-1d.") var reminders: [String] = []
+  @Option(name: .customLong("race-start"), help: ArgumentHelp("Usual race start time, e.g. 09:00: race events are timed.",
+                                                               valueName: "time")) var raceStart: String?
   @Flag(name: .long, inversion: .prefixedNo, help: "A coach profile (has athletes).") var coach: Bool?
   @Option(name: .long, help: "Coach: specialty.") var specialty: String?
   @Option(name: .customLong("certification"), help: "Coach: a certification (repeatable).") var certifications: [String] = []
@@ -51,7 +54,7 @@ struct ProfileFields: ParsableArguments {
     if let timeZone { p.timeZone = timeZone }
     if let days {
       p.runDays = try days.split(separator: ",").map { text in
-        guard let day = parseWeekday(String(text)) else {
+        guard let day = SettingValues.weekday(String(text)) else {
           throw CLIError.invalidOption(option: "--days", value: String(text), allowed: "mon, tue, wed, thu, fri, sat, sun",
                                        suggestion: nil)
         }
@@ -59,7 +62,7 @@ struct ProfileFields: ParsableArguments {
       }
     }
     if let longRunDay {
-      guard let day = parseWeekday(longRunDay) else {
+      guard let day = SettingValues.weekday(longRunDay) else {
         throw CLIError.invalidOption(option: "--long-run-day", value: longRunDay, allowed: "mon … sun", suggestion: nil)
       }
       p.longRunDay = day
@@ -72,6 +75,7 @@ struct ProfileFields: ParsableArguments {
       }
       p.reminders = reminders
     }
+    if let raceStart { p.raceStart = raceStart }
     if let coach { p.isCoach = coach }
     if let specialty { p.specialty = try plainText(specialty, option: "--specialty") }
     if !certifications.isEmpty {
@@ -202,6 +206,7 @@ func describe(_ p: Profile) -> String {
   add("run days", p.runDays.map { $0.map(\.rawValue).joined(separator: ",") })
   add("long-run day", p.longRunDay?.rawValue)
   add("reminders", p.reminders.map { $0.joined(separator: ", ") })
+  add("race start", p.raceStart)
   add("specialty", p.specialty)
   add("certifications", p.certifications.map { $0.joined(separator: ", ") })
   add("bio", p.bio)

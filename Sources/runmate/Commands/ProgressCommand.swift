@@ -3,6 +3,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import TrainingProgress
+import Training
 
 /// `runmate progress`: planned against done, week by week.
 struct ProgressCommand: ParsableCommand {

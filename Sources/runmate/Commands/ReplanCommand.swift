@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import Scheduling
 import TrainingProgress
+import Training
 
 /// `runmate replan`: rebuild the remaining weeks from what was actually run.
 struct ReplanCommand: ParsableCommand {
@@ -41,18 +42,40 @@ struct ReplanCommand: ParsableCommand {
     }
     let db = try database.open()
     let saved = try db.plan(named: plan)
-    let profile = try db.profile(named: nil)
-    let state = try TrainingState.read(saved, db: db, profile: profile)
-    // The rebuilt workouts are titled in the plan's units (its saved settings', else the profile's).
-    let units = state.settings.units ?? profile?.units ?? .km
-    let result = try replan(saved.plan, completions: try db.completions(), today: try clock.today(), pause: pauseRange,
-                            rules: try templates.loadRules(), units: units)
-    var lines = ["Replan of '\(terminalSafe(saved.name))' from \(result.basis)"]
+    let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
+    let proposal = try state.proposeReplan(completions: try db.completions(), today: try clock.today(),
+                                           pause: pauseRange, rules: try templates.loadRules(), db: db,
+                                           now: try clock.instant())
+    var lines = ReplanReport(name: saved.name, proposal: proposal, units: state.units).lines
+    let result = proposal.replan
+    if apply && result.workoutChanges.isEmpty {
+      lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
+    } else if apply {
+      // Saved with its dated workouts (the plan's settings kept) in one transaction.
+      _ = try db.savePlan(result.plan, name: saved.name, activate: saved.active,
+                          schedule: (state.stored, proposal.datedWorkouts))
+      lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
+    } else if !result.changes.isEmpty {
+      lines.append("Nothing saved: run again with --apply to keep it.")
+    }
+    try writeText(lines.joined(separator: "\n") + "\n")
+  }
+}
+
+/// What `replan` prints: the basis, the weeks whose volume changes, each workout that changes in the words of
+/// `export --diff`, and what the next export will do to the calendar last exported.
+struct ReplanReport {
+  let name: String
+  let proposal: ReplanProposal
+  let units: DistanceUnit
+
+  var lines: [String] {
+    let result = proposal.replan
+    var lines = ["Replan of '\(terminalSafe(name))' from \(result.basis)"]
     if result.changes.isEmpty { lines.append("No change.") }
     for change in result.changes where units.format(change.beforeKm) != units.format(change.afterKm) {
       lines.append("W\(change.number): \(oneDecimal(change.beforeKm / units.kilometers)) → \(units.format(change.afterKm))")
     }
-    // The workouts that change, in the words of `export --diff` (the calendar events they become).
     let order: [WorkoutChangeKind] = [.moved, .changed, .cancelled, .added]
     for kind in order {
       for change in result.workoutChanges where change.kind == kind {
@@ -63,21 +86,14 @@ struct ReplanCommand: ParsableCommand {
     }
     if !result.workoutChanges.isEmpty {
       lines.append(order.map { kind in "\(result.workoutChanges.filter { $0.kind == kind }.count) \(kind.rawValue)" }
-        .joined(separator: ", "))
+        .joined(separator: ", ") + " workouts")
     }
-    if apply && result.workoutChanges.isEmpty {
-      lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
-    } else if apply {
-      // The rebuilt plan is scheduled with the plan's settings (days, times, zone, blackouts, busy time, reminders
-      // all kept) and saved with its dated workouts in one transaction.
-      let schedule = try makeSchedule(result.plan, preferences: try preferences(from: state.settings),
-                                      busy: busyIntervals(from: state.settings))
-      _ = try db.savePlan(result.plan, name: saved.name, activate: saved.active,
-                          schedule: (state.stored, datedWorkouts(schedule)))
-      lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
-    } else if !result.changes.isEmpty {
-      lines.append("Nothing saved: run again with --apply to keep it.")
+    // The count the next `export` prints: an event changes with its workout, or with its week's note (events
+    // quote it).
+    if let calendar = proposal.calendarChanges, !result.workoutChanges.isEmpty {
+      lines.append("calendar events against the last export: \(DiffReport(changes: calendar).summary()) (an event "
+        + "also changes when its week's note does)")
     }
-    try writeText(lines.joined(separator: "\n") + "\n")
+    return lines
   }
 }

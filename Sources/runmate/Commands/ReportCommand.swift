@@ -3,6 +3,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import TrainingProgress
+import Training
 
 /// `runmate report --html FILE`.
 struct ReportCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import TrainingProgress
+import Training
 
 /// `runmate today`: today's workout, or rest.
 struct TodayCommand: ParsableCommand {

@@ -6,6 +6,7 @@ import Logbook
 import PlanEngine
 import Scheduling
 import TrainingProgress
+import Training
 
 /// sysexits(3) codes.
 enum ExitCodes {
@@ -124,4 +125,9 @@ enum CLIError: RunMateError {
     case .notACalendar, .notEncodable, .invalidData: ExitCodes.dataError
     }
   }
+}
+
+extension SettingError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 { ExitCodes.usage }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logbook
 import PlanEngine
+import Training
 
 /// The goal: distance, level, timeline and the runner's current training.
 struct GoalOptions: ParsableArguments {
@@ -96,7 +97,7 @@ struct GoalOptions: ParsableArguments {
       return result
     }
     let firstDay = try weekStart.map { text throws -> Weekday in
-      guard let day = parseWeekday(text) else {
+      guard let day = SettingValues.weekday(text) else {
         throw CLIError.invalidOption(option: "--week-start", value: text, allowed: "mon, tue, wed, thu, fri, sat, sun",
                                      suggestion: nil)
       }

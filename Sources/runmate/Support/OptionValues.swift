@@ -1,4 +1,5 @@
 import PlanEngine
+import Training
 
 /// Numbers and dates from the command line, checked where they are read: each bad value is one line naming the
 /// option, the value as typed and what is allowed (exit 64). `nan`, `inf` and values past the range never reach
@@ -15,19 +16,11 @@ enum OptionValues {
 
   /// `YYYY-MM-DD` within `window` (default: years 1900 to 2200).
   static func date(_ text: String, option: String, window: ClosedRange<CivilDate>? = nil) throws -> CivilDate {
-    let window = window ?? everyDate
-    guard let date = CivilDate(iso: text) else {
-      throw CLIError.invalidOption(option: option, value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
-    }
-    guard window.contains(date) else {
-      throw CLIError.invalidOption(option: option, value: text,
-                                   allowed: "a date from \(window.lowerBound) to \(window.upperBound)", suggestion: nil)
-    }
-    return date
+    try SettingValues.date(text, option: option, window: window)
   }
 
-  /// Every date the program accepts: 1900-01-01 (day -25567 of the Unix epoch) to 2200-12-31 (day 84370).
-  static let everyDate = CivilDate(dayNumber: -25_567)...CivilDate(dayNumber: 84_370)
+  /// Every date the program accepts (1900-01-01 to 2200-12-31).
+  static let everyDate = SettingValues.everyDate
 
   /// The dates a plan may start or race on, seen from `today`: from a year back (a plan already under way)
   /// to five years ahead.

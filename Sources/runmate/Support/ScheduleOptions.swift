@@ -4,6 +4,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import Scheduling
+import Training
 
 /// Where and when the runner runs: days, long-run day, times, time zone, blackouts.
 struct ScheduleOptions: ParsableArguments {
@@ -41,7 +42,7 @@ struct ScheduleOptions: ParsableArguments {
   }
 
   /// `base` with every option given applied (busy files read over `plan`'s span), and what changed, in words
-  /// (`--at 06:30 (was all-day)`). Values are checked here; the whole result by ``preferences(from:)``.
+  /// (`--at 06:30 (was all-day)`). Values are checked here; the whole result by `ScheduleSettings.preferences()`.
   func apply(to base: ScheduleSettings, plan: Plan) throws -> (settings: ScheduleSettings, changes: [String]) {
     var settings = base
     var changes: [String] = []
@@ -49,12 +50,12 @@ struct ScheduleOptions: ParsableArguments {
       if new != old { changes.append("\(option) \(new) (was \(old))") }
     }
     if let days {
-      let parsed = try parseRunDays(days)
-      note("--days", dayList(parsed), settings.runDays.map(dayList) ?? "the plan's days")
+      let parsed = try SettingValues.runDays(days)
+      note("--days", SettingValues.dayList(parsed), settings.runDays.map(SettingValues.dayList) ?? "the plan's days")
       settings.runDays = parsed
     }
     if let longRunDay {
-      guard let day = parseWeekday(longRunDay) else {
+      guard let day = SettingValues.weekday(longRunDay) else {
         throw CLIError.invalidOption(option: "--long-run-day", value: longRunDay,
                                      allowed: "mon, tue, wed, thu, fri, sat, sun", suggestion: nil)
       }
@@ -62,7 +63,7 @@ struct ScheduleOptions: ParsableArguments {
       settings.longRunDay = day
     }
     if !times.isEmpty {
-      _ = try parseTimes(times)
+      _ = try SettingValues.times(times)
       let old = settings.times.isEmpty ? "all-day" : settings.times.joined(separator: " ")
       note("--at", times.joined(separator: " "), old)
       settings.times = times
@@ -72,7 +73,7 @@ struct ScheduleOptions: ParsableArguments {
       settings.timeZone = timeZone
     }
     if !skips.isEmpty {
-      _ = try parseBlackouts(skips)
+      _ = try SettingValues.blackouts(skips)
       let old = settings.blackouts.isEmpty ? "none" : settings.blackouts.joined(separator: " ")
       note("--skip", skips.joined(separator: " "), old)
       settings.blackouts = skips
@@ -93,7 +94,7 @@ struct ScheduleOptions: ParsableArguments {
     }
     if let runDays = settings.runDays, let longRun = settings.longRunDay, !runDays.contains(longRun) {
       throw CLIError.invalidOption(option: "--long-run-day", value: longRun.rawValue,
-                                   allowed: "one of the run days (\(dayList(runDays)))", suggestion: nil)
+                                   allowed: "one of the run days (\(SettingValues.dayList(runDays)))", suggestion: nil)
     }
     return (settings, changes)
   }
@@ -115,92 +116,6 @@ struct ScheduleOptions: ParsableArguments {
     }
     return intervals
   }
-}
-
-/// The scheduler's preferences for saved or merged settings; every value is checked, naming its option.
-func preferences(from settings: ScheduleSettings) throws -> SchedulingPreferences {
-  let (perDay, defaultTime) = try parseTimes(settings.times)
-  let raceStart = try settings.raceStart.map { text throws -> LocalTime in
-    guard let time = LocalTime(parsing: text) else {
-      throw CLIError.invalidOption(option: "--race-start", value: text, allowed: "HH:MM (09:00)", suggestion: nil)
-    }
-    return time
-  }
-  return SchedulingPreferences(runDays: settings.runDays.map(Set.init), longRunDay: settings.longRunDay, times: perDay,
-                               defaultTime: defaultTime, timeZoneID: settings.timeZone,
-                               blackouts: try parseBlackouts(settings.blackouts), raceStart: raceStart)
-}
-
-/// The busy time of saved or merged settings, for the scheduler.
-func busyIntervals(from settings: ScheduleSettings) -> [BusyInterval] {
-  settings.busy.map { BusyInterval(start: $0.start, end: $0.end, summary: $0.summary) }
-}
-
-/// `tue/thu/sat/sun`, in week order.
-func dayList(_ days: [Weekday]) -> String {
-  Weekday.allCases.filter(days.contains).map(\.rawValue).joined(separator: "/")
-}
-
-/// `--days mon,wed,fri`: at least two days, in week order.
-func parseRunDays(_ text: String) throws -> [Weekday] {
-  var set = Set<Weekday>()
-  for part in text.split(separator: ",") {
-    guard let day = parseWeekday(String(part)) else {
-      throw CLIError.invalidOption(option: "--days", value: String(part), allowed: "mon, tue, wed, thu, fri, sat, sun",
-                                   suggestion: nil)
-    }
-    set.insert(day)
-  }
-  guard set.count >= 2 else {
-    throw CLIError.invalidOption(option: "--days", value: text, allowed: "at least two run days", suggestion: nil)
-  }
-  return Weekday.allCases.filter(set.contains)
-}
-
-/// `--at 06:30 --at sat=08:00`: per-weekday times and the time for the other days.
-func parseTimes(_ texts: [String]) throws -> (perDay: [Weekday: LocalTime], defaultTime: LocalTime?) {
-  var perDay: [Weekday: LocalTime] = [:]
-  var defaultTime: LocalTime?
-  for text in texts {
-    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-    let timeText = parts.last ?? text
-    guard let time = LocalTime(parsing: timeText) else {
-      throw CLIError.invalidOption(option: "--at", value: text, allowed: "HH:MM (06:30) or DAY=HH:MM (sat=08:00)",
-                                   suggestion: nil)
-    }
-    if parts.count == 2 {
-      guard let day = parseWeekday(parts[0]) else {
-        throw CLIError.invalidOption(option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun",
-                                     suggestion: nil)
-      }
-      perDay[day] = time
-    } else {
-      defaultTime = time
-    }
-  }
-  return (perDay, defaultTime)
-}
-
-/// `--skip 2027-02-14` or `--skip 2027-02-14..2027-02-20`.
-func parseBlackouts(_ texts: [String]) throws -> [ClosedRange<CivilDate>] {
-  var blackouts: [ClosedRange<CivilDate>] = []
-  for text in texts {
-    let parts = text.components(separatedBy: "..")
-    guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
-          let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first else {
-      throw CLIError.invalidOption(option: "--skip", value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD",
-                                   suggestion: nil)
-    }
-    _ = try OptionValues.date(parts[0], option: "--skip")
-    _ = try OptionValues.date(parts[parts.count - 1], option: "--skip")
-    guard first <= last else {
-      throw CLIError.invalidOption(option: "--skip", value: text,
-                                   allowed: "a range whose first day is not after its last",
-                                   suggestion: "\(last)..\(first)")
-    }
-    blackouts.append(first...last)
-  }
-  return blackouts
 }
 
 /// `--remind` / `--no-remind`: the reminders on workout events.
@@ -228,32 +143,9 @@ struct ReminderOptions: ParsableArguments {
       settings.reminders = []
       return (settings, old == "none" ? [] : ["--no-remind (was \(old))"])
     }
-    _ = try parsedReminders(reminders)
+    _ = try SettingValues.reminders(reminders)
     settings.reminders = reminders
     let new = reminders.joined(separator: " ")
     return (settings, new == old ? [] : ["--remind \(new) (was \(old))"])
   }
-}
-
-/// Reminders as saved: nil for the default ones, empty for none.
-func parsedReminders(_ texts: [String]?) throws -> [Reminder] {
-  guard let texts else { return ExportOptions.defaultReminders }
-  return try texts.map { text in
-    guard let reminder = Reminder(parsing: text) else {
-      throw CLIError.invalidOption(option: "--remind", value: text,
-                                   allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",
-                                   suggestion: nil)
-    }
-    return reminder
-  }
-}
-
-/// `mon`, `Monday`, `tue`, …
-func parseWeekday(_ text: String) -> Weekday? {
-  let key = text.lowercased().trimmingCharacters(in: .whitespaces)
-  guard key.count >= 2 else { return nil }
-  return Weekday.allCases.first { key.hasPrefix($0.rawValue) || $0.rawValue.hasPrefix(key) && key.count >= 3 }
-    ?? Weekday.allCases.first { day in
-      ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"][day.index].hasPrefix(key)
-    }
 }

@@ -1,0 +1,57 @@
+import CalendarExport
+import Foundation
+import ICalendar
+import Logbook
+import PlanEngine
+import Scheduling
+import TrainingProgress
+
+/// The calendar of `plan` on `schedule` with `settings` (reminders, units), against the `previous` export: what
+/// `export` writes and what `replan` says the next export will change. One function, so the two never disagree.
+public func planCalendar(_ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previous: VCalendar?,
+                         now: Date) throws -> Export {
+  let options = ExportOptions(reminders: try SettingValues.reminders(settings.reminders),
+                              identity: ExportOptions.identity(of: plan),
+                              calendarName: "RunningMate: \(plan.goal.distance.displayName) \(plan.goal.raceDate)",
+                              previous: previous, units: settings.units ?? .km)
+  return try makeCalendar(for: schedule, options: options, now: now)
+}
+
+/// The last export of `plan`'s race kept in the database, parsed, with where it was written; nil when none.
+public func lastExport(of plan: Plan, in db: LogbookDatabase) throws -> (path: String, calendar: VCalendar)? {
+  guard let last = try db.lastExport(identity: ExportOptions.identity(of: plan)) else { return nil }
+  do {
+    return (last.path, try VCalendar.parse(last.calendar))
+  } catch {
+    throw ExportError.unreadableCalendar(file: "the last export in \(db.path)", error)
+  }
+}
+
+/// A replan worked out on the training state: the rebuilt plan and its changes, the plan on its days with the
+/// state's settings (days, times, zone, blackouts, busy time, reminders all kept), and what it does to the calendar
+/// last exported (nil when there is none).
+public struct ReplanProposal: Sendable {
+  public var replan: Replan
+  public var schedule: Schedule
+  public var calendarChanges: [ExportChange]?
+
+  /// The rebuilt plan's workouts on their days, as stored with the plan.
+  public var datedWorkouts: [DatedWorkout] { schedule.datedWorkouts }
+}
+
+extension TrainingState {
+  /// Rebuilds the weeks from `today` (see ``replan(_:completions:today:pause:rules:units:)``), schedules them with
+  /// the state's settings, and compares the calendar with the last export in `db`.
+  public func proposeReplan(completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
+                            rules: PlanRules, db: LogbookDatabase, now: Date) throws -> ReplanProposal {
+    let result = try replan(saved.plan, completions: completions, today: today, pause: pause, rules: rules,
+                            units: units)
+    let schedule = try settings.schedule(result.plan)
+    var changes: [ExportChange]?
+    if let previous = try lastExport(of: result.plan, in: db) {
+      changes = try planCalendar(result.plan, schedule: schedule, settings: settings, previous: previous.calendar,
+                                 now: now).changes
+    }
+    return ReplanProposal(replan: result, schedule: schedule, calendarChanges: changes)
+  }
+}

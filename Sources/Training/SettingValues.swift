@@ -1,0 +1,160 @@
+import CalendarExport
+import Logbook
+import PlanEngine
+import Scheduling
+
+/// A schedule setting whose value is not one the program accepts: the option that sets it, the value, what is
+/// allowed and, where one exists, a suggestion.
+public struct SettingError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The option that sets it (`--at`, `--days`, …).
+  public var option: String
+  public var value: String
+  public var allowed: String
+  public var suggestion: String?
+
+  public init(option: String, value: String, allowed: String, suggestion: String? = nil) {
+    self.option = option
+    self.value = value
+    self.allowed = allowed
+    self.suggestion = suggestion
+  }
+
+  public var description: String {
+    "\(option): '\(value)' is not valid, allowed is \(allowed)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+  }
+}
+
+/// The settings' values as written by the runner (`--at sat=08:00`, `--skip 2027-02-14..2027-02-20`), parsed. A
+/// saved plan keeps them as written, so that the runner sees their own words back; they are parsed where used.
+public enum SettingValues {
+  /// Every date the program accepts: 1900-01-01 (day -25567 of the Unix epoch) to 2200-12-31 (day 84370).
+  public static let everyDate = CivilDate(dayNumber: -25_567)...CivilDate(dayNumber: 84_370)
+
+  /// `mon`, `Monday`, `tue`, …
+  public static func weekday(_ text: String) -> Weekday? {
+    let key = text.lowercased().trimmingCharacters(in: .whitespaces)
+    guard key.count >= 2 else { return nil }
+    return Weekday.allCases.first { key.hasPrefix($0.rawValue) || $0.rawValue.hasPrefix(key) && key.count >= 3 }
+      ?? Weekday.allCases.first { day in
+        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"][day.index].hasPrefix(key)
+      }
+  }
+
+  /// `tue/thu/sat/sun`, in week order.
+  public static func dayList(_ days: [Weekday]) -> String {
+    Weekday.allCases.filter(days.contains).map(\.rawValue).joined(separator: "/")
+  }
+
+  /// `--days mon,wed,fri`: at least two days, in week order.
+  public static func runDays(_ text: String) throws(SettingError) -> [Weekday] {
+    var set = Set<Weekday>()
+    for part in text.split(separator: ",") {
+      guard let day = weekday(String(part)) else {
+        throw SettingError(option: "--days", value: String(part), allowed: "mon, tue, wed, thu, fri, sat, sun")
+      }
+      set.insert(day)
+    }
+    guard set.count >= 2 else { throw SettingError(option: "--days", value: text, allowed: "at least two run days") }
+    return Weekday.allCases.filter(set.contains)
+  }
+
+  /// `--at 06:30 --at sat=08:00`: per-weekday times and the time for the other days.
+  public static func times(_ texts: [String]) throws(SettingError)
+    -> (perDay: [Weekday: LocalTime], defaultTime: LocalTime?) {
+    var perDay: [Weekday: LocalTime] = [:]
+    var defaultTime: LocalTime?
+    for text in texts {
+      let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+      guard let time = LocalTime(parsing: parts.last ?? text) else {
+        throw SettingError(option: "--at", value: text, allowed: "HH:MM (06:30) or DAY=HH:MM (sat=08:00)")
+      }
+      if parts.count == 2 {
+        guard let day = weekday(parts[0]) else {
+          throw SettingError(option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun")
+        }
+        perDay[day] = time
+      } else {
+        defaultTime = time
+      }
+    }
+    return (perDay, defaultTime)
+  }
+
+  /// A date `YYYY-MM-DD` within `window` (default: ``everyDate``), for `option`.
+  public static func date(_ text: String, option: String,
+                          window: ClosedRange<CivilDate>? = nil) throws(SettingError) -> CivilDate {
+    let window = window ?? everyDate
+    guard let date = CivilDate(iso: text) else {
+      throw SettingError(option: option, value: text, allowed: "a date YYYY-MM-DD")
+    }
+    guard window.contains(date) else {
+      throw SettingError(option: option, value: text,
+                         allowed: "a date from \(window.lowerBound) to \(window.upperBound)")
+    }
+    return date
+  }
+
+  /// `--skip 2027-02-14` or `--skip 2027-02-14..2027-02-20`.
+  public static func blackouts(_ texts: [String]) throws(SettingError) -> [ClosedRange<CivilDate>] {
+    var blackouts: [ClosedRange<CivilDate>] = []
+    for text in texts {
+      let parts = text.components(separatedBy: "..")
+      guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
+            let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first else {
+        throw SettingError(option: "--skip", value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+      }
+      _ = try date(parts[0], option: "--skip")
+      _ = try date(parts[parts.count - 1], option: "--skip")
+      guard first <= last else {
+        throw SettingError(option: "--skip", value: text, allowed: "a range whose first day is not after its last",
+                           suggestion: "\(last)..\(first)")
+      }
+      blackouts.append(first...last)
+    }
+    return blackouts
+  }
+
+  /// `--race-start 09:00`.
+  public static func raceStart(_ text: String) throws(SettingError) -> LocalTime {
+    guard let time = LocalTime(parsing: text) else {
+      throw SettingError(option: "--race-start", value: text, allowed: "HH:MM (09:00)")
+    }
+    return time
+  }
+
+  /// Reminders as saved: nil for the default ones, empty for none.
+  public static func reminders(_ texts: [String]?) throws(SettingError) -> [Reminder] {
+    guard let texts else { return ExportOptions.defaultReminders }
+    var reminders: [Reminder] = []
+    for text in texts {
+      guard let reminder = Reminder(parsing: text) else {
+        throw SettingError(option: "--remind", value: text,
+                           allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)")
+      }
+      reminders.append(reminder)
+    }
+    return reminders
+  }
+}
+
+extension ScheduleSettings {
+  /// The scheduler's preferences for these settings; every value is checked, naming its option.
+  public func preferences() throws(SettingError) -> SchedulingPreferences {
+    let (perDay, defaultTime) = try SettingValues.times(times)
+    var start: LocalTime?
+    if let raceStart { start = try SettingValues.raceStart(raceStart) }
+    return SchedulingPreferences(runDays: runDays.map(Set.init), longRunDay: longRunDay, times: perDay,
+                                 defaultTime: defaultTime, timeZoneID: timeZone,
+                                 blackouts: try SettingValues.blackouts(blackouts), raceStart: start)
+  }
+
+  /// The busy time kept with these settings, for the scheduler.
+  public var busyIntervals: [BusyInterval] {
+    busy.map { BusyInterval(start: $0.start, end: $0.end, summary: $0.summary) }
+  }
+
+  /// `plan` on dated, timed days with these settings.
+  public func schedule(_ plan: Plan) throws -> Schedule {
+    try makeSchedule(plan, preferences: try preferences(), busy: busyIntervals)
+  }
+}

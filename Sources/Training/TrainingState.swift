@@ -1,0 +1,151 @@
+import Foundation
+import Ingest
+import Logbook
+import PlanEngine
+import Scheduling
+
+/// Which of a profile's defaults the command line overrides (they are not announced as used).
+public struct Overrides: Sendable {
+  public var days = false
+  public var longRunDay = false
+  public var timeZone = false
+  public var reminders = false
+  public var units = false
+
+  public init(days: Bool = false, longRunDay: Bool = false, timeZone: Bool = false, reminders: Bool = false,
+              units: Bool = false) {
+    self.days = days
+    self.longRunDay = longRunDay
+    self.timeZone = timeZone
+    self.reminders = reminders
+    self.units = units
+  }
+}
+
+/// The settings a plan without saved ones is scheduled with: the profile's defaults (run days, long-run day, time
+/// zone, reminders, units), else the plan's pattern in `systemZone`; and the line announcing the profile's defaults
+/// that are used (those the command line does not override).
+public func profileSettings(_ profile: Profile?, overrides: Overrides = Overrides(),
+                            systemZone: String) -> (settings: ScheduleSettings, announcement: String?) {
+  let settings = ScheduleSettings(runDays: profile?.runDays.flatMap { $0.isEmpty ? nil : $0 },
+                                  longRunDay: profile?.longRunDay, timeZone: profile?.timeZone ?? systemZone,
+                                  reminders: profile?.reminders.flatMap { $0.isEmpty ? nil : $0 },
+                                  units: profile?.units, raceStart: profile?.raceStart)
+  guard let profile else { return (settings, nil) }
+  var used: [String] = []
+  if let days = settings.runDays, !overrides.days { used.append(SettingValues.dayList(days)) }
+  if let day = profile.longRunDay, !overrides.longRunDay { used.append("long run \(day.rawValue)") }
+  if let zone = profile.timeZone, !overrides.timeZone { used.append(zone) }
+  if let texts = settings.reminders, !overrides.reminders { used.append("reminders \(texts.joined(separator: " "))") }
+  if let units = profile.units, !overrides.units { used.append(units.rawValue) }
+  if let start = profile.raceStart { used.append("race start \(start)") }
+  guard !used.isEmpty else { return (settings, nil) }
+  return (settings, "from profile '\(profile.name)': \(used.joined(separator: ", "))")
+}
+
+/// A goal whose runs a week fit the run days: more runs than run days is an error naming both values and the fix;
+/// without `--runs-per-week`, a level's default above the run days is lowered to them. `source` says where the run
+/// days came from (`--days`, `profile 'ana'`).
+public func fittingRunDays(_ goal: Goal, plan: (Goal) throws -> Plan, settings: ScheduleSettings,
+                           source: String) throws -> Plan {
+  guard let days = settings.runDays else { return try plan(goal) }
+  let list = SettingValues.dayList(days)
+  if let runs = goal.runsPerWeek, runs > days.count {
+    throw SettingError(
+      option: "--runs-per-week", value: String(runs),
+      allowed: "at most \(days.count), one run a day on the \(days.count) run days (\(list) from \(source)); "
+        + "give --days with \(runs) days or --runs-per-week \(days.count)")
+  }
+  let made = try plan(goal)
+  guard made.goal.runsPerWeek > days.count else { return made }
+  guard days.count >= 3 else {
+    throw SettingError(
+      option: "--days", value: list,
+      allowed: "at least 3 run days (from \(source)): a plan has 3 to 7 runs a week; give --days with 3 or more days")
+  }
+  var fitted = goal
+  fitted.runsPerWeek = days.count
+  return try plan(fitted)
+}
+
+/// A saved plan whose runs a week do not fit the run days is an error naming both values and the fix.
+public func checkRunDays(_ plan: Plan, name: String, settings: ScheduleSettings,
+                         source: String) throws(SettingError) {
+  guard let days = settings.runDays else { return }
+  let most = plan.weeks.map(\.workouts.count).max() ?? 0
+  if most > days.count {
+    throw SettingError(
+      option: "--days", value: SettingValues.dayList(days),
+      allowed: "at least \(most) run days for plan '\(name)' (\(most) runs a week; days from \(source)); give --days "
+        + "with \(most) days, or make the plan again with --runs-per-week \(days.count)")
+  }
+}
+
+extension Schedule {
+  /// The schedule's workouts as stored with the plan.
+  public var datedWorkouts: [DatedWorkout] {
+    weeks.flatMap { week in
+      week.workouts.map { item in
+        DatedWorkout(workoutID: item.workout.id, week: week.week.number, date: item.workout.date,
+                     plannedDate: item.plannedDate ?? item.workout.date, startMinute: item.time?.minutes,
+                     timeZoneID: timeZoneID, kind: item.workout.kind, distanceKm: item.workout.distanceKm)
+      }
+    }
+  }
+}
+
+/// A saved plan with the settings in effect and its workouts on their days: what `today`, `week`, `progress`,
+/// `report`, matching and `replan` read, so that the terminal and the calendar tell one story.
+public struct TrainingState: Sendable {
+  public let saved: SavedPlan
+  /// The settings in effect: the plan's saved ones, else the profile's defaults.
+  public let settings: ScheduleSettings
+  /// The settings saved with the plan (nil: none, the old behaviour).
+  public let stored: ScheduleSettings?
+  /// The workouts on their scheduled days.
+  public let workouts: [DatedWorkout]
+  /// Where the settings came from, when from the profile (`from profile 'ana': …`).
+  public let announcement: String?
+  /// The profile's units, where it names them.
+  public let profileUnits: DistanceUnit?
+
+  /// The plan with every workout on its scheduled day.
+  public var plan: Plan { saved.plan.scheduled(workouts) }
+
+  /// The units the plan speaks: its saved settings', else the profile's, else km.
+  public var units: DistanceUnit { settings.units ?? profileUnits ?? .km }
+
+  /// Reads the state of `saved`: its stored dated workouts, else the schedule worked out from its settings (or the
+  /// profile's defaults), else the plan's own dates when the calendar leaves no room.
+  public static func read(_ saved: SavedPlan, db: LogbookDatabase, profile: Profile?,
+                          systemZone: String) throws -> TrainingState {
+    let stored = try db.scheduleSettings(ofPlan: saved.id)
+    let fallback = profileSettings(profile, systemZone: systemZone)
+    let settings = stored ?? fallback.settings
+    var workouts = try db.scheduledWorkouts(of: saved)
+    if workouts.isEmpty {
+      if let schedule = try? settings.schedule(saved.plan) {
+        workouts = schedule.datedWorkouts
+      } else {
+        workouts = saved.plan.weeks.flatMap { week in
+          week.workouts.map {
+            DatedWorkout(workoutID: $0.id, week: week.number, date: $0.date, plannedDate: $0.date, startMinute: nil,
+                         timeZoneID: settings.timeZone, kind: $0.kind, distanceKm: $0.distanceKm)
+          }
+        }
+      }
+    }
+    return TrainingState(saved: saved, settings: settings, stored: stored, workouts: workouts,
+                         announcement: stored == nil ? fallback.announcement : nil, profileUnits: profile?.units)
+  }
+
+  /// The planned workouts runs are matched to: each workout on its scheduled day (so a workout the scheduler moved
+  /// matches on its new day, and one it dropped never matches).
+  public var plannedSlots: [PlannedSlot] {
+    let weekStarts = Dictionary(saved.plan.weeks.map { ($0.number, $0.start) }, uniquingKeysWith: { first, _ in first })
+    return workouts.map { workout in
+      PlannedSlot(workoutID: workout.workoutID, date: workout.date, kind: workout.kind, distanceKm: workout.distanceKm,
+                  weekStart: weekStarts[workout.week])
+    }
+  }
+}
