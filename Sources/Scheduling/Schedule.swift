@@ -14,6 +14,9 @@ public struct ScheduleNote: Sendable, Hashable, Codable {
   public var workoutID: String?
   /// A sentence for the runner.
   public var text: String
+  /// A move only because the plan's day is not one of the run days: expected whenever the run days differ from the
+  /// plan's weekly pattern, so a command may count these instead of listing each.
+  public var toRunDay = false
 
   enum CodingKeys: String, CodingKey {
     case kind, week, text

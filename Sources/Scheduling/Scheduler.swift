@@ -143,9 +143,12 @@ struct WeekScheduler {
                                         plannedDate: day == plannedDate ? nil : plannedDate))
       if day != item.preferred {
         let why = item.reasons[item.preferred.dayNumber] ?? "keeps hard days apart"
-        notes.append(ScheduleNote(kind: .moved, week: week.number, workoutID: workout.id,
-                                  text: "W\(week.number) \(workout.title) moved from \(item.preferred.shortLabel) to "
-                                    + "\(day.shortLabel): \(why)"))
+        var note = ScheduleNote(kind: .moved, week: week.number, workoutID: workout.id,
+                                text: "W\(week.number) \(workout.title) moved from \(item.preferred.shortLabel) to "
+                                  + "\(day.shortLabel): \(why)")
+        note.toRunDay = !preferences.isBlackout(item.preferred)
+          && preferences.runDays.map { !$0.contains(item.preferred.weekday) } ?? false
+        notes.append(note)
       }
       if workout.kind == .race, let conflict = item.reasons[day.dayNumber] {
         notes.append(ScheduleNote(kind: .conflict, week: week.number, workoutID: workout.id,

@@ -44,9 +44,31 @@ extension TrainingState {
   /// the state's settings, and compares the calendar with the last export in `db`.
   public func proposeReplan(completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
                             rules: PlanRules, db: LogbookDatabase, now: Date) throws -> ReplanProposal {
-    let result = try replan(saved.plan, completions: completions, today: today, pause: pause, rules: rules,
+    var result = try replan(saved.plan, completions: completions, today: today, pause: pause, rules: rules,
                             units: units)
     let schedule = try settings.schedule(result.plan)
+    // The changes on the days the runner sees (the scheduled ones, before and after), as the calendar has them.
+    let before = Dictionary(workouts.map { ($0.workoutID, $0.date) }, uniquingKeysWith: { first, _ in first })
+    let after = Dictionary(schedule.datedWorkouts.map { ($0.workoutID, $0.date) },
+                           uniquingKeysWith: { first, _ in first })
+    result.workoutChanges = result.workoutChanges.compactMap { change in
+      var seen = change
+      seen.oldDate = change.oldDate.map { before[change.workoutID] ?? $0 }
+      seen.newDate = change.newDate.map { after[change.workoutID] ?? $0 }
+      switch change.kind {
+      case .moved, .changed:
+        if seen.oldDate != seen.newDate {
+          seen.kind = .moved
+        } else if seen.oldTitle != nil || change.kind == .changed {
+          seen.kind = .changed
+        } else {
+          return nil  // moved in the plan's week, but scheduled on the day it had: nothing the runner sees changes
+        }
+      case .added, .cancelled:
+        break
+      }
+      return seen
+    }
     var changes: [ExportChange]?
     if let previous = try lastExport(of: result.plan, in: db) {
       changes = try planCalendar(result.plan, schedule: schedule, settings: settings, previous: previous.calendar,

@@ -1,4 +1,5 @@
 import Foundation
+import PlanEngine
 import Testing
 
 /// One training state: a saved plan keeps its schedule settings and dated workouts, and `schedule`, `export`,
@@ -226,6 +227,37 @@ import Testing
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stdout == golden)
     #expect(again.stdout.contains("busy at 07:00 (Holidays)"))
+  }
+
+  /// Run days unlike the plan's weekly pattern: export counts the moves onto them in one line, and replan names each
+  /// changed workout on the day the calendar has it (not the plan's own day).
+  @Test func replanSpeaksOfTheScheduledDays() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let ics = directory.appendingPathComponent("plan.ics").path
+    #expect(try runmate(["profile", "init", "sam", "--level", "intermediate", "--tz", "UTC", "--days",
+                         "mon,wed,fri,sat,sun", "--long-run-day", "sun"], environment: env).status == 0)
+    #expect(try runmate(["plan", "--distance", "half", "--weeks", "10", "--start", "2027-01-04", "--now", "2027-01-01",
+                         "--save", "--name", "fall", "--at", "06:00"], environment: env).status == 0)
+    let export = try runmate(["export", "--out", ics, "--now", "2027-01-01"], environment: env)
+    let moves = export.stderr.split(separator: "\n").filter { $0.hasPrefix("moved: ") }
+    #expect(moves.count == 1 && moves[0].contains(" workouts from the plan's days onto your run days "
+      + "(mon/wed/fri/sat/sun); `runmate schedule` lists each"), "\(export.stderr)")
+    let days = Dictionary(Self.events(try String(contentsOfFile: ics, encoding: .utf8)).map { ($0.uid, $0.day) },
+                          uniquingKeysWith: { first, _ in first })
+    #expect(try runmate(["log", "2027-01-04", "--distance", "3km", "--time", "20:00", "--now", "2027-01-04"],
+                        environment: env).status == 0)
+    let replan = try runmate(["replan", "--now", "2027-01-13"], environment: env)
+    let changed = replan.stdout.split(separator: "\n").filter { $0.hasPrefix("changed ") }
+    #expect(!changed.isEmpty, "\(replan.stdout)")
+    // Every day replan names is a day the calendar has an event on; none is a Tuesday or Thursday.
+    let calendarDays = Set(days.values.compactMap { CivilDate(iso: $0)?.shortLabel })
+    for line in changed {
+      let day = line.split(separator: ": ", maxSplits: 1)[0].split(separator: " ").suffix(3).joined(separator: " ")
+      #expect(calendarDays.contains(day), "\(line)")
+      #expect(!day.hasPrefix("Tue") && !day.hasPrefix("Thu"), "\(line)")
+    }
   }
 
   @Test func todayIsTheProfilesLocalDay() throws {

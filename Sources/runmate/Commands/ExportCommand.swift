@@ -82,7 +82,7 @@ struct ExportCommand: ParsableCommand {
       throw ExportError.calendarLibrary(error)
     }
 
-    for note in scheduled.notes { writeStandardError("\(note.kind.rawValue): \(terminalSafe(note.text))") }
+    for line in noteLines(scheduled.notes, runDays: resolved.settings.runDays) { writeStandardError(line) }
     if diff != nil {
       try writeText(DiffReport(changes: export.changes).render())
     } else if let previousPath {

@@ -64,7 +64,7 @@ struct PlanCommand: ParsableCommand {
       if let line = fromProfile.announcement { writeStandardError(line) }
       writeStandardError("saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
         + "it is the active plan")
-      for note in scheduled.notes { writeStandardError("\(note.kind.rawValue): \(terminalSafe(note.text))") }
+      for line in noteLines(scheduled.notes, runDays: settings.runDays) { writeStandardError(line) }
     }
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(plan))

@@ -1,6 +1,7 @@
 import Foundation
 import PlanEngine
 import Scheduling
+import Training
 
 /// The schedule as a table: each week's workouts on their days, with times, then the notes.
 struct ScheduleTable {
@@ -29,4 +30,17 @@ struct ScheduleTable {
     }
     return lines.joined(separator: "\n") + "\n"
   }
+}
+
+/// The scheduler's notes for standard error after `plan --save` or `export`: each drop, conflict and move for busy
+/// time or a blackout, and the moves onto the run days counted in one line (`runmate schedule` lists each).
+func noteLines(_ notes: [ScheduleNote], runDays: [Weekday]?) -> [String] {
+  var lines = notes.filter { !$0.toRunDay }.map { "\($0.kind.rawValue): \(terminalSafe($0.text))" }
+  let toRunDays = notes.filter(\.toRunDay).count
+  if toRunDays > 0, let runDays {
+    let workouts = toRunDays == 1 ? "1 workout" : "\(toRunDays) workouts"
+    lines.insert("moved: \(workouts) from the plan's days onto your run days (\(SettingValues.dayList(runDays))); "
+      + "`runmate schedule` lists each", at: 0)
+  }
+  return lines
 }
