@@ -3,7 +3,7 @@ import Foundation
 /// What one recorded activity (a run, a ride, a walk) comes to: when it happened, how far, how long, how
 /// much climbing and the heart rate, computed from a GPX 1.1 track or a TCX `Activity`.
 ///
-/// The figures follow the rules of the project's reference, `tools/health-gen/gpx_stats.py`, except where
+/// The figures follow the rules of the project's reference (`gpx_stats.py`, see docs/references.md), except where
 /// a property says otherwise:
 /// - distance: haversine between consecutive points of a segment (Earth radius 6,371,008.8 m); for TCX the
 ///   device's own `DistanceMeters` when the file has it;

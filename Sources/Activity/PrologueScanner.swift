@@ -1,7 +1,7 @@
 /// Checks the bytes before the root element, as they stream in, before the XML parser sees them.
 ///
 /// FoundationXML substitutes entities (libxml2 `XML_PARSE_NOENT`) and crashes on some DTD declarations (see
-/// `guide/health-data.md`), and GPX and TCX never need a DTD, so a `<!DOCTYPE` with an internal subset
+/// docs/references.md), and GPX and TCX never need a DTD, so a `<!DOCTYPE` with an internal subset
 /// (`[ … ]`, where entities are declared: billion laughs, external entities) is refused outright. A
 /// `<!DOCTYPE` without one is let through: the parser does not load external DTDs (no `XML_PARSE_DTDLOAD`)
 /// and an entity it would declare stays undefined, which is an error.

@@ -19,7 +19,7 @@ struct TrackPoint {
 }
 
 /// The running totals of one activity, fed one point at a time so memory stays flat however long the
-/// track is. The rules mirror `tools/health-gen/gpx_stats.py` (see ``ActivitySummary``), with segments:
+/// track is. The rules mirror the reference `gpx_stats.py` (see ``ActivitySummary``), with segments:
 /// no interval is formed across ``startSegment()``.
 struct TrackStatistics {
   /// Mean Earth radius (IUGG), metres.

@@ -53,7 +53,7 @@ struct ZoneOffsets {
 
 /// The sources (apps and devices) seen in samples, with their rank for de-duplication.
 ///
-/// Rank, highest first (the rule of `reference_aggregate.py`, after the Health app): sources named in the
+/// Rank, highest first (the rule of the reference aggregation, docs/references.md, after the Health app): sources named in the
 /// explicit priority list, in its order; manual entries (source `Health`, or a first sample carrying
 /// `HKWasUserEntered = 1`); Apple Watches (`device` says `name:Apple Watch`, or the name contains
 /// `Watch`); iPhones (`name:iPhone`, or `iPhone` in the name); every other app or device. Ties are broken

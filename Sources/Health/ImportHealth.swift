@@ -1,46 +1,15 @@
 import Foundation
 
-/// Streams an Apple Health export (export.zip, export.xml or the localized xml inside a zip found by
-/// sniffing, or a CSV of date,steps,distance_km,active_kcal) and aggregates it: days in `timeZone`,
-/// overlapping sources deduped the way reference_aggregate.py does, units normalised (mi→km, lb→kg,
-/// kJ→kcal, ft/in→cm, count/min for HR). `progress` is called now and then with bytes read so far (for a
-/// progress bar). Memory must not grow with file size.
+/// Streams an Apple Health export (export.zip, export.xml, an unzipped export folder, or a CSV of
+/// date,steps,distance_km,active_kcal) and aggregates it: daily totals in `timeZone` with overlapping sources counted
+/// once, body measures and workouts, units normalised. Memory does not grow with the file's size (about 2 MiB of
+/// buffers plus 16 bytes per kept sample); a zip bomb, an entity expansion or a truncated file is refused with its
+/// line. The input detection, the de-duplication rule and the limits are described in `docs/health-import.md`.
 ///
 /// ```swift
 /// let health = try importHealth(at: URL(fileURLWithPath: "export.zip"), timeZone: .current)
 /// for day in health.days.suffix(7) { print(day.date, Int(day.steps)) }
 /// ```
-///
-/// **Input.** The kind is decided by content, not by name: a zip (`PK…`) is searched for the first `.xml`
-/// entry (shallowest first) whose first 4 KB hold `<!DOCTYPE HealthData` or `<HealthData` (file names are
-/// localized: `eksport.xml`, `exportar.xml`), and that entry is inflated in 256 KiB pieces straight into
-/// the scanner, never extracted to disk or to memory whole, and refused
-/// (``HealthError/zipBomb(file:member:detail:)``) as soon as it passes 16 GiB, or 200:1 after 16 MiB, so a
-/// zip bomb stops within a fraction of a second; a member cut short fails at once; a file starting with `<`
-/// is the XML itself; a folder (an unzipped export) is searched the same way as a zip; anything else must be a CSV
-/// whose header is `date,steps,distance_km,active_kcal` (one row per `YYYY-MM-DD`, empty numbers are 0).
-///
-/// **Parsing.** A hand-written byte scanner reads the XML in 1 MiB chunks (``XMLScanner``): only
-/// top-level `<Record>`s of the wanted types and `<Workout>`s (with their `WorkoutStatistics`) are looked
-/// at, dates are parsed by position, nothing is allocated per record. The `<!DOCTYPE … [ … ]>` internal
-/// subset is skipped unread: no entity is expanded and no external entity or DTD is fetched, and a
-/// reference to a declared entity (billion laughs, XXE) is refused with its line. Truncation and other
-/// well-formedness errors are reported with their line. Records inside `<Correlation>` (copies of
-/// top-level ones) are ignored.
-///
-/// **Daily totals.** Steps, walking/running distance and active energy per local calendar day in
-/// `timeZone`. Each sample is split across local midnight in proportion to time. Overlapping samples
-/// from several sources are de-duplicated as the Health app does (and `reference_aggregate.py`): sources
-/// are ranked (the `sourcePriority` list first, in its order; then manual entries — source `Health` or
-/// `HKWasUserEntered` — then Apple Watches, then iPhones, then other apps; ties by name); per day, sources
-/// are taken in rank order and each sample adds its value × the part of its interval not already covered
-/// by higher-ranked sources; exact duplicates count once. When `timeZone` is the zone the export was
-/// written in (the timestamps' own offsets), the days are exactly the reference's; otherwise samples are
-/// re-bucketed into `timeZone`'s days. Samples longer than a week are ignored.
-///
-/// **Memory** is bounded by the buffer (about 2 MiB) plus 16 bytes per step, distance or active-energy
-/// sample kept until the end (the de-duplication needs a whole day's samples, in any file order), plus the
-/// measures and workouts: about 10 MB for a 300 MB export.
 ///
 /// - Parameters:
 ///   - url: A file URL: `export.zip`, an export XML, an unzipped export folder, or a daily CSV.

@@ -121,7 +121,7 @@ public enum ReplanRules {
 ///   recent first; weeks before the plan count at the plan's starting volume when nothing was logged), never above
 ///   the plan's own volume for those weeks (extra or twice-counted runs do not steepen the ramp), and never below
 ///   what the plan's own rules give after one missed week: a missed or short week (under 75 % of its plan) counts
-///   as a cut-back week, and the week after a cut-back continues from the last full week run (training-rules guide,
+///   as a cut-back week, and the week after a cut-back continues from the last full week run (docs/training-rules.md,
 ///   "Cut-back weeks"); each further missed or short week lowers that by `cutback.volumeFactor` (75 %). A pause of
 ///   a week or more lowers the volume to 70 %. The spike guard starts from the
 ///   longest run of the last 4 weeks or the plan's last long run done, whichever is longer.
@@ -270,7 +270,7 @@ func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate
   // Never above the plan's own volume for those weeks: extra (or twice-counted) runs do not steepen the ramp.
   let ceiling = asked.max() ?? plan.goal.currentWeeklyKm
   // The floor: one missed or short week counts as a cut-back week, and the week after a cut-back continues from the
-  // last full week (training-rules guide, "Cut-back weeks"; the engine's VolumeRule): each full week's logged
+  // last full week (docs/training-rules.md, "Cut-back weeks"; the engine's VolumeRule): each full week's logged
   // volume (at most its plan) holds over one missed or short week since, and drops by `cutback.volumeFactor` for
   // each further one. A week is short when under that same share of its plan; a planned cut-back run as planned
   // is not.

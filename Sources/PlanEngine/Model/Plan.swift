@@ -1,4 +1,4 @@
-/// A training phase (training-rules guide, "Phases and taper").
+/// A training phase (docs/training-rules.md, "Phases and taper").
 public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
   case base, build, peak, taper, race
 }

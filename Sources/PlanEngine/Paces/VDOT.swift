@@ -2,7 +2,7 @@ import Foundation
 
 // Daniels–Gilbert VDOT pace math.
 //
-// All formulas follow the project's training-rules guide:
+// All formulas follow docs/training-rules.md ("Paces"):
 //   v        = velocity in metres per minute
 //   VO2(v)   = −4.60 + 0.182258·v + 0.000104·v²
 //   %max(t)  = 0.8 + 0.1894393·e^(−0.012778·t) + 0.2989558·e^(−0.1932605·t), t in minutes
