@@ -34,6 +34,7 @@ public enum Reminder: Sendable, Hashable, CustomStringConvertible {
     return nil
   }
 
+  /// A readable form of the value.
   public var description: String {
     switch self {
     case let .before(minutes):

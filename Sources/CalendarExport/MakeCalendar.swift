@@ -10,6 +10,7 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
   /// A busy calendar or previous export that libical cannot read.
   case unreadableCalendar(file: String, ICalendarError)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
     case let .calendarLibrary(error): return "calendar export failed: \(error)"

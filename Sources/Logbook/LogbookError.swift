@@ -28,6 +28,7 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A database error we did not expect.
   case database(detail: String)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
     case let .notOurs(path):

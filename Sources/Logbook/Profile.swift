@@ -59,6 +59,7 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A value outside what is allowed.
   case invalid(field: String, value: String, allowed: String)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
     case let .invalid(field, value, allowed): return "--\(field): '\(value)' is not valid, allowed is \(allowed)"

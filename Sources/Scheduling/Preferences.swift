@@ -40,6 +40,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
   /// `06:30`.
   public var description: String { "\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)" }
 
+  /// Earlier first.
   public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.minutes < rhs.minutes }
 }
 

@@ -69,6 +69,7 @@ extension Schedule: Encodable {
     case timeZone = "time_zone"
   }
 
+  /// Encodes the value in its documented JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode("runmate.schedule/1", forKey: .schema)

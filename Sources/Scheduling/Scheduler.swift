@@ -9,6 +9,7 @@ public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible
   /// or a planned week (before race week) is left empty.
   case noRoom(placed: Int, total: Int, emptyWeeks: [Int])
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
     case let .unknownTimeZone(name, suggestion):

@@ -31,8 +31,11 @@ public func lastExport(of plan: Plan, in db: LogbookDatabase) throws -> (path: S
 /// state's settings (days, times, zone, blackouts, busy time, reminders all kept), and what it does to the calendar
 /// last exported (nil when there is none).
 public struct ReplanProposal: Sendable {
+  /// The rebuilt plan, its week changes and its workout changes (on their scheduled days).
   public var replan: Replan
+  /// The rebuilt plan on its days.
   public var schedule: Schedule
+  /// What the next export does to the calendar last exported; nil when there is none.
   public var calendarChanges: [ExportChange]?
 
   /// The rebuilt plan's workouts on their days, as stored with the plan.

@@ -8,10 +8,14 @@ import Scheduling
 public struct SettingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The option that sets it (`--at`, `--days`, …).
   public var option: String
+  /// The value as written.
   public var value: String
+  /// What is allowed, in words.
   public var allowed: String
+  /// A value that may have been meant, when one is close.
   public var suggestion: String?
 
+  /// Creates the error for `value` of `option`.
   public init(option: String, value: String, allowed: String, suggestion: String? = nil) {
     self.option = option
     self.value = value
@@ -19,6 +23,7 @@ public struct SettingError: Error, Sendable, Equatable, CustomStringConvertible 
     self.suggestion = suggestion
   }
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     "\(option): '\(value)' is not valid, allowed is \(allowed)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
   }

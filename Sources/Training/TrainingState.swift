@@ -6,12 +6,18 @@ import Scheduling
 
 /// Which of a profile's defaults the command line overrides (they are not announced as used).
 public struct Overrides: Sendable {
+  /// `--days` given.
   public var days = false
+  /// `--long-run-day` given.
   public var longRunDay = false
+  /// `--tz` given.
   public var timeZone = false
+  /// `--remind` or `--no-remind` given.
   public var reminders = false
+  /// `--units` given.
   public var units = false
 
+  /// Which defaults are overridden.
   public init(days: Bool = false, longRunDay: Bool = false, timeZone: Bool = false, reminders: Bool = false,
               units: Bool = false) {
     self.days = days
@@ -97,6 +103,7 @@ extension Schedule {
 /// A saved plan with the settings in effect and its workouts on their days: what `today`, `week`, `progress`,
 /// `report`, matching and `replan` read, so that the terminal and the calendar tell one story.
 public struct TrainingState: Sendable {
+  /// The saved plan (its workouts on the plan's own days).
   public let saved: SavedPlan
   /// The settings in effect: the plan's saved ones, else the profile's defaults.
   public let settings: ScheduleSettings

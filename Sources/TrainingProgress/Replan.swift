@@ -12,6 +12,7 @@ public enum ReplanError: Error, Sendable, Equatable, CustomStringConvertible {
   /// kept so a refusal is a sentence, not an engine message about options the runner never gave).
   case cannotRebuild(weeklyKm: Double, longestKm: Double, raceDate: CivilDate)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
     case let .nothingLeft(raceDate):

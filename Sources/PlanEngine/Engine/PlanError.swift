@@ -27,6 +27,7 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A recent race that gives no plausible VDOT.
   case implausibleRecentRace(VDOTError)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
     case let .outOfRange(option, value, allowed):

@@ -3,8 +3,11 @@
 /// The plan engine lays workouts on days, not instants: time of day and time zones are the scheduler's
 /// business. Arithmetic goes through a day number, so it needs no `Calendar` and reads no clock.
 public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+  /// The year (1900 to 2200 in what the program accepts).
   public let year: Int
+  /// The month, 1 to 12.
   public let month: Int
+  /// The day of the month, 1 to 31.
   public let day: Int
 
   /// Creates a date, or returns nil when the fields are not a real day (2027-02-30).
@@ -87,8 +90,10 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     return "\(weekday.shortName) \(day) \(months[month - 1])"
   }
 
+  /// Earlier first.
   public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
 
+  /// Decodes the value from its documented JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
@@ -98,6 +103,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     self = date
   }
 
+  /// Encodes the value in its documented JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)

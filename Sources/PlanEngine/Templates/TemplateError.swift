@@ -16,6 +16,7 @@ public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The template directory cannot be found.
   case directoryNotFound(lookedIn: [String])
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
     case let .syntax(file, line, column, detail):
