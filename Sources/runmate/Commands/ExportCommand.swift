@@ -32,21 +32,25 @@ struct ExportCommand: ParsableCommand {
     "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
   var planName: String?
 
-  @Option(name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"))
+  @Option(name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"),
+          completion: Completions.calendarFile)
   var out: String
 
   @OptionGroup var reminderOptions: ReminderOptions
 
   @Option(name: .long, help: ArgumentHelp(
-    "The previous export to update against (default: the --out file, if it exists).", valueName: "file"))
+    "The previous export to update against (default: the --out file, if it exists).", valueName: "file"),
+    completion: Completions.calendarFile)
   var previous: String?
 
   @Option(name: .long, help: ArgumentHelp(
-    "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"))
+    "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"),
+    completion: Completions.calendarFile)
   var diff: String?
 
   @Option(name: .customLong("units"),
-          help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).")
+          help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).",
+          completion: Completions.units)
   var units: String?
 
   @Flag(name: .long, help: "Replace an existing --out file even when it is not a calendar runmate wrote.")

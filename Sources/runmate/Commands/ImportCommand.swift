@@ -18,10 +18,12 @@ struct ImportCommand: ParsableCommand {
       effort you logged. New runs are matched to the plan (a run under 60 % of the planned distance is partial).
       """)
 
-  @Argument(help: "GPX or TCX files, or folders holding them.") var paths: [String]
+  @Argument(help: "GPX or TCX files, or folders holding them.", completion: .file(extensions: ["gpx", "tcx"]))
+  var paths: [String]
   @Option(name: .long, help: ArgumentHelp("The saved plan they count for (default: the active plan).", valueName: "name"))
   var plan: String?
-  @Option(name: .customLong("tz"), help: ArgumentHelp("Time zone for the runs' days (default: the system zone).", valueName: "zone"))
+  @Option(name: .customLong("tz"), help: ArgumentHelp(
+    "Time zone for the runs' days (default: the system zone).", valueName: "zone"), completion: Completions.timeZone)
   var timeZone: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions

@@ -26,7 +26,8 @@ struct LogCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Distance: 8.2km, 5mi, or km by default.", valueName: "distance"))
     var distance: String?
     @Option(name: .long, help: ArgumentHelp("Time: h:mm:ss or mm:ss.", valueName: "time")) var time: String?
-    @Option(name: .long, help: ArgumentHelp("Kind: easy, long, tempo, intervals, …", valueName: "kind")) var kind: String?
+    @Option(name: .long, help: ArgumentHelp("Kind: easy, long, tempo, intervals, …", valueName: "kind"),
+            completion: Completions.workoutKind) var kind: String?
     @Option(name: .long, help: ArgumentHelp("Perceived effort 1-10.", valueName: "n")) var rpe: Int?
     @Option(name: .long, help: ArgumentHelp("Average heart rate.", valueName: "bpm")) var hr: Int?
     @Option(name: .long, help: ArgumentHelp("A note.", valueName: "text")) var note: String?

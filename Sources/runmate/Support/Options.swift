@@ -4,7 +4,7 @@ import PlanEngine
 
 /// `--templates DIR`: where the plan rules live.
 struct TemplateOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Plan templates directory.", valueName: "dir"))
+  @Option(name: .long, help: ArgumentHelp("Plan templates directory.", valueName: "dir"), completion: .directory)
   var templates: String?
 
   /// Finds the directory: --templates, $RUNMATE_TEMPLATES, <executable>/../share/runmate/plan-templates,
@@ -150,7 +150,9 @@ struct OutputOptions: ParsableArguments {
   @Option(name: .long, help: "Output format: table or json.")
   var format: Format = .table
 
-  @Option(name: .long, help: "Units for tables and text: km or mi (JSON is always km; default: the profile's, else km).")
+  @Option(name: .long, help: ArgumentHelp(
+    "Units for tables and text: km or mi (JSON is always km; default: the profile's, else km)."),
+    completion: Completions.units)
   var units: String?
 
   func unit(default fallback: DistanceUnit? = nil) throws -> DistanceUnit {
