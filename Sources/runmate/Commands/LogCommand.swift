@@ -12,7 +12,8 @@ struct LogCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate log --distance 8.2km --time 47:30
-        runmate log 2027-01-05 --distance 5mi --time 44:10 --kind tempo --rpe 7 --hr 158 --note "windy"
+        runmate log 2027-01-05 --distance 5mi --time 44:10 --kind tempo \\
+          --rpe 7 --hr 158 --note "windy"
         runmate log --undo
         runmate log delete 12
       """,
