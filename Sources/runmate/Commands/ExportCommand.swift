@@ -10,16 +10,17 @@ import Scheduling
 struct ExportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
-    abstract: "Export the plan as an .ics calendar (Google, Apple, Outlook, Thunderbird, …).",
+    abstract: "Export the plan as an .ics calendar (Google, Apple, Outlook, Thunderbird and others).",
     discussion: """
       Re-exporting an updated plan for the same race updates the events (same UIDs, higher SEQUENCE) and \
       cancels removed workouts; an existing --out file is read as the previous export.
 
       Examples:
-        runmate export --distance half --level beginner --weeks 12 --out plan.ics
-        runmate export --distance 10k --level intermediate --weeks 10 \\
-          --at 06:30 --tz Europe/Berlin --remind 30m --busy work.ics \\
+        runmate export --distance half --level beginner --weeks 12 \\
           --out plan.ics
+        runmate export --distance 10k --level intermediate \\
+          --weeks 10 --at 06:30 --tz Europe/Berlin --remind 30m \\
+          --busy work.ics --out plan.ics
       """)
 
   @OptionGroup var goal: GoalOptions

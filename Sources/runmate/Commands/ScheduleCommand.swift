@@ -13,8 +13,8 @@ struct ScheduleCommand: ParsableCommand {
       Examples:
         runmate schedule --distance half --level beginner --weeks 12 \\
           --days tue,thu,sat,sun --long-run-day sat
-        runmate schedule --distance 10k --level intermediate --weeks 10 \\
-          --at 06:30 --at sat=08:00 --tz Europe/Berlin
+        runmate schedule --distance 10k --level intermediate \\
+          --weeks 10 --at 06:30 --at sat=08:00 --tz Europe/Berlin
         runmate schedule --plan spring --at 06:30
 
       The last one changes the saved plan's settings (export uses them too).
