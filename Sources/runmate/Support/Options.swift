@@ -13,7 +13,9 @@ struct TemplateOptions: ParsableArguments {
     if let templates { return templates }
     var candidates: [String] = []
     if let env = ProcessInfo.processInfo.environment["RUNMATE_TEMPLATES"], !env.isEmpty { candidates.append(env) }
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    // The binary's own path (/proc/self/exe on Linux): argv[0] is a bare `runmate` when the shell found it on PATH.
+    let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+      .resolvingSymlinksInPath()
     candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("share/runmate/plan-templates").path)
     candidates.append("plan-templates")
