@@ -53,8 +53,25 @@ import Testing
     #expect(result.stdout.split(separator: "\n").map(String.init) == testCase.expected)
   }
 
-  /// zsh and fish are not installed here: their scripts are checked for the same lists and the same call back
-  /// into runmate, and that call is made as they make it.
+  /// fish's own completion engine on the generated script (`complete -C`), where fish is installed. Lists only:
+  /// the values computed by runmate (`--tz`, `--days`) read the interactive command line, which `-C` lacks.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs /usr/bin/fish"),
+        arguments: completionCases.filter { !$0.line.contains("--tz") && !$0.line.contains("--days") })
+  func fishCompletesOptionValues(_ testCase: CompletionCase) throws {
+    let script = try runmate(["--generate-completion-script", "fish"])
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let scriptFile = directory.appendingPathComponent("runmate.fish")
+    try script.stdout.write(to: scriptFile, atomically: true, encoding: .utf8)
+    let result = try run("/usr/bin/fish", ["-N", "-c", "source $argv[1]; complete -C $argv[2]", scriptFile.path,
+                                           "runmate " + testCase.line], in: directory)
+    #expect(result.status == 0, "\(result.stderr)")
+    let words = result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+    #expect(words == testCase.expected)
+  }
+
+  /// The zsh and fish scripts hold the same lists and the same call back into runmate (CI has neither shell);
+  /// that call is made here as they make it.
   @Test func zshAndFishScriptsCompleteTheSameValues() throws {
     let zsh = try runmate(["--generate-completion-script", "zsh"])
     #expect(zsh.status == 0)
