@@ -121,8 +121,13 @@ import Testing
   }
 
   /// `log` runs `log add` by default: a word that is no near miss of add/list/delete is its date argument.
+  /// Its own database: `log` opens (creates) one before reading the date, and an export in this process finds a
+  /// database and keeps its last export there (ExamplesTests would then see SEQUENCE:1).
   @Test func aDefaultSubcommandsArgumentIsNoUnknownCommand() throws {
-    let result = try runmate(["log", "tody", "--distance", "5"])
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let result = try runmate(["log", "tody", "--distance", "5"],
+                             environment: ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path])
     #expect(result.status == 64)
     #expect(result.stderr == "runmate: DATE: 'tody' is not valid, allowed is a date YYYY-MM-DD\n")
   }
