@@ -25,6 +25,10 @@ struct RunMate: ParsableCommand {
     } catch {
       let code = exitCode(for: error)
       if code == .success { exit(withError: error) }
+      if code == .validationFailure,
+         let unknown = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst())) {
+        fail(unknown, code: ExitCodes.usage)
+      }
       var message = self.message(for: error).split(separator: "\n").map(String.init).joined(separator: "; ")
       if let sub = CommandLine.arguments.dropFirst().first, !sub.hasPrefix("-") {
         message += " (see 'runmate \(sub) --help')"

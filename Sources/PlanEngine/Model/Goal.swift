@@ -215,7 +215,7 @@ public struct Timeline: Sendable, Hashable, Codable {
 }
 
 /// The closest candidate by edit distance, when it is close enough to be a likely typo.
-func closestName(to text: String, among candidates: [String]) -> String? {
+public func closestName(to text: String, among candidates: [String]) -> String? {
   // A name this long is no typo of a short one, and the edit distance would cost length × length.
   guard text.count <= 64 else { return nil }
   func distance(_ a: [Character], _ b: [Character]) -> Int {

@@ -11,15 +11,17 @@ import Scheduling
 struct ExportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
-    abstract: "Export the plan as an .ics calendar (Google, Apple, Outlook, Thunderbird, …).",
+    abstract: "Export the plan as an .ics calendar (Google, Apple, Outlook, Thunderbird and others).",
     discussion: """
-      Re-exporting an updated plan for the same race updates the events (same UIDs, higher SEQUENCE) and cancels
-      removed workouts; an existing --out file is read as the previous export.
+      Re-exporting an updated plan for the same race updates the events (same UIDs, higher SEQUENCE) and \
+      cancels removed workouts; an existing --out file is read as the previous export.
 
       Examples:
-        runmate export --distance half --level beginner --weeks 12 --out plan.ics
-        runmate export --distance 10k --level intermediate --weeks 10 --at 06:30 --tz Europe/Berlin \\
-          --remind 30m --busy work.ics --out plan.ics
+        runmate export --distance half --level beginner --weeks 12 \\
+          --out plan.ics
+        runmate export --distance 10k --level intermediate \\
+          --weeks 10 --at 06:30 --tz Europe/Berlin --remind 30m \\
+          --busy work.ics --out plan.ics
       """)
 
   @OptionGroup var goal: GoalOptions
@@ -33,21 +35,25 @@ struct ExportCommand: ParsableCommand {
     "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
   var planName: String?
 
-  @Option(name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"))
+  @Option(name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"),
+          completion: Completions.calendarFile)
   var out: String
 
   @OptionGroup var reminderOptions: ReminderOptions
 
   @Option(name: .long, help: ArgumentHelp(
-    "The previous export to update against (default: the --out file, if it exists).", valueName: "file"))
+    "The previous export to update against (default: the --out file, if it exists).", valueName: "file"),
+    completion: Completions.calendarFile)
   var previous: String?
 
   @Option(name: .long, help: ArgumentHelp(
-    "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"))
+    "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"),
+    completion: Completions.calendarFile)
   var diff: String?
 
   @Option(name: .customLong("units"),
-          help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).")
+          help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).",
+          completion: Completions.units)
   var units: String?
 
   @Flag(name: .long, help: "Replace an existing --out file even when it is not a calendar runmate wrote.")

@@ -18,7 +18,8 @@ struct HealthCommand: ParsableCommand {
   /// Whose data, in which zone.
   struct Who: ParsableArguments {
     @Option(name: .customLong("profile"), help: "The profile (default: the default profile).") var profile: String?
-    @Option(name: .customLong("tz"), help: "Time zone for days (default: the profile's, else the system's).") var timeZone: String?
+    @Option(name: .customLong("tz"), help: "Time zone for days (default: the profile's, else the system's).",
+            completion: Completions.timeZone) var timeZone: String?
 
     func resolve(_ db: LogbookDatabase) throws -> (name: String, zone: TimeZone, profile: Profile?) {
       let found = try db.profile(named: profile)
@@ -34,7 +35,7 @@ struct HealthCommand: ParsableCommand {
   struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Import export.zip, export.xml (any size, streamed) or a CSV of date,steps,distance_km,active_kcal.")
-    @Argument(help: "The export file.") var file: String
+    @Argument(help: "The export file.", completion: .file(extensions: ["zip", "xml", "csv"])) var file: String
     @Option(name: .long, help: ArgumentHelp("The saved plan its runs count for (default: the active plan).",
                                             valueName: "name"))
     var plan: String?

@@ -12,17 +12,19 @@ struct ImportCommand: ParsableCommand {
     commandName: "import",
     abstract: "Import runs from GPX 1.1 and TCX files (files or folders).",
     discussion: """
-      Files are streamed (memory does not grow with their size). The whole import is one transaction: a broken
-      file is reported by name and line and nothing is written. A run already in the logbook (the same file again,
-      or the GPX and the TCX of one activity, or Apple Health's record of it) is skipped; a run logged by hand the
-      same day with about the same distance and time is the same run: the file's record is kept, with the note and
+      Files are streamed (memory does not grow with their size). The whole import is one transaction: a broken \
+      file is reported by name and line and nothing is written. A run already in the logbook (the same file again, \
+      or the GPX and the TCX of one activity, or Apple Health's record of it) is skipped; a run logged by hand the \
+      same day with about the same distance and time is the same run: the file's record is kept, with the note and \
       effort you logged. New runs are matched to the plan (a run under 60 % of the planned distance is partial).
       """)
 
-  @Argument(help: "GPX or TCX files, or folders holding them.") var paths: [String]
+  @Argument(help: "GPX or TCX files, or folders holding them.", completion: .file(extensions: ["gpx", "tcx"]))
+  var paths: [String]
   @Option(name: .long, help: ArgumentHelp("The saved plan they count for (default: the active plan).", valueName: "name"))
   var plan: String?
-  @Option(name: .customLong("tz"), help: ArgumentHelp("Time zone for the runs' days (default: the system zone).", valueName: "zone"))
+  @Option(name: .customLong("tz"), help: ArgumentHelp(
+    "Time zone for the runs' days (default: the system zone).", valueName: "zone"), completion: Completions.timeZone)
   var timeZone: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions

@@ -13,7 +13,8 @@ struct LogCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate log --distance 8.2km --time 47:30
-        runmate log 2027-01-05 --distance 5mi --time 44:10 --kind tempo --rpe 7 --hr 158 --note "windy"
+        runmate log 2027-01-05 --distance 5mi --time 44:10 \\
+          --kind tempo --rpe 7 --hr 158 --note "windy"
         runmate log --undo
         runmate log delete 12
       """,
@@ -27,7 +28,9 @@ struct LogCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Distance: 8.2km, 5mi, or km by default.", valueName: "distance"))
     var distance: String?
     @Option(name: .long, help: ArgumentHelp("Time: h:mm:ss or mm:ss.", valueName: "time")) var time: String?
-    @Option(name: .long, help: ArgumentHelp("Kind: easy, long, tempo, intervals, …", valueName: "kind")) var kind: String?
+    @Option(name: .long, help: ArgumentHelp(
+      "Kind: \(WorkoutKind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "kind"),
+            completion: Completions.workoutKind) var kind: String?
     @Option(name: .long, help: ArgumentHelp("Perceived effort 1-10.", valueName: "n")) var rpe: Int?
     @Option(name: .long, help: ArgumentHelp("Average heart rate.", valueName: "bpm")) var hr: Int?
     @Option(name: .long, help: ArgumentHelp("A note.", valueName: "text")) var note: String?

@@ -13,13 +13,16 @@ struct PlanCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate plan --distance half --level beginner --weeks 12
-        runmate plan --distance 10k --level intermediate --race-date 2027-04-25 --recent-race 5k=22:30
-        runmate plan --distance marathon --level advanced --weeks 18 --format json
-        runmate plan --distance half --level beginner --weeks 12 --save --name spring --days tue,thu,sat,sun \\
-          --at 06:30 --tz Europe/Berlin --remind 30m     # the plan keeps its schedule settings
+        runmate plan --distance 10k --level intermediate \\
+          --race-date 2027-04-25 --recent-race 5k=22:30
+        runmate plan --distance marathon --level advanced --weeks 18 \\
+          --format json
+        runmate plan --distance half --level beginner --weeks 12 \\
+          --save --name spring --days tue,thu,sat,sun --at 06:30 \\
+          --tz Europe/Berlin --remind 30m
 
-      With --save, the schedule options (or the profile's defaults) are saved with the plan: `schedule`, `export`,
-      `today` and `week` use them until an option given to `schedule` or `export` changes them.
+      With --save, the schedule options (or the profile's defaults) are saved with the plan: `schedule`, \
+      `export`, `today` and `week` use them until an option given to `schedule` or `export` changes them.
       """)
 
   @OptionGroup var goal: GoalOptions

@@ -124,7 +124,8 @@ extension PlansCommand {
         the events' titles, reminders). `runmate plans import FILE` reads it back, on this machine or another.
         """)
     @Argument(help: "The plan's name.") var name: String
-    @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
     var out: String?
     @Flag(name: .long, help: "Replace --out even if it is not a plan file runmate wrote.") var force = false
     @OptionGroup var database: DatabaseOptions
@@ -152,7 +153,7 @@ extension PlansCommand {
         The plan is saved with its schedule settings and scheduled with them; a file that cannot be trusted \
         (not a plan file, a newer version, impossible values) is refused and nothing is saved.
         """)
-    @Argument(help: "The plan file (runmate.plan-share/1).") var file: String
+    @Argument(help: "The plan file (runmate.plan-share/1).", completion: .file(extensions: ["json"])) var file: String
     @Option(name: .long, help: ArgumentHelp("Save it under this name (default: the name in the file).",
                                             valueName: "name"))
     var name: String?

@@ -8,17 +8,21 @@ import Training
 
 /// Profile fields, shared by `profile init` and `profile set`.
 struct ProfileFields: ParsableArguments {
-  @Option(name: .long, help: "Experience level: beginner, intermediate, advanced.") var level: String?
+  @Option(name: .long, help: "Experience level: beginner, intermediate, advanced.", completion: Completions.level)
+  var level: String?
   @Option(name: .customLong("birth-year"), help: "Birth year.") var birthYear: Int?
   @Option(name: .long, help: "Sex (optional, free text).") var sex: String?
   @Option(name: .long, help: ArgumentHelp("Height in cm, 100-250.", valueName: "cm")) var height: String?
   @Option(name: .long, help: ArgumentHelp("Weight in kg, 25-300.", valueName: "kg")) var weight: String?
   @Option(name: .customLong("resting-hr"), help: "Resting heart rate.") var restingHR: Int?
   @Option(name: .customLong("max-hr"), help: "Maximum heart rate.") var maxHR: Int?
-  @Option(name: .long, help: "Units: km or mi.") var units: String?
-  @Option(name: .customLong("tz"), help: "Time zone (IANA name).") var timeZone: String?
-  @Option(name: .long, help: "Preferred run days, e.g. tue,thu,sat,sun.") var days: String?
-  @Option(name: .customLong("long-run-day"), help: "Preferred long-run day.") var longRunDay: String?
+  @Option(name: .long, help: "Units: km or mi.", completion: Completions.units) var units: String?
+  @Option(name: .customLong("tz"), help: "Time zone (IANA name).", completion: Completions.timeZone)
+  var timeZone: String?
+  @Option(name: .long, help: "Preferred run days, e.g. tue,thu,sat,sun.", completion: Completions.weekdays)
+  var days: String?
+  @Option(name: .customLong("long-run-day"), help: "Preferred long-run day.", completion: Completions.weekday)
+  var longRunDay: String?
   @Option(name: .customLong("remind"), help: "Default reminders (repeatable), e.g. 30m, 20:00-1d.") var reminders: [String] = []
   @Option(name: .customLong("race-start"), help: ArgumentHelp("Usual race start time, e.g. 09:00: race events are timed.",
                                                                valueName: "time")) var raceStart: String?

@@ -13,9 +13,10 @@ struct ReplanCommand: ParsableCommand {
     abstract: "Rebuild the rest of the plan from what you actually ran (race day stays); --apply saves it.",
     discussion: """
       Examples:
-        runmate replan                                   # show what would change
-        runmate replan --pause 2027-02-01..2027-02-07    # ill or travelling that week
-        runmate replan --apply && runmate export --out plan.ics   # save, then update the calendar in place
+        runmate replan                                 # the changes
+        runmate replan --pause 2027-02-01..2027-02-07  # ill or away
+        runmate replan --apply                         # save them
+        runmate export --out plan.ics                  # new calendar
       """)
 
   @Option(name: .long, help: ArgumentHelp("Days with no running, e.g. 2027-02-01..2027-02-07.", valueName: "dates"))

@@ -11,12 +11,14 @@ struct ReportCommand: ParsableCommand {
     commandName: "report",
     abstract: "Write a self-contained HTML report: weekly volume, long runs, pace trend, the plan calendar.")
 
-  @Option(name: .long, help: ArgumentHelp("Where to write the HTML page.", valueName: "file")) var html: String
+  @Option(name: .long, help: ArgumentHelp("Where to write the HTML page.", valueName: "file"),
+          completion: .file(extensions: ["html"])) var html: String
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
   var plan: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
-  @Option(name: .long, help: "Units for distances and paces: km or mi (default: the profile's, else km).")
+  @Option(name: .long, help: "Units for distances and paces: km or mi (default: the profile's, else km).",
+          completion: Completions.units)
   var units: String?
   @Flag(name: .long, help: "Replace an existing file even when it is not a report runmate wrote.")
   var force = false

@@ -11,9 +11,13 @@ struct ScheduleCommand: ParsableCommand {
     abstract: "Lay a plan onto your week: run days, long-run day, times, time zone, blackout dates.",
     discussion: """
       Examples:
-        runmate schedule --distance half --level beginner --weeks 12 --days tue,thu,sat,sun --long-run-day sat
-        runmate schedule --distance 10k --level intermediate --weeks 10 --at 06:30 --at sat=08:00 --tz Europe/Berlin
-        runmate schedule --plan spring --at 06:30     # changes the saved plan's settings (export uses them too)
+        runmate schedule --distance half --level beginner --weeks 12 \\
+          --days tue,thu,sat,sun --long-run-day sat
+        runmate schedule --distance 10k --level intermediate \\
+          --weeks 10 --at 06:30 --at sat=08:00 --tz Europe/Berlin
+        runmate schedule --plan spring --at 06:30
+
+      The last one changes the saved plan's settings (export uses them too).
       """)
 
   @OptionGroup var goal: GoalOptions

@@ -39,7 +39,8 @@ struct TemplatesCommand: ParsableCommand {
 
   struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Validate a templates directory; exit 65 on the first problem.")
-    @Argument(help: "Templates directory (default: the one runmate uses).") var directory: String?
+    @Argument(help: "Templates directory (default: the one runmate uses).", completion: .directory)
+    var directory: String?
     @OptionGroup var templates: TemplateOptions
 
     func run() throws {

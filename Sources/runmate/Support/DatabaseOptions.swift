@@ -7,7 +7,7 @@ import PlanEngine
 struct DatabaseOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp(
     "The database file (default: $RUNMATE_DB, else $XDG_DATA_HOME/runmate/runmate.sqlite, else "
-      + "~/.local/share/runmate/runmate.sqlite).", valueName: "path"))
+      + "~/.local/share/runmate/runmate.sqlite).", valueName: "path"), completion: Completions.databaseFile)
   var db: String?
 
   /// The database path: --db, $RUNMATE_DB, $XDG_DATA_HOME/runmate, ~/.local/share/runmate.

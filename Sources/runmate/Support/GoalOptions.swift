@@ -5,10 +5,12 @@ import Training
 
 /// The goal: distance, level, timeline and the runner's current training.
 struct GoalOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Race distance: 5k, 10k, 15k, 10mi, half, marathon.", valueName: "distance"))
+  @Option(name: .long, help: ArgumentHelp("Race distance: 5k, 10k, 15k, 10mi, half, marathon.", valueName: "distance"),
+          completion: Completions.distance)
   var distance: String?
 
-  @Option(name: .long, help: ArgumentHelp("Experience level: beginner, intermediate, advanced.", valueName: "level"))
+  @Option(name: .long, help: ArgumentHelp("Experience level: beginner, intermediate, advanced.", valueName: "level"),
+          completion: Completions.level)
   var level: String?
 
   @Option(name: .long, help: ArgumentHelp("Plan length in weeks, race week included.", valueName: "n"))
@@ -22,7 +24,7 @@ struct GoalOptions: ParsableArguments {
 
   @Option(name: .customLong("week-start"), help: ArgumentHelp(
     "The day weeks start on when --start is not given: the plan starts on the next one (default: mon).",
-    valueName: "day"))
+    valueName: "day"), completion: Completions.weekday)
   var weekStart: String?
 
   @Option(name: .customLong("runs-per-week"), help: ArgumentHelp("Runs per week, 3-7.", valueName: "n"))

@@ -4,7 +4,7 @@ import PlanEngine
 
 /// `--templates DIR`: where the plan rules live.
 struct TemplateOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Plan templates directory.", valueName: "dir"))
+  @Option(name: .long, help: ArgumentHelp("Plan templates directory.", valueName: "dir"), completion: .directory)
   var templates: String?
 
   /// Finds the directory: --templates, $RUNMATE_TEMPLATES, <executable>/../share/runmate/plan-templates,
@@ -13,7 +13,9 @@ struct TemplateOptions: ParsableArguments {
     if let templates { return templates }
     var candidates: [String] = []
     if let env = ProcessInfo.processInfo.environment["RUNMATE_TEMPLATES"], !env.isEmpty { candidates.append(env) }
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    // The binary's own path (/proc/self/exe on Linux): argv[0] is a bare `runmate` when the shell found it on PATH.
+    let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+      .resolvingSymlinksInPath()
     candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("share/runmate/plan-templates").path)
     candidates.append("plan-templates")
@@ -150,7 +152,9 @@ struct OutputOptions: ParsableArguments {
   @Option(name: .long, help: "Output format: table or json.")
   var format: Format = .table
 
-  @Option(name: .long, help: "Units for tables and text: km or mi (JSON is always km; default: the profile's, else km).")
+  @Option(name: .long, help: ArgumentHelp(
+    "Units for tables and text: km or mi (JSON is always km; default: the profile's, else km)."),
+    completion: Completions.units)
   var units: String?
 
   func unit(default fallback: DistanceUnit? = nil) throws -> DistanceUnit {

@@ -8,10 +8,13 @@ import Training
 
 /// Where and when the runner runs: days, long-run day, times, time zone, blackouts.
 struct ScheduleOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Run days, e.g. mon,wed,fri,sun (default: the plan's pattern).", valueName: "days"))
+  @Option(name: .long, help: ArgumentHelp(
+    "Run days, e.g. mon,wed,fri,sun (default: the plan's pattern).", valueName: "days"),
+    completion: Completions.weekdays)
   var days: String?
 
-  @Option(name: .customLong("long-run-day"), help: ArgumentHelp("Long-run day, e.g. sat (default: race weekday).", valueName: "day"))
+  @Option(name: .customLong("long-run-day"), help: ArgumentHelp(
+    "Long-run day, e.g. sat (default: race weekday).", valueName: "day"), completion: Completions.weekday)
   var longRunDay: String?
 
   @Option(name: .customLong("at"), help: ArgumentHelp(
@@ -19,7 +22,8 @@ struct ScheduleOptions: ParsableArguments {
     valueName: "time"))
   var times: [String] = []
 
-  @Option(name: .customLong("tz"), help: ArgumentHelp("Time zone, e.g. Europe/Berlin (default: the system zone).", valueName: "zone"))
+  @Option(name: .customLong("tz"), help: ArgumentHelp(
+    "Time zone, e.g. Europe/Berlin (default: the system zone).", valueName: "zone"), completion: Completions.timeZone)
   var timeZone: String?
 
   @Option(name: .customLong("skip"), help: ArgumentHelp(
@@ -28,7 +32,8 @@ struct ScheduleOptions: ParsableArguments {
   var skips: [String] = []
 
   @Option(name: .customLong("busy"), help: ArgumentHelp(
-    "An .ics of your existing calendar: workouts go where you are free (repeatable).", valueName: "file"))
+    "An .ics of your existing calendar: workouts go where you are free (repeatable).", valueName: "file"),
+    completion: Completions.calendarFile)
   var busyFiles: [String] = []
 
   @Option(name: .customLong("race-start"), help: ArgumentHelp(
