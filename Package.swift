@@ -63,12 +63,12 @@ let package = Package(
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
     .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"],
                 resources: [.copy("Fixtures")]),
-    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine"]),
+    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
                 resources: [.copy("Fixtures")]),
-    .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),
+    .testTarget(name: "runmateTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
   ]
 )

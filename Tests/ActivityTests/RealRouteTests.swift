@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// The two real runs from `shared/data/gpx/` (Apple Health workout routes), against the project's

@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `isSameActivity`: starts within 2 minutes and distances within 3 %.

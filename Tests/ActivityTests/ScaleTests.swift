@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// A scale check, not a timed test: a generated GPX of 200,000 points (about 37 MB) is read in one

@@ -1,11 +1,7 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
-
-/// The URL of a fixture under `Fixtures/` (e.g. `"gpx/two-segments.gpx"`).
-func fixtureURL(_ path: String) throws -> URL {
-  try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/\(path)")
-}
 
 /// The summaries of a fixture file.
 func readFixture(_ path: String) throws -> [ActivitySummary] {
@@ -30,17 +26,6 @@ func utc(
   let components = DateComponents(
     year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
   return try #require(calendar.date(from: components))
-}
-
-/// Whether `actual` is within `relative` (a fraction) of `expected`.
-func isClose(_ actual: Double, _ expected: Double, relative: Double) -> Bool {
-  abs(actual - expected) <= relative * abs(expected)
-}
-
-/// Whether `actual` is within `absolute` of `expected`.
-func isClose(_ actual: Double?, _ expected: Double, absolute: Double) -> Bool {
-  guard let actual else { return false }
-  return abs(actual - expected) <= absolute
 }
 
 /// Mean Earth radius used by the reference (`gpx_stats.py`), for distances worked out in the tests.

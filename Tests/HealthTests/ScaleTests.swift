@@ -1,5 +1,6 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
 
 /// A scale check, not a timed test: a 60-day export (about 50 MB) written here, with a Watch and an iPhone

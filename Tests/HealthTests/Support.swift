@@ -1,11 +1,7 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
-
-/// The URL of a fixture under `Fixtures/` (e.g. `"hostile/xxe.xml"`).
-func fixtureURL(_ path: String) throws -> URL {
-  try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/\(path)")
-}
 
 /// A named time zone.
 func zone(_ identifier: String) throws -> TimeZone {
@@ -65,10 +61,4 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int =
   calendar.timeZone = try zone("UTC")
   let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
   return try #require(calendar.date(from: components))
-}
-
-/// Whether `actual` is within `tolerance` of `expected`.
-func isClose(_ actual: Double?, _ expected: Double, _ tolerance: Double = 1e-9) -> Bool {
-  guard let actual else { return false }
-  return abs(actual - expected) <= tolerance
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Every `examples/**/NAME.cmd` is re-run with the real binary and compared byte for byte with `NAME.out`.

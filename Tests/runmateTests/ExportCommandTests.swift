@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate export` end to end: real files, real libical, and the independent checker when it is installed.

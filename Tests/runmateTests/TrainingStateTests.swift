@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// One training state: a saved plan keeps its schedule settings and dated workouts, and `schedule`, `export`,
