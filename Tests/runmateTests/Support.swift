@@ -21,10 +21,11 @@ func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
   var env = ProcessInfo.processInfo.environment
   env["RUNMATE_TEMPLATES"] = nil
   env["SOURCE_DATE_EPOCH"] = nil
-  // Never the user's own database: without RUNMATE_DB, the default lands in a directory of this test process
-  // (an export recorded there by another test or another process would change what an export prints).
+  // Never the user's own database: without RUNMATE_DB, the default lands in a directory of this test process and
+  // of the running test (an export recorded there by another test, running alongside, would change what an export
+  // prints).
   env["RUNMATE_DB"] = nil
-  env["XDG_DATA_HOME"] = testDataHome.path
+  env["XDG_DATA_HOME"] = testDataHome.appendingPathComponent(currentTestKey()).path
   for (key, value) in environment { env[key] = value }
   process.environment = env
   let out = Pipe()
@@ -61,9 +62,20 @@ func sqliteDump(_ path: String) throws -> String {
   return String(decoding: data, as: UTF8.self)
 }
 
-/// `XDG_DATA_HOME` for every run of the binary: a directory of this test process, not created up front.
+/// Where each test's `XDG_DATA_HOME` goes: a directory of this test process, not created up front.
 let testDataHome = FileManager.default.temporaryDirectory
   .appendingPathComponent("runmate-tests-data-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+
+/// A short name for the running test (FNV-1a of its id), so that tests running in parallel never share a default
+/// database; "none" outside a test.
+func currentTestKey() -> String {
+  guard let test = Test.current else { return "none" }
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in String(describing: test.id).utf8 {
+    hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+  }
+  return String(hash, radix: 16)
+}
 
 /// Copies the real plan-templates/ into `directory`, applying `edit` to the named file's text.
 func copyTemplates(to directory: URL, editing file: String? = nil, _ edit: (String) -> String = { $0 }) throws {
