@@ -60,12 +60,4 @@ struct RealRouteTests {
     #expect(run.end == (try utc(2021, 1, 7, 17, 55, 11)))
     #expect(run.elapsedSeconds == run.end.timeIntervalSince(run.start))
   }
-
-  @Test func theTwoRunsAreDifferentActivities() throws {
-    let first = try readSingle("gpx/route_2021-01-03_5.53pm.gpx")
-    let second = try readSingle("gpx/route_2021-01-07_6.34pm.gpx")
-
-    #expect(!isSameActivity(first, second))
-    #expect(isSameActivity(first, first))
-  }
 }
