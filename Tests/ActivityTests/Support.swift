@@ -15,19 +15,6 @@ func readSingle(_ path: String) throws -> ActivitySummary {
   return summaries[0]
 }
 
-/// A UTC instant from its calendar fields, computed with Foundation's `Calendar` (independently of the
-/// module's own timestamp parser).
-func utc(
-  _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0,
-  nanosecond: Int = 0
-) throws -> Date {
-  var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
-  let components = DateComponents(
-    year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
-  return try #require(calendar.date(from: components))
-}
-
 /// Mean Earth radius used by the reference (`gpx_stats.py`), for distances worked out in the tests.
 let earthRadius = 6_371_008.8
 

@@ -53,12 +53,3 @@ func expectSameDays(
       sourceLocation: sourceLocation)
   }
 }
-
-/// A UTC instant from its calendar fields, computed with Foundation's `Calendar` (independently of the
-/// module's own timestamp parser).
-func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) throws -> Date {
-  var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone = try zone("UTC")
-  let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-  return try #require(calendar.date(from: components))
-}

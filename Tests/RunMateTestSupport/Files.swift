@@ -49,3 +49,16 @@ public func isClose(_ actual: Double?, _ expected: Double, absolute: Double = 1e
   guard let actual else { return false }
   return abs(actual - expected) <= absolute
 }
+
+/// A UTC instant from its calendar fields, computed with Foundation's `Calendar` (independently of the parsers under
+/// test).
+public func utc(
+  _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0,
+  nanosecond: Int = 0
+) throws -> Date {
+  var calendar = Calendar(identifier: .gregorian)
+  calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+  let components = DateComponents(
+    year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
+  return try #require(calendar.date(from: components))
+}
