@@ -62,19 +62,19 @@ let package = Package(
     // Test tool: runs a child from a small process so that its ru_maxrss is its own (see ProcessProbe.swift).
     .executableTarget(name: "rusage-probe", path: "Tests/Tools/rusage-probe"),
 
-    // Tests (one target per module; fixtures next to the tests that use them)
+    // Tests (one target per module; fixtures next to the tests that use them, read in place through
+    // RunMateTestSupport's fixtureURL)
     .target(name: "RunMateTestSupport", dependencies: ["PlanEngine"], path: "Tests/RunMateTestSupport"),
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
-    .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
-    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"],
-                resources: [.copy("Fixtures")]),
-    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine"]),
+    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
-    .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
-                resources: [.copy("Fixtures")]),
-    .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),
+                exclude: ["Fixtures"]),
+    .testTarget(name: "runmateTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
   ]
 )

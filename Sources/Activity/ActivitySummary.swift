@@ -93,19 +93,3 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
     self.droppedPoints = droppedPoints
   }
 }
-
-/// Whether two summaries are the same run recorded twice: the GPX and the TCX of one activity, a watch's
-/// and an app's copy, or the same file imported again.
-///
-/// The rule: the starts are at most 2 minutes apart and the distances differ by at most 3 % of the longer
-/// one. Sport, name and format are not compared (apps name sports differently).
-/// - Parameters:
-///   - a: One summary.
-///   - b: The other summary.
-/// - Returns: True when both describe the same activity.
-public func isSameActivity(_ a: ActivitySummary, _ b: ActivitySummary) -> Bool {
-  let startsApart = abs(a.start.timeIntervalSince(b.start))
-  guard startsApart <= 120 else { return false }
-  let longer = max(a.distanceMeters, b.distanceMeters)
-  return abs(a.distanceMeters - b.distanceMeters) <= 0.03 * longer
-}

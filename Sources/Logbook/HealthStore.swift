@@ -74,6 +74,11 @@ extension LogbookDatabase {
     do {
       return try writer.write { db in
         var result = HealthImportResult(newDays: 0, updatedDays: 0, newMeasures: 0, newRuns: 0)
+        var rows = 0
+        func wroteRow() {
+          rows += 1
+          afterRowWritten?(rows)
+        }
         result.previousBestSteps = try Double.fetchOne(db, sql: "SELECT MAX(steps) FROM healthDay WHERE profile = ?",
                                                        arguments: [profile]) ?? 0
         for day in days {
@@ -93,13 +98,15 @@ extension LogbookDatabase {
             ON CONFLICT(profile, date) DO UPDATE SET steps = excluded.steps, distanceKm = excluded.distanceKm,
               activeKcal = excluded.activeKcal
             """, arguments: [profile, day.date.description, day.steps, day.distanceKm, day.activeKcal])
+          wroteRow()
         }
         for measure in measures {
           try db.execute(sql: "INSERT OR IGNORE INTO healthMeasure (profile, kind, date, value) VALUES (?, ?, ?, ?)",
                          arguments: [profile, measure.kind, measure.date, measure.value])
           result.newMeasures += db.changesCount
+          wroteRow()
         }
-        let added = try LogbookDatabase.ingestRuns(runs, planID: planID, slots: slots, in: db)
+        let added = try LogbookDatabase.ingestRuns(runs, planID: planID, slots: slots, in: db, wroteRow: wroteRow)
         result.newRuns = added.added.count
         result.skippedRuns = added.twins.count + added.skipped.count
         result.runs = added

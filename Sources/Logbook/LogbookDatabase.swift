@@ -17,6 +17,8 @@ public final class LogbookDatabase: Sendable {
   public let path: String
   /// The file, held (and locked while set up) as long as the database is open; nil in memory.
   let file: DatabaseFile?
+  /// The test hook called inside an import's write transaction after each row it writes (see ``RowHook``).
+  let afterRowWritten: RowHook?
 
   /// Opens (or creates, mode 0600) the database at `path`, migrating an older schema.
   ///
@@ -24,9 +26,11 @@ public final class LogbookDatabase: Sendable {
   /// new path at once take turns. A file that is not ours, or is damaged, is refused before SQLite may write to it:
   /// it is left byte for byte as it was, with no `-wal` or `-shm` beside it. Our own file is made 0600.
   ///
+  /// - Parameter afterRowWritten: a test hook for fault injection (see ``RowHook``); nil in normal use.
   /// - Throws: ``LogbookError`` when the file is not ours, not a database, from a newer version, or cannot be made.
-  public init(path: String) throws(LogbookError) {
+  public init(path: String, afterRowWritten: RowHook? = nil) throws(LogbookError) {
     self.path = path
+    self.afterRowWritten = afterRowWritten
     let url = URL(fileURLWithPath: path)
     do {
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
@@ -114,6 +118,7 @@ public final class LogbookDatabase: Sendable {
   public init() throws(LogbookError) {
     path = ":memory:"
     file = nil
+    afterRowWritten = nil
     let queue: DatabaseQueue
     do {
       queue = try DatabaseQueue()

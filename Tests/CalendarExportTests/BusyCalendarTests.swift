@@ -9,8 +9,7 @@ import Testing
 /// all-day "Holidays" event 24-26 Dec 2026), read through libical.
 @Suite struct BusyCalendarTests {
   func sample() throws -> String {
-    let url = try #require(Bundle.module.url(forResource: "busy-sample", withExtension: "ics", subdirectory: "Fixtures/busy"))
-    return try String(contentsOf: url, encoding: .utf8)
+    try String(contentsOf: fixtureURL("busy/busy-sample.ics"), encoding: .utf8)
   }
 
   func utc(_ text: String) throws -> Date { try #require(try? Date.ISO8601FormatStyle().parse(text)) }

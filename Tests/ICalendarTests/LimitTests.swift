@@ -1,4 +1,5 @@
 import ICalendar
+import RunMateTestSupport
 import Testing
 
 /// A calendar with one event whose lines are `eventLines` (UID and DTSTAMP added), CRLF line ends.

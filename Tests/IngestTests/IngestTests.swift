@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import PlanEngine
+import RunMateTestSupport
 import Testing
 
 /// A run as the rules see it: hand-logged (no start time) or from a device.
@@ -60,6 +61,27 @@ func week(_ number: Int = 1, start: String = "2027-01-04") throws -> [PlannedSlo
     #expect(areTwins(gpx, try device("2027-01-05", "06:41:30", 8.2, minutes: 47)))
     #expect(!areTwins(gpx, try device("2027-01-05", "06:43:00", 8.0, minutes: 47)))   // 3 minutes apart
     #expect(!areTwins(gpx, try device("2027-01-05", "06:40:00", 8.4, minutes: 47)))   // 5 % longer
+  }
+
+  /// The device rule at its edges, in both orders: starts at most 2 minutes apart and distances within 3 % of the
+  /// longer (the GPX and the TCX of one activity are 2 s and a few metres apart). Just inside and just outside.
+  @Test(arguments: [
+    ("06:42:00", 10.0, true), ("06:42:01", 10.0, false), ("06:38:00", 10.0, true), ("06:37:59", 10.0, false),
+    ("06:40:00", 9.71, true), ("06:40:00", 9.69, false), ("06:40:00", 10.30, true), ("06:40:00", 10.32, false),
+    ("06:41:59", 10.29, true),
+  ])
+  func deviceRecordsAtTheEdgesOfTheRule(time: String, km: Double, twins: Bool) throws {
+    let base = try device("2027-01-05", "06:40:00", 10.0, minutes: 50, source: "gpx")
+    let other = try device("2027-01-05", time, km, minutes: 50, source: "tcx")
+    #expect(areTwins(base, other) == twins)
+    #expect(areTwins(other, base) == twins)
+  }
+
+  /// A device run the next day at the same time is another run, however alike.
+  @Test func theSameDeviceRunADayLaterIsAnotherRun() throws {
+    let run = try device("2027-01-05", "06:40:00", 8.0, minutes: 47)
+    #expect(areTwins(run, run))
+    #expect(!areTwins(run, try device("2027-01-06", "06:40:00", 8.0, minutes: 47)))
   }
 
   @Test func theDeviceRecordIsKeptWithTheRunnersNoteAndEffort() throws {

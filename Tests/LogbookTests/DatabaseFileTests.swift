@@ -8,7 +8,7 @@ import Testing
 /// one database of this process holds kept when another on the same file closes.
 @Suite struct DatabaseFileTests {
   @Test func anExistingDatabaseAndItsWALAreMadePrivate() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("runmate.sqlite").path
     let first = try LogbookDatabase(path: path)
@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)")) func foreignAndDamagedFilesAreLeftByteForByteWithNothingBeside() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
     try python("c.execute('pragma journal_mode=wal'); c.execute('create table notes(x)')", path("foreign-wal.sqlite"))
@@ -69,7 +69,7 @@ import Testing
   }
 
   @Test func anEmptyFileIsOursToCreate() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("empty.sqlite").path
     #expect(FileManager.default.createFile(atPath: path, contents: nil))
@@ -81,7 +81,7 @@ import Testing
   /// drops every `fcntl` lock of a process on a file when any of its descriptors for the file is closed).
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/locks")))
   func closingOneDatabaseKeepsTheLocksOfAnotherOnTheSameFile() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("runmate.sqlite").path
     let keeper = try LogbookDatabase(path: path)

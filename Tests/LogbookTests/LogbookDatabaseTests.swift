@@ -7,18 +7,12 @@ import Testing
 
 /// The database on real SQLite files in a temporary directory.
 @Suite struct LogbookDatabaseTests {
-  func directory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   func run(_ date: String, _ km: Double, _ minutes: Double, kind: WorkoutKind? = nil) throws -> Completion {
     Completion(date: try #require(CivilDate(iso: date)), distanceKm: km, durationSeconds: minutes * 60, kind: kind)
   }
 
   @Test func aNewDatabaseIsCreatedPrivateAndReopens() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("sub/runmate.sqlite").path
     let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
@@ -37,9 +31,9 @@ import Testing
 
   @Test func aDatabaseFromTheFirstVersionIsMigratedAndKeepsItsData() throws {
     // Fixtures/schema-v1.sqlite was written by runmate with only the v1 migration: a plan and two runs.
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let fixture = try #require(Bundle.module.url(forResource: "schema-v1", withExtension: "sqlite", subdirectory: "Fixtures"))
+    let fixture = try fixtureURL("schema-v1.sqlite")
     let path = dir.appendingPathComponent("old.sqlite").path
     try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
     let db = try LogbookDatabase(path: path)
@@ -57,10 +51,9 @@ import Testing
   @Test func aDatabaseFromSchemaV4KeepsItsPlansLogsAndExportsAndGetsScheduleStorage() throws {
     // Fixtures/schema-v4.sqlite was written by the runmate of schema v4 (before schedule settings): profile 'ana',
     // plan 'spring' (half, from 2027-01-04), one run logged on 2027-01-05 and one export of that plan.
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let fixture = try #require(Bundle.module.url(forResource: "schema-v4", withExtension: "sqlite",
-                                                 subdirectory: "Fixtures"))
+    let fixture = try fixtureURL("schema-v4.sqlite")
     let path = dir.appendingPathComponent("v4.sqlite").path
     try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
     let db = try LogbookDatabase(path: path)
@@ -126,7 +119,7 @@ import Testing
   }
 
   @Test func aForeignSQLiteFileIsRefusedAndLeftAlone() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("other.sqlite").path
     // Another program's database: made with the sqlite3 command-line shell if present, else python's sqlite3.
@@ -141,7 +134,7 @@ import Testing
   }
 
   @Test func aCorruptFileIsRefused() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("broken.sqlite").path
     try Data("this is not a database at all, just text".utf8).write(to: URL(fileURLWithPath: path))
@@ -192,7 +185,7 @@ import Testing
   }
 
   @Test func twoWritersAtOnceBothLand() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("shared.sqlite").path
     _ = try LogbookDatabase(path: path)

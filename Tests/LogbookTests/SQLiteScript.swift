@@ -1,12 +1,6 @@
 import Foundation
+import RunMateTestSupport
 import Testing
-
-/// A fresh temporary directory for one test.
-func directory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
 
 /// Another program's writes to a database file: Python's own sqlite3 module, not GRDB.
 enum SQLiteScript {

@@ -92,7 +92,7 @@ import Testing
   }
 
   @Test func twoConnectionsAddingTheSameRunsAtOnceStoreEachOnce() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("shared.sqlite").path
     let a = try LogbookDatabase(path: path)
@@ -226,7 +226,7 @@ import Testing
   }
 
   @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)")) func aRowNoOneCouldRunStoredByAnOlderVersionIsReadAndDeleted() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("old.sqlite").path
     _ = try LogbookDatabase(path: path)

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Starts `runmate` once per argument list, all at once, and waits for every one.
@@ -139,7 +140,8 @@ func runmateAtOnce(_ argumentLists: [[String]], in directory: URL = repositoryRo
     }
   }
 
-  @Test(.enabled(if: hasPython)) func aForeignOrDamagedFileIsLeftExactlyAsItWas() throws {
+  @Test(.enabled(if: hasPython, "needs python3 (scripts/apt-packages.txt)"))
+  func aForeignOrDamagedFileIsLeftExactlyAsItWas() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     // Our own database, then damaged: page 2 zeroed (its header still says RunningMate).
@@ -206,7 +208,8 @@ func runmateAtOnce(_ argumentLists: [[String]], in directory: URL = repositoryRo
     #expect(try mode(db) == 0o600)
   }
 
-  @Test(.enabled(if: hasPython)) func aRunNoOneCanRunStoredByAnOlderVersionListsAndDeletes() throws {
+  @Test(.enabled(if: hasPython, "needs python3 (scripts/apt-packages.txt)"))
+  func aRunNoOneCanRunStoredByAnOlderVersionListsAndDeletes() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let db = directory.appendingPathComponent("runmate.sqlite").path

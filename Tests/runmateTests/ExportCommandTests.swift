@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate export` end to end: real files, real libical, and the independent checker when it is installed.
@@ -37,24 +38,39 @@ import Testing
       "--tz", "America/New_York", "--busy", "examples/with-busy-calendar/busy.ics", "--days", "mon,tue,thu,sat,sun"]),
   ]
 
-  @Test(arguments: variants)
-  func exportsPassEveryCalendarConsumer(_ variant: Variant) throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
+  /// Writes the variant's export into a fresh directory and returns the file.
+  static func export(_ variant: Variant, in directory: URL) throws -> URL {
     let file = directory.appendingPathComponent("plan.ics")
     let result = try runmate(Self.base + variant.arguments + ["--out", file.path])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("wrote \(file.path): "))
-    let text = try String(contentsOf: file, encoding: .utf8)
+    return file
+  }
+
+  @Test(arguments: variants)
+  func exportsAreCalendars(_ variant: Variant) throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let text = try String(contentsOf: try Self.export(variant, in: directory), encoding: .utf8)
     #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n"))
     #expect(!text.contains("freeassociation"))
-    guard let checker = Self.checker else {
-      // scripts/setup.sh installs the checker whenever ../shared/tools/ics-check is there.
-      let present = FileManager.default.fileExists(atPath: repositoryRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/tools/ics-check/ics-check").path)
-      if present { Issue.record("ics-check is not installed: run scripts/setup.sh") }
-      return
-    }
+  }
+
+  /// scripts/setup.sh installs the checker whenever ../shared/tools/ics-check is there.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: repositoryRoot.deletingLastPathComponent()
+                   .appendingPathComponent("shared/tools/ics-check/ics-check").path),
+                 "../shared/tools/ics-check is not beside the repository"))
+  func theCheckerIsInstalledWhenItIsThere() {
+    #expect(Self.checker != nil, "ics-check is not installed: run scripts/setup.sh")
+  }
+
+  @Test(.enabled(if: checker != nil, "ics-check is not installed (../shared/tools/ics-check, scripts/setup.sh)"),
+        arguments: variants)
+  func exportsPassEveryCalendarConsumer(_ variant: Variant) throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = try Self.export(variant, in: directory)
+    let checker = try #require(Self.checker)
     let process = Process()
     process.executableURL = checker
     process.arguments = [file.path]

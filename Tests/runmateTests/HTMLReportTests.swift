@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate report --html`: the page a runner opens, read as text from the real binary on a real database.

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Nothing a file, a typo or a second process can do breaks the logbook: every row runs the real `runmate` on real

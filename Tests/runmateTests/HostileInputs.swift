@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 
 // Hostile inputs made in code: activity files with absurd numbers, a zip bomb, garbage bytes. Nothing here is a
 // checked-in fixture, so each row's files are written into its own temporary directory.

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 
 /// A hostile value for an option: numbers that are not numbers, out-of-range numbers, words, nothing, far too
 /// much, and terminal escapes.

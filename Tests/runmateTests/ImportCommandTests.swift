@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate import` on real GPX/TCX files (the Activity tests' fixtures) into a real database.
@@ -47,36 +48,56 @@ import Testing
     #expect(result.stderr.contains("refusing a <!DOCTYPE> with an internal subset"))
   }
 
-  @Test func anImportKilledMidwayLeavesTheDatabaseAsItWas() throws {
+  /// Writes 40 copies of a real run into `folder`, one a day from 2021-02-01, so that none is a twin of another.
+  static func writeFortyRuns(in folder: URL) throws {
+    let source = try String(contentsOf: fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx"),
+                            encoding: .utf8)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+    let first = try #require(calendar.date(from: DateComponents(year: 2021, month: 2, day: 1)))
+    for offset in 0..<40 {
+      let date = try #require(calendar.date(byAdding: .day, value: offset, to: first))
+      let day = calendar.dateComponents([.year, .month, .day], from: date)
+      let prefix = String(format: "%04d-%02d-%02dT", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+      let shifted = source.replacingOccurrences(of: "2021-01-03T", with: prefix)
+      try shifted.write(to: folder.appendingPathComponent("run-\(offset + 1).gpx"), atomically: true, encoding: .utf8)
+    }
+  }
+
+  /// The runs `runmate log list` prints (0 for an empty logbook).
+  static func runCount(_ env: [String: String]) throws -> Int {
+    let list = try runmate(["log", "list"], environment: env)
+    return list.stdout == "no runs logged yet\n" ? 0 : list.stdout.split(separator: "\n").count
+  }
+
+  /// The fault-injection hook (`RUNMATE_FAULT_KILL_AFTER_ROWS`) kills the import inside its write transaction, after
+  /// 20 of its 40 rows: every time, by SIGKILL, and the database is then exactly what it was before.
+  @Test(.enabled(if: hasSQLite3, "needs sqlite3 to read the database independently"))
+  func anImportKilledInsideItsTransactionLeavesTheDatabaseAsItWas() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-    // 40 copies of a real run, each shifted by a day, so that none is a duplicate of another.
-    let source = try String(contentsOf: Self.fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx"),
-                            encoding: .utf8)
+    let database = directory.appendingPathComponent("runmate.sqlite").path
+    let env = ["RUNMATE_DB": database]
     let folder = directory.appendingPathComponent("runs")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for day in 1...40 {
-      let shifted = source.replacingOccurrences(of: "2021-01-03T", with: "2021-02-\(day < 10 ? "0" : "")\(day % 28 + 1)T")
-        .replacingOccurrences(of: "2021-02-", with: day > 27 ? "2021-03-" : "2021-02-")
-      try shifted.write(to: folder.appendingPathComponent("run-\(day).gpx"), atomically: true, encoding: .utf8)
-    }
-    _ = try runmate(["log", "list"], environment: env)
-    for delay in [0.05, 0.15, 0.3] {
-      let process = Process()
-      process.executableURL = try runmateBinary()
-      process.arguments = ["import", folder.path, "--tz", "UTC"]
-      process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      Thread.sleep(forTimeInterval: delay)
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      let list = try runmate(["log", "list"], environment: env)
-      let count = list.stdout == "no runs logged yet\n" ? 0 : list.stdout.split(separator: "\n").count
-      #expect(count == 0 || count == 40, "after a kill at \(delay) s: \(count) runs")
-      if count == 40 { return }
-    }
+    try Self.writeFortyRuns(in: folder)
+    // A logbook that already holds the four fixture runs.
+    let first = try runmate(["import", Self.fixtures.appendingPathComponent("gpx").path, "--tz", "UTC"],
+                            environment: env)
+    #expect(first.status == 0, "\(first.stderr)")
+    let before = try sqliteDump(database)
+    #expect(try Self.runCount(env) == 4)
+
+    let killed = try runmate(["import", folder.path, "--tz", "UTC"],
+                             environment: env.merging(["RUNMATE_FAULT_KILL_AFTER_ROWS": "20"]) { $1 })
+    #expect(killed.signal == SIGKILL, "not killed inside the transaction: \(killed.status) \(killed.stderr)")
+    #expect(killed.stdout.isEmpty, "\(killed.stdout)")
+    let after = try sqliteDump(database)
+    expectSameText(after, before, "the database after the kill")
+
+    let again = try runmate(["import", folder.path, "--tz", "UTC"], environment: env)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.hasSuffix("40 imported, 0 already in the logbook or empty\n"), "\(again.stdout)")
+    #expect(try Self.runCount(env) == 44)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// The one ingest path end to end, with the real binary on one database: a run logged by hand, its Apple Health

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate plan --save`, `plans`, `log`, `progress` on a real database file.

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// A database with one saved plan, and what it holds as the binary shows it, to prove a refused command

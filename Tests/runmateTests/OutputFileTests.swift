@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `export --out` and `report --html` write through one guarded path: never the database or its side files,

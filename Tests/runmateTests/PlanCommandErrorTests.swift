@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Bad input gets one clear line on stderr naming the option, the value and what is allowed, a sysexits code,

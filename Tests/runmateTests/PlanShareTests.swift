@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `plans export` / `plans import` (runmate.plan-share/1), `plans show --format json`, `coach athletes --format

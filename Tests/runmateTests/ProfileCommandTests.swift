@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Profiles, coaches and the defaults they give other commands, on a real database file.

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// The README's tour, replayed verbatim: every ```console block from "## A tour" up to the next level-2 heading,

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// What `make install` puts next to the binary: shell completions that complete option values, a man page that

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate templates check` on real files: the shipped ones pass, broken copies fail with the file, the key

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Text from outside (names, bios, contact handles) never reaches the terminal raw, and contact links are built

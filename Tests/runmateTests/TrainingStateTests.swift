@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunMateTestSupport
 import Testing
 
 /// One training state: a saved plan keeps its schedule settings and dated workouts, and `schedule`, `export`,
@@ -219,13 +220,12 @@ import Testing
     #expect(saved.status == 0, "\(saved.stderr)")
     // The saved plan's schedule is the one the same options give (examples/with-busy-calendar/schedule.out) ...
     let goldenURL = repositoryRoot.appendingPathComponent("examples/with-busy-calendar/schedule.out")
-    let golden = try String(contentsOf: goldenURL, encoding: .utf8)
-    #expect(try runmate(["schedule", "--now", "2026-11-21"], environment: env).stdout == golden)
+    try expectMatchesGolden(try runmate(["schedule", "--now", "2026-11-21"], environment: env).stdout, goldenURL)
     // ... and stays so without the busy file.
     try FileManager.default.removeItem(at: busy)
     let again = try runmate(["schedule", "--now", "2026-11-21"], environment: env)
     #expect(again.status == 0, "\(again.stderr)")
-    #expect(again.stdout == golden)
+    try expectMatchesGolden(again.stdout, goldenURL)
     #expect(again.stdout.contains("busy at 07:00 (Holidays)"))
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// The runner's unit in every table and message (JSON stays metric), partial runs shown as partial, and the

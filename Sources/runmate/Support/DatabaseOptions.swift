@@ -21,7 +21,18 @@ struct DatabaseOptions: ParsableArguments {
   }
 
   /// Opens (or creates) the database.
-  func open() throws -> LogbookDatabase { try LogbookDatabase(path: path) }
+  func open() throws -> LogbookDatabase { try LogbookDatabase(path: path, afterRowWritten: faultKillAfterRows) }
+
+  /// Fault injection for tests: `RUNMATE_FAULT_KILL_AFTER_ROWS=N` kills the process (SIGKILL) once an import has
+  /// written N rows inside its write transaction. Unset (normal use): no hook.
+  var faultKillAfterRows: RowHook? {
+    guard let text = ProcessInfo.processInfo.environment["RUNMATE_FAULT_KILL_AFTER_ROWS"], let rows = Int(text),
+      rows > 0
+    else { return nil }
+    return { written in
+      if written >= rows { kill(getpid(), SIGKILL) }
+    }
+  }
 }
 
 /// The plan a command works on: made from the goal options when they are given, else the saved plan named

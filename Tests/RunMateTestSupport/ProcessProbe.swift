@@ -10,17 +10,22 @@ import Darwin
 ///
 /// The child's own numbers, not the test process's: unlike reading this process's peak memory, tests running
 /// alongside cannot inflate them. Output goes to files (no pipes to drain, so a chatty child cannot block).
-enum ProcessProbe {
+public enum ProcessProbe {
   /// How long and how large a child may get before it is killed.
-  struct Limits: Sendable, CustomStringConvertible {
-    var seconds: Double
-    var memoryMiB: Int
+  public struct Limits: Sendable, CustomStringConvertible {
+    public var seconds: Double
+    public var memoryMiB: Int
 
-    var description: String { "\(seconds) s, \(memoryMiB) MiB" }
+    public init(seconds: Double, memoryMiB: Int) {
+      self.seconds = seconds
+      self.memoryMiB = memoryMiB
+    }
+
+    public var description: String { "\(seconds) s, \(memoryMiB) MiB" }
   }
 
   /// How a child ended.
-  enum End: Equatable, Sendable, CustomStringConvertible {
+  public enum End: Equatable, Sendable, CustomStringConvertible {
     /// It called exit with this status.
     case exited(Int32)
     /// A signal it did not handle ended it (a crash: SIGILL from a Swift trap, SIGABRT, SIGSEGV, …).
@@ -30,7 +35,7 @@ enum ProcessProbe {
     /// Its resident memory went past its bound and it was killed.
     case killedOverMemory
 
-    var description: String {
+    public var description: String {
       switch self {
       case .exited(let code): "exit \(code)"
       case .signaled(let signal): "killed by signal \(signal)"
@@ -41,28 +46,28 @@ enum ProcessProbe {
   }
 
   /// What a child printed, how it ended, how long it took and its peak resident memory.
-  struct Result: Sendable {
-    var end: End
-    var stdout: Data
-    var stderr: Data
-    var wallSeconds: Double
+  public struct Result: Sendable {
+    public var end: End
+    public var stdout: Data
+    public var stderr: Data
+    public var wallSeconds: Double
     /// Peak resident set size, KiB: the child's own `ru_maxrss`, as measured by `rusage-probe`.
-    var peakRSSKiB: Int
+    public var peakRSSKiB: Int
 
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
-    var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    public var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
   }
 
-  struct SpawnFailed: Error, CustomStringConvertible {
-    var executable: String
-    var code: Int32
-    var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
+  public struct SpawnFailed: Error, CustomStringConvertible {
+    public var executable: String
+    public var code: Int32
+    public var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
   }
 
   /// Runs `executable` with `arguments` in `directory`, with exactly `environment`, standard input from
   /// `/dev/null` (or `stdin`), and waits for it within `limits`.
-  static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+  public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
                   environment: [String: String], stdin: URL? = nil, limits: Limits) throws -> Result {
     let capture = FileManager.default.temporaryDirectory
       .appendingPathComponent("runmate-probe-\(UUID().uuidString)")
@@ -192,7 +197,7 @@ enum ProcessProbe {
   }
 
   /// The built `rusage-probe` helper, next to the built `runmate`.
-  static func rusageProbe() throws -> URL {
+  public static func rusageProbe() throws -> URL {
     let helper = try runmateBinary().deletingLastPathComponent().appendingPathComponent("rusage-probe")
     guard FileManager.default.isExecutableFile(atPath: helper.path) else {
       throw SpawnFailed(executable: helper.path, code: ENOENT)
@@ -212,7 +217,7 @@ enum ProcessProbe {
 
   /// A process's resident memory now and its high-water mark, KiB (Linux `/proc/PID/status`; `self` for this
   /// process), nil where that cannot be read.
-  static func memoryKiB(of process: String) -> (resident: Int, peak: Int)? {
+  public static func memoryKiB(of process: String) -> (resident: Int, peak: Int)? {
     guard let text = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return nil }
     var resident: Int?
     var peak: Int?
@@ -225,7 +230,7 @@ enum ProcessProbe {
   }
 
   /// Runs `work` for each element on up to `width` threads at once; results keep the input's order.
-  static func concurrentMap<T: Sendable, R: Sendable>(_ items: [T], width: Int,
+  public static func concurrentMap<T: Sendable, R: Sendable>(_ items: [T], width: Int,
                                                       _ work: @escaping @Sendable (T) -> R) -> [R] {
     let results = Results<R>(count: items.count)
     let next = Counter()
