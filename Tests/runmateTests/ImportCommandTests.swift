@@ -20,9 +20,40 @@ import Testing
     #expect(again.status == 0, "\(again.stderr)")
     let list = try runmate(["log", "list"], environment: env)
     let rows = list.stdout.split(separator: "\n")
-    // The GPX folder holds 4 runs; the TCX file holds 2 activities, one of which is the GPX twin.
-    #expect(rows.count == 5, "\(list.stdout)")
-    #expect(again.stdout.hasSuffix("1 imported, 5 already in the logbook or empty\n"), "\(again.stdout)")
+    // The GPX folder holds 4 runs; the TCX file holds a run, the GPX twin, and a ride, which is no run.
+    #expect(rows.count == 4, "\(list.stdout)")
+    #expect(again.stdout.hasSuffix("skipped 1 activity of another sport (cycling): two-activities.tcx\n"
+      + "0 imported, 5 already in the logbook or empty\n"), "\(again.stdout)")
+  }
+
+  /// A ride and a swim are never runs: a folder with them imports its runs and names the others by sport.
+  @Test func otherSportsAreLeftOutAndNamed() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let folder = directory.appendingPathComponent("activities")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let run = try String(contentsOf: Self.fixtures.appendingPathComponent("tcx/two-activities.tcx"), encoding: .utf8)
+    #expect(run.contains("Sport=\"Running\""))
+    try run.write(to: folder.appendingPathComponent("run.tcx"), atomically: true, encoding: .utf8)
+    try run.replacingOccurrences(of: "Sport=\"Running\"", with: "Sport=\"Biking\"")
+      .write(to: folder.appendingPathComponent("ride.tcx"), atomically: true, encoding: .utf8)
+    let gpx = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.appendingPathComponent("gpx").path)
+      .sorted().first { $0.hasSuffix(".gpx") }
+    let track = try String(contentsOf: Self.fixtures.appendingPathComponent("gpx/\(try #require(gpx))"), encoding: .utf8)
+    let swim = track.contains("<type>")
+      ? track.replacingOccurrences(of: #"<type>[^<]*</type>"#, with: "<type>16</type>", options: .regularExpression)
+      : track.replacingOccurrences(of: "<trkseg>", with: "<type>16</type><trkseg>")
+    try swim.write(to: folder.appendingPathComponent("swim.gpx"), atomically: true, encoding: .utf8)
+    let result = try runmate(["import", folder.path, "--tz", "UTC"], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    // run.tcx holds a run and a ride; ride.tcx is the same file declared a ride.
+    #expect(result.stdout.contains("skipped 3 activities of another sport (cycling): ride.tcx, ride.tcx, run.tcx\n"),
+            "\(result.stdout)")
+    #expect(result.stdout.contains("skipped 1 activity of another sport (swimming): swim.gpx\n"), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("1 imported, 0 already in the logbook or empty\n"), "\(result.stdout)")
+    let list = try runmate(["log", "list"], environment: env)
+    #expect(list.stdout.split(separator: "\n").count == 1, "\(list.stdout)")
   }
 
   @Test func aBrokenFileIsNamedWithItsLineAndNothingIsWritten() throws {

@@ -39,8 +39,17 @@ struct ImportCommand: ParsableCommand {
     calendar.timeZone = zone
     // Read every file first: nothing is written unless all of them read.
     var found: [(file: String, summary: ActivitySummary)] = []
+    // Other sports (a ride, a swim) are never runs: left out and counted by sport.
+    var otherSports: [String: [String]] = [:]
     for file in try files() {
-      for summary in try readActivities(at: URL(fileURLWithPath: file)) { found.append((file, summary)) }
+      for summary in try readActivities(at: URL(fileURLWithPath: file)) {
+        let sport = DeclaredSport(summary.sport)
+        if sport.isRun {
+          found.append((file, summary))
+        } else {
+          otherSports[sport.description, default: []].append(URL(fileURLWithPath: file).lastPathComponent)
+        }
+      }
     }
     // A run after today is a device clock gone wrong: refused, as `log` refuses it, before anything is opened.
     let today = try clock.today(inZone: zone.identifier)
@@ -97,6 +106,11 @@ struct ImportCommand: ParsableCommand {
     }
     for twin in result.twins {
       lines.append("\(twin.candidate.sourceFile ?? "?"): " + twinDescription(twin, units: units))
+    }
+    for (sport, names) in otherSports.sorted(by: { $0.key < $1.key }) {
+      let shown = names.prefix(3).map { terminalSafe($0) }.joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+      lines.append("skipped \(names.count == 1 ? "1 activity" : "\(names.count) activities") of another sport "
+        + "(\(terminalSafe(sport))): \(shown)")
     }
     let merged = result.twins.filter(\.merged).count
     lines.append("\(result.added.count) imported, \(skipped) already in the logbook or empty"
