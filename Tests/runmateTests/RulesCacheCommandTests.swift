@@ -98,4 +98,18 @@ import Testing
     #expect(result.stdout == reference.stdout)
     #expect(try Data(contentsOf: blocked) == Data("not a directory".utf8))
   }
+
+  /// A FIFO where the entry belongs would block a plain read: it is passed over, and the plan printed.
+  @Test(.timeLimit(.minutes(1))) func fifoInPlaceOfTheEntryIsPassedOver() throws {
+    let cache = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let environment = ["XDG_CACHE_HOME": cache.path]
+    let cold = try runmate(Self.plan, environment: environment)
+    let entry = try #require(Self.entries(cache).first)
+    try FileManager.default.removeItem(at: entry)
+    #expect(mkfifo(entry.path, 0o600) == 0)
+    let result = try runmate(Self.plan, environment: environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == cold.stdout)
+  }
 }

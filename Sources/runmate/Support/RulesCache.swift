@@ -49,9 +49,11 @@ enum RulesCache {
     return "runmate \(version) \(executable) \(size) \(modified.timeIntervalSince1970)"
   }
 
-  /// The entry at `path`, if there is a regular file of a plausible size.
+  /// The entry at `path`, if there is a regular file of a plausible size (not a FIFO, which would block the read).
   private static func read(_ path: String) -> Data? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+          attributes[.type] as? FileAttributeType == .typeRegular,
+          let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
     guard let data = try? handle.read(upToCount: largestEntry + 1), data.count <= largestEntry else { return nil }
     return data
