@@ -26,6 +26,8 @@ func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
   // prints).
   env["RUNMATE_DB"] = nil
   env["XDG_DATA_HOME"] = testDataHome.appendingPathComponent(currentTestKey()).path
+  // The template cache of this test process, not the user's (~/.cache/runmate).
+  env["XDG_CACHE_HOME"] = testDataHome.appendingPathComponent("cache").path
   for (key, value) in environment { env[key] = value }
   process.environment = env
   let out = Pipe()

@@ -9,10 +9,27 @@ extension PlanRules {
   ///   - directory: the directory name, for messages about missing files.
   /// - Throws: ``TemplateError`` for the first problem found.
   public init(files: [TemplateFile], directory: String = "plan-templates") throws(TemplateError) {
-    var base: BaseRules?
-    var library: WorkoutLibrary?
-    var distances: [String: DistanceRules] = [:]
-    var distanceFiles: [String: String] = [:]
+    self = try DecodedTemplates(files: files).validated(directory: directory)
+  }
+}
+
+/// The template files decoded (syntax, types and keys checked), before the semantic checks: what the rules cache
+/// stores (see `TemplateCache.swift`).
+struct DecodedTemplates: Codable, Sendable, Hashable {
+  /// `base.yaml`, if it was among the files.
+  var base: BaseRules?
+  /// `workouts.yaml`, if it was among the files.
+  var library: WorkoutLibrary?
+  /// Per-distance rules by template name, and the file each came from (for messages).
+  var distances: [String: DistanceRules]
+  var distanceFiles: [String: String]
+  /// Every file name, sorted.
+  var sources: [String]
+
+  /// Decodes every file; the first file that does not decode throws.
+  init(files: [TemplateFile]) throws(TemplateError) {
+    distances = [:]
+    distanceFiles = [:]
     for file in files.sorted(by: { $0.name < $1.name }) {
       let stem = URL(fileURLWithPath: file.name).deletingPathExtension().lastPathComponent
       switch stem {
@@ -26,10 +43,16 @@ extension PlanRules {
         distanceFiles[rules.distance] = file.name
       }
     }
+    sources = files.map(\.name).sorted()
+  }
+
+  /// The rules, after the semantic checks: every file the rules need is there, and every value is in range and
+  /// refers to what exists.
+  func validated(directory: String) throws(TemplateError) -> PlanRules {
     guard let base else { throw .missingFile(name: "base.yaml", directory: directory) }
     guard let library else { throw .missingFile(name: "workouts.yaml", directory: directory) }
-    let baseFile = files.first { $0.name.hasSuffix("base.yaml") }?.name ?? "base.yaml"
-    let libraryFile = files.first { $0.name.hasSuffix("workouts.yaml") }?.name ?? "workouts.yaml"
+    let baseFile = sources.first { $0.hasSuffix("base.yaml") } ?? "base.yaml"
+    let libraryFile = sources.first { $0.hasSuffix("workouts.yaml") } ?? "workouts.yaml"
     try TemplateValidator(file: baseFile).validate(base)
     try TemplateValidator(file: libraryFile).validate(library)
     for name in Set(RaceDistance.allCases.map(\.templateName)).sorted() {
@@ -38,8 +61,7 @@ extension PlanRules {
       }
       try TemplateValidator(file: file).validate(rules, base: base, library: library)
     }
-    self.init(base: base, workouts: library.workouts, distances: distances,
-              sources: files.map(\.name).sorted())
+    return PlanRules(base: base, workouts: library.workouts, distances: distances, sources: sources)
   }
 }
 
@@ -174,11 +196,19 @@ private func allowedFromEnumMessage(_ message: String) -> String? {
 }
 
 /// Keys present in the file but not in the schema are typos: re-encode what was decoded and compare key sets.
+///
+/// The re-encoding is JSON (Foundation's encoder, with the same key names and the same omitted `nil`s as Yams'),
+/// which costs a fraction of encoding YAML and composing it again.
 private func checkUnknownKeys<T: Codable>(in source: Node, decoded: T, file: String) throws(TemplateError) {
-  guard let text = try? YAMLEncoder().encode(decoded), let known = try? Yams.compose(yaml: text) else { return }
-  func walk(_ source: Node, _ known: Node, _ path: String) throws(TemplateError) {
-    if let mapping = source.mapping, let knownMapping = known.mapping {
-      let knownKeys: [String] = Array(knownMapping.keys.compactMap(\.string))
+  let encoder = JSONEncoder()
+  encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf",
+                                                                nan: "nan")
+  guard let data = try? encoder.encode(decoded), let known = try? JSONSerialization.jsonObject(with: data) else {
+    return
+  }
+  func walk(_ source: Node, _ known: Any, _ path: String) throws(TemplateError) {
+    if let mapping = source.mapping, let knownMapping = known as? [String: Any] {
+      let knownKeys = Array(knownMapping.keys)
       for (key, value) in mapping {
         guard let name = key.string else { continue }
         let childPath = path.isEmpty ? name : "\(path).\(name)"
@@ -187,7 +217,7 @@ private func checkUnknownKeys<T: Codable>(in source: Node, decoded: T, file: Str
         }
         try walk(value, knownValue, childPath)
       }
-    } else if let sequence = source.sequence, let knownSequence = known.sequence {
+    } else if let sequence = source.sequence, let knownSequence = known as? [Any] {
       for (index, element) in sequence.enumerated() where index < knownSequence.count {
         try walk(element, knownSequence[index], "\(path)[\(index)]")
       }

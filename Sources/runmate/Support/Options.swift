@@ -27,11 +27,11 @@ struct TemplateOptions: ParsableArguments {
     throw .directoryNotFound(lookedIn: candidates)
   }
 
-  /// Reads and validates every `*.yaml` in the directory.
+  /// Reads and validates every `*.yaml` in the directory (through the decoded-templates cache, ``RulesCache``).
   func loadRules(from path: String? = nil) throws -> PlanRules {
     let directory = try path ?? self.directory()
     let files = try TemplateOptions.readFiles(in: directory)
-    return try PlanRules(files: files, directory: directory)
+    return try RulesCache.rules(files: files, directory: directory)
   }
 
   static func readFiles(in directory: String) throws -> [TemplateFile] {
