@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// The decoded-templates cache of the real binary, in `$XDG_CACHE_HOME/runmate/`: the first plan writes an
