@@ -44,20 +44,26 @@ let package = Package(
 
     // The one training state: a saved plan with its schedule settings and dated workouts, read and written by every
     // command (settings values, profile defaults, run-day checks, planned slots, the plan's calendar, replan).
-    .target(name: "Training", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest", "TrainingProgress", "Health",
-    ]),
+    .target(
+      name: "Training",
+      dependencies: [
+        "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest", "TrainingProgress", "Health",
+      ]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
-    .executableTarget(name: "runmate", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity", "TrainingProgress", "Health",
-      "Training", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-    ]),
+    .executableTarget(
+      name: "runmate",
+      dependencies: [
+        "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity", "TrainingProgress", "Health",
+        "Training", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
 
     // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
-    .executableTarget(name: "runmate-bench", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook", "TrainingProgress",
-    ]),
+    .executableTarget(
+      name: "runmate-bench",
+      dependencies: [
+        "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook", "TrainingProgress",
+      ]),
 
     // Test tool: runs a child from a small process so that its ru_maxrss is its own (see ProcessProbe.swift).
     .executableTarget(name: "rusage-probe", path: "Tests/Tools/rusage-probe"),
@@ -68,13 +74,15 @@ let package = Package(
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
-    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
-                exclude: ["Fixtures"]),
+    .testTarget(
+      name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "runmateTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
   ]
 )

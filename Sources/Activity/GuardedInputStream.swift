@@ -127,16 +127,19 @@ final class GuardedInputStream: InputStream {
     while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     let opening = Array("<?xml".utf8)
     guard index > first, index + opening.count < bytes.count,
-          Array(bytes[index..<(index + opening.count)]) == opening,
-          [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + opening.count]) else { return }
+      Array(bytes[index..<(index + opening.count)]) == opening,
+      [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + opening.count])
+    else { return }
     var end = index + opening.count
     while end + 1 < bytes.count, !(bytes[end] == 0x3F && bytes[end + 1] == 0x3E) { end += 1 }
     guard end + 1 < bytes.count else { return }
     let declaration = String(decoding: bytes[index..<end], as: UTF8.self).lowercased()
     if let keyword = declaration.range(of: "encoding") {
       let value = declaration[keyword.upperBound...].filter { !" =\t\r\n\"'".contains($0) }.prefix(8)
-      guard value.hasPrefix("utf-8") || value.hasPrefix("utf8") || value.hasPrefix("us-ascii")
-        || value.hasPrefix("ascii") else { return }
+      guard
+        value.hasPrefix("utf-8") || value.hasPrefix("utf8") || value.hasPrefix("us-ascii")
+          || value.hasPrefix("ascii")
+      else { return }
     }
     for position in index...(end + 1) where bytes[position] != 0x0A && bytes[position] != 0x0D {
       bytes[position] = 0x20

@@ -36,6 +36,7 @@ public enum DeclaredSport: Sendable, Hashable, CustomStringConvertible {
     return true
   }
 
+  /// `running`, the other sport's name, or `no sport named`.
   public var description: String {
     switch self {
     case .run: "running"

@@ -86,9 +86,10 @@ extension LogbookDatabase {
 
   /// The body of ``ingestRuns(_:planID:slots:)``, inside the caller's write transaction; `wroteRow` is called after
   /// each row written.
-  static func ingestRuns(_ candidates: [Completion], planID: String?, slots: [PlannedSlot], in db: Database,
-                         wroteRow: () -> Void) throws -> IngestedRuns
-  {
+  static func ingestRuns(
+    _ candidates: [Completion], planID: String?, slots: [PlannedSlot], in db: Database,
+    wroteRow: () -> Void
+  ) throws -> IngestedRuns {
     let before = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
     var planID = planID
     if let id = planID, try !PlanRecord.exists(db, key: id) { planID = nil }
@@ -124,11 +125,15 @@ extension LogbookDatabase {
       let candidate = candidates[duplicate.candidate]
       switch duplicate.twin {
       case .stored(let index):
-        result.twins.append(.init(candidate: candidate, stored: current[index], wasStored: true,
-                                  merged: duplicate.merged != nil))
+        result.twins.append(
+          .init(
+            candidate: candidate, stored: current[index], wasStored: true,
+            merged: duplicate.merged != nil))
       case .added(let index):
-        result.twins.append(.init(candidate: candidate, stored: result.added[index].run, wasStored: false,
-                                  merged: duplicate.merged != nil))
+        result.twins.append(
+          .init(
+            candidate: candidate, stored: result.added[index].run, wasStored: false,
+            merged: duplicate.merged != nil))
       }
     }
     result.skipped = outcome.skipped.map { .init(candidate: candidates[$0.candidate], reason: $0.reason) }

@@ -12,8 +12,12 @@ struct RunMate: ParsableCommand {
       Plans follow rules in plan-templates/ (see `runmate templates list`).
       """,
     version: "0.1.0",
-    subcommands: [PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self, ImportCommand.self,
-                  ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, ReportCommand.self, ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self,                   TemplatesCommand.self])
+    subcommands: [
+      PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self,
+      ImportCommand.self,
+      ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, ReportCommand.self,
+      ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
+    ])
 
   /// Runs the command; domain errors print one line on stderr and exit with a sysexits code.
   static func main() {
@@ -26,7 +30,8 @@ struct RunMate: ParsableCommand {
       let code = exitCode(for: error)
       if code == .success { exit(withError: error) }
       if code == .validationFailure,
-         let unknown = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst())) {
+        let unknown = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst()))
+      {
         fail(unknown, code: ExitCodes.usage)
       }
       var message = self.message(for: error).split(separator: "\n").map(String.init).joined(separator: "; ")

@@ -87,21 +87,24 @@ struct ScaleTests {
         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         "RUNMATE_DB": directory.appendingPathComponent("\(name).sqlite").path,
       ]
-      let result = try ProcessProbe.run(binary, ["import", url.path, "--tz", "UTC"], environment: environment,
-                                        limits: .init(seconds: 120, memoryMiB: 1024))
+      let result = try ProcessProbe.run(
+        binary, ["import", url.path, "--tz", "UTC"], environment: environment,
+        limits: .init(seconds: 120, memoryMiB: 1024))
       #expect(result.end == .exited(0), "\(name): \(result.end): \(result.stderrText)")
       let kilometres = String(format: "%.1f km", Self.expectedDistance(points) / 1000)
       #expect(result.stdoutText.hasPrefix("imported \(name): Wed 1 May, \(kilometres) "), "\(result.stdoutText)")
       peaks.append(result.peakRSSKiB * 1024)
       sizes.append(size)
-      print("ActivityTests scale check: runmate import \(name), \(size / 1_000_000) MB, \(points) points,",
-            "\(result.wallSeconds) s, peak \(result.peakRSSKiB / 1024) MiB")
+      print(
+        "ActivityTests scale check: runmate import \(name), \(size / 1_000_000) MB, \(points) points,",
+        "\(result.wallSeconds) s, peak \(result.peakRSSKiB / 1024) MiB")
     }
     #expect(sizes[1] > 30_000_000)
     // The larger file adds over 33 MB; the peak may grow by a small fraction of that (buffers, allocator noise).
     let growth = peaks[1] - peaks[0]
-    #expect(growth < (sizes[1] - sizes[0]) / 4,
-            "peak grew by \(growth / 1_048_576) MiB for \(sizes[1] - sizes[0]) more bytes")
+    #expect(
+      growth < (sizes[1] - sizes[0]) / 4,
+      "peak grew by \(growth / 1_048_576) MiB for \(sizes[1] - sizes[0]) more bytes")
   }
 }
 

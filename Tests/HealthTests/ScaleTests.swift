@@ -112,20 +112,24 @@ struct ScaleTests {
         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         "RUNMATE_DB": directory.appendingPathComponent("\(name).sqlite").path,
       ]
-      let result = try ProcessProbe.run(binary, ["health", "import", url.path, "--tz", "Europe/Berlin"],
-                                        environment: environment, limits: .init(seconds: 120, memoryMiB: 1024))
+      let result = try ProcessProbe.run(
+        binary, ["health", "import", url.path, "--tz", "Europe/Berlin"],
+        environment: environment, limits: .init(seconds: 120, memoryMiB: 1024))
       #expect(result.end == .exited(0), "\(name): \(result.end): \(result.stderrText)")
-      #expect(result.stdoutText.contains(": \(Self.recordCount(days: days)) records, \(days) new days, 0 updated"),
-              "\(result.stdoutText)")
+      #expect(
+        result.stdoutText.contains(": \(Self.recordCount(days: days)) records, \(days) new days, 0 updated"),
+        "\(result.stdoutText)")
       peaks.append(result.peakRSSKiB * 1024)
       sizes.append(size)
-      print("HealthTests scale check: runmate health import \(name), \(size / 1_000_000) MB, \(days) days,",
-            "\(result.wallSeconds) s, peak \(result.peakRSSKiB / 1024) MiB")
+      print(
+        "HealthTests scale check: runmate health import \(name), \(size / 1_000_000) MB, \(days) days,",
+        "\(result.wallSeconds) s, peak \(result.peakRSSKiB / 1024) MiB")
     }
     #expect(sizes[1] > 40_000_000)
     // The larger export adds over 50 MB; the peak may grow by a small fraction of that (buffers, allocator noise).
     let growth = peaks[1] - peaks[0]
-    #expect(growth < (sizes[1] - sizes[0]) / 4,
-            "peak grew by \(growth / 1_048_576) MiB for \(sizes[1] - sizes[0]) more bytes")
+    #expect(
+      growth < (sizes[1] - sizes[0]) / 4,
+      "peak grew by \(growth / 1_048_576) MiB for \(sizes[1] - sizes[0]) more bytes")
   }
 }

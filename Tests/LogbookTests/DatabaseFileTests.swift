@@ -24,7 +24,8 @@ import Testing
     #expect(try second.completions().count == 1)
   }
 
-  @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)")) func foreignAndDamagedFilesAreLeftByteForByteWithNothingBeside() throws {
+  @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)"))
+  func foreignAndDamagedFilesAreLeftByteForByteWithNothingBeside() throws {
     let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
@@ -32,10 +33,12 @@ import Testing
     try python("c.execute('pragma application_id = 7'); c.execute('pragma user_version = 3')", path("marked.sqlite"))
     do {
       let ours = try LogbookDatabase(path: path("ours.sqlite"))
-      _ = try ours.addCompletions((0..<200).map {
-        Completion(date: testStart.adding(days: $0), distanceKm: 5, durationSeconds: 1800,
-                   note: String(repeating: "x", count: 200))
-      })
+      _ = try ours.addCompletions(
+        (0..<200).map {
+          Completion(
+            date: testStart.adding(days: $0), distanceKm: 5, durationSeconds: 1800,
+            note: String(repeating: "x", count: 200))
+        })
     }
     var damaged = try Data(contentsOf: URL(fileURLWithPath: path("ours.sqlite")))
     damaged.replaceSubrange(4096..<8192, with: Data(repeating: 0xA5, count: 4096))
@@ -49,7 +52,7 @@ import Testing
       "marked.sqlite": { $0 == .notOurs(path: path("marked.sqlite")) },
       "header.sqlite": { $0 == .corrupt(path: path("header.sqlite"), detail: "the SQLite header is damaged") },
       "damaged.sqlite": {
-        if case let .corrupt(_, detail) = $0 { return detail.hasPrefix("damaged: ") || detail.contains("malformed") }
+        if case .corrupt(_, let detail) = $0 { return detail.hasPrefix("damaged: ") || detail.contains("malformed") }
         return false
       },
     ]

@@ -11,8 +11,11 @@ enum SQLiteScript {
 func python(_ script: String, _ path: String) throws {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-  process.arguments = ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); " + script
-    + "; c.commit(); c.close()", path]
+  process.arguments = [
+    "-c",
+    "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); " + script
+      + "; c.commit(); c.close()", path,
+  ]
   try process.run()
   process.waitUntilExit()
   #expect(process.terminationStatus == 0)

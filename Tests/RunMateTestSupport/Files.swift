@@ -35,7 +35,9 @@ public func runmateBinary() throws -> URL {
 
 /// `runmate` is not where ``runmateBinary()`` looked.
 public struct RunmateNotBuilt: Error, CustomStringConvertible {
+  /// Where it looked.
   public var looked: [String]
+  /// What to do about it.
   public var description: String { "runmate is not built (run `swift build` first); looked in \(looked)" }
 }
 

@@ -37,8 +37,10 @@ public func firstDifference(_ actual: String, _ expected: String, context: Int =
 
 /// Expects `actual` to equal `expected`, reporting the first differing lines (see
 /// ``firstDifference(_:_:context:maxLines:)``).
-public func expectSameText(_ actual: String, _ expected: String, _ what: String,
-                           sourceLocation: SourceLocation = #_sourceLocation) {
+public func expectSameText(
+  _ actual: String, _ expected: String, _ what: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
   if let difference = firstDifference(actual, expected) {
     Issue.record("\(what) differs from what was expected:\n\(difference)", sourceLocation: sourceLocation)
   }
@@ -46,8 +48,10 @@ public func expectSameText(_ actual: String, _ expected: String, _ what: String,
 
 /// Expects `actual` to equal the text of the golden file at `golden`, reporting the first differing lines with the
 /// file's line numbers.
-public func expectMatchesGolden(_ actual: String, _ golden: URL,
-                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+public func expectMatchesGolden(
+  _ actual: String, _ golden: URL,
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws {
   let expected = try String(contentsOf: golden, encoding: .utf8)
   if let difference = firstDifference(actual, expected) {
     let name = golden.path.replacingOccurrences(of: repositoryRoot.path + "/", with: "")

@@ -10,8 +10,9 @@ import TrainingProgress
   /// Runs exactly as planned up to (not including) `day`, except the dates in `skipped`.
   func log(_ plan: Plan, until day: CivilDate, skipping skipped: Set<CivilDate> = []) -> [Completion] {
     plan.workouts.filter { $0.date < day && !skipped.contains($0.date) }.map {
-      Completion(date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
-                 workoutID: $0.id)
+      Completion(
+        date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
+        workoutID: $0.id)
     }
   }
 
@@ -19,8 +20,9 @@ import TrainingProgress
     let plan = try plan()
     let today = plan.weeks[5].start  // Monday of week 6
     let missed = Set(plan.weeks[4].workouts.map(\.date))  // week 5 missed entirely
-    let result = try replan(plan, completions: log(plan, until: today, skipping: missed), today: today, pause: nil,
-                            rules: repositoryRules)
+    let result = try replan(
+      plan, completions: log(plan, until: today, skipping: missed), today: today, pause: nil,
+      rules: repositoryRules)
     let new = result.plan
     #expect(new.id == plan.id)
     #expect(new.weeks.count == plan.weeks.count)
@@ -72,16 +74,19 @@ import TrainingProgress
     let plan = try plan()
     let today = plan.weeks[3].start
     let pause = plan.weeks[3].start...plan.weeks[3].start.adding(days: 6)
-    let result = try replan(plan, completions: log(plan, until: today), today: today, pause: pause, rules: repositoryRules)
+    let result = try replan(
+      plan, completions: log(plan, until: today), today: today, pause: pause, rules: repositoryRules)
     #expect(!result.plan.workouts.contains { pause.contains($0.date) })
     // Back from a week off at half to three quarters of the load before it (Daniels' return-from-a-break guidance),
     // against the same replan without the pause; the basis names that share and the pause's length.
-    let unpaused = try replan(plan, completions: log(plan, until: today), today: today, pause: nil,
-                              rules: repositoryRules)
+    let unpaused = try replan(
+      plan, completions: log(plan, until: today), today: today, pause: nil,
+      rules: repositoryRules)
     let share = result.weeklyKm / unpaused.weeklyKm
     #expect((0.5...0.75).contains(share), "\(result.weeklyKm) km after the pause, \(unpaused.weeklyKm) km without")
-    #expect(result.basis.contains("then \(Int((share * 100).rounded())) % of it after a pause of 7 days"),
-            "\(result.basis)")
+    #expect(
+      result.basis.contains("then \(Int((share * 100).rounded())) % of it after a pause of 7 days"),
+      "\(result.basis)")
     #expect(result.plan.workouts.last?.date == plan.goal.raceDate)
   }
 
@@ -89,8 +94,9 @@ import TrainingProgress
     let plan = try plan()
     let race = plan.goal.raceDate
     #expect(throws: ReplanError.pauseOverlapsRace(pauseEnd: race, raceDate: race)) {
-      try replan(plan, completions: [], today: plan.weeks[2].start, pause: race.adding(days: -3)...race,
-                 rules: repositoryRules)
+      try replan(
+        plan, completions: [], today: plan.weeks[2].start, pause: race.adding(days: -3)...race,
+        rules: repositoryRules)
     }
   }
 }

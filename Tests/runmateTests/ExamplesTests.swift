@@ -37,8 +37,9 @@ import Testing
     if outputURL.pathExtension == "ics" {
       // VTIMEZONE bytes come from the machine's tzdata: compare everything else byte for byte, and the zones by name.
       let expected = try String(contentsOf: outputURL, encoding: .utf8)
-      expectSameText(withoutTimeZones(result.stdout), withoutTimeZones(expected),
-                     "\(command)'s output (VTIMEZONE blocks left out)")
+      expectSameText(
+        withoutTimeZones(result.stdout), withoutTimeZones(expected),
+        "\(command)'s output (VTIMEZONE blocks left out)")
       #expect(timeZoneIDs(result.stdout) == timeZoneIDs(expected))
       return
     }
@@ -73,8 +74,10 @@ import Testing
 /// The same inputs give byte-identical output, run after run.
 @Suite struct DeterminismTests {
   @Test func sameInputsSameBytes() throws {
-    let arguments = ["plan", "--distance", "marathon", "--level", "intermediate", "--weeks", "18", "--recent-race",
-                     "half=1:45:00", "--now", "2026-11-21", "--format", "json"]
+    let arguments = [
+      "plan", "--distance", "marathon", "--level", "intermediate", "--weeks", "18", "--recent-race",
+      "half=1:45:00", "--now", "2026-11-21", "--format", "json",
+    ]
     let first = try runmate(arguments)
     let second = try runmate(arguments)
     #expect(first.status == 0)
@@ -92,8 +95,10 @@ import Testing
   }
 
   @Test func jsonFollowsThePlanContract() throws {
-    let result = try runmate(["plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--now", "2026-11-21",
-                              "--format", "json", "--units", "mi"])
+    let result = try runmate([
+      "plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--now", "2026-11-21",
+      "--format", "json", "--units", "mi",
+    ])
     let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(json["schema"] as? String == "runmate.plan/1")
     #expect((json["id"] as? String)?.hasPrefix("rm-") == true)

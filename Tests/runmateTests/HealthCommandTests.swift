@@ -9,8 +9,10 @@ import Testing
   static let referenceAggregator = repositoryRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/tools/health-gen/reference_aggregate.py")
 
-  @Test(.enabled(if: FileManager.default.fileExists(atPath: referenceAggregator.path),
-                 "needs ../shared/tools/health-gen/reference_aggregate.py beside the repository"))
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: referenceAggregator.path),
+      "needs ../shared/tools/health-gen/reference_aggregate.py beside the repository"))
   func importIsIdempotentAndSummarised() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -31,15 +33,19 @@ import Testing
     try reference.run()
     let csv = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     reference.waitUntilExit()
-    let row = try #require(csv.split(whereSeparator: \.isNewline).first { $0.hasPrefix("2021-01-14,") }, "reference output: \(csv.prefix(300))").split(separator: ",")
+    let row = try #require(
+      csv.split(whereSeparator: \.isNewline).first { $0.hasPrefix("2021-01-14,") },
+      "reference output: \(csv.prefix(300))"
+    ).split(separator: ",")
     let summary = try runmate(["health", "--now", "2021-01-14", "--format", "json"], environment: env)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
     let today = try #require(json["today_totals"] as? [String: Any])
     #expect(abs((today["steps"] as? Double ?? -1) - (Double(row[1]) ?? -2)) < 0.01)
     #expect(abs((today["distanceKm"] as? Double ?? -1) - (Double(row[5]) ?? -2)) < 0.001)
     #expect(abs((today["activeKcal"] as? Double ?? -1) - (Double(row[7]) ?? -2)) < 0.05)
-    #expect(["sedentary", "lightly active", "moderately active", "active", "highly active"]
-      .contains(json["activity_level"] as? String ?? ""))
+    #expect(
+      ["sedentary", "lightly active", "moderately active", "active", "highly active"]
+        .contains(json["activity_level"] as? String ?? ""))
     // Height and weight into the profile from the export.
     let set = try runmate(["profile", "set", "--from-health"], environment: env)
     #expect(set.status == 0, "\(set.stderr)")
@@ -53,17 +59,17 @@ import Testing
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
     let file = directory.appendingPathComponent("export.xml")
     try """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <!DOCTYPE HealthData [
-      <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
-      <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
-      <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
-      ]>
-      <HealthData locale="en_US">
-       <Record type="HKQuantityTypeIdentifierStepCount" sourceName="&c;" unit="count" startDate="2021-01-02 10:00:00 +0100" endDate="2021-01-02 10:10:00 +0100" value="500"/>
-      </HealthData>
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE HealthData [
+    <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
+    <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+    <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+    ]>
+    <HealthData locale="en_US">
+     <Record type="HKQuantityTypeIdentifierStepCount" sourceName="&c;" unit="count" startDate="2021-01-02 10:00:00 +0100" endDate="2021-01-02 10:10:00 +0100" value="500"/>
+    </HealthData>
 
-      """.write(to: file, atomically: true, encoding: .utf8)
+    """.write(to: file, atomically: true, encoding: .utf8)
     let result = try runmate(["health", "import", file.path, "--tz", "UTC"], environment: env)
     #expect(result.status == 65, "\(result.stdout)")
     #expect(result.stderr.hasPrefix("runmate: "))
@@ -89,8 +95,9 @@ import Testing
     let before = try sqliteDump(database)
 
     let sample = Self.fixtures.appendingPathComponent("sample/export.xml").path
-    let killed = try runmate(["health", "import", sample, "--tz", "Europe/Berlin"],
-                             environment: env.merging(["RUNMATE_FAULT_KILL_AFTER_ROWS": "10"]) { $1 })
+    let killed = try runmate(
+      ["health", "import", sample, "--tz", "Europe/Berlin"],
+      environment: env.merging(["RUNMATE_FAULT_KILL_AFTER_ROWS": "10"]) { $1 })
     #expect(killed.signal == SIGKILL, "not killed inside the transaction: \(killed.status) \(killed.stderr)")
     let after = try sqliteDump(database)
     expectSameText(after, before, "the database after the kill")

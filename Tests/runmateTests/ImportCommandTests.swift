@@ -22,8 +22,10 @@ import Testing
     let rows = list.stdout.split(separator: "\n")
     // The GPX folder holds 4 runs; the TCX file holds a run, the GPX twin, and a ride, which is no run.
     #expect(rows.count == 4, "\(list.stdout)")
-    #expect(again.stdout.hasSuffix("skipped 1 activity of another sport (cycling): two-activities.tcx\n"
-      + "0 imported, 5 already in the logbook or empty\n"), "\(again.stdout)")
+    #expect(
+      again.stdout.hasSuffix(
+        "skipped 1 activity of another sport (cycling): two-activities.tcx\n"
+          + "0 imported, 5 already in the logbook or empty\n"), "\(again.stdout)")
   }
 
   /// A ride and a swim are never runs: a folder with them imports its runs and names the others by sport.
@@ -40,16 +42,19 @@ import Testing
       .write(to: folder.appendingPathComponent("ride.tcx"), atomically: true, encoding: .utf8)
     let gpx = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.appendingPathComponent("gpx").path)
       .sorted().first { $0.hasSuffix(".gpx") }
-    let track = try String(contentsOf: Self.fixtures.appendingPathComponent("gpx/\(try #require(gpx))"), encoding: .utf8)
-    let swim = track.contains("<type>")
+    let track = try String(
+      contentsOf: Self.fixtures.appendingPathComponent("gpx/\(try #require(gpx))"), encoding: .utf8)
+    let swim =
+      track.contains("<type>")
       ? track.replacingOccurrences(of: #"<type>[^<]*</type>"#, with: "<type>16</type>", options: .regularExpression)
       : track.replacingOccurrences(of: "<trkseg>", with: "<type>16</type><trkseg>")
     try swim.write(to: folder.appendingPathComponent("swim.gpx"), atomically: true, encoding: .utf8)
     let result = try runmate(["import", folder.path, "--tz", "UTC"], environment: env)
     #expect(result.status == 0, "\(result.stderr)")
     // run.tcx holds a run and a ride; ride.tcx is the same file declared a ride.
-    #expect(result.stdout.contains("skipped 3 activities of another sport (cycling): ride.tcx, ride.tcx, run.tcx\n"),
-            "\(result.stdout)")
+    #expect(
+      result.stdout.contains("skipped 3 activities of another sport (cycling): ride.tcx, ride.tcx, run.tcx\n"),
+      "\(result.stdout)")
     #expect(result.stdout.contains("skipped 1 activity of another sport (swimming): swim.gpx\n"), "\(result.stdout)")
     #expect(result.stdout.hasSuffix("1 imported, 0 already in the logbook or empty\n"), "\(result.stdout)")
     let list = try runmate(["log", "list"], environment: env)
@@ -73,16 +78,18 @@ import Testing
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-    let result = try runmate(["import", Self.fixtures.appendingPathComponent("broken/billion-laughs.gpx").path],
-                             environment: env)
+    let result = try runmate(
+      ["import", Self.fixtures.appendingPathComponent("broken/billion-laughs.gpx").path],
+      environment: env)
     #expect(result.status == 65)
     #expect(result.stderr.contains("refusing a <!DOCTYPE> with an internal subset"))
   }
 
   /// Writes 40 copies of a real run into `folder`, one a day from 2021-02-01, so that none is a twin of another.
   static func writeFortyRuns(in folder: URL) throws {
-    let source = try String(contentsOf: fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx"),
-                            encoding: .utf8)
+    let source = try String(
+      contentsOf: fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx"),
+      encoding: .utf8)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
@@ -113,14 +120,16 @@ import Testing
     let folder = directory.appendingPathComponent("runs")
     try Self.writeFortyRuns(in: folder)
     // A logbook that already holds the four fixture runs.
-    let first = try runmate(["import", Self.fixtures.appendingPathComponent("gpx").path, "--tz", "UTC"],
-                            environment: env)
+    let first = try runmate(
+      ["import", Self.fixtures.appendingPathComponent("gpx").path, "--tz", "UTC"],
+      environment: env)
     #expect(first.status == 0, "\(first.stderr)")
     let before = try sqliteDump(database)
     #expect(try Self.runCount(env) == 4)
 
-    let killed = try runmate(["import", folder.path, "--tz", "UTC"],
-                             environment: env.merging(["RUNMATE_FAULT_KILL_AFTER_ROWS": "20"]) { $1 })
+    let killed = try runmate(
+      ["import", folder.path, "--tz", "UTC"],
+      environment: env.merging(["RUNMATE_FAULT_KILL_AFTER_ROWS": "20"]) { $1 })
     #expect(killed.signal == SIGKILL, "not killed inside the transaction: \(killed.status) \(killed.stderr)")
     #expect(killed.stdout.isEmpty, "\(killed.stdout)")
     let after = try sqliteDump(database)

@@ -73,11 +73,16 @@ import Testing
     try text.replacingOccurrences(of: "    peakWeeklyKm: 38", with: "    peakWeeklyKm: 900")
       .write(to: half, atomically: true, encoding: .utf8)
     let broken = try runmate(arguments, environment: environment)
-    let brokenUncached = try runmate(arguments, environment: ["XDG_CACHE_HOME": "/dev/null/none",
-                                                              "HOME": "/dev/null/none"])
+    let brokenUncached = try runmate(
+      arguments,
+      environment: [
+        "XDG_CACHE_HOME": "/dev/null/none",
+        "HOME": "/dev/null/none",
+      ])
     #expect(broken.status == 65)
-    #expect(broken.stderr == "runmate: \(half.path): levels.beginner.peakWeeklyKm: '900' is wrong, allowed is km "
-      + "from 20 to 250\n")
+    #expect(
+      broken.stderr == "runmate: \(half.path): levels.beginner.peakWeeklyKm: '900' is wrong, allowed is km "
+        + "from 20 to 250\n")
     #expect(broken.stderr == brokenUncached.stderr)
     #expect(Self.entries(cache).count == 2)
   }

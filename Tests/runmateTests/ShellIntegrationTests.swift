@@ -28,8 +28,9 @@ import Testing
   ]
 
   /// Sources the generated bash script and calls its completion function as bash would on TAB.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"),
-        arguments: completionCases)
+  @Test(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"),
+    arguments: completionCases)
   func bashCompletesOptionValues(_ testCase: CompletionCase) throws {
     let script = try runmate(["--generate-completion-script", "bash"])
     #expect(script.status == 0)
@@ -56,16 +57,21 @@ import Testing
 
   /// fish's own completion engine on the generated script (`complete -C`), where fish is installed. Lists only:
   /// the values computed by runmate (`--tz`, `--days`) read the interactive command line, which `-C` lacks.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs /usr/bin/fish"),
-        arguments: completionCases.filter { !$0.line.contains("--tz") && !$0.line.contains("--days") })
+  @Test(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs /usr/bin/fish"),
+    arguments: completionCases.filter { !$0.line.contains("--tz") && !$0.line.contains("--days") })
   func fishCompletesOptionValues(_ testCase: CompletionCase) throws {
     let script = try runmate(["--generate-completion-script", "fish"])
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let scriptFile = directory.appendingPathComponent("runmate.fish")
     try script.stdout.write(to: scriptFile, atomically: true, encoding: .utf8)
-    let result = try run("/usr/bin/fish", ["-N", "-c", "source $argv[1]; complete -C $argv[2]", scriptFile.path,
-                                           "runmate " + testCase.line], in: directory)
+    let result = try run(
+      "/usr/bin/fish",
+      [
+        "-N", "-c", "source $argv[1]; complete -C $argv[2]", scriptFile.path,
+        "runmate " + testCase.line,
+      ], in: directory)
     #expect(result.status == 0, "\(result.stderr)")
     let words = result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
     #expect(words == testCase.expected)
@@ -81,8 +87,10 @@ import Testing
     #expect(zsh.stdout.contains("__runmate_custom_complete ---completion plan -- --tz "))
     let fish = try runmate(["--generate-completion-script", "fish"])
     #expect(fish.status == 0)
-    #expect(fish.stdout.contains("-l 'distance' -d 'Race distance: 5k, 10k, 15k, 10mi, half, marathon.' "
-      + "-rfka '5k 10k 15k 10mi half marathon'"))
+    #expect(
+      fish.stdout.contains(
+        "-l 'distance' -d 'Race distance: 5k, 10k, 15k, 10mi, half, marathon.' "
+          + "-rfka '5k 10k 15k 10mi half marathon'"))
     #expect(fish.stdout.contains("-rfka 'beginner intermediate advanced'"))
     #expect(fish.stdout.contains("__runmate_custom_completion ---completion plan -- --tz "))
     // The call back: the words so far, the index of the word under the cursor and the cursor's place in it.
@@ -101,16 +109,20 @@ import Testing
 
   static let typoCases: [TypoCase] = [
     TypoCase(arguments: ["planz"], message: "runmate: unknown command 'planz'; did you mean 'plan'?"),
-    TypoCase(arguments: ["schedul", "--weeks", "3"],
-             message: "runmate: unknown command 'schedul'; did you mean 'schedule'?"),
-    TypoCase(arguments: ["plans", "shwo", "x"],
-             message: "runmate: unknown command 'plans shwo'; did you mean 'plans show'?"),
-    TypoCase(arguments: ["templates", "chek"],
-             message: "runmate: unknown command 'templates chek'; did you mean 'templates check'?"),
-    TypoCase(arguments: ["xyzzy"],
-             message: "runmate: unknown command 'xyzzy'; the commands are plan, schedule, export, plans, log, import, "
-               + "progress, today, week, replan, report, profile, coach, coaches, health, templates "
-               + "(see 'runmate --help')"),
+    TypoCase(
+      arguments: ["schedul", "--weeks", "3"],
+      message: "runmate: unknown command 'schedul'; did you mean 'schedule'?"),
+    TypoCase(
+      arguments: ["plans", "shwo", "x"],
+      message: "runmate: unknown command 'plans shwo'; did you mean 'plans show'?"),
+    TypoCase(
+      arguments: ["templates", "chek"],
+      message: "runmate: unknown command 'templates chek'; did you mean 'templates check'?"),
+    TypoCase(
+      arguments: ["xyzzy"],
+      message: "runmate: unknown command 'xyzzy'; the commands are plan, schedule, export, plans, log, import, "
+        + "progress, today, week, replan, report, profile, coach, coaches, health, templates "
+        + "(see 'runmate --help')"),
   ]
 
   @Test(arguments: typoCases)
@@ -127,8 +139,9 @@ import Testing
   @Test func aDefaultSubcommandsArgumentIsNoUnknownCommand() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let result = try runmate(["log", "tody", "--distance", "5"],
-                             environment: ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path])
+    let result = try runmate(
+      ["log", "tody", "--distance", "5"],
+      environment: ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path])
     #expect(result.status == 64)
     #expect(result.stderr == "runmate: DATE: 'tody' is not valid, allowed is a date YYYY-MM-DD\n")
   }
@@ -149,8 +162,9 @@ import Testing
         let isExample = continued || line.trimmingCharacters(in: .whitespaces).hasPrefix("runmate ")
         continued = isExample && line.hasSuffix("\\")
         guard isExample else { continue }
-        #expect(line.count <= 80 && narrowLines.contains(line),
-                "runmate \(path.joined(separator: " ")) --help wraps '\(line)' at 80 columns")
+        #expect(
+          line.count <= 80 && narrowLines.contains(line),
+          "runmate \(path.joined(separator: " ")) --help wraps '\(line)' at 80 columns")
       }
     }
   }
@@ -172,8 +186,9 @@ import Testing
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "needs groff"))
   func theManPageRenders() throws {
     let page = repositoryRoot.appendingPathComponent("man/runmate.1").path
-    let result = try run("/usr/bin/groff", ["-mandoc", "-Tutf8", "-ww", "-rLL=80n", "-P-cbou", page],
-                         in: repositoryRoot)
+    let result = try run(
+      "/usr/bin/groff", ["-mandoc", "-Tutf8", "-ww", "-rLL=80n", "-P-cbou", page],
+      in: repositoryRoot)
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -254,7 +269,8 @@ import Testing
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return RunResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                     status: process.terminationStatus)
+    return RunResult(
+      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+      status: process.terminationStatus)
   }
 }

@@ -12,8 +12,10 @@ struct RunResult {
 }
 
 /// Runs `runmate` with `arguments` in `directory` (default: the repository root).
-func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
-             environment: [String: String] = [:]) throws -> RunResult {
+func runmate(
+  _ arguments: [String], in directory: URL = repositoryRoot,
+  environment: [String: String] = [:]
+) throws -> RunResult {
   let process = Process()
   process.executableURL = try runmateBinary()
   process.arguments = arguments
@@ -38,9 +40,10 @@ func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   let errData = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return RunResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                   status: process.terminationStatus,
-                   signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+  return RunResult(
+    stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+    status: process.terminationStatus,
+    signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
 }
 
 /// `sqlite3`, which the kill tests use to read a database independently of the store.

@@ -21,10 +21,13 @@ struct ImportCommand: ParsableCommand {
 
   @Argument(help: "GPX or TCX files, or folders holding them.", completion: .file(extensions: ["gpx", "tcx"]))
   var paths: [String]
-  @Option(name: .long, help: ArgumentHelp("The saved plan they count for (default: the active plan).", valueName: "name"))
+  @Option(
+    name: .long, help: ArgumentHelp("The saved plan they count for (default: the active plan).", valueName: "name"))
   var plan: String?
-  @Option(name: .customLong("tz"), help: ArgumentHelp(
-    "Time zone for the runs' days (default: the system zone).", valueName: "zone"), completion: Completions.timeZone)
+  @Option(
+    name: .customLong("tz"),
+    help: ArgumentHelp(
+      "Time zone for the runs' days (default: the system zone).", valueName: "zone"), completion: Completions.timeZone)
   var timeZone: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
@@ -32,8 +35,9 @@ struct ImportCommand: ParsableCommand {
   func run() throws {
     let zoneName = timeZone ?? TimeZone.current.identifier
     guard let zone = TimeZone(identifier: zoneName) else {
-      throw CLIError.invalidOption(option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
-                                   suggestion: nil)
+      throw CLIError.invalidOption(
+        option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
+        suggestion: nil)
     }
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
@@ -56,7 +60,8 @@ struct ImportCommand: ParsableCommand {
     for (file, summary) in found {
       let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
       if let year = parts.year, let month = parts.month, let day = parts.day,
-         let date = CivilDate(year: year, month: month, day: day), date > today {
+        let date = CivilDate(year: year, month: month, day: day), date > today
+      {
         throw CLIError.invalidData(
           path: file, reason: "the run is dated \(date), after today (\(today)); check the device's clock")
       }
@@ -70,24 +75,28 @@ struct ImportCommand: ParsableCommand {
     for (file, summary) in found {
       let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
       guard let year = parts.year, let month = parts.month, let day = parts.day,
-            let date = CivilDate(year: year, month: month, day: day), summary.distanceMeters > 0,
-            summary.elapsedSeconds > 0 else {
+        let date = CivilDate(year: year, month: month, day: day), summary.distanceMeters > 0,
+        summary.elapsedSeconds > 0
+      else {
         skipped += 1
         continue
       }
       let name = URL(fileURLWithPath: file).lastPathComponent
       let heartRate = try summary.averageHeartRate.map { value throws(LogbookError) -> Int in
         guard let bpm = Int(exactly: value.rounded()) else {
-          throw .implausible(record: "run on \(date) (\(name))", field: "average heart rate", value: "\(value) bpm",
-                             allowed: "25 to 250 bpm")
+          throw .implausible(
+            record: "run on \(date) (\(name))", field: "average heart rate", value: "\(value) bpm",
+            allowed: "25 to 250 bpm")
         }
         return bpm
       }
-      candidates.append(Completion(
-        date: date, startedAt: summary.start, distanceKm: summary.distanceMeters / 1000,
-        durationSeconds: summary.elapsedSeconds, movingSeconds: summary.movingSeconds > 0 ? summary.movingSeconds : nil,
-        averageHeartRate: heartRate, elevationGainMeters: summary.elevationGainMeters,
-        source: summary.format == .gpx ? .gpx : .tcx, sourceFile: name))
+      candidates.append(
+        Completion(
+          date: date, startedAt: summary.start, distanceKm: summary.distanceMeters / 1000,
+          durationSeconds: summary.elapsedSeconds,
+          movingSeconds: summary.movingSeconds > 0 ? summary.movingSeconds : nil,
+          averageHeartRate: heartRate, elevationGainMeters: summary.elevationGainMeters,
+          source: summary.format == .gpx ? .gpx : .tcx, sourceFile: name))
     }
     // Twins found and workouts matched inside the write transaction: two imports of the same files at once store
     // each run once.
@@ -99,22 +108,25 @@ struct ImportCommand: ParsableCommand {
     for new in result.added {
       let run = new.run
       let matched = matchDescription(new.match, distanceKm: run.distanceKm, in: saved, units: units)
-      lines.append("imported \(run.sourceFile ?? "?"): \(run.date.shortLabel), \(distanceText(run.distanceKm, units)) "
-        + "in \(formatRaceTime(run.durationSeconds)) "
-        + "(moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
-        + (matched.map { ", " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""))
+      lines.append(
+        "imported \(run.sourceFile ?? "?"): \(run.date.shortLabel), \(distanceText(run.distanceKm, units)) "
+          + "in \(formatRaceTime(run.durationSeconds)) "
+          + "(moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
+          + (matched.map { ", " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""))
     }
     for twin in result.twins {
       lines.append("\(twin.candidate.sourceFile ?? "?"): " + twinDescription(twin, units: units))
     }
     for (sport, names) in otherSports.sorted(by: { $0.key < $1.key }) {
       let shown = names.prefix(3).map { terminalSafe($0) }.joined(separator: ", ") + (names.count > 3 ? ", …" : "")
-      lines.append("skipped \(names.count == 1 ? "1 activity" : "\(names.count) activities") of another sport "
-        + "(\(terminalSafe(sport))): \(shown)")
+      lines.append(
+        "skipped \(names.count == 1 ? "1 activity" : "\(names.count) activities") of another sport "
+          + "(\(terminalSafe(sport))): \(shown)")
     }
     let merged = result.twins.filter(\.merged).count
-    lines.append("\(result.added.count) imported, \(skipped) already in the logbook or empty"
-      + (merged > 0 ? ", \(merged) merged with a run logged by hand" : ""))
+    lines.append(
+      "\(result.added.count) imported, \(skipped) already in the logbook or empty"
+        + (merged > 0 ? ", \(merged) merged with a run logged by hand" : ""))
     try writeStandardOutput(lines.joined(separator: "\n") + "\n")
   }
 

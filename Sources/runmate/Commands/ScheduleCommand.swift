@@ -27,16 +27,20 @@ struct ScheduleCommand: ParsableCommand {
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var profileOption: ProfileOption
 
-  @Option(name: .customLong("plan"), help: ArgumentHelp(
-    "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
+  @Option(
+    name: .customLong("plan"),
+    help: ArgumentHelp(
+      "A saved plan to use instead of --distance/--level/... (default without them: the active plan).",
+      valueName: "name"))
   var planName: String?
   @OptionGroup var output: OutputOptions
 
   func run() throws {
     let profile = try profileOption.load(database)
-    let resolved = try ResolvedSchedule.resolve(goal: goal, options: schedule, reminders: nil, units: nil,
-                                                templates: templates, clock: clock, database: database,
-                                                name: planName, profile: profile)
+    let resolved = try ResolvedSchedule.resolve(
+      goal: goal, options: schedule, reminders: nil, units: nil,
+      templates: templates, clock: clock, database: database,
+      name: planName, profile: profile)
     let units = try output.unit(default: resolved.settings.units ?? profile?.units)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(resolved.schedule))

@@ -40,10 +40,12 @@ enum RulesCache {
   /// schema or checks may have changed) does not read entries of another build.
   static var key: String {
     let version = RunMate.configuration.version
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: executable),
-          let size = attributes[.size] as? NSNumber, let modified = attributes[.modificationDate] as? Date else {
+      let size = attributes[.size] as? NSNumber, let modified = attributes[.modificationDate] as? Date
+    else {
       return "runmate \(version) \(executable)"
     }
     return "runmate \(version) \(executable) \(size) \(modified.timeIntervalSince1970)"
@@ -52,8 +54,9 @@ enum RulesCache {
   /// The entry at `path`, if there is a regular file of a plausible size (not a FIFO, which would block the read).
   private static func read(_ path: String) -> Data? {
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-          attributes[.type] as? FileAttributeType == .typeRegular,
-          let handle = FileHandle(forReadingAtPath: path) else { return nil }
+      attributes[.type] as? FileAttributeType == .typeRegular,
+      let handle = FileHandle(forReadingAtPath: path)
+    else { return nil }
     defer { try? handle.close() }
     guard let data = try? handle.read(upToCount: largestEntry + 1), data.count <= largestEntry else { return nil }
     return data
@@ -63,8 +66,9 @@ enum RulesCache {
   private static func write(_ entry: Data, to path: String, in directory: String) {
     let manager = FileManager.default
     guard (try? manager.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
-          (try? entry.write(to: URL(fileURLWithPath: path), options: .atomic)) != nil,
-          let names = try? manager.contentsOfDirectory(atPath: directory) else { return }
+      (try? entry.write(to: URL(fileURLWithPath: path), options: .atomic)) != nil,
+      let names = try? manager.contentsOfDirectory(atPath: directory)
+    else { return }
     let entries = names.filter { $0.hasPrefix("rules-") && $0.hasSuffix(".json") }.map { name in
       let entryPath = (directory as NSString).appendingPathComponent(name)
       let modified = (try? manager.attributesOfItem(atPath: entryPath))?[.modificationDate] as? Date
