@@ -77,7 +77,7 @@ import Testing
     #expect(imported.status == 0, "\(imported.stderr)")
     #expect(
       imported.stdout == "tuesday.gpx: same run as run 1, from Apple Health on Tue 5 Jan (3.5 km): already in "
-        + "the logbook\n0 imported, 1 already in the logbook or empty\n", "\(imported.stdout)")
+        + "the logbook\n0 imported, 1 already in the logbook\n", "\(imported.stdout)")
     // Logged by hand again after the import: the same run, nothing added.
     let again = try runmate(
       ["log", "2027-01-05", "--distance", "3.4km", "--time", "22:00", "--now", "2027-01-09"],

@@ -71,17 +71,27 @@ struct ImportCommand: ParsableCommand {
       do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
     }()
     var candidates: [Completion] = []
-    var skipped = 0
+    // Activities that hold no run, each named with the reason (never counted as "already in the logbook").
+    var unusable: [String] = []
     for (file, summary) in found {
       let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
+      let name = URL(fileURLWithPath: file).lastPathComponent
       guard let year = parts.year, let month = parts.month, let day = parts.day,
-        let date = CivilDate(year: year, month: month, day: day), summary.distanceMeters > 0,
-        summary.elapsedSeconds > 0
+        let date = CivilDate(year: year, month: month, day: day)
       else {
-        skipped += 1
+        unusable.append("skipped \(terminalSafe(name)): its date cannot be read")
         continue
       }
-      let name = URL(fileURLWithPath: file).lastPathComponent
+      guard summary.distanceMeters > 0 else {
+        unusable.append(
+          "skipped \(terminalSafe(name)) (\(date.shortLabel)): no distance (fewer than two points with a position)")
+        continue
+      }
+      guard summary.elapsedSeconds > 0 else {
+        unusable.append(
+          "skipped \(terminalSafe(name)) (\(date.shortLabel)): no duration (every point has the same time)")
+        continue
+      }
       let heartRate = try summary.averageHeartRate.map { value throws(LogbookError) -> Int in
         guard let bpm = Int(exactly: value.rounded()) else {
           throw .implausible(
@@ -102,7 +112,8 @@ struct ImportCommand: ParsableCommand {
     // each run once.
     let slots = try plannedSlots(for: saved, in: db)
     let result = try db.ingestRuns(candidates, planID: saved?.id, slots: slots)
-    skipped += result.skipped.count + result.twins.filter { !$0.merged }.count
+    let known = result.twins.filter { !$0.merged }.count
+    unusable += result.skipped.map { "skipped \(terminalSafe($0.candidate.sourceFile ?? "?")): no distance or no time" }
     var lines: [String] = []
     let units = try db.profile(named: nil)?.units ?? .km
     for new in result.added {
@@ -123,10 +134,12 @@ struct ImportCommand: ParsableCommand {
         "skipped \(names.count == 1 ? "1 activity" : "\(names.count) activities") of another sport "
           + "(\(terminalSafe(sport))): \(shown)")
     }
+    lines += unusable
     let merged = result.twins.filter(\.merged).count
     lines.append(
-      "\(result.added.count) imported, \(skipped) already in the logbook or empty"
-        + (merged > 0 ? ", \(merged) merged with a run logged by hand" : ""))
+      "\(result.added.count) imported, \(known) already in the logbook"
+        + (merged > 0 ? ", \(merged) merged with a run logged by hand" : "")
+        + (unusable.isEmpty ? "" : ", \(unusable.count) without a run"))
     try writeStandardOutput(lines.joined(separator: "\n") + "\n")
   }
 
