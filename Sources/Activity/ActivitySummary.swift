@@ -7,7 +7,8 @@ import Foundation
 /// a property says otherwise:
 /// - distance: haversine between consecutive points of a segment (Earth radius 6,371,008.8 m); for TCX the
 ///   device's own `DistanceMeters` when the file has it;
-/// - moving time: intervals of at most 30 s covered at 0.894 m/s (30 min/mile) or faster;
+/// - moving time: intervals of at most 30 s covered at 0.894 m/s (30 min/mile) or faster; on a sparsely sampled
+///   track (most intervals over 30 s) also longer intervals, up to 5 min, covered at that speed;
 /// - elevation gain: climbs counted once they reach 3 m above the last low (hysteresis against GPS noise);
 /// - heart rate: mean weighted by time.
 public struct ActivitySummary: Sendable, Hashable, Codable {

@@ -35,4 +35,27 @@ import Testing
     let text = try tcx().replacingOccurrences(of: "UTF-8", with: "ISO-8859-1")
     #expect(throws: ActivityError.self) { try readActivities(data: Data(("\n" + text).utf8), name: "latin.tcx") }
   }
+
+  /// A track sampled every 45 s at running speed (a watch saving battery) moves between its points: moving time is
+  /// the elapsed time, not the few seconds of 30-s intervals.
+  @Test func sparseSamplingCountsByItsSpeed() throws {
+    var points: [String] = []
+    for index in 0...80 {
+      // 45 s apart, 120 m north each time (2.7 m/s, a 6:15/km run).
+      let latitude = 52.0 + Double(index) * 120 / 111_195
+      let seconds = index * 45
+      let time = String(format: "2024-06-01T%02d:%02d:%02dZ", 7 + seconds / 3600, seconds / 60 % 60, seconds % 60)
+      points.append("<trkpt lat=\"\(latitude)\" lon=\"13.0\"><time>\(time)</time></trkpt>")
+    }
+    let gpx = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+      \(points.joined(separator: "\n"))
+      </trkseg></trk></gpx>
+      """
+    let run = try #require(try readActivities(data: Data(gpx.utf8), name: "sparse.gpx").first)
+    #expect(run.elapsedSeconds == 3600)
+    #expect(run.movingSeconds == 3600)
+    #expect(abs(run.distanceMeters - 9600) < 10)
+  }
 }
