@@ -46,8 +46,9 @@ import Testing
     // The order the caller lists the files in does not matter.
     let reversed = try PlanRules.load(files: files.reversed(), cached: entry, key: Self.key)
     #expect(reversed.fromCache)
-    #expect(PlanRules.cacheEntryName(files: files.reversed(), key: Self.key)
-      == PlanRules.cacheEntryName(files: files, key: Self.key))
+    #expect(
+      PlanRules.cacheEntryName(files: files.reversed(), key: Self.key)
+        == PlanRules.cacheEntryName(files: files, key: Self.key))
   }
 
   @Test func changedTemplateIsDecodedAgain() throws {
@@ -56,14 +57,16 @@ import Testing
     let index = try #require(files.firstIndex { $0.name.hasSuffix("/half.yaml") })
     var changed = files
     #expect(changed[index].text.contains("    peakWeeklyKm: 38"))
-    changed[index].text = changed[index].text.replacingOccurrences(of: "    peakWeeklyKm: 38",
-                                                                   with: "    peakWeeklyKm: 41")
+    changed[index].text = changed[index].text.replacingOccurrences(
+      of: "    peakWeeklyKm: 38",
+      with: "    peakWeeklyKm: 41")
     let loaded = try PlanRules.load(files: changed, cached: entry, key: Self.key)
     #expect(!loaded.fromCache)
     #expect(loaded.newEntry != nil)
     #expect(loaded.rules.distances["half"]?.levels.beginner.peakWeeklyKm == 41)
-    #expect(PlanRules.cacheEntryName(files: changed, key: Self.key)
-      != PlanRules.cacheEntryName(files: files, key: Self.key))
+    #expect(
+      PlanRules.cacheEntryName(files: changed, key: Self.key)
+        != PlanRules.cacheEntryName(files: files, key: Self.key))
 
     // A comment changes no rule but still changes the bytes: decoded again.
     changed = files
@@ -104,8 +107,10 @@ import Testing
       ("a list", Data("[1, 2, 3]".utf8)),
       ("another format", Data(text.replacingOccurrences(of: #""format":1"#, with: #""format":2"#).utf8)),
       // Texts that match but rules outside the checked ranges (hand-edited): the checks run on a hit too.
-      ("rules out of range",
-       Data(text.replacingOccurrences(of: #""spikeFactor":1.1"#, with: #""spikeFactor":9"#).utf8)),
+      (
+        "rules out of range",
+        Data(text.replacingOccurrences(of: #""spikeFactor":1.1"#, with: #""spikeFactor":9"#).utf8)
+      ),
     ]
     #expect(text.contains(#""format":1"#) && text.contains(#""spikeFactor":1.1"#), "entry layout changed; fix the test")
     let expected = try PlanRules(files: files)
@@ -129,8 +134,9 @@ import Testing
     Broken(file: "half.yaml", find: "    peakWeeklyKm: 38", replace: "    peakWeeklyKm: 900"),
     Broken(file: "half.yaml", find: "    runsPerWeek: 4\n", replace: "    runsPerWeek: 4\n    runsPerWek: 4\n"),
     Broken(file: "base.yaml", find: "  spikeFactor: 1.10", replace: "  spikeFactor: 1.5"),
-    Broken(file: "10k.yaml", find: "  beginner: {recommended: 8, absolute: 5}",
-           replace: "  beginner: {recommended: 8, absolute: 5"),
+    Broken(
+      file: "10k.yaml", find: "  beginner: {recommended: 8, absolute: 5}",
+      replace: "  beginner: {recommended: 8, absolute: 5"),
   ]
 
   /// Broken templates throw what they throw without a cache, whatever entry is given, and leave no entry.

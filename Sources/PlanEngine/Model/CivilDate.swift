@@ -13,7 +13,8 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
   /// Creates a date, or returns nil when the fields are not a real day (2027-02-30).
   public init?(year: Int, month: Int, day: Int) {
     guard (1...9999).contains(year), (1...12).contains(month),
-          (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+      (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
+    else { return nil }
     self.year = year
     self.month = month
     self.day = day
@@ -23,8 +24,9 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
   public init?(iso text: String) {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-          parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-          let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+    else { return nil }
     self.init(year: y, month: m, day: d)
   }
 
@@ -122,8 +124,14 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
 /// A day of the week, Monday first (ISO 8601).
 public enum Weekday: String, Sendable, Hashable, Codable, CaseIterable {
-  case monday = "mon", tuesday = "tue", wednesday = "wed", thursday = "thu", friday = "fri",
-       saturday = "sat", sunday = "sun"
+  case monday = "mon"
+  case tuesday = "tue"
+  case wednesday = "wed"
+  case thursday = "thu"
+  case friday = "fri"
+  case
+    saturday = "sat"
+  case sunday = "sun"
 
   /// 0 for Monday … 6 for Sunday.
   public var index: Int { Weekday.allCases.firstIndex(of: self) ?? 0 }

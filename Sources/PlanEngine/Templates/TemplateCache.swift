@@ -31,20 +31,24 @@ extension PlanRules {
   ///   - cached: the stored entry, if any.
   ///   - key: what else the entry depends on: the program's version and build, so that a new build (whose
   ///     schema or checks may differ) never reads an older build's entry.
-  public static func load(files: [TemplateFile], directory: String = "plan-templates", cached: Data?,
-                          key: String) throws(TemplateError) -> CachedRules {
+  public static func load(
+    files: [TemplateFile], directory: String = "plan-templates", cached: Data?,
+    key: String
+  ) throws(TemplateError) -> CachedRules {
     let sortedFiles = files.sorted { $0.name < $1.name }
     if let cached, let entry = try? JSONDecoder.templateCache.decode(TemplateCacheEntry.self, from: cached),
-       entry.format == TemplateCacheEntry.currentFormat, entry.key == key,
-       entry.files == sortedFiles.map(TemplateCacheEntry.File.init),
-       entry.templates.sources == sortedFiles.map(\.name),
-       let rules = try? entry.templates.validated(directory: directory) {
+      entry.format == TemplateCacheEntry.currentFormat, entry.key == key,
+      entry.files == sortedFiles.map(TemplateCacheEntry.File.init),
+      entry.templates.sources == sortedFiles.map(\.name),
+      let rules = try? entry.templates.validated(directory: directory)
+    {
       return CachedRules(rules: rules, fromCache: true, newEntry: nil)
     }
     let templates = try DecodedTemplates(files: sortedFiles)
     let rules = try templates.validated(directory: directory)
-    let entry = TemplateCacheEntry(format: TemplateCacheEntry.currentFormat, key: key,
-                                   files: sortedFiles.map(TemplateCacheEntry.File.init), templates: templates)
+    let entry = TemplateCacheEntry(
+      format: TemplateCacheEntry.currentFormat, key: key,
+      files: sortedFiles.map(TemplateCacheEntry.File.init), templates: templates)
     return CachedRules(rules: rules, fromCache: false, newEntry: try? JSONEncoder.templateCache.encode(entry))
   }
 
@@ -88,22 +92,24 @@ private struct TemplateCacheEntry: Codable {
   var templates: DecodedTemplates
 }
 
-private extension JSONEncoder {
+extension JSONEncoder {
   /// Non-finite numbers (which YAML allows and some unchecked fields could hold) as strings, keys sorted.
-  static var templateCache: JSONEncoder {
+  fileprivate static var templateCache: JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf",
-                                                                  nan: "nan")
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf",
+      nan: "nan")
     return encoder
   }
 }
 
-private extension JSONDecoder {
-  static var templateCache: JSONDecoder {
+extension JSONDecoder {
+  fileprivate static var templateCache: JSONDecoder {
     let decoder = JSONDecoder()
-    decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf",
-                                                                    nan: "nan")
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf",
+      nan: "nan")
     return decoder
   }
 }

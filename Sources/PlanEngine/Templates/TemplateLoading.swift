@@ -70,8 +70,9 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
   let node: Node
   do {
     guard let composed = try Yams.compose(yaml: file.text) else {
-      throw TemplateError.invalidValue(file: file.name, keyPath: "(document)", value: "an empty file",
-                                       allowed: "a YAML mapping with schemaVersion: 1")
+      throw TemplateError.invalidValue(
+        file: file.name, keyPath: "(document)", value: "an empty file",
+        allowed: "a YAML mapping with schemaVersion: 1")
     }
     node = composed
   } catch let error as TemplateError {
@@ -82,8 +83,9 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
     throw .syntax(file: file.name, line: 1, column: 1, detail: oneLine("\(error)"))
   }
   if let version = node["schemaVersion"], version.int != 1 {
-    throw .invalidValue(file: file.name, keyPath: "schemaVersion", value: "'\(version.string ?? "?")'",
-                        allowed: "1")
+    throw .invalidValue(
+      file: file.name, keyPath: "schemaVersion", value: "'\(version.string ?? "?")'",
+      allowed: "1")
   }
   let value: T
   do {
@@ -103,15 +105,16 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
 /// document, so only the problem is kept.
 private func syntaxError(_ error: YamlError, file: String) -> TemplateError {
   switch error {
-  case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-       let .composer(context, problem, mark, _):
+  case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+    .composer(let context, let problem, let mark, _):
     let context = context.map { "\($0.text) " } ?? ""
     return .syntax(file: file, line: mark.line, column: mark.column, detail: oneLine(context + problem))
-  case let .duplicatedKeysInMapping(duplicates, context):
+  case .duplicatedKeysInMapping(let duplicates, let context):
     let keys = duplicates.sorted().map { "'\(oneLine($0))'" }.joined(separator: ", ")
-    return .syntax(file: file, line: context.mark.line, column: context.mark.column,
-                   detail: "duplicate key \(keys) in this mapping, allowed is each key once")
-  case let .reader(problem, offset, _, yaml):
+    return .syntax(
+      file: file, line: context.mark.line, column: context.mark.column,
+      detail: "duplicate key \(keys) in this mapping, allowed is each key once")
+  case .reader(let problem, let offset, _, let yaml):
     let line = offset.map { offset in yaml.utf8.prefix(max(0, offset)).filter { $0 == 0x0A }.count + 1 } ?? 1
     return .syntax(file: file, line: line, column: 1, detail: oneLine(problem))
   default:
@@ -168,15 +171,17 @@ private func describe(_ error: DecodingError, file: String, root: Node) -> Templ
     }
   }
   switch error {
-  case let .typeMismatch(type, context):
-    return .invalidValue(file: file, keyPath: keyPathString(context.codingPath),
-                         value: shown(context.codingPath), allowed: expected(type))
-  case let .valueNotFound(type, context):
-    return .invalidValue(file: file, keyPath: keyPathString(context.codingPath), value: "an empty value",
-                         allowed: expected(type))
-  case let .keyNotFound(key, context):
+  case .typeMismatch(let type, let context):
+    return .invalidValue(
+      file: file, keyPath: keyPathString(context.codingPath),
+      value: shown(context.codingPath), allowed: expected(type))
+  case .valueNotFound(let type, let context):
+    return .invalidValue(
+      file: file, keyPath: keyPathString(context.codingPath), value: "an empty value",
+      allowed: expected(type))
+  case .keyNotFound(let key, let context):
     return .missingKey(file: file, keyPath: keyPathString(context.codingPath + [key]))
-  case let .dataCorrupted(context):
+  case .dataCorrupted(let context):
     if let yaml = context.underlyingError as? YamlError { return syntaxError(yaml, file: file) }
     let path = context.codingPath
     var allowed = context.debugDescription
@@ -201,8 +206,9 @@ private func allowedFromEnumMessage(_ message: String) -> String? {
 /// which costs a fraction of encoding YAML and composing it again.
 private func checkUnknownKeys<T: Codable>(in source: Node, decoded: T, file: String) throws(TemplateError) {
   let encoder = JSONEncoder()
-  encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf",
-                                                                nan: "nan")
+  encoder.nonConformingFloatEncodingStrategy = .convertToString(
+    positiveInfinity: "inf", negativeInfinity: "-inf",
+    nan: "nan")
   guard let data = try? encoder.encode(decoded), let known = try? JSONSerialization.jsonObject(with: data) else {
     return
   }

@@ -23,7 +23,8 @@ enum EasyFillRule: WeekRule {
     let shakeout = max(minRun, min(3, maxOther))
     for id in week.shakeoutSlots { week.easyKm[id] = shakeout }
 
-    let fixed = (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
+    let fixed =
+      (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
       + week.orderedSessions.map(\.session).filter { !$0.isStrides }.map(\.totalKm).reduce(0, +)
       + week.orderedSessions.map(\.session).filter(\.isStrides).map { $0.totalKm - $0.easyKm }.reduce(0, +)
     let remaining = max(0, week.targetKm - fixed)
@@ -64,8 +65,9 @@ enum EasyFillRule: WeekRule {
     }
     if cappedByLong {
       week.cappedByLong = true
-      week.rules.append("Easy runs capped at \(context.units.format(maxOther)) so the long run stays a third longer "
-        + "than any other run; the week comes out under its target")
+      week.rules.append(
+        "Easy runs capped at \(context.units.format(maxOther)) so the long run stays a third longer "
+          + "than any other run; the week comes out under its target")
     }
     if raisedToMinimum {
       week.rules.append("Easy runs kept at the \(context.units.format(minRun)) minimum")

@@ -12,15 +12,17 @@ enum GuardRule: WeekRule {
       trimmed = true
       let excess = week.plannedKm - week.ceilingKm
       if let (slot, km) = week.easyKm.filter({ !week.shakeoutSlots.contains($0.key) && $0.value > minRun })
-        .max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) {
+        .max(by: { ($0.value, $1.key) < ($1.value, $0.key) })
+      {
         week.easyKm[slot] = max(minRun, floorHalf(km - excess) == km ? km - 0.5 : floorHalf(km - excess))
         continue
       }
       // The long run may give a little, while it stays a third longer than every other run.
       if let long = week.longKm {
         let others = week.runDistances.filter { $0 != round1(long) }.max() ?? 0
-        let floor = max(LongRunRule.shortestLong(context),
-                        (others * context.base.longRun.minRatioToOtherRuns * 10).rounded(.up) / 10)
+        let floor = max(
+          LongRunRule.shortestLong(context),
+          (others * context.base.longRun.minRatioToOtherRuns * 10).rounded(.up) / 10)
         if long - 0.05 > floor {
           week.longKm = max(floor, floorTenth(long - excess))
           continue
@@ -28,7 +30,8 @@ enum GuardRule: WeekRule {
       }
       // Strides ride on an easy run already at its minimum: leave them.
       if let (slot, session) = week.orderedSessions.filter({ !$0.session.isStrides })
-        .max(by: { ($0.session.totalKm, $1.slot) < ($1.session.totalKm, $0.slot) }) {
+        .max(by: { ($0.session.totalKm, $1.slot) < ($1.session.totalKm, $0.slot) })
+      {
         if session.reps > 1 {
           week.sessions[slot]?.reps -= 1
         } else {
@@ -39,7 +42,8 @@ enum GuardRule: WeekRule {
       }
       // Every run is at its minimum: one easy day becomes a rest day.
       if let (slot, _) = week.easyKm.filter({ !week.shakeoutSlots.contains($0.key) })
-        .min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+        .min(by: { ($0.value, $0.key) < ($1.value, $1.key) })
+      {
         week.easyKm[slot] = nil
         week.rules.append("One easy run dropped: the week is too small for every run at the minimum length")
         continue
@@ -47,8 +51,9 @@ enum GuardRule: WeekRule {
       break
     }
     if trimmed {
-      week.rules.append("Trimmed to \(context.units.format(week.plannedKm)) to stay within the week's ceiling of "
-        + "\(context.units.format(week.ceilingKm))")
+      week.rules.append(
+        "Trimmed to \(context.units.format(week.plannedKm)) to stay within the week's ceiling of "
+          + "\(context.units.format(week.ceilingKm))")
     }
     // Per-session caps against the week as it is.
     var changed = true

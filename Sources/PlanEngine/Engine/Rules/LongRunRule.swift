@@ -11,7 +11,8 @@ enum LongRunRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let units = context.units
     let rules = context.base.longRun
-    let lookback = history.suffix(rules.spikeLookbackWeeks).map(\.maxRunKm)
+    let lookback =
+      history.suffix(rules.spikeLookbackWeeks).map(\.maxRunKm)
       + (history.count < rules.spikeLookbackWeeks ? [context.longestKm] : [])
     let longestRecent = lookback.max() ?? context.longestKm
     let spikeLimit = rules.spikeFactor * longestRecent
@@ -21,7 +22,9 @@ enum LongRunRule: WeekRule {
     switch week.phase {
     case .race:
       week.raceKm = context.raceKm
-      week.rules.append("Race day \(context.goal.timeline.raceDate.shortLabel): the \(context.goal.distance.displayName) is the last workout")
+      week.rules.append(
+        "Race day \(context.goal.timeline.raceDate.shortLabel): the \(context.goal.distance.displayName) is the last workout"
+      )
       return
     case .taper:
       let peakLong = history.compactMap(\.longKm).max() ?? context.longestKm
@@ -38,18 +41,27 @@ enum LongRunRule: WeekRule {
       let twoWeeksEarlier = history.first { $0.number == week.number - 2 }?.longKm ?? context.longestKm
       let lastLong = history.last { !$0.cutback }?.longKm ?? context.longestKm
       let factor = context.base.cutback.longRunFactor
-      week.longKm = max(shortestLong(context), floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit)))
-      week.rules.append("Cut-back long run \(units.format(week.longKm ?? 0)): back to two weeks earlier, "
-        + "at most \(percent(factor)) of the last full week's")
+      week.longKm = max(
+        shortestLong(context), floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit)))
+      week.rules.append(
+        "Cut-back long run \(units.format(week.longKm ?? 0)): back to two weeks earlier, "
+          + "at most \(percent(factor)) of the last full week's")
       return
     }
 
     let limits: [(km: Double, reason: String)] = [
-      (spikeLimit, "spike guard: at most \(rules.spikeFactor) × \(units.format(longestRecent)), "
-        + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"),
+      (
+        spikeLimit,
+        "spike guard: at most \(rules.spikeFactor) × \(units.format(longestRecent)), "
+          + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"
+      ),
       (volumeCap, "long-run cap for a \(units.format(week.targetKm)) week"),
-      (context.peakLongTargetKm, context.peakLongTargetKm < context.level.peakLongRunKm.upper
-        ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace" : "the peak long run for this distance and level"),
+      (
+        context.peakLongTargetKm,
+        context.peakLongTargetKm < context.level.peakLongRunKm.upper
+          ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace"
+          : "the peak long run for this distance and level"
+      ),
     ]
     let binding = limits.min { $0.km < $1.km } ?? limits[0]
     let long = max(shortestLong(context), floorTenth(binding.km))

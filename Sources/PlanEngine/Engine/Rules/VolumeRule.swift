@@ -23,16 +23,18 @@ enum VolumeRule: WeekRule {
       week.targetKm = fraction * peak + (week.phase == .race ? context.raceKm : 0)
       // Rounding and minimum runs may lift a taper week over its share, never to the peak.
       week.ceilingKm = max(week.targetKm, peak - 0.1 + (week.phase == .race ? context.raceKm : 0))
-      week.rules.append(week.phase == .race
-        ? "Race week: \(percent(fraction)) of the peak \(units.format(peak)) before race day, then the race"
-        : "Taper: \(percent(fraction)) of the peak \(units.format(peak)); volume down, one race-pace session kept")
+      week.rules.append(
+        week.phase == .race
+          ? "Race week: \(percent(fraction)) of the peak \(units.format(peak)) before race day, then the race"
+          : "Taper: \(percent(fraction)) of the peak \(units.format(peak)); volume down, one race-pace session kept")
       return
     default:
       break
     }
 
     let every = context.base.cutback.every[context.goal.level]
-    let lastBeforeTaper = context.base.cutback.skipBeforeTaper
+    let lastBeforeTaper =
+      context.base.cutback.skipBeforeTaper
       && context.phases.firstIndex { $0 == .taper || $0 == .race } == week.number
     if week.number > 1 && week.number % every == 0 && lastBeforeTaper {
       week.rules.append("No cut-back week right before the taper: the taper that follows is the recovery")
@@ -41,8 +43,9 @@ enum VolumeRule: WeekRule {
       week.cutback = true
       week.targetKm = context.base.cutback.volumeFactor * previousKm
       week.ceilingKm = week.targetKm
-      week.rules.append("Cut-back week (every \(ordinal(every)) week for \(context.goal.level.rawValue)s): "
-        + "\(percent(context.base.cutback.volumeFactor)) of \(previousName)'s \(units.format(previousKm))")
+      week.rules.append(
+        "Cut-back week (every \(ordinal(every)) week for \(context.goal.level.rawValue)s): "
+          + "\(percent(context.base.cutback.volumeFactor)) of \(previousName)'s \(units.format(previousKm))")
       return
     }
 
@@ -52,17 +55,21 @@ enum VolumeRule: WeekRule {
     week.ceilingKm = previousKm + increase
     if previousKm >= cap {
       week.targetKm = previousKm
-      week.rules.append(week.phase == .base
-        ? "Volume held at \(units.format(previousKm)): base weeks stay at or under \(percent(volume.baseCapOfPeak)) of peak volume"
-        : "Volume held at \(units.format(previousKm)): the peak volume for this plan")
+      week.rules.append(
+        week.phase == .base
+          ? "Volume held at \(units.format(previousKm)): base weeks stay at or under \(percent(volume.baseCapOfPeak)) of peak volume"
+          : "Volume held at \(units.format(previousKm)): the peak volume for this plan")
     } else if previousKm + increase >= cap {
       week.targetKm = cap
-      week.rules.append("Volume \(units.format(cap)): "
-        + (week.phase == .base ? "the base cap, \(percent(volume.baseCapOfPeak)) of peak volume" : "peak volume reached"))
+      week.rules.append(
+        "Volume \(units.format(cap)): "
+          + (week.phase == .base
+            ? "the base cap, \(percent(volume.baseCapOfPeak)) of peak volume" : "peak volume reached"))
     } else {
       week.targetKm = previousKm + increase
-      week.rules.append("Volume +\(units.format(increase)) over \(previousName): ramp cap min(\(Int(volume.maxIncreasePercent)) %, "
-        + "\(units.format(volume.maxIncreaseKmPerRun)) × \(context.runs) runs)")
+      week.rules.append(
+        "Volume +\(units.format(increase)) over \(previousName): ramp cap min(\(Int(volume.maxIncreasePercent)) %, "
+          + "\(units.format(volume.maxIncreaseKmPerRun)) × \(context.runs) runs)")
     }
   }
 
