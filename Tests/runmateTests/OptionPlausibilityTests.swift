@@ -132,6 +132,9 @@ struct LogbookFixture {
       message: "runmate: --at: '99999999999999999999:00' is not valid, allowed is HH:MM (06:30) or DAY=HH:MM "
         + "(sat=08:00)"),
     Case(
+      arguments: ["schedule"] + goal + ["--days", "mon"],
+      message: "runmate: --days: 'mon' is not valid, allowed is at least two run days"),
+    Case(
       arguments: ["schedule"] + goal + ["--skip", "0001-01-01..2027-01-01"],
       message: "runmate: --skip: '0001-01-01' is not valid, allowed is a date from 1900-01-01 to 2200-12-31"),
     Case(
