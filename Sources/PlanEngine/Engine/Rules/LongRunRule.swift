@@ -18,10 +18,12 @@ enum LongRunRule: WeekRule {
     let volumeCap = context.longRunCap(volumeKm: week.targetKm, phase: week.phase)
     week.spikeLimitKm = spikeLimit
     // The plan's minimum run, unless the spike guard or a small week cannot hold it: the long run must stay a
-    // third longer than it within the spike limit, and the week must hold the long run and two such runs.
+    // third longer than it within the spike limit, and the week must hold the long run and two such runs (race
+    // week has no long run: there an easy run is dropped when the runs do not fit).
     week.minRunKm = max(context.base.volume.minRunKm,
                         min(context.minRunKm, floorTenth(floorTenth(spikeLimit) / rules.minRatioToOtherRuns),
-                            floorTenth(min(week.targetKm, week.ceilingKm) / (rules.minRatioToOtherRuns + 2))))
+                            week.phase == .race ? .infinity
+                              : floorTenth(min(week.targetKm, week.ceilingKm) / (rules.minRatioToOtherRuns + 2))))
 
     switch week.phase {
     case .race:
