@@ -74,10 +74,20 @@ struct WeekDraft: Sendable {
   }
 
   /// The sum of the week's runs.
-  var plannedKm: Double { runDistances.reduce(0, +) }
+  /// Summed in whole tenths, so the order of the dictionaries cannot change the sum (and nothing is sorted:
+  /// the rules ask for it often).
+  var plannedKm: Double {
+    func tenths(_ km: Double) -> Int { Int((km * 10).rounded()) }
+    var total = tenths(longKm ?? 0) + tenths(raceKm ?? 0)
+    for session in sessions.values { total += tenths(session.totalKm) }
+    for km in easyKm.values { total += tenths(km) }
+    return Double(total) / 10
+  }
 
   /// The longest run of the week.
-  var maxRunKm: Double { runDistances.max() ?? 0 }
+  var maxRunKm: Double {
+    round1(max(longKm ?? 0, raceKm ?? 0, sessions.values.map(\.totalKm).max() ?? 0, easyKm.values.max() ?? 0))
+  }
 }
 
 /// What set a week's volume.

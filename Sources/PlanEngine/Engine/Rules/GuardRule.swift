@@ -116,8 +116,9 @@ enum GuardRule: WeekRule {
     var changed = false
     for _ in 0..<20 {
       guard let long = week.longKm else { return changed }
-      let others = week.plannedKm - round1(long)
-      guard round1(long) > share * week.plannedKm + 1e-9 else { return changed }
+      let planned = week.plannedKm
+      let others = planned - round1(long)
+      guard round1(long) > share * planned + 1e-9 else { return changed }
       let allowed = floorTenth(share / (1 - share) * others)
       let floor = LongRunRule.shortestLong(week, context)
       guard allowed >= floor - 1e-9, allowed < long else { return changed }
