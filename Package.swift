@@ -44,37 +44,45 @@ let package = Package(
 
     // The one training state: a saved plan with its schedule settings and dated workouts, read and written by every
     // command (settings values, profile defaults, run-day checks, planned slots, the plan's calendar, replan).
-    .target(name: "Training", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest", "TrainingProgress", "Health",
-    ]),
+    .target(
+      name: "Training",
+      dependencies: [
+        "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest", "TrainingProgress", "Health",
+      ]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
-    .executableTarget(name: "runmate", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity", "TrainingProgress", "Health",
-      "Training", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-    ]),
+    .executableTarget(
+      name: "runmate",
+      dependencies: [
+        "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity", "TrainingProgress", "Health",
+        "Training", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
 
     // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
-    .executableTarget(name: "runmate-bench", dependencies: [
-      "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook", "TrainingProgress",
-    ]),
+    .executableTarget(
+      name: "runmate-bench",
+      dependencies: [
+        "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook", "TrainingProgress",
+      ]),
 
     // Test tool: runs a child from a small process so that its ru_maxrss is its own (see ProcessProbe.swift).
     .executableTarget(name: "rusage-probe", path: "Tests/Tools/rusage-probe"),
 
-    // Tests (one target per module; fixtures next to the tests that use them)
+    // Tests (one target per module; fixtures next to the tests that use them, read in place through
+    // RunMateTestSupport's fixtureURL)
     .target(name: "RunMateTestSupport", dependencies: ["PlanEngine"], path: "Tests/RunMateTestSupport"),
     .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
-    .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
-    .testTarget(name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"],
-                resources: [.copy("Fixtures")]),
-    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine"]),
+    .testTarget(
+      name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
-    .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
-                resources: [.copy("Fixtures")]),
-    .testTarget(name: "runmateTests", dependencies: ["PlanEngine"]),
+    .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
+      exclude: ["Fixtures"]),
+    .testTarget(name: "runmateTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
   ]
 )

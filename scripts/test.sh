@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 swift build --build-tests
-# Serial: two scale tests measure the process's peak memory, which tests running alongside would inflate.
-swift test --skip-build --no-parallel
+# In parallel: peak memory is measured in child processes (ProcessProbe), and every test has its own files.
+swift test --skip-build

@@ -7,7 +7,8 @@ import Foundation
 /// a property says otherwise:
 /// - distance: haversine between consecutive points of a segment (Earth radius 6,371,008.8 m); for TCX the
 ///   device's own `DistanceMeters` when the file has it;
-/// - moving time: intervals of at most 30 s covered at 0.894 m/s (30 min/mile) or faster;
+/// - moving time: intervals of at most 30 s covered at 0.894 m/s (30 min/mile) or faster; on a sparsely sampled
+///   track (most intervals over 30 s) also longer intervals, up to 5 min, covered at that speed;
 /// - elevation gain: climbs counted once they reach 3 m above the last low (hysteresis against GPS noise);
 /// - heart rate: mean weighted by time.
 public struct ActivitySummary: Sendable, Hashable, Codable {
@@ -92,20 +93,4 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
     self.pointCount = pointCount
     self.droppedPoints = droppedPoints
   }
-}
-
-/// Whether two summaries are the same run recorded twice: the GPX and the TCX of one activity, a watch's
-/// and an app's copy, or the same file imported again.
-///
-/// The rule: the starts are at most 2 minutes apart and the distances differ by at most 3 % of the longer
-/// one. Sport, name and format are not compared (apps name sports differently).
-/// - Parameters:
-///   - a: One summary.
-///   - b: The other summary.
-/// - Returns: True when both describe the same activity.
-public func isSameActivity(_ a: ActivitySummary, _ b: ActivitySummary) -> Bool {
-  let startsApart = abs(a.start.timeIntervalSince(b.start))
-  guard startsApart <= 120 else { return false }
-  let longer = max(a.distanceMeters, b.distanceMeters)
-  return abs(a.distanceMeters - b.distanceMeters) <= 0.03 * longer
 }

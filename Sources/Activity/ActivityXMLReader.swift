@@ -134,9 +134,9 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     collect(string)
   }
 
-  func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+  func parser(_ parser: XMLParser, foundCDATA block: Data) {
     guard capture != nil, failure == nil else { return }
-    collect(String(decoding: CDATABlock, as: UTF8.self))
+    collect(String(decoding: block, as: UTF8.self))
   }
 
   /// Appends to the value being collected, up to ``valueLimit`` bytes (cut between Unicode scalars).

@@ -28,6 +28,8 @@ final class GuardedInputStream: InputStream {
   private(set) var reachedEnd = false
   /// Bytes handed to the parser so far.
   private(set) var byteCount = 0
+  /// Whether the first bytes have been handed over (a misplaced declaration is looked for only there).
+  private var started = false
 
   /// A stream over an open file descriptor, which the stream then owns and closes.
   init(fileDescriptor: Int32) {
@@ -107,8 +109,41 @@ final class GuardedInputStream: InputStream {
       refusal = why
       return -1
     }
+    if !started {
+      started = true
+      Self.blankMisplacedDeclaration(UnsafeMutableBufferPointer(start: buffer, count: count))
+    }
     byteCount += count
     return count
+  }
+
+  /// Some apps (Strava's TCX among them) write whitespace before `<?xml …?>`, which XML forbids and libxml2
+  /// refuses ("reserved name 'xml' used as a processing instruction target"). Such a declaration, when it names
+  /// UTF-8 or ASCII or no encoding, is overwritten with spaces: the document stays the same (UTF-8 is the
+  /// default), and so do its line and column numbers.
+  static func blankMisplacedDeclaration(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
+    var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    let first = index
+    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    let opening = Array("<?xml".utf8)
+    guard index > first, index + opening.count < bytes.count,
+      Array(bytes[index..<(index + opening.count)]) == opening,
+      [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + opening.count])
+    else { return }
+    var end = index + opening.count
+    while end + 1 < bytes.count, !(bytes[end] == 0x3F && bytes[end + 1] == 0x3E) { end += 1 }
+    guard end + 1 < bytes.count else { return }
+    let declaration = String(decoding: bytes[index..<end], as: UTF8.self).lowercased()
+    if let keyword = declaration.range(of: "encoding") {
+      let value = declaration[keyword.upperBound...].filter { !" =\t\r\n\"'".contains($0) }.prefix(8)
+      guard
+        value.hasPrefix("utf-8") || value.hasPrefix("utf8") || value.hasPrefix("us-ascii")
+          || value.hasPrefix("ascii")
+      else { return }
+    }
+    for position in index...(end + 1) where bytes[position] != 0x0A && bytes[position] != 0x0D {
+      bytes[position] = 0x20
+    }
   }
 
   private func closeDescriptor() {

@@ -28,6 +28,8 @@ struct TrackStatistics {
   static let minimumMovingSpeed = 0.894
   /// The longest interval, seconds, that counts towards moving time and heart rate; longer ones are pauses.
   static let maximumGap = 30.0
+  /// The longest interval, seconds, that counts as moving when it was covered at moving speed (sparse sampling).
+  static let longestSampledInterval = 300.0
   /// The climb above the last low, metres, at which ascent is counted.
   static let elevationHysteresis = 3.0
 
@@ -40,7 +42,15 @@ struct TrackStatistics {
   /// Haversine distance within segments, metres.
   private(set) var haversineDistance = 0.0
   /// Moving time, seconds.
-  private(set) var movingSeconds = 0.0
+  /// Seconds moving: intervals of at most ``maximumGap`` covered at moving speed, plus, on a sparsely sampled track
+  /// (most intervals longer than ``maximumGap``), longer ones covered at moving speed (``sparseMovingSeconds``).
+  var movingSeconds: Double { denseMovingSeconds + (longIntervals > shortIntervals ? sparseMovingSeconds : 0) }
+  private var denseMovingSeconds = 0.0
+  /// Intervals longer than ``maximumGap`` (up to ``longestSampledInterval``) covered at moving speed.
+  private var sparseMovingSeconds = 0.0
+  /// Intervals (with time) of at most ``maximumGap``, and longer: which tells a sparsely sampled track.
+  private var shortIntervals = 0
+  private var longIntervals = 0
   /// The largest device cumulative distance seen, metres.
   private(set) var maximumCumulativeDistance: Double?
   /// Points dropped as GPS jumps (see ``ActivityLimits``).
@@ -140,8 +150,16 @@ struct TrackStatistics {
         travelled = geodesic
       }
       let inInterval = seconds > 0 && seconds <= Self.maximumGap
-      if inInterval, let meters = travelled, meters / seconds >= Self.minimumMovingSpeed {
-        movingSeconds += seconds
+      if seconds > 0 {
+        if inInterval { shortIntervals += 1 } else { longIntervals += 1 }
+      }
+      // Moving by speed, not by gap: on a track sampled every second or few, a longer interval is a pause (or a
+      // lost fix); a device sampling every 45 s (an open-water swim, a watch saving battery) moves between its
+      // points, so there a longer interval counts when it was covered at moving speed.
+      if seconds > 0, seconds <= Self.longestSampledInterval, let meters = travelled,
+        meters / seconds >= Self.minimumMovingSpeed
+      {
+        if inInterval { denseMovingSeconds += seconds } else { sparseMovingSeconds += seconds }
       }
       if inInterval, let heartRate = before.heartRate {
         heartRateWeightedSum += heartRate * seconds

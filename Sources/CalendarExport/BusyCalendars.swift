@@ -11,12 +11,15 @@ import Scheduling
 ///   - text: the `.ics` file's text; `file` names it in errors.
 ///   - from: the start of the span (inclusive); `to`: its end (exclusive).
 /// - Throws: ``ExportError/unreadableCalendar(file:_:)`` when libical cannot read it.
-public func busyIntervals(ics text: String, file: String, from: Date, to: Date,
-                          timeZoneID: String) throws(ExportError) -> [BusyInterval] {
+public func busyIntervals(
+  ics text: String, file: String, from: Date, to: Date,
+  timeZoneID: String
+) throws(ExportError) -> [BusyInterval] {
   let occurrences: [Occurrence]
   do {
-    occurrences = try VCalendar.occurrences(in: text, from: Int64(from.timeIntervalSince1970.rounded(.down)),
-                                            to: Int64(to.timeIntervalSince1970.rounded(.up)))
+    occurrences = try VCalendar.occurrences(
+      in: text, from: Int64(from.timeIntervalSince1970.rounded(.down)),
+      to: Int64(to.timeIntervalSince1970.rounded(.up)))
   } catch {
     throw .unreadableCalendar(file: file, error)
   }
@@ -28,13 +31,16 @@ public func busyIntervals(ics text: String, file: String, from: Date, to: Date,
       let first = days.lowerBound
       let last = days.upperBound
       guard let start = calendar.date(from: DateComponents(year: first.year, month: first.month, day: first.day)),
-            let lastStart = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day)),
-            let end = calendar.date(byAdding: .day, value: 1, to: lastStart) else { continue }
+        let lastStart = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day)),
+        let end = calendar.date(byAdding: .day, value: 1, to: lastStart)
+      else { continue }
       intervals.append(BusyInterval(start: start, end: end, summary: occurrence.summary))
     } else {
-      intervals.append(BusyInterval(start: Date(timeIntervalSince1970: TimeInterval(occurrence.start)),
-                                    end: Date(timeIntervalSince1970: TimeInterval(max(occurrence.end, occurrence.start))),
-                                    summary: occurrence.summary))
+      intervals.append(
+        BusyInterval(
+          start: Date(timeIntervalSince1970: TimeInterval(occurrence.start)),
+          end: Date(timeIntervalSince1970: TimeInterval(max(occurrence.end, occurrence.start))),
+          summary: occurrence.summary))
     }
   }
   return intervals.sorted { ($0.start, $0.end, $0.summary) < ($1.start, $1.end, $1.summary) }

@@ -20,7 +20,8 @@ public enum Reminder: Sendable, Hashable, CustomStringConvertible {
     if lower.contains(":") {
       let parts = lower.split(separator: "-", maxSplits: 1).map(String.init)
       guard parts.count == 2, let time = LocalTime(parsing: parts[0]), parts[1].hasSuffix("d"),
-            let days = Int(parts[1].dropLast()), (0...7).contains(days) else { return nil }
+        let days = Int(parts[1].dropLast()), (0...7).contains(days)
+      else { return nil }
       self = .at(time, daysBefore: days)
       return
     }
@@ -34,11 +35,12 @@ public enum Reminder: Sendable, Hashable, CustomStringConvertible {
     return nil
   }
 
+  /// A readable form of the value.
   public var description: String {
     switch self {
-    case let .before(minutes):
+    case .before(let minutes):
       return minutes % 1440 == 0 ? "\(minutes / 1440)d" : minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes)m"
-    case let .at(time, days):
+    case .at(let time, let days):
       return days == 0 ? "\(time)" : "\(time)-\(days)d"
     }
   }
@@ -59,8 +61,10 @@ public struct ExportOptions: Sendable {
   public var units: DistanceUnit
 
   /// Creates options.
-  public init(reminders: [Reminder], identity: String, calendarName: String, previous: VCalendar? = nil,
-              units: DistanceUnit = .km) {
+  public init(
+    reminders: [Reminder], identity: String, calendarName: String, previous: VCalendar? = nil,
+    units: DistanceUnit = .km
+  ) {
     self.reminders = reminders
     self.identity = identity
     self.calendarName = calendarName
@@ -70,7 +74,9 @@ public struct ExportOptions: Sendable {
 
   /// Reminders a runner expects when none are given: 30 minutes before a timed workout, 20:00 the evening before
   /// an all-day one.
-  public static let defaultReminders: [Reminder] = [.before(minutes: 30), .at(LocalTime(clampingHour: 20, minute: 0), daysBefore: 1)]
+  public static let defaultReminders: [Reminder] = [
+    .before(minutes: 30), .at(LocalTime(clampingHour: 20, minute: 0), daysBefore: 1),
+  ]
 
   /// The identity of a plan for export: its race (distance and date), so that changing the level, the weeks or the
   /// paces updates the same events.

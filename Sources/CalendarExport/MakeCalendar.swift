@@ -10,10 +10,11 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
   /// A busy calendar or previous export that libical cannot read.
   case unreadableCalendar(file: String, ICalendarError)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
-    case let .calendarLibrary(error): return "calendar export failed: \(error)"
-    case let .unreadableCalendar(file, error): return "\(file): \(error)"
+    case .calendarLibrary(let error): return "calendar export failed: \(error)"
+    case .unreadableCalendar(let file, let error): return "\(file): \(error)"
     }
   }
 }
@@ -31,13 +32,16 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
 ///   reminders go on timed workouts only (on an all-day event they fire at midnight); absolute ones (`20:00` the
 ///   day before) on both.
 public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Date) throws(ExportError) -> Export {
-  let builder = EventBuilder(schedule: schedule, options: options, zone: TimeZone(identifier: schedule.timeZoneID)
-    ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current)
+  let builder = EventBuilder(
+    schedule: schedule, options: options,
+    zone: TimeZone(identifier: schedule.timeZoneID)
+      ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current)
   let stamp = utcDateTime(now)
   var events: [VEvent] = []
   var changes: [ExportChange] = []
-  let previous = Dictionary((options.previous?.events ?? []).filter { $0.recurrenceID == nil }.map { ($0.uid, $0) },
-                            uniquingKeysWith: { first, _ in first })
+  let previous = Dictionary(
+    (options.previous?.events ?? []).filter { $0.recurrenceID == nil }.map { ($0.uid, $0) },
+    uniquingKeysWith: { first, _ in first })
   var seen: Set<String> = []
   for week in schedule.weeks {
     for item in week.workouts {
@@ -51,8 +55,10 @@ public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Da
         } else {
           event.sequence = old.sequence + 1
           let moved = old.start != event.start
-          changes.append(ExportChange(uid: event.uid, change: moved ? .moved : .changed, summary: event.summary,
-                                      detail: moved ? "\(describe(old.start)) → \(describe(event.start))" : nil))
+          changes.append(
+            ExportChange(
+              uid: event.uid, change: moved ? .moved : .changed, summary: event.summary,
+              detail: moved ? "\(describe(old.start)) → \(describe(event.start))" : nil))
         }
       } else {
         changes.append(ExportChange(uid: event.uid, change: .added, summary: event.summary))
@@ -70,8 +76,9 @@ public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Da
     events.append(cancelled)
     changes.append(ExportChange(uid: old.uid, change: .cancelled, summary: old.summary))
   }
-  let calendar = VCalendar(prodID: "-//RunningMate//runmate 0.1//EN", method: "PUBLISH", name: options.calendarName,
-                           events: events)
+  let calendar = VCalendar(
+    prodID: "-//RunningMate//runmate 0.1//EN", method: "PUBLISH", name: options.calendarName,
+    events: events)
   return Export(calendar: calendar, changes: changes)
 }
 
@@ -86,10 +93,10 @@ func sameContent(_ a: VEvent, _ b: VEvent) -> Bool {
 func describe(_ time: EventTime) -> String {
   func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
   switch time {
-  case let .date(d): return "\(d.year)-\(two(d.month))-\(two(d.day))"
-  case let .zoned(t, tzid): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute)) \(tzid)"
-  case let .utc(t): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute))Z"
-  case let .floating(t): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute))"
+  case .date(let d): return "\(d.year)-\(two(d.month))-\(two(d.day))"
+  case .zoned(let t, let tzid): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute)) \(tzid)"
+  case .utc(let t): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute))Z"
+  case .floating(let t): return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute))"
   }
 }
 
@@ -100,14 +107,16 @@ func utcDateTime(_ date: Date) -> ICalDateTime {
   let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
   let rest = seconds - days * 86_400
   let day = CivilDate(dayNumber: days)
-  return ICalDateTime(year: day.year, month: day.month, day: day.day, hour: rest / 3600, minute: rest % 3600 / 60,
-                      second: rest % 60)
+  return ICalDateTime(
+    year: day.year, month: day.month, day: day.day, hour: rest / 3600, minute: rest % 3600 / 60,
+    second: rest % 60)
 }
 
 func dateTime(_ date: Date, _ calendar: Calendar) -> ICalDateTime {
   let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-  return ICalDateTime(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0,
-                      minute: c.minute ?? 0, second: c.second ?? 0)
+  return ICalDateTime(
+    year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0,
+    minute: c.minute ?? 0, second: c.second ?? 0)
 }
 
 /// Builds the VEVENT of one scheduled workout.
@@ -163,24 +172,31 @@ struct EventBuilder {
     text += "\nPlan \(schedule.plan.id) · RunningMate"
     var categories = ["Running", name(workout)]
     if workout.kind == .race { categories = ["Running", "Race"] }
-    return VEvent(uid: uid(for: item, week: week), dtstamp: stamp, start: start, end: end, summary: summary,
-                  description: text, location: nil, categories: categories, sequence: 0, status: nil,
-                  transparent: item.start == nil && workout.kind != .race, alarms: alarms(for: item, summary: summary),
-                  recurrenceRule: nil, recurrenceID: nil, durationSeconds: nil)
+    return VEvent(
+      uid: uid(for: item, week: week), dtstamp: stamp, start: start, end: end, summary: summary,
+      description: text, location: nil, categories: categories, sequence: 0, status: nil,
+      transparent: item.start == nil && workout.kind != .race, alarms: alarms(for: item, summary: summary),
+      recurrenceRule: nil, recurrenceID: nil, durationSeconds: nil)
   }
 
   func alarms(for item: ScheduledWorkout, summary: String) -> [VAlarm] {
     var alarms: [VAlarm] = []
     for reminder in options.reminders {
       switch reminder {
-      case let .before(minutes):
+      case .before(let minutes):
         guard let time = item.time else { continue }  // a relative alarm on an all-day event fires at midnight
-        alarms.append(VAlarm(trigger: .relative(seconds: -minutes * 60, fromEnd: false),
-                             description: "\(summary) at \(time)"))
-      case let .at(time, daysBefore):
+        alarms.append(
+          VAlarm(
+            trigger: .relative(seconds: -minutes * 60, fromEnd: false),
+            description: "\(summary) at \(time)"))
+      case .at(let time, let daysBefore):
         let day = item.workout.date.adding(days: -daysBefore)
-        guard let instant = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day,
-                                                               hour: time.hour, minute: time.minute)) else { continue }
+        guard
+          let instant = calendar.date(
+            from: DateComponents(
+              year: day.year, month: day.month, day: day.day,
+              hour: time.hour, minute: time.minute))
+        else { continue }
         let when = daysBefore == 0 ? "Today" : daysBefore == 1 ? "Tomorrow" : "In \(daysBefore) days"
         alarms.append(VAlarm(trigger: .absolute(utcDateTime(instant)), description: "\(when): \(summary)"))
       }

@@ -1,6 +1,5 @@
-import Foundation
-
 internal import CZlib
+import Foundation
 
 /// One member of a zip: what the central directory says about it.
 struct ZipMember {

@@ -76,7 +76,8 @@ private struct LimitScanner {
     var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var number = 0
     while start < bytes.count {
-      let end = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+      let end =
+        memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
         .map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
       number += 1
       var lineEnd = end
@@ -103,7 +104,8 @@ private struct LimitScanner {
           var total = scanner.length
           var next = end + 1
           while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") {
-            let nextEnd = memchr(base + next, Int32(UInt8(ascii: "\n")), bytes.count - next)
+            let nextEnd =
+              memchr(base + next, Int32(UInt8(ascii: "\n")), bytes.count - next)
               .map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
             var contentEnd = nextEnd
             if nextEnd < bytes.count && bytes[nextEnd - 1] == UInt8(ascii: "\r") { contentEnd -= 1 }
@@ -159,7 +161,8 @@ private func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
   guard let base = bytes.baseAddress else { return [0] }
   var start = 0
   while start < bytes.count {
-    let end = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+    let end =
+      memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
       .map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
     var position = start
     while end - position > limit {

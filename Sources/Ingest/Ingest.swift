@@ -69,16 +69,18 @@ public struct IngestOutcome<Run: IngestibleRun>: Sendable {
 ///   - stored: the runs already in the logbook.
 ///   - slots: the planned workouts runs may match (empty: every new run is an extra run).
 ///   - taken: the slots already matched by stored runs.
-public func ingest<Run: IngestibleRun>(_ candidates: [Run], stored: [Run], slots: [PlannedSlot],
-                                       taken: Set<String>) -> IngestOutcome<Run> {
+public func ingest<Run: IngestibleRun>(
+  _ candidates: [Run], stored: [Run], slots: [PlannedSlot],
+  taken: Set<String>
+) -> IngestOutcome<Run> {
   var outcome = IngestOutcome<Run>()
   var taken = taken
   let slotsByID = Dictionary(slots.map { ($0.workoutID, $0) }, uniquingKeysWith: { first, _ in first })
   // Stored runs by day: twins are at most a day apart (two device records around local midnight).
   var storedByDay: [Int: [Int]] = [:]
   for (index, run) in stored.enumerated() { storedByDay[run.date.dayNumber, default: []].append(index) }
-  var replaced: [Int: Run] = [:]   // stored index → its merged record so far
-  var addedByDay: [Int: [Int]] = [:]   // new runs of this batch by day, indexes into outcome.added
+  var replaced: [Int: Run] = [:]  // stored index → its merged record so far
+  var addedByDay: [Int: [Int]] = [:]  // new runs of this batch by day, indexes into outcome.added
   func twinInStore(_ run: Run) -> Int? {
     let near = (-1...1).flatMap { storedByDay[run.date.dayNumber + $0] ?? [] }
     return near.filter { areTwins(replaced[$0] ?? stored[$0], run) }.min { a, b in
@@ -105,7 +107,8 @@ public func ingest<Run: IngestibleRun>(_ candidates: [Run], stored: [Run], slots
     }
     let nearAdded = (-1...1).flatMap { addedByDay[candidate.date.dayNumber + $0] ?? [] }
     if let twin = nearAdded.filter({ areTwins(outcome.added[$0].run, candidate) })
-      .min(by: { closeness(outcome.added[$0].run, candidate) < closeness(outcome.added[$1].run, candidate) }) {
+      .min(by: { closeness(outcome.added[$0].run, candidate) < closeness(outcome.added[$1].run, candidate) })
+    {
       let merged = mergedTwin(stored: outcome.added[twin].run, candidate: candidate)
       if let merged {
         outcome.added[twin].run = merged
@@ -116,8 +119,9 @@ public func ingest<Run: IngestibleRun>(_ candidates: [Run], stored: [Run], slots
       outcome.duplicates.append(.init(candidate: index, twin: .added(twin), merged: merged, status: nil))
       continue
     }
-    let match = matchSlot(date: candidate.date, distanceKm: candidate.distanceKm, kind: candidate.kind, in: slots,
-                          taken: taken)
+    let match = matchSlot(
+      date: candidate.date, distanceKm: candidate.distanceKm, kind: candidate.kind, in: slots,
+      taken: taken)
     if let match { taken.insert(match.slot.workoutID) }
     addedByDay[candidate.date.dayNumber, default: []].append(outcome.added.count)
     outcome.added.append(.init(candidate: index, run: candidate, match: match))

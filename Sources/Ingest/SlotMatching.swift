@@ -44,8 +44,10 @@ public func matchStatus(distanceKm: Double, for slot: PlannedSlot) -> MatchStatu
 /// 3. Else nothing: an extra run.
 ///
 /// The status is ``MatchStatus/partial`` when the run is shorter than ``IngestRules/partialBelow`` of the plan.
-public func matchSlot(date: CivilDate, distanceKm: Double, kind: WorkoutKind?, in slots: [PlannedSlot],
-                      taken: Set<String>) -> SlotMatch? {
+public func matchSlot(
+  date: CivilDate, distanceKm: Double, kind: WorkoutKind?, in slots: [PlannedSlot],
+  taken: Set<String>
+) -> SlotMatch? {
   func fit(_ slot: PlannedSlot) -> Double {
     let kindPenalty = kind.map { $0 == slot.kind ? 0.0 : 0.5 } ?? 0.0
     let ratio = distanceKm / max(slot.distanceKm, 0.1)
@@ -54,7 +56,7 @@ public func matchSlot(date: CivilDate, distanceKm: Double, kind: WorkoutKind?, i
   func dayPenalty(_ offset: Int) -> Double { offset == 0 ? 0 : (offset > 0 ? 1 : 2) }
   let open = slots.filter { !taken.contains($0.workoutID) }
   let near = open.filter { slot in
-    let offset = slot.date.days(to: date)   // > 0: the workout was before the run
+    let offset = slot.date.days(to: date)  // > 0: the workout was before the run
     return abs(offset) <= (slot.kind == .race ? 0 : 1)
   }
   if let best = near.min(by: { a, b in
@@ -63,8 +65,9 @@ public func matchSlot(date: CivilDate, distanceKm: Double, kind: WorkoutKind?, i
     return (left, a.workoutID) < (right, b.workoutID)
   }) {
     let offset = best.date.days(to: date)
-    return SlotMatch(slot: best, status: matchStatus(distanceKm: distanceKm, for: best),
-                     day: offset == 0 ? .sameDay : (offset > 0 ? .late : .early))
+    return SlotMatch(
+      slot: best, status: matchStatus(distanceKm: distanceKm, for: best),
+      day: offset == 0 ? .sameDay : (offset > 0 ? .late : .early))
   }
   guard !slots.contains(where: { $0.date == date }) else { return nil }
   let moved = open.filter { slot in
@@ -72,9 +75,11 @@ public func matchSlot(date: CivilDate, distanceKm: Double, kind: WorkoutKind?, i
     return slot.kind != .race && offset >= 2 && offset <= IngestRules.movedDayLimit
       && sameWeek(slot, date)
   }
-  guard let best = moved.min(by: { a, b in
-    (a.date.days(to: date), fit(a), a.workoutID) < (b.date.days(to: date), fit(b), b.workoutID)
-  }) else { return nil }
+  guard
+    let best = moved.min(by: { a, b in
+      (a.date.days(to: date), fit(a), a.workoutID) < (b.date.days(to: date), fit(b), b.workoutID)
+    })
+  else { return nil }
   return SlotMatch(slot: best, status: matchStatus(distanceKm: distanceKm, for: best), day: .late)
 }
 

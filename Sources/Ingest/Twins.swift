@@ -35,7 +35,7 @@ func within(_ a: Double, _ b: Double, share: Double) -> Bool {
 ///
 /// - Returns: the merged record, and whether it differs from `stored` (nil: keep `stored` as it is).
 public func mergedTwin<Run: IngestibleRun>(stored: Run, candidate: Run) -> Run? {
-  if !stored.isHandLogged && !candidate.isHandLogged { return nil }   // the same device run again
+  if !stored.isHandLogged && !candidate.isHandLogged { return nil }  // the same device run again
   let (device, hand) = stored.isHandLogged ? (candidate, stored) : (stored, candidate)
   var merged = device
   merged.note = combinedNotes(device.note, hand.note)
@@ -43,8 +43,9 @@ public func mergedTwin<Run: IngestibleRun>(stored: Run, candidate: Run) -> Run? 
   merged.kind = hand.kind ?? device.kind
   merged.averageHeartRate = device.averageHeartRate ?? hand.averageHeartRate
   if !stored.isHandLogged, merged.note == stored.note, merged.rpe == stored.rpe, merged.kind == stored.kind,
-     merged.averageHeartRate == stored.averageHeartRate {
-    return nil   // the hand-logged twin adds nothing the stored device record lacks
+    merged.averageHeartRate == stored.averageHeartRate
+  {
+    return nil  // the hand-logged twin adds nothing the stored device record lacks
   }
   return merged
 }

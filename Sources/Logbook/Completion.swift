@@ -41,11 +41,13 @@ public struct Completion: Sendable, Hashable, Codable {
   public var status: MatchStatus?
 
   /// Creates a completion.
-  public init(id: Int64? = nil, date: CivilDate, startedAt: Date? = nil, distanceKm: Double, durationSeconds: Double,
-              movingSeconds: Double? = nil, kind: WorkoutKind? = nil, rpe: Int? = nil, averageHeartRate: Int? = nil,
-              elevationGainMeters: Double? = nil, note: String? = nil, source: Source = .manual,
-              sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil,
-              status: MatchStatus? = nil) {
+  public init(
+    id: Int64? = nil, date: CivilDate, startedAt: Date? = nil, distanceKm: Double, durationSeconds: Double,
+    movingSeconds: Double? = nil, kind: WorkoutKind? = nil, rpe: Int? = nil, averageHeartRate: Int? = nil,
+    elevationGainMeters: Double? = nil, note: String? = nil, source: Source = .manual,
+    sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil,
+    status: MatchStatus? = nil
+  ) {
     self.id = id
     self.date = date
     self.startedAt = startedAt

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// The database file before SQLite writes to it: created 0600, locked while it is set up, and looked at byte by byte
@@ -76,8 +76,9 @@ final class DatabaseFile: @unchecked Sendable {
         _ = close(descriptor)
         throw .cannotOpen(path: path, detail: "not a regular file")
       }
-      file = DatabaseFile(identity: Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)),
-                          descriptor: descriptor)
+      file = DatabaseFile(
+        identity: Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)),
+        descriptor: descriptor)
       isNewDescriptor = true
     }
     do throws(LogbookError) {

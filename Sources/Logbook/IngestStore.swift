@@ -46,6 +46,13 @@ public struct IngestedRuns: Sendable, Hashable {
   public init() {}
 }
 
+/// A test hook for fault injection: called inside an import's write transaction
+/// (``LogbookDatabase/ingestRuns(_:planID:slots:)``,
+/// ``LogbookDatabase/saveHealth(days:measures:runs:profile:planID:slots:)``) after each row it inserts or updates,
+/// with the number of rows written so far in that transaction. The CLI installs one that kills the process
+/// (`RUNMATE_FAULT_KILL_AFTER_ROWS`), so tests can prove that a kill inside the transaction keeps nothing of it.
+public typealias RowHook = @Sendable (_ rowsWritten: Int) -> Void
+
 extension LogbookDatabase {
   /// Adds runs from any source (`log`, GPX/TCX `import`, `health import`) the one way: in ONE write transaction
   /// it reads the logbook, lets ``Ingest/ingest(_:stored:slots:taken:)`` decide (twins across sources, the
@@ -65,16 +72,24 @@ extension LogbookDatabase {
   {
     for candidate in candidates { _ = try candidate.validated() }
     do {
-      return try writer.write { db in try LogbookDatabase.ingestRuns(candidates, planID: planID, slots: slots, in: db) }
+      return try writer.write { db in
+        var rows = 0
+        return try LogbookDatabase.ingestRuns(candidates, planID: planID, slots: slots, in: db) {
+          rows += 1
+          afterRowWritten?(rows)
+        }
+      }
     } catch {
       throw LogbookDatabase.describe(error, path: path)
     }
   }
 
-  /// The body of ``ingestRuns(_:planID:slots:)``, inside the caller's write transaction.
-  static func ingestRuns(_ candidates: [Completion], planID: String?, slots: [PlannedSlot], in db: Database) throws
-    -> IngestedRuns
-  {
+  /// The body of ``ingestRuns(_:planID:slots:)``, inside the caller's write transaction; `wroteRow` is called after
+  /// each row written.
+  static func ingestRuns(
+    _ candidates: [Completion], planID: String?, slots: [PlannedSlot], in db: Database,
+    wroteRow: () -> Void
+  ) throws -> IngestedRuns {
     let before = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
     var planID = planID
     if let id = planID, try !PlanRecord.exists(db, key: id) { planID = nil }
@@ -93,6 +108,7 @@ extension LogbookDatabase {
       run.workoutID = before[index].workoutID
       run.status = duplicate.status ?? before[index].status
       try CompletionRecord(run).update(db)
+      wroteRow()
       current[index] = run
     }
     for added in outcome.added {
@@ -102,17 +118,22 @@ extension LogbookDatabase {
       run.status = added.match?.status
       var record = CompletionRecord(run)
       try record.insert(db)
+      wroteRow()
       result.added.append(.init(run: record.completion, match: added.match))
     }
     for duplicate in outcome.duplicates {
       let candidate = candidates[duplicate.candidate]
       switch duplicate.twin {
       case .stored(let index):
-        result.twins.append(.init(candidate: candidate, stored: current[index], wasStored: true,
-                                  merged: duplicate.merged != nil))
+        result.twins.append(
+          .init(
+            candidate: candidate, stored: current[index], wasStored: true,
+            merged: duplicate.merged != nil))
       case .added(let index):
-        result.twins.append(.init(candidate: candidate, stored: result.added[index].run, wasStored: false,
-                                  merged: duplicate.merged != nil))
+        result.twins.append(
+          .init(
+            candidate: candidate, stored: result.added[index].run, wasStored: false,
+            merged: duplicate.merged != nil))
       }
     }
     result.skipped = outcome.skipped.map { .init(candidate: candidates[$0.candidate], reason: $0.reason) }

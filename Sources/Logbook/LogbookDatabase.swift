@@ -17,6 +17,8 @@ public final class LogbookDatabase: Sendable {
   public let path: String
   /// The file, held (and locked while set up) as long as the database is open; nil in memory.
   let file: DatabaseFile?
+  /// The test hook called inside an import's write transaction after each row it writes (see ``RowHook``).
+  let afterRowWritten: RowHook?
 
   /// Opens (or creates, mode 0600) the database at `path`, migrating an older schema.
   ///
@@ -24,13 +26,16 @@ public final class LogbookDatabase: Sendable {
   /// new path at once take turns. A file that is not ours, or is damaged, is refused before SQLite may write to it:
   /// it is left byte for byte as it was, with no `-wal` or `-shm` beside it. Our own file is made 0600.
   ///
+  /// - Parameter afterRowWritten: a test hook for fault injection (see ``RowHook``); nil in normal use.
   /// - Throws: ``LogbookError`` when the file is not ours, not a database, from a newer version, or cannot be made.
-  public init(path: String) throws(LogbookError) {
+  public init(path: String, afterRowWritten: RowHook? = nil) throws(LogbookError) {
     self.path = path
+    self.afterRowWritten = afterRowWritten
     let url = URL(fileURLWithPath: path)
     do {
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                              attributes: [.posixPermissions: 0o700])
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
     } catch {
       throw .cannotOpen(path: path, detail: (error as NSError).localizedDescription)
     }
@@ -114,6 +119,7 @@ public final class LogbookDatabase: Sendable {
   public init() throws(LogbookError) {
     path = ":memory:"
     file = nil
+    afterRowWritten = nil
     let queue: DatabaseQueue
     do {
       queue = try DatabaseQueue()
@@ -142,7 +148,8 @@ public final class LogbookDatabase: Sendable {
   /// Refuses a database that another program made: ours carry `PRAGMA application_id`, an empty one has no tables.
   static func checkOwnership(_ db: Database, path: String) throws {
     let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-    let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    let tables = try String.fetchAll(
+      db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     if applicationID != LogbookDatabase.applicationID && (applicationID != 0 || !tables.isEmpty) {
       throw LogbookError.notOurs(path: path)
     }
@@ -281,8 +288,10 @@ public final class LogbookDatabase: Sendable {
   ///
   /// With `schedule`, its settings and dated workouts replace the plan's in the same transaction (nil settings:
   /// none saved). Without it, saved settings are kept and the dated workouts are dropped (the plan changed).
-  public func savePlan(_ plan: Plan, name: String, activate: Bool,
-                       schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil)
+  public func savePlan(
+    _ plan: Plan, name: String, activate: Bool,
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil
+  )
     throws(LogbookError) -> SavedPlan
   {
     var encoded: (json: String?, workouts: [DatedWorkout])?
@@ -386,15 +395,20 @@ public final class LogbookDatabase: Sendable {
   }
 
   static func scheduledWorkouts(planID: String, in db: Database) throws -> [DatedWorkout] {
-    try Row.fetchAll(db, sql: """
-      SELECT workoutID, week, date, plannedDate, startMinute, timeZone, kind, distanceKm FROM scheduledWorkout
-      WHERE planID = ? ORDER BY date, startMinute, workoutID
-      """, arguments: [planID]).compactMap { row -> DatedWorkout? in
+    try Row.fetchAll(
+      db,
+      sql: """
+        SELECT workoutID, week, date, plannedDate, startMinute, timeZone, kind, distanceKm FROM scheduledWorkout
+        WHERE planID = ? ORDER BY date, startMinute, workoutID
+        """, arguments: [planID]
+    ).compactMap { row -> DatedWorkout? in
       guard let date = CivilDate(iso: row["date"]), let planned = CivilDate(iso: row["plannedDate"]),
-            let kind = WorkoutKind(rawValue: row["kind"]) else { return nil }
-      return DatedWorkout(workoutID: row["workoutID"], week: row["week"], date: date, plannedDate: planned,
-                          startMinute: row["startMinute"], timeZoneID: row["timeZone"], kind: kind,
-                          distanceKm: row["distanceKm"])
+        let kind = WorkoutKind(rawValue: row["kind"])
+      else { return nil }
+      return DatedWorkout(
+        workoutID: row["workoutID"], week: row["week"], date: date, plannedDate: planned,
+        startMinute: row["startMinute"], timeZoneID: row["timeZone"], kind: kind,
+        distanceKm: row["distanceKm"])
     }
   }
 
@@ -418,12 +432,16 @@ public final class LogbookDatabase: Sendable {
     try db.execute(sql: "UPDATE plan SET scheduleJSON = ? WHERE id = ?", arguments: [json, planID])
     try db.execute(sql: "DELETE FROM scheduledWorkout WHERE planID = ?", arguments: [planID])
     for item in workouts {
-      try db.execute(sql: """
-        INSERT OR REPLACE INTO scheduledWorkout
-          (planID, workoutID, week, date, plannedDate, startMinute, timeZone, kind, distanceKm)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """, arguments: [planID, item.workoutID, item.week, item.date.description, item.plannedDate.description,
-                          item.startMinute, item.timeZoneID, item.kind.rawValue, item.distanceKm])
+      try db.execute(
+        sql: """
+          INSERT OR REPLACE INTO scheduledWorkout
+            (planID, workoutID, week, date, plannedDate, startMinute, timeZone, kind, distanceKm)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          planID, item.workoutID, item.week, item.date.description, item.plannedDate.description,
+          item.startMinute, item.timeZoneID, item.kind.rawValue, item.distanceKm,
+        ])
     }
   }
 
@@ -445,11 +463,13 @@ public final class LogbookDatabase: Sendable {
       if stored.isDefault { try db.execute(sql: "UPDATE profile SET isDefault = 0") }
       if let id = try Int64.fetchOne(db, sql: "SELECT id FROM profile WHERE name = ?", arguments: [profile.name]) {
         stored.id = id
-        try db.execute(sql: "UPDATE profile SET isCoach = ?, isDefault = ?, profileJSON = ? WHERE id = ?",
-                       arguments: [stored.isCoach, stored.isDefault, json, id])
+        try db.execute(
+          sql: "UPDATE profile SET isCoach = ?, isDefault = ?, profileJSON = ? WHERE id = ?",
+          arguments: [stored.isCoach, stored.isDefault, json, id])
       } else {
-        try db.execute(sql: "INSERT INTO profile (name, isCoach, isDefault, profileJSON) VALUES (?, ?, ?, ?)",
-                       arguments: [stored.name, stored.isCoach, stored.isDefault, json])
+        try db.execute(
+          sql: "INSERT INTO profile (name, isCoach, isDefault, profileJSON) VALUES (?, ?, ?, ?)",
+          arguments: [stored.name, stored.isCoach, stored.isDefault, json])
         stored.id = db.lastInsertedRowID
       }
       return stored
@@ -495,17 +515,19 @@ public final class LogbookDatabase: Sendable {
       throw .noSuchProfile(name: athlete, known: try profiles().map(\.name))
     }
     try write { db in
-      try db.execute(sql: "INSERT OR IGNORE INTO coachAthlete (coachID, athleteID) VALUES (?, ?)",
-                     arguments: [coachID, athleteID])
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO coachAthlete (coachID, athleteID) VALUES (?, ?)",
+        arguments: [coachID, athleteID])
     }
   }
 
   /// A coach's athletes, by name.
   public func athletes(ofCoach coach: String) throws(LogbookError) -> [Profile] {
     guard let coachProfile = try profile(named: coach), let coachID = coachProfile.id else { return [] }
-    let ids = Set(try read { db in
-      try Int64.fetchAll(db, sql: "SELECT athleteID FROM coachAthlete WHERE coachID = ?", arguments: [coachID])
-    })
+    let ids = Set(
+      try read { db in
+        try Int64.fetchAll(db, sql: "SELECT athleteID FROM coachAthlete WHERE coachID = ?", arguments: [coachID])
+      })
     return try profiles().filter { $0.id.map(ids.contains) ?? false }
   }
 
@@ -518,9 +540,10 @@ public final class LogbookDatabase: Sendable {
 
   /// The saved plans of a profile.
   public func plans(ofProfile profileID: Int64) throws(LogbookError) -> [SavedPlan] {
-    let ids = Set(try read { db in
-      try String.fetchAll(db, sql: "SELECT id FROM plan WHERE profileID = ?", arguments: [profileID])
-    })
+    let ids = Set(
+      try read { db in
+        try String.fetchAll(db, sql: "SELECT id FROM plan WHERE profileID = ?", arguments: [profileID])
+      })
     return try plans().filter { ids.contains($0.id) }
   }
 
@@ -530,20 +553,25 @@ public final class LogbookDatabase: Sendable {
   public func recordExport(identity: String, path: String, calendar: String) throws(LogbookError) {
     let now = Date()
     try write { db in
-      try db.execute(sql: "INSERT INTO export (identity, path, exportedAt, calendar) VALUES (?, ?, ?, ?)",
-                     arguments: [identity, path, now, calendar])
-      try db.execute(sql: """
-        DELETE FROM export WHERE identity = ? AND id NOT IN
-          (SELECT id FROM export WHERE identity = ? ORDER BY id DESC LIMIT 5)
-        """, arguments: [identity, identity])
+      try db.execute(
+        sql: "INSERT INTO export (identity, path, exportedAt, calendar) VALUES (?, ?, ?, ?)",
+        arguments: [identity, path, now, calendar])
+      try db.execute(
+        sql: """
+          DELETE FROM export WHERE identity = ? AND id NOT IN
+            (SELECT id FROM export WHERE identity = ? ORDER BY id DESC LIMIT 5)
+          """, arguments: [identity, identity])
     }
   }
 
   /// The last export for `identity`: where it went and the calendar text.
   public func lastExport(identity: String) throws(LogbookError) -> (path: String, calendar: String)? {
     try read { db -> (path: String, calendar: String)? in
-      guard let row = try Row.fetchOne(db, sql: "SELECT path, calendar FROM export WHERE identity = ? ORDER BY id DESC LIMIT 1",
-                                       arguments: [identity]) else { return nil }
+      guard
+        let row = try Row.fetchOne(
+          db, sql: "SELECT path, calendar FROM export WHERE identity = ? ORDER BY id DESC LIMIT 1",
+          arguments: [identity])
+      else { return nil }
       return (path: row["path"], calendar: row["calendar"])
     }
   }
@@ -629,7 +657,7 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
   var sourceFile: String?
   var planID: String?
   var workoutID: String?
-  var status: String?   // v6-ingest-status
+  var status: String?  // v6-ingest-status
 
   init(_ c: Completion) {
     id = c.id
@@ -653,11 +681,12 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
   mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
   var completion: Completion {
-    Completion(id: id, date: CivilDate(iso: date) ?? CivilDate(dayNumber: 0), startedAt: startedAt, distanceKm: distanceKm,
-               durationSeconds: durationSeconds, movingSeconds: movingSeconds,
-               kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
-               elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
-               sourceFile: sourceFile, planID: planID, workoutID: workoutID,
-               status: status.flatMap(MatchStatus.init(rawValue:)))
+    Completion(
+      id: id, date: CivilDate(iso: date) ?? CivilDate(dayNumber: 0), startedAt: startedAt, distanceKm: distanceKm,
+      durationSeconds: durationSeconds, movingSeconds: movingSeconds,
+      kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
+      elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
+      sourceFile: sourceFile, planID: planID, workoutID: workoutID,
+      status: status.flatMap(MatchStatus.init(rawValue:)))
   }
 }

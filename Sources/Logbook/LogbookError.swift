@@ -28,35 +28,40 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A database error we did not expect.
   case database(detail: String)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
-    case let .notOurs(path):
+    case .notOurs(let path):
       return "\(path): this SQLite database belongs to another program, not RunningMate; give another --db path"
-    case let .corrupt(path, detail):
+    case .corrupt(let path, let detail):
       return "\(path): not a readable RunningMate database (\(detail)); restore a backup or give another --db path"
-    case let .newerSchema(path, migration):
+    case .newerSchema(let path, let migration):
       return "\(path): written by a newer RunningMate (migration '\(migration)'); update runmate to use it"
-    case let .cannotOpen(path, detail):
+    case .cannotOpen(let path, let detail):
       return "\(path): cannot open the database: \(detail)"
-    case let .noSuchPlan(name, known):
-      let list = known.isEmpty ? "no plans are saved yet (runmate plan ... --save)" : "saved plans: \(known.joined(separator: ", "))"
+    case .noSuchPlan(let name, let known):
+      let list =
+        known.isEmpty
+        ? "no plans are saved yet (runmate plan ... --save)" : "saved plans: \(known.joined(separator: ", "))"
       return "--plan: no saved plan named '\(name)'; \(list)"
     case .noActivePlan:
       return "no active plan: save one with `runmate plan ... --save`, or name one with --plan"
-    case let .planNameTaken(name):
-      return "--name: a plan named '\(name)' is already saved; choose another name or delete it with `runmate plans delete \(name)`"
-    case let .noSuchCompletion(id):
+    case .planNameTaken(let name):
+      return
+        "--name: a plan named '\(name)' is already saved; choose another name or delete it with `runmate plans delete \(name)`"
+    case .noSuchCompletion(let id):
       return "no logged run with id \(id); `runmate log list` shows the ids"
     case .nothingToUndo:
       return "nothing to undo: no run has been logged"
-    case let .noSuchProfile(name, known):
-      let list = known.isEmpty ? "no profiles yet (runmate profile init NAME)" : "profiles: \(known.joined(separator: ", "))"
+    case .noSuchProfile(let name, let known):
+      let list =
+        known.isEmpty ? "no profiles yet (runmate profile init NAME)" : "profiles: \(known.joined(separator: ", "))"
       return "--profile: no profile named '\(name)'; \(list)"
-    case let .notACoach(name):
+    case .notACoach(let name):
       return "'\(name)' is not a coach; make it one with `runmate profile set --profile \(name) --coach`"
-    case let .implausible(record, field, value, allowed):
+    case .implausible(let record, let field, let value, let allowed):
       return "\(record): \(field) \(value) is not possible, allowed is \(allowed); nothing was stored"
-    case let .database(detail):
+    case .database(let detail):
       return "database error: \(detail)"
     }
   }

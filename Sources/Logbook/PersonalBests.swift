@@ -38,8 +38,10 @@ public struct PersonalBests: Sendable, Hashable {
   }
 
   /// The records `after` beats compared with `before`, in words, distances in `units`.
-  public static func improvements(from before: PersonalBests, to after: PersonalBests,
-                                  units: DistanceUnit = .km) -> [String] {
+  public static func improvements(
+    from before: PersonalBests, to after: PersonalBests,
+    units: DistanceUnit = .km
+  ) -> [String] {
     var news: [String] = []
     if after.longestRunKm > before.longestRunKm + 0.01 && before.longestRunKm > 0 {
       news.append("longest run ever: \(kilometresText(after.longestRunKm, units))")
@@ -47,14 +49,18 @@ public struct PersonalBests: Sendable, Hashable {
     for (name, _) in distances {
       if let new = after.fastest[name], let old = before.fastest[name], new < old - 0.5 {
         news.append("fastest \(name): \(formatRaceTime(new)) (was \(formatRaceTime(old)))")
-      } else if let new = after.fastest[name], before.fastest[name] == nil, !before.fastest.isEmpty || before.longestRunKm > 0 {
+      } else if let new = after.fastest[name], before.fastest[name] == nil,
+        !before.fastest.isEmpty || before.longestRunKm > 0
+      {
         news.append("first \(name): \(formatRaceTime(new))")
       }
     }
     if after.biggestWeekKm > before.biggestWeekKm + 0.01 && before.biggestWeekKm > 0 {
       news.append("biggest week: \(kilometresText(after.biggestWeekKm, units))")
     }
-    if after.longestStreakDays > before.longestStreakDays && before.longestStreakDays > 0 && after.longestStreakDays >= 3 {
+    if after.longestStreakDays > before.longestStreakDays && before.longestStreakDays > 0
+      && after.longestStreakDays >= 3
+    {
       news.append("longest streak: \(after.longestStreakDays) days in a row")
     }
     return news

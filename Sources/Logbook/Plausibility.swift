@@ -70,8 +70,9 @@ extension Completion {
       throw fail("time", valueText(durationSeconds) + " s", Plausible.runSeconds.text("seconds", aboveLower: true))
     }
     if let movingSeconds, !(movingSeconds > 0 && Plausible.runSeconds.contains(movingSeconds)) {
-      throw fail("moving time", valueText(movingSeconds) + " s",
-                 Plausible.runSeconds.text("seconds", aboveLower: true))
+      throw fail(
+        "moving time", valueText(movingSeconds) + " s",
+        Plausible.runSeconds.text("seconds", aboveLower: true))
     }
     guard secondsPerKm >= Plausible.fastestSecondsPerKm else {
       throw fail("pace", Pace(secondsPerKilometer: secondsPerKm).formatted(), "0:10/km or slower")
@@ -94,13 +95,15 @@ extension HealthDay {
   public func validated() throws(LogbookError) -> HealthDay {
     func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws(LogbookError) {
       guard range.contains(value) else {
-        throw .implausible(record: "health day \(date)", field: field,
-                           value: valueText(value) + (unit.isEmpty ? "" : " \(unit)"), allowed: range.text(unit))
+        throw .implausible(
+          record: "health day \(date)", field: field,
+          value: valueText(value) + (unit.isEmpty ? "" : " \(unit)"), allowed: range.text(unit))
       }
     }
     guard Plausible.days.contains(date) else {
-      throw .implausible(record: "health day \(date)", field: "date", value: date.description,
-                         allowed: "1900-01-01 to 2100-12-31")
+      throw .implausible(
+        record: "health day \(date)", field: "date", value: date.description,
+        allowed: "1900-01-01 to 2100-12-31")
     }
     try check("steps", steps, Plausible.daySteps, "")
     try check("distance", distanceKm, Plausible.dayKm, "km")
@@ -120,12 +123,14 @@ extension HealthMeasure {
     }
     if let range = Plausible.measures[kind] {
       guard range.contains(value) else {
-        throw .implausible(record: record + " of \(date)", field: kind, value: valueText(value),
-                           allowed: range.text(""))
+        throw .implausible(
+          record: record + " of \(date)", field: kind, value: valueText(value),
+          allowed: range.text(""))
       }
     } else if !(value.isFinite && value >= 0) {
-      throw .implausible(record: record + " of \(date)", field: kind, value: valueText(value),
-                         allowed: "a finite number, 0 or more")
+      throw .implausible(
+        record: record + " of \(date)", field: kind, value: valueText(value),
+        allowed: "a finite number, 0 or more")
     }
     return self
   }

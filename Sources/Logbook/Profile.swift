@@ -59,9 +59,11 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A value outside what is allowed.
   case invalid(field: String, value: String, allowed: String)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
-    case let .invalid(field, value, allowed): return "--\(field): '\(value)' is not valid, allowed is \(allowed)"
+    case .invalid(let field, let value, let allowed):
+      return "--\(field): '\(value)' is not valid, allowed is \(allowed)"
     }
   }
 }
@@ -76,27 +78,35 @@ extension Profile {
     if let birthYear { try check((1900...2025).contains(birthYear), "birth-year", String(birthYear), "1900 to 2025") }
     if let heightCm { try check((100...250).contains(heightCm), "height", "\(heightCm)", "100 to 250 cm") }
     if let weightKg { try check((25...300).contains(weightKg), "weight", "\(weightKg)", "25 to 300 kg") }
-    if let restingHeartRate { try check((25...120).contains(restingHeartRate), "resting-hr", "\(restingHeartRate)", "25 to 120") }
+    if let restingHeartRate {
+      try check((25...120).contains(restingHeartRate), "resting-hr", "\(restingHeartRate)", "25 to 120")
+    }
     if let maxHeartRate { try check((120...230).contains(maxHeartRate), "max-hr", "\(maxHeartRate)", "120 to 230") }
-    if let timeZone { try check(TimeZone(identifier: timeZone) != nil, "tz", timeZone, "an IANA name such as Europe/Berlin") }
+    if let timeZone {
+      try check(TimeZone(identifier: timeZone) != nil, "tz", timeZone, "an IANA name such as Europe/Berlin")
+    }
     if let raceStart {
       let parts = raceStart.split(separator: ":", omittingEmptySubsequences: false)
-      let valid = parts.count == 2 && parts[1].count == 2 && (1...2).contains(parts[0].count)
+      let valid =
+        parts.count == 2 && parts[1].count == 2 && (1...2).contains(parts[0].count)
         && parts.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
         && (0...23).contains(Int(parts[0]) ?? -1) && (0...59).contains(Int(parts[1]) ?? -1)
       try check(valid, "race-start", raceStart, "HH:MM (09:00)")
     }
     if let whatsapp {
-      try check(Profile.whatsappLink(whatsapp) != nil, "whatsapp", whatsapp,
-                "8 to 15 digits with the country code, no '+' or spaces (e.g. 4915112345678)")
+      try check(
+        Profile.whatsappLink(whatsapp) != nil, "whatsapp", whatsapp,
+        "8 to 15 digits with the country code, no '+' or spaces (e.g. 4915112345678)")
     }
     if let telegram {
-      try check(Profile.telegramLink(telegram) != nil, "telegram", telegram,
-                "a username of 5 to 32 letters, digits or _, starting with a letter")
+      try check(
+        Profile.telegramLink(telegram) != nil, "telegram", telegram,
+        "a username of 5 to 32 letters, digits or _, starting with a letter")
     }
     if let email {
-      try check(Profile.mailtoLink(email) != nil, "email", email,
-                "an address like name@example.com (no spaces, quotes, brackets or colons; a domain name after the @)")
+      try check(
+        Profile.mailtoLink(email) != nil, "email", email,
+        "an address like name@example.com (no spaces, quotes, brackets or colons; a domain name after the @)")
     }
     return self
   }
@@ -123,7 +133,8 @@ extension Profile {
     let bytes = Array(username.utf8)
     func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
     guard (5...32).contains(bytes.count), let first = bytes.first, isLetter(first),
-          bytes.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x5F }) else { return nil }
+      bytes.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x5F })
+    else { return nil }
     return "https://t.me/\(username)"
   }
 
@@ -141,15 +152,18 @@ extension Profile {
     // atext (RFC 5322 §3.2.3) and dots between atoms.
     let atext = Set("!#$%&'*+-/=?^_`{|}~".utf8)
     let localAtoms = local.split(separator: 0x2E, omittingEmptySubsequences: false)
-    guard (1...64).contains(local.count), localAtoms.allSatisfy({ atom in
-      !atom.isEmpty && atom.allSatisfy { isAlphanumeric($0) || atext.contains($0) }
-    }) else { return nil }
+    guard (1...64).contains(local.count),
+      localAtoms.allSatisfy({ atom in
+        !atom.isEmpty && atom.allSatisfy { isAlphanumeric($0) || atext.contains($0) }
+      })
+    else { return nil }
     // A domain name: two or more labels of letters, digits and inner hyphens, the last one letters only.
     let labels = domain.split(separator: 0x2E, omittingEmptySubsequences: false)
-    guard labels.count >= 2, domain.count <= 253, labels.allSatisfy({ label in
-      (1...63).contains(label.count) && label.first != 0x2D && label.last != 0x2D
-        && label.allSatisfy { isAlphanumeric($0) || $0 == 0x2D }
-    }), let top = labels.last, top.count >= 2, top.allSatisfy({ !(0x30...0x39).contains($0) && $0 != 0x2D })
+    guard labels.count >= 2, domain.count <= 253,
+      labels.allSatisfy({ label in
+        (1...63).contains(label.count) && label.first != 0x2D && label.last != 0x2D
+          && label.allSatisfy { isAlphanumeric($0) || $0 == 0x2D }
+      }), let top = labels.last, top.count >= 2, top.allSatisfy({ !(0x30...0x39).contains($0) && $0 != 0x2D })
     else { return nil }
     // RFC 6068 §2: outside unreserved characters and `!$'*+`, percent-encode.
     let plain = Set("-._~!$'*+".utf8)

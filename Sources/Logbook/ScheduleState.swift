@@ -29,9 +29,11 @@ public struct ScheduleSettings: Sendable, Hashable, Codable {
   public var raceStart: String?
 
   /// Creates settings; everything but the time zone is optional.
-  public init(runDays: [Weekday]? = nil, longRunDay: Weekday? = nil, times: [String] = [], timeZone: String,
-              blackouts: [String] = [], busyFiles: [String] = [], busy: [BusyTime] = [], reminders: [String]? = nil,
-              units: DistanceUnit? = nil, raceStart: String? = nil) {
+  public init(
+    runDays: [Weekday]? = nil, longRunDay: Weekday? = nil, times: [String] = [], timeZone: String,
+    blackouts: [String] = [], busyFiles: [String] = [], busy: [BusyTime] = [], reminders: [String]? = nil,
+    units: DistanceUnit? = nil, raceStart: String? = nil
+  ) {
     self.runDays = runDays
     self.longRunDay = longRunDay
     self.times = times
@@ -83,8 +85,10 @@ public struct DatedWorkout: Sendable, Hashable {
   public var distanceKm: Double
 
   /// Creates a dated workout.
-  public init(workoutID: String, week: Int, date: CivilDate, plannedDate: CivilDate, startMinute: Int?,
-              timeZoneID: String, kind: WorkoutKind, distanceKm: Double) {
+  public init(
+    workoutID: String, week: Int, date: CivilDate, plannedDate: CivilDate, startMinute: Int?,
+    timeZoneID: String, kind: WorkoutKind, distanceKm: Double
+  ) {
     self.workoutID = workoutID
     self.week = week
     self.date = date

@@ -25,7 +25,8 @@ public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
   public init?(parsing text: String) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
     if parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-       let h = Int(parts[0]), let m = Int(parts[1]) {
+      let h = Int(parts[0]), let m = Int(parts[1])
+    {
       self.init(hour: h, minute: m)
     } else if parts.count == 1, text.count == 4, let value = Int(text) {
       self.init(hour: value / 100, minute: value % 100)
@@ -40,6 +41,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
   /// `06:30`.
   public var description: String { "\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)" }
 
+  /// Earlier first.
   public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.minutes < rhs.minutes }
 }
 
@@ -63,9 +65,11 @@ public struct SchedulingPreferences: Sendable, Hashable {
   public var raceStart: LocalTime?
 
   /// Creates preferences; everything but the time zone is optional.
-  public init(runDays: Set<Weekday>? = nil, longRunDay: Weekday? = nil, times: [Weekday: LocalTime] = [:],
-              defaultTime: LocalTime? = nil, timeZoneID: String, blackouts: [ClosedRange<CivilDate>] = [],
-              dayWindow: ClosedRange<LocalTime>? = nil, raceStart: LocalTime? = nil) {
+  public init(
+    runDays: Set<Weekday>? = nil, longRunDay: Weekday? = nil, times: [Weekday: LocalTime] = [:],
+    defaultTime: LocalTime? = nil, timeZoneID: String, blackouts: [ClosedRange<CivilDate>] = [],
+    dayWindow: ClosedRange<LocalTime>? = nil, raceStart: LocalTime? = nil
+  ) {
     self.raceStart = raceStart
     self.runDays = runDays
     self.longRunDay = longRunDay

@@ -69,6 +69,7 @@ extension Schedule: Encodable {
     case timeZone = "time_zone"
   }
 
+  /// Encodes the value in its documented JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode("runmate.schedule/1", forKey: .schema)
@@ -87,7 +88,8 @@ private struct ScheduledWeekJSON: Encodable {
 
   enum CodingKeys: String, CodingKey {
     case number, phase, start, cutback, rules, workouts
-    case targetKm = "target_km", plannedKm = "planned_km"
+    case targetKm = "target_km"
+    case plannedKm = "planned_km"
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -100,8 +102,9 @@ private struct ScheduledWeekJSON: Encodable {
     try container.encode(week.week.targetKm, forKey: .targetKm)
     let planned = week.workouts.map(\.workout.distanceKm).reduce(0, +)
     try container.encode((planned * 10).rounded() / 10, forKey: .plannedKm)
-    try container.encode(week.workouts.map { ScheduledWorkoutJSON(workout: $0, timeZoneID: timeZoneID) },
-                         forKey: .workouts)
+    try container.encode(
+      week.workouts.map { ScheduledWorkoutJSON(workout: $0, timeZoneID: timeZoneID) },
+      forKey: .workouts)
   }
 }
 
@@ -111,7 +114,8 @@ private struct ScheduledWorkoutJSON: Encodable {
 
   enum CodingKeys: String, CodingKey {
     case start, end
-    case allDay = "all_day", plannedDate = "planned_date"
+    case allDay = "all_day"
+    case plannedDate = "planned_date"
   }
 
   func encode(to encoder: any Encoder) throws {

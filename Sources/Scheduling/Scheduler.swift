@@ -9,14 +9,16 @@ public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible
   /// or a planned week (before race week) is left empty.
   case noRoom(placed: Int, total: Int, emptyWeeks: [Int])
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
-    case let .unknownTimeZone(name, suggestion):
+    case .unknownTimeZone(let name, let suggestion):
       let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
       return "--tz: '\(name)' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
         + "America/New_York\(hint)"
-    case let .noRoom(placed, total, emptyWeeks):
-      let weeks = emptyWeeks.isEmpty ? "" : " (nothing fits in week \(emptyWeeks.map(String.init).joined(separator: ", ")))"
+    case .noRoom(let placed, let total, let emptyWeeks):
+      let weeks =
+        emptyWeeks.isEmpty ? "" : " (nothing fits in week \(emptyWeeks.map(String.init).joined(separator: ", ")))"
       return "your calendar leaves no room for this plan: \(total - placed) of \(total) workouts could not be placed"
         + "\(weeks); pick other times with --at, other days with --days, or check the --busy files and --skip dates"
     }
@@ -35,15 +37,18 @@ public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible
 ///
 /// - Throws: ``SchedulingError`` for an unknown time zone, or when the calendar leaves no room (fewer than half of
 ///   the workouts placed, or an empty week before race week).
-public func makeSchedule(_ plan: Plan, preferences: SchedulingPreferences,
-                         busy: [BusyInterval] = []) throws(SchedulingError) -> Schedule {
+public func makeSchedule(
+  _ plan: Plan, preferences: SchedulingPreferences,
+  busy: [BusyInterval] = []
+) throws(SchedulingError) -> Schedule {
   guard let zone = TimeZone(identifier: preferences.timeZoneID) else {
     throw .unknownTimeZone(preferences.timeZoneID, suggestion: suggestTimeZone(preferences.timeZoneID))
   }
   var calendar = Calendar(identifier: .gregorian)
   calendar.timeZone = zone
-  let scheduler = WeekScheduler(plan: plan, preferences: preferences, calendar: calendar,
-                                busy: busy.sorted { ($0.start, $0.end) < ($1.start, $1.end) })
+  let scheduler = WeekScheduler(
+    plan: plan, preferences: preferences, calendar: calendar,
+    busy: busy.sorted { ($0.start, $0.end) < ($1.start, $1.end) })
   var weeks: [ScheduledWeek] = []
   var notes: [ScheduleNote] = []
   var previousHardDays: Set<Int> = []
@@ -69,7 +74,9 @@ func suggestTimeZone(_ name: String) -> String? {
   let known = TimeZone.knownTimeZoneIdentifiers
   if let exact = known.first(where: { $0.lowercased() == name.lowercased() }) { return exact }
   let lower = name.lowercased()
-  let scored = known.map { candidate -> (String, Int) in (candidate, editDistance(Array(lower), Array(candidate.lowercased()))) }
+  let scored = known.map { candidate -> (String, Int) in
+    (candidate, editDistance(Array(lower), Array(candidate.lowercased())))
+  }
   guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }), best.1 <= 3 else { return nil }
   return best.0
 }
@@ -139,26 +146,34 @@ struct WeekScheduler {
         start = instant
         end = instant.addingTimeInterval(Double(max(1, workout.durationMin)) * 60)
       }
-      scheduled.append(ScheduledWorkout(workout: workout, time: time, start: start, end: end,
-                                        plannedDate: day == plannedDate ? nil : plannedDate))
+      scheduled.append(
+        ScheduledWorkout(
+          workout: workout, time: time, start: start, end: end,
+          plannedDate: day == plannedDate ? nil : plannedDate))
       if day != item.preferred {
         let why = item.reasons[item.preferred.dayNumber] ?? "keeps hard days apart"
-        var note = ScheduleNote(kind: .moved, week: week.number, workoutID: workout.id,
-                                text: "W\(week.number) \(workout.title) moved from \(item.preferred.shortLabel) to "
-                                  + "\(day.shortLabel): \(why)")
-        note.toRunDay = !preferences.isBlackout(item.preferred)
+        var note = ScheduleNote(
+          kind: .moved, week: week.number, workoutID: workout.id,
+          text: "W\(week.number) \(workout.title) moved from \(item.preferred.shortLabel) to "
+            + "\(day.shortLabel): \(why)")
+        note.toRunDay =
+          !preferences.isBlackout(item.preferred)
           && preferences.runDays.map { !$0.contains(item.preferred.weekday) } ?? false
         notes.append(note)
       }
       if workout.kind == .race, let conflict = item.reasons[day.dayNumber] {
-        notes.append(ScheduleNote(kind: .conflict, week: week.number, workoutID: workout.id,
-                                  text: "Race day \(day.shortLabel) conflicts with your calendar: \(conflict)"))
+        notes.append(
+          ScheduleNote(
+            kind: .conflict, week: week.number, workoutID: workout.id,
+            text: "Race day \(day.shortLabel) conflicts with your calendar: \(conflict)"))
       }
     }
     for (workout, why) in dropped {
       let loud = workout.kind == .long ? "THE LONG RUN " : ""
-      notes.append(ScheduleNote(kind: .dropped, week: week.number, workoutID: workout.id,
-                                text: "W\(week.number) \(loud)\(workout.title) dropped: \(why)"))
+      notes.append(
+        ScheduleNote(
+          kind: .dropped, week: week.number, workoutID: workout.id,
+          text: "W\(week.number) \(loud)\(workout.title) dropped: \(why)"))
     }
     scheduled.sort { $0.workout.date < $1.workout.date }
     return Result(workouts: scheduled, notes: notes)
@@ -217,7 +232,8 @@ struct WeekScheduler {
       return nil
     }
     guard let windowStart = instant(day, preferences.dayWindow.lowerBound),
-          let windowEnd = instant(day, preferences.dayWindow.upperBound) else { return nil }
+      let windowEnd = instant(day, preferences.dayWindow.upperBound)
+    else { return nil }
     let clashes = busy.filter { $0.start < windowEnd && $0.end > windowStart }
     if clashes.isEmpty { return nil }
     var cursor = windowStart
@@ -241,8 +257,10 @@ struct WeekScheduler {
 
   /// The instant of `time` on `day` in the runner's zone (a time in a DST gap moves forward, as clocks do).
   func instant(_ day: CivilDate, _ time: LocalTime) -> Date? {
-    calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour,
-                                       minute: time.minute))
+    calendar.date(
+      from: DateComponents(
+        year: day.year, month: day.month, day: day.day, hour: time.hour,
+        minute: time.minute))
   }
 
   /// What leaving a workout out costs: far more than any move, and more the more important it is.

@@ -6,8 +6,10 @@ import PlanEngine
 /// The running workouts of a Health export as completed runs, on their local day in `timeZone`, and the running
 /// workouts that cannot be runs (no distance: a treadmill run without a footpod, a watch without GPS), so that the
 /// import can say what it left out instead of dropping them silently.
-public func healthRuns(_ workouts: [HealthWorkout],
-                       timeZone: TimeZone) -> (runs: [Completion], withoutDistance: [CivilDate]) {
+public func healthRuns(
+  _ workouts: [HealthWorkout],
+  timeZone: TimeZone
+) -> (runs: [Completion], withoutDistance: [CivilDate]) {
   var calendar = Calendar(identifier: .gregorian)
   calendar.timeZone = timeZone
   var runs: [Completion] = []
@@ -15,14 +17,17 @@ public func healthRuns(_ workouts: [HealthWorkout],
   for workout in workouts where workout.isRunning && workout.durationSeconds > 0 {
     let parts = calendar.dateComponents([.year, .month, .day], from: workout.start)
     guard let year = parts.year, let month = parts.month, let day = parts.day,
-          let date = CivilDate(year: year, month: month, day: day) else { continue }
+      let date = CivilDate(year: year, month: month, day: day)
+    else { continue }
     guard let km = workout.distanceKm, km > 0 else {
       withoutDistance.append(date)
       continue
     }
-    runs.append(Completion(date: date, startedAt: workout.start, distanceKm: km,
-                           durationSeconds: workout.durationSeconds, source: .health,
-                           sourceFile: "Apple Health (\(workout.sourceName))"))
+    runs.append(
+      Completion(
+        date: date, startedAt: workout.start, distanceKm: km,
+        durationSeconds: workout.durationSeconds, source: .health,
+        sourceFile: "Apple Health (\(workout.sourceName))"))
   }
   return (runs, withoutDistance)
 }

@@ -8,12 +8,15 @@ import TrainingProgress
 
 /// The calendar of `plan` on `schedule` with `settings` (reminders, units), against the `previous` export: what
 /// `export` writes and what `replan` says the next export will change. One function, so the two never disagree.
-public func planCalendar(_ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previous: VCalendar?,
-                         now: Date) throws -> Export {
-  let options = ExportOptions(reminders: try SettingValues.reminders(settings.reminders),
-                              identity: ExportOptions.identity(of: plan),
-                              calendarName: "RunningMate: \(plan.goal.distance.displayName) \(plan.goal.raceDate)",
-                              previous: previous, units: settings.units ?? .km)
+public func planCalendar(
+  _ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previous: VCalendar?,
+  now: Date
+) throws -> Export {
+  let options = ExportOptions(
+    reminders: try SettingValues.reminders(settings.reminders),
+    identity: ExportOptions.identity(of: plan),
+    calendarName: "RunningMate: \(plan.goal.distance.displayName) \(plan.goal.raceDate)",
+    previous: previous, units: settings.units ?? .km)
   return try makeCalendar(for: schedule, options: options, now: now)
 }
 
@@ -31,8 +34,11 @@ public func lastExport(of plan: Plan, in db: LogbookDatabase) throws -> (path: S
 /// state's settings (days, times, zone, blackouts, busy time, reminders all kept), and what it does to the calendar
 /// last exported (nil when there is none).
 public struct ReplanProposal: Sendable {
+  /// The rebuilt plan, its week changes and its workout changes (on their scheduled days).
   public var replan: Replan
+  /// The rebuilt plan on its days.
   public var schedule: Schedule
+  /// What the next export does to the calendar last exported; nil when there is none.
   public var calendarChanges: [ExportChange]?
 
   /// The rebuilt plan's workouts on their days, as stored with the plan.
@@ -42,15 +48,19 @@ public struct ReplanProposal: Sendable {
 extension TrainingState {
   /// Rebuilds the weeks from `today` (see ``replan(_:completions:today:pause:rules:units:)``), schedules them with
   /// the state's settings, and compares the calendar with the last export in `db`.
-  public func proposeReplan(completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
-                            rules: PlanRules, db: LogbookDatabase, now: Date) throws -> ReplanProposal {
-    var result = try replan(saved.plan, completions: completions, today: today, pause: pause, rules: rules,
-                            units: units)
+  public func proposeReplan(
+    completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
+    rules: PlanRules, db: LogbookDatabase, now: Date
+  ) throws -> ReplanProposal {
+    var result = try replan(
+      saved.plan, completions: completions, today: today, pause: pause, rules: rules,
+      units: units)
     let schedule = try settings.schedule(result.plan)
     // The changes on the days the runner sees (the scheduled ones, before and after), as the calendar has them.
     let before = Dictionary(workouts.map { ($0.workoutID, $0.date) }, uniquingKeysWith: { first, _ in first })
-    let after = Dictionary(schedule.datedWorkouts.map { ($0.workoutID, $0.date) },
-                           uniquingKeysWith: { first, _ in first })
+    let after = Dictionary(
+      schedule.datedWorkouts.map { ($0.workoutID, $0.date) },
+      uniquingKeysWith: { first, _ in first })
     result.workoutChanges = result.workoutChanges.compactMap { change in
       var seen = change
       seen.oldDate = change.oldDate.map { before[change.workoutID] ?? $0 }
@@ -71,8 +81,10 @@ extension TrainingState {
     }
     var changes: [ExportChange]?
     if let previous = try lastExport(of: result.plan, in: db) {
-      changes = try planCalendar(result.plan, schedule: schedule, settings: settings, previous: previous.calendar,
-                                 now: now).changes
+      changes = try planCalendar(
+        result.plan, schedule: schedule, settings: settings, previous: previous.calendar,
+        now: now
+      ).changes
     }
     return ReplanProposal(replan: result, schedule: schedule, calendarChanges: changes)
   }

@@ -8,10 +8,14 @@ import Scheduling
 public struct SettingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The option that sets it (`--at`, `--days`, …).
   public var option: String
+  /// The value as written.
   public var value: String
+  /// What is allowed, in words.
   public var allowed: String
+  /// A value that may have been meant, when one is close.
   public var suggestion: String?
 
+  /// Creates the error for `value` of `option`.
   public init(option: String, value: String, allowed: String, suggestion: String? = nil) {
     self.option = option
     self.value = value
@@ -19,6 +23,7 @@ public struct SettingError: Error, Sendable, Equatable, CustomStringConvertible 
     self.suggestion = suggestion
   }
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     "\(option): '\(value)' is not valid, allowed is \(allowed)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
   }
@@ -60,7 +65,8 @@ public enum SettingValues {
 
   /// `--at 06:30 --at sat=08:00`: per-weekday times and the time for the other days.
   public static func times(_ texts: [String]) throws(SettingError)
-    -> (perDay: [Weekday: LocalTime], defaultTime: LocalTime?) {
+    -> (perDay: [Weekday: LocalTime], defaultTime: LocalTime?)
+  {
     var perDay: [Weekday: LocalTime] = [:]
     var defaultTime: LocalTime?
     for text in texts {
@@ -81,15 +87,18 @@ public enum SettingValues {
   }
 
   /// A date `YYYY-MM-DD` within `window` (default: ``everyDate``), for `option`.
-  public static func date(_ text: String, option: String,
-                          window: ClosedRange<CivilDate>? = nil) throws(SettingError) -> CivilDate {
+  public static func date(
+    _ text: String, option: String,
+    window: ClosedRange<CivilDate>? = nil
+  ) throws(SettingError) -> CivilDate {
     let window = window ?? everyDate
     guard let date = CivilDate(iso: text) else {
       throw SettingError(option: option, value: text, allowed: "a date YYYY-MM-DD")
     }
     guard window.contains(date) else {
-      throw SettingError(option: option, value: text,
-                         allowed: "a date from \(window.lowerBound) to \(window.upperBound)")
+      throw SettingError(
+        option: option, value: text,
+        allowed: "a date from \(window.lowerBound) to \(window.upperBound)")
     }
     return date
   }
@@ -100,14 +109,16 @@ public enum SettingValues {
     for text in texts {
       let parts = text.components(separatedBy: "..")
       guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
-            let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first else {
+        let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first
+      else {
         throw SettingError(option: "--skip", value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
       }
       _ = try date(parts[0], option: "--skip")
       _ = try date(parts[parts.count - 1], option: "--skip")
       guard first <= last else {
-        throw SettingError(option: "--skip", value: text, allowed: "a range whose first day is not after its last",
-                           suggestion: "\(last)..\(first)")
+        throw SettingError(
+          option: "--skip", value: text, allowed: "a range whose first day is not after its last",
+          suggestion: "\(last)..\(first)")
       }
       blackouts.append(first...last)
     }
@@ -128,8 +139,9 @@ public enum SettingValues {
     var reminders: [Reminder] = []
     for text in texts {
       guard let reminder = Reminder(parsing: text) else {
-        throw SettingError(option: "--remind", value: text,
-                           allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)")
+        throw SettingError(
+          option: "--remind", value: text,
+          allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)")
       }
       reminders.append(reminder)
     }
@@ -143,9 +155,10 @@ extension ScheduleSettings {
     let (perDay, defaultTime) = try SettingValues.times(times)
     var start: LocalTime?
     if let raceStart { start = try SettingValues.raceStart(raceStart) }
-    return SchedulingPreferences(runDays: runDays.map(Set.init), longRunDay: longRunDay, times: perDay,
-                                 defaultTime: defaultTime, timeZoneID: timeZone,
-                                 blackouts: try SettingValues.blackouts(blackouts), raceStart: start)
+    return SchedulingPreferences(
+      runDays: runDays.map(Set.init), longRunDay: longRunDay, times: perDay,
+      defaultTime: defaultTime, timeZoneID: timeZone,
+      blackouts: try SettingValues.blackouts(blackouts), raceStart: start)
   }
 
   /// The busy time kept with these settings, for the scheduler.

@@ -6,14 +6,22 @@ import Scheduling
 
 /// Which of a profile's defaults the command line overrides (they are not announced as used).
 public struct Overrides: Sendable {
+  /// `--days` given.
   public var days = false
+  /// `--long-run-day` given.
   public var longRunDay = false
+  /// `--tz` given.
   public var timeZone = false
+  /// `--remind` or `--no-remind` given.
   public var reminders = false
+  /// `--units` given.
   public var units = false
 
-  public init(days: Bool = false, longRunDay: Bool = false, timeZone: Bool = false, reminders: Bool = false,
-              units: Bool = false) {
+  /// Which defaults are overridden.
+  public init(
+    days: Bool = false, longRunDay: Bool = false, timeZone: Bool = false, reminders: Bool = false,
+    units: Bool = false
+  ) {
     self.days = days
     self.longRunDay = longRunDay
     self.timeZone = timeZone
@@ -25,12 +33,15 @@ public struct Overrides: Sendable {
 /// The settings a plan without saved ones is scheduled with: the profile's defaults (run days, long-run day, time
 /// zone, reminders, units), else the plan's pattern in `systemZone`; and the line announcing the profile's defaults
 /// that are used (those the command line does not override).
-public func profileSettings(_ profile: Profile?, overrides: Overrides = Overrides(),
-                            systemZone: String) -> (settings: ScheduleSettings, announcement: String?) {
-  let settings = ScheduleSettings(runDays: profile?.runDays.flatMap { $0.isEmpty ? nil : $0 },
-                                  longRunDay: profile?.longRunDay, timeZone: profile?.timeZone ?? systemZone,
-                                  reminders: profile?.reminders.flatMap { $0.isEmpty ? nil : $0 },
-                                  units: profile?.units, raceStart: profile?.raceStart)
+public func profileSettings(
+  _ profile: Profile?, overrides: Overrides = Overrides(),
+  systemZone: String
+) -> (settings: ScheduleSettings, announcement: String?) {
+  let settings = ScheduleSettings(
+    runDays: profile?.runDays.flatMap { $0.isEmpty ? nil : $0 },
+    longRunDay: profile?.longRunDay, timeZone: profile?.timeZone ?? systemZone,
+    reminders: profile?.reminders.flatMap { $0.isEmpty ? nil : $0 },
+    units: profile?.units, raceStart: profile?.raceStart)
   guard let profile else { return (settings, nil) }
   var used: [String] = []
   if let days = settings.runDays, !overrides.days { used.append(SettingValues.dayList(days)) }
@@ -46,8 +57,10 @@ public func profileSettings(_ profile: Profile?, overrides: Overrides = Override
 /// A goal whose runs a week fit the run days: more runs than run days is an error naming both values and the fix;
 /// without `--runs-per-week`, a level's default above the run days is lowered to them. `source` says where the run
 /// days came from (`--days`, `profile 'ana'`).
-public func fittingRunDays(_ goal: Goal, plan: (Goal) throws -> Plan, settings: ScheduleSettings,
-                           source: String) throws -> Plan {
+public func fittingRunDays(
+  _ goal: Goal, plan: (Goal) throws -> Plan, settings: ScheduleSettings,
+  source: String
+) throws -> Plan {
   guard let days = settings.runDays else { return try plan(goal) }
   let list = SettingValues.dayList(days)
   if let runs = goal.runsPerWeek, runs > days.count {
@@ -69,8 +82,10 @@ public func fittingRunDays(_ goal: Goal, plan: (Goal) throws -> Plan, settings: 
 }
 
 /// A saved plan whose runs a week do not fit the run days is an error naming both values and the fix.
-public func checkRunDays(_ plan: Plan, name: String, settings: ScheduleSettings,
-                         source: String) throws(SettingError) {
+public func checkRunDays(
+  _ plan: Plan, name: String, settings: ScheduleSettings,
+  source: String
+) throws(SettingError) {
   guard let days = settings.runDays else { return }
   let most = plan.weeks.map(\.workouts.count).max() ?? 0
   if most > days.count {
@@ -86,9 +101,10 @@ extension Schedule {
   public var datedWorkouts: [DatedWorkout] {
     weeks.flatMap { week in
       week.workouts.map { item in
-        DatedWorkout(workoutID: item.workout.id, week: week.week.number, date: item.workout.date,
-                     plannedDate: item.plannedDate ?? item.workout.date, startMinute: item.time?.minutes,
-                     timeZoneID: timeZoneID, kind: item.workout.kind, distanceKm: item.workout.distanceKm)
+        DatedWorkout(
+          workoutID: item.workout.id, week: week.week.number, date: item.workout.date,
+          plannedDate: item.plannedDate ?? item.workout.date, startMinute: item.time?.minutes,
+          timeZoneID: timeZoneID, kind: item.workout.kind, distanceKm: item.workout.distanceKm)
       }
     }
   }
@@ -97,6 +113,7 @@ extension Schedule {
 /// A saved plan with the settings in effect and its workouts on their days: what `today`, `week`, `progress`,
 /// `report`, matching and `replan` read, so that the terminal and the calendar tell one story.
 public struct TrainingState: Sendable {
+  /// The saved plan (its workouts on the plan's own days).
   public let saved: SavedPlan
   /// The settings in effect: the plan's saved ones, else the profile's defaults.
   public let settings: ScheduleSettings
@@ -117,8 +134,10 @@ public struct TrainingState: Sendable {
 
   /// Reads the state of `saved`: its stored dated workouts, else the schedule worked out from its settings (or the
   /// profile's defaults), else the plan's own dates when the calendar leaves no room.
-  public static func read(_ saved: SavedPlan, db: LogbookDatabase, profile: Profile?,
-                          systemZone: String) throws -> TrainingState {
+  public static func read(
+    _ saved: SavedPlan, db: LogbookDatabase, profile: Profile?,
+    systemZone: String
+  ) throws -> TrainingState {
     let stored = try db.scheduleSettings(ofPlan: saved.id)
     let fallback = profileSettings(profile, systemZone: systemZone)
     let settings = stored ?? fallback.settings
@@ -129,14 +148,16 @@ public struct TrainingState: Sendable {
       } else {
         workouts = saved.plan.weeks.flatMap { week in
           week.workouts.map {
-            DatedWorkout(workoutID: $0.id, week: week.number, date: $0.date, plannedDate: $0.date, startMinute: nil,
-                         timeZoneID: settings.timeZone, kind: $0.kind, distanceKm: $0.distanceKm)
+            DatedWorkout(
+              workoutID: $0.id, week: week.number, date: $0.date, plannedDate: $0.date, startMinute: nil,
+              timeZoneID: settings.timeZone, kind: $0.kind, distanceKm: $0.distanceKm)
           }
         }
       }
     }
-    return TrainingState(saved: saved, settings: settings, stored: stored, workouts: workouts,
-                         announcement: stored == nil ? fallback.announcement : nil, profileUnits: profile?.units)
+    return TrainingState(
+      saved: saved, settings: settings, stored: stored, workouts: workouts,
+      announcement: stored == nil ? fallback.announcement : nil, profileUnits: profile?.units)
   }
 
   /// The planned workouts runs are matched to: each workout on its scheduled day (so a workout the scheduler moved
@@ -144,8 +165,9 @@ public struct TrainingState: Sendable {
   public var plannedSlots: [PlannedSlot] {
     let weekStarts = Dictionary(saved.plan.weeks.map { ($0.number, $0.start) }, uniquingKeysWith: { first, _ in first })
     return workouts.map { workout in
-      PlannedSlot(workoutID: workout.workoutID, date: workout.date, kind: workout.kind, distanceKm: workout.distanceKm,
-                  weekStart: weekStarts[workout.week])
+      PlannedSlot(
+        workoutID: workout.workoutID, date: workout.date, kind: workout.kind, distanceKm: workout.distanceKm,
+        weekStart: weekStarts[workout.week])
     }
   }
 }

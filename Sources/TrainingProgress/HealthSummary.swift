@@ -4,7 +4,10 @@ import PlanEngine
 
 /// Activity level from average daily steps (Tudor-Locke & Bassett 2004).
 public enum ActivityLevel: String, Sendable, Hashable, Codable {
-  case sedentary, lightlyActive = "lightly active", moderatelyActive = "moderately active", active
+  case sedentary
+  case lightlyActive = "lightly active"
+  case moderatelyActive = "moderately active"
+  case active
   case highlyActive = "highly active"
 
   /// The level of an average of `steps` a day: < 5,000; 5,000–7,499; 7,500–9,999; 10,000–12,499; ≥ 12,500.
@@ -44,8 +47,13 @@ public struct HealthSummary: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case schema, today
-    case todayTotals = "today_totals", lastSevenDays = "last_7_days", bestDay = "best_day", newBest = "new_best"
-    case averageSteps7 = "average_steps_7", averageSteps28 = "average_steps_28", averageSteps30 = "average_steps_30"
+    case todayTotals = "today_totals"
+    case lastSevenDays = "last_7_days"
+    case bestDay = "best_day"
+    case newBest = "new_best"
+    case averageSteps7 = "average_steps_7"
+    case averageSteps28 = "average_steps_28"
+    case averageSteps30 = "average_steps_30"
     case activityLevel = "activity_level"
   }
 }
@@ -62,8 +70,9 @@ public func makeHealthSummary(days: [HealthDay], today: CivilDate, previousBest:
   func average(_ length: Int) -> Double { (window(length).map(\.steps).reduce(0, +) / Double(length)).rounded() }
   let best = days.max { ($0.steps, $1.date) < ($1.steps, $0.date) }
   let seven = average(7)
-  return HealthSummary(today: today, todayTotals: byDay[today], lastSevenDays: window(7), bestDay: best,
-                       newBest: (best?.steps ?? 0) > previousBest && previousBest > 0, averageSteps7: seven,
-                       averageSteps28: average(28), averageSteps30: average(30),
-                       activityLevel: ActivityLevel(averageSteps: seven))
+  return HealthSummary(
+    today: today, todayTotals: byDay[today], lastSevenDays: window(7), bestDay: best,
+    newBest: (best?.steps ?? 0) > previousBest && previousBest > 0, averageSteps7: seven,
+    averageSteps28: average(28), averageSteps30: average(30),
+    activityLevel: ActivityLevel(averageSteps: seven))
 }

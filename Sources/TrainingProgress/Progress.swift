@@ -37,11 +37,18 @@ public struct WeekProgress: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case number, start, phase
-    case plannedKm = "planned_km", doneKm = "done_km", plannedSessions = "planned_sessions"
-    case doneSessions = "done_sessions", missedSessions = "missed_sessions", extraRuns = "extra_runs"
-    case compliancePercent = "compliance_percent", longestRunKm = "longest_run_km"
-    case averageEasyPaceSecondsPerKm = "average_easy_pace_s_per_km", hardSessions = "hard_sessions"
-    case steps, activeKcal = "active_kcal"
+    case plannedKm = "planned_km"
+    case doneKm = "done_km"
+    case plannedSessions = "planned_sessions"
+    case doneSessions = "done_sessions"
+    case missedSessions = "missed_sessions"
+    case extraRuns = "extra_runs"
+    case compliancePercent = "compliance_percent"
+    case longestRunKm = "longest_run_km"
+    case averageEasyPaceSecondsPerKm = "average_easy_pace_s_per_km"
+    case hardSessions = "hard_sessions"
+    case steps
+    case activeKcal = "active_kcal"
   }
 }
 
@@ -64,12 +71,16 @@ public struct ProgressReport: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case schema, today, weeks, monotony
-    case planID = "plan_id", currentStreakDays = "current_streak_days", acuteChronicRatio = "acute_chronic_ratio"
+    case planID = "plan_id"
+    case currentStreakDays = "current_streak_days"
+    case acuteChronicRatio = "acute_chronic_ratio"
   }
 }
 
 /// The sum of a health field over [start, end], nil when no day of it has data.
-func healthSum(_ days: [HealthDay], _ start: CivilDate, _ end: CivilDate, _ field: KeyPath<HealthDay, Double>) -> Double? {
+func healthSum(_ days: [HealthDay], _ start: CivilDate, _ end: CivilDate, _ field: KeyPath<HealthDay, Double>)
+  -> Double?
+{
   let inside = days.filter { start <= $0.date && $0.date <= end }
   return inside.isEmpty ? nil : inside.map { $0[keyPath: field] }.reduce(0, +).rounded()
 }
@@ -78,8 +89,10 @@ func healthSum(_ days: [HealthDay], _ start: CivilDate, _ end: CivilDate, _ fiel
 ///
 /// Runs count in the week their date falls in; a planned workout is done when a run matched it
 /// in full (not partial: much shorter than planned), missed when its day is before `today` with no run matched.
-public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate,
-                         health: [HealthDay] = []) -> ProgressReport {
+public func makeProgress(
+  plan: Plan, completions: [Completion], today: CivilDate,
+  health: [HealthDay] = []
+) -> ProgressReport {
   let matched = Set(completions.filter { $0.planID == plan.id }.compactMap(\.workoutID))
   let completed = Set(completions.filter { $0.planID == plan.id && !$0.isPartial }.compactMap(\.workoutID))
   let workoutsByID = Dictionary(uniqueKeysWithValues: plan.workouts.map { ($0.id, $0) })
@@ -93,19 +106,23 @@ public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate
       let kind = run.workoutID.flatMap { workoutsByID[$0]?.kind } ?? run.kind
       return kind == .easy || kind == .recovery || kind == .long || kind == .strides
     }
-    let easyPace = easy.isEmpty ? nil
+    let easyPace =
+      easy.isEmpty
+      ? nil
       : easy.map { $0.movingSeconds ?? $0.durationSeconds }.reduce(0, +) / easy.map(\.distanceKm).reduce(0, +)
     let doneKm = runs.map(\.distanceKm).reduce(0, +)
-    weeks.append(WeekProgress(
-      number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
-      doneKm: (doneKm * 10).rounded() / 10, plannedSessions: week.workouts.count, doneSessions: done.count,
-      missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
-      compliancePercent: week.start <= today && week.plannedKm > 0 ? wholePercent(100 * doneKm / week.plannedKm) : nil,
-      longestRunKm: runs.map(\.distanceKm).max() ?? 0,
-      averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
-      hardSessions: done.filter(\.hard).count,
-      steps: healthSum(health, week.start, end, \.steps),
-      activeKcal: healthSum(health, week.start, end, \.activeKcal)))
+    weeks.append(
+      WeekProgress(
+        number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
+        doneKm: (doneKm * 10).rounded() / 10, plannedSessions: week.workouts.count, doneSessions: done.count,
+        missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
+        compliancePercent: week.start <= today && week.plannedKm > 0
+          ? wholePercent(100 * doneKm / week.plannedKm) : nil,
+        longestRunKm: runs.map(\.distanceKm).max() ?? 0,
+        averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
+        hardSessions: done.filter(\.hard).count,
+        steps: healthSum(health, week.start, end, \.steps),
+        activeKcal: healthSum(health, week.start, end, \.activeKcal)))
   }
   // Streak: consecutive days with a run, ending today (or yesterday, when today's run is still to come).
   let days = Set(completions.map(\.date.dayNumber))
@@ -127,8 +144,9 @@ public func makeProgress(plan: Plan, completions: [Completion], today: CivilDate
   let mean = daily.reduce(0, +) / 7
   let deviation = (daily.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 7).squareRoot()
   let monotony = deviation > 0 ? ((mean / deviation) * 100).rounded() / 100 : nil
-  return ProgressReport(planID: plan.id, today: today, weeks: weeks, currentStreakDays: streak,
-                        acuteChronicRatio: ratio, monotony: monotony)
+  return ProgressReport(
+    planID: plan.id, today: today, weeks: weeks, currentStreakDays: streak,
+    acuteChronicRatio: ratio, monotony: monotony)
 }
 
 /// A percentage rounded to a whole number; nil when it is not finite or too large for an `Int` (a run stored with

@@ -12,13 +12,15 @@ public enum ReplanError: Error, Sendable, Equatable, CustomStringConvertible {
   /// kept so a refusal is a sentence, not an engine message about options the runner never gave).
   case cannotRebuild(weeklyKm: Double, longestKm: Double, raceDate: CivilDate)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
-    case let .nothingLeft(raceDate):
+    case .nothingLeft(let raceDate):
       return "nothing to replan: race day (\(raceDate)) is past"
-    case let .pauseOverlapsRace(pauseEnd, raceDate):
-      return "--pause: it ends on \(pauseEnd), on or after race day (\(raceDate)); allowed is a pause that ends before it"
-    case let .cannotRebuild(weekly, longest, raceDate):
+    case .pauseOverlapsRace(let pauseEnd, let raceDate):
+      return
+        "--pause: it ends on \(pauseEnd), on or after race day (\(raceDate)); allowed is a pause that ends before it"
+    case .cannotRebuild(let weekly, let longest, let raceDate):
       return "the weeks up to race day (\(raceDate)) cannot be rebuilt from what you ran (about "
         + "\(DistanceUnit.km.format(weekly)) a week, longest run \(DistanceUnit.km.format(longest))); the plan is kept "
         + "as it was: log your recent runs, or make a new plan with `runmate plan`"
@@ -138,8 +140,10 @@ public enum ReplanRules {
 ///   - units: the units the rebuilt workouts' titles and the basis are written in (the plan's own, so a replan
 ///     changes no title from miles to kilometres).
 /// - Throws: ``ReplanError``.
-public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
-                   rules: PlanRules, units: DistanceUnit = .km) throws(ReplanError) -> Replan {
+public func replan(
+  _ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
+  rules: PlanRules, units: DistanceUnit = .km
+) throws(ReplanError) -> Replan {
   let race = plan.goal.raceDate
   if let pause, pause.upperBound >= race { throw .pauseOverlapsRace(pauseEnd: pause.upperBound, raceDate: race) }
   let resumeDay = max(today, pause.map { $0.upperBound.adding(days: 1) } ?? today)
@@ -151,19 +155,21 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
   var fitness = judgeFitness(plan, completions: completions, before: judgeDay, rules: rules, units: units)
   if let pause, pause.lowerBound.days(to: pause.upperBound) + 1 >= ReplanRules.pauseDays {
     fitness.weeklyKm *= ReplanRules.afterPauseShare
-    fitness.volumeBasis += ", then \(percent(ReplanRules.afterPauseShare)) of it after a pause of "
+    fitness.volumeBasis +=
+      ", then \(percent(ReplanRules.afterPauseShare)) of it after a pause of "
       + "\(pause.lowerBound.days(to: pause.upperBound) + 1) days: \(units.format(fitness.weeklyKm))"
   }
   let inputs = clampedInputs(fitness, plan: plan, rules: rules, units: units)
   var basis = fitness.volumeBasis + "; " + fitness.longestBasis + inputs.notes.map { "; \($0)" }.joined()
 
-  var goal = Goal(distance: plan.goal.distance, level: plan.goal.level,
-                  timeline: Timeline(start: plan.goal.start, raceDate: race, weeks: plan.goal.weeks),
-                  runsPerWeek: plan.goal.runsPerWeek, currentWeeklyKm: inputs.weeklyKm,
-                  longestRecentRunKm: inputs.longestKm,
-                  recentRace: plan.goal.predictedTimeSeconds.map {
-                    RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0))
-                  })
+  var goal = Goal(
+    distance: plan.goal.distance, level: plan.goal.level,
+    timeline: Timeline(start: plan.goal.start, raceDate: race, weeks: plan.goal.weeks),
+    runsPerWeek: plan.goal.runsPerWeek, currentWeeklyKm: inputs.weeklyKm,
+    longestRecentRunKm: inputs.longestKm,
+    recentRace: plan.goal.predictedTimeSeconds.map {
+      RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0))
+    })
   let minRun = rules.base.volume.minRunKm
   // The engine's own limit (PlanContext): the long run plus (runs − 1) runs of the shortest run must fit.
   let maxRuns = Int(((inputs.weeklyKm - min(inputs.longestKm, inputs.weeklyKm / 2)) / minRun).rounded(.down)) + 1
@@ -201,7 +207,8 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
       if !past.isEmpty {
         // The week's first reason stays what it was: calendar events quote it, and the days already past must not
         // change in the calendar. The rebuilt week's reason follows the note.
-        week.rules = old.rules + ["Replanned from \(today.shortLabel): the days before stay as they were"]
+        week.rules =
+          old.rules + ["Replanned from \(today.shortLabel): the days before stay as they were"]
           + week.rules.prefix(1)
       }
       week.plannedKm = (week.workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
@@ -222,12 +229,15 @@ public func replan(_ plan: Plan, completions: [Completion], today: CivilDate, pa
   result.warnings = ["replanned on \(today) from \(basis)"] + rebuilt.warnings
   var changes: [WeekChange] = []
   for (old, new) in zip(plan.weeks, weeks) where old != new {
-    changes.append(WeekChange(number: old.number, beforeKm: old.plannedKm, afterKm: new.plannedKm,
-                              before: old.workouts.map { "\($0.date.shortLabel) \($0.title)" },
-                              after: new.workouts.map { "\($0.date.shortLabel) \($0.title)" }))
+    changes.append(
+      WeekChange(
+        number: old.number, beforeKm: old.plannedKm, afterKm: new.plannedKm,
+        before: old.workouts.map { "\($0.date.shortLabel) \($0.title)" },
+        after: new.workouts.map { "\($0.date.shortLabel) \($0.title)" }))
   }
-  return Replan(plan: result, changes: changes, workoutChanges: workoutChanges(from: plan, to: result), basis: basis,
-                weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm)
+  return Replan(
+    plan: result, changes: changes, workoutChanges: workoutChanges(from: plan, to: result), basis: basis,
+    weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm)
 }
 
 /// What was run, as the rebuild's starting point.
@@ -242,8 +252,10 @@ struct Fitness {
 
 /// The runner's weekly volume and longest run before `day` (see ``replan(_:completions:today:pause:rules:units:)``),
 /// explained in `units`.
-func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate, rules: PlanRules,
-                  units: DistanceUnit) -> Fitness {
+func judgeFitness(
+  _ plan: Plan, completions: [Completion], before day: CivilDate, rules: PlanRules,
+  units: DistanceUnit
+) -> Fitness {
   // The blocks are the plan's weeks (7 days each, from its start); the current week's runs before `day` are not a
   // whole week, so the blocks end where the week of `day` begins.
   let offset = plan.goal.start.days(to: day)
@@ -261,8 +273,9 @@ func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate
     // Before the plan: what the runner said they ran when it was made, unless they logged that week.
     let startingPoint = planned == nil && first < plan.goal.start
     logged.append(runs.isEmpty && startingPoint ? plan.goal.currentWeeklyKm : runs.map(\.distanceKm).reduce(0, +))
-    asked.append(planned.map { $0.plannedKm - ($0.phase == .race ? plan.goal.distanceKm : 0) }
-      ?? plan.goal.currentWeeklyKm)
+    asked.append(
+      planned.map { $0.plannedKm - ($0.phase == .race ? plan.goal.distanceKm : 0) }
+        ?? plan.goal.currentWeeklyKm)
     full.append(planned.map { !$0.cutback && $0.phase != .taper && $0.phase != .race } ?? true)
   }
   let weights = ReplanRules.weekWeights
@@ -283,12 +296,14 @@ func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate
   let best = held.max { $0.km < $1.km }
   let floor = best?.km ?? 0
   let weekly = max(min(average, ceiling), floor)
-  var basis = "the last \(lookback) weeks' logs (\(logged.map { units.format($0) }.joined(separator: ", ")), most "
+  var basis =
+    "the last \(lookback) weeks' logs (\(logged.map { units.format($0) }.joined(separator: ", ")), most "
     + "recent first) weighted 4:3:2:1: \(units.format(average))"
   if average > ceiling {
     basis += ", held at the plan's \(units.format(ceiling))"
   } else if average < floor {
-    basis += ", raised to \(units.format(floor)): a missed or short week counts as a cut-back week, and the week "
+    basis +=
+      ", raised to \(units.format(floor)): a missed or short week counts as a cut-back week, and the week "
       + "after a cut-back continues from the last full week run"
       + ((best?.light ?? 0) > 1 ? " (less \(100 - Int((cutback * 100).rounded())) % for each further week)" : "")
   }
@@ -299,7 +314,8 @@ func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate
   var longestWhy = "longest run of the last \(window) weeks"
   let done = Set(completions.filter { $0.planID == plan.id && $0.date < day }.compactMap(\.workoutID))
   if let lastLong = plan.workouts.last(where: { $0.kind == .long && $0.date < day && done.contains($0.id) }),
-     lastLong.distanceKm > longest {
+    lastLong.distanceKm > longest
+  {
     longest = lastLong.distanceKm
     longestWhy = "the plan's last long run done (\(lastLong.date.shortLabel))"
   }
@@ -307,13 +323,16 @@ func judgeFitness(_ plan: Plan, completions: [Completion], before day: CivilDate
     longest = plan.goal.longestRecentRunKm
     longestWhy = "the longest recent run the plan started from"
   }
-  return Fitness(weeklyKm: weekly, longestKm: longest, volumeBasis: basis,
-                 longestBasis: "\(longestWhy): \(units.format(longest))")
+  return Fitness(
+    weeklyKm: weekly, longestKm: longest, volumeBasis: basis,
+    longestBasis: "\(longestWhy): \(units.format(longest))")
 }
 
 /// The judged fitness clamped into what the plan engine accepts, with a note for each clamp.
-func clampedInputs(_ fitness: Fitness, plan: Plan, rules: PlanRules,
-                   units: DistanceUnit) -> (weeklyKm: Double, longestKm: Double, notes: [String]) {
+func clampedInputs(
+  _ fitness: Fitness, plan: Plan, rules: PlanRules,
+  units: DistanceUnit
+) -> (weeklyKm: Double, longestKm: Double, notes: [String]) {
   var notes: [String] = []
   let requirements = rules.rules(for: plan.goal.distance)?.requirements
   // The engine's ranges (PlanContext): 5–250 km a week, a longest run of 3–60 km; and a marathon's entry minimums.
@@ -345,18 +364,24 @@ func workoutChanges(from old: Plan, to new: Plan) -> [WorkoutChange] {
   var changes: [WorkoutChange] = []
   for workout in new.workouts {
     guard let was = before[workout.id] else {
-      changes.append(WorkoutChange(kind: .added, workoutID: workout.id, week: week(workout.id, in: new),
-                                   title: workout.title, oldDate: nil, newDate: workout.date))
+      changes.append(
+        WorkoutChange(
+          kind: .added, workoutID: workout.id, week: week(workout.id, in: new),
+          title: workout.title, oldDate: nil, newDate: workout.date))
       continue
     }
     guard was != workout else { continue }
-    changes.append(WorkoutChange(kind: was.date != workout.date ? .moved : .changed, workoutID: workout.id,
-                                 week: week(workout.id, in: new), title: workout.title, oldDate: was.date,
-                                 newDate: workout.date, oldTitle: was.title == workout.title ? nil : was.title))
+    changes.append(
+      WorkoutChange(
+        kind: was.date != workout.date ? .moved : .changed, workoutID: workout.id,
+        week: week(workout.id, in: new), title: workout.title, oldDate: was.date,
+        newDate: workout.date, oldTitle: was.title == workout.title ? nil : was.title))
   }
   for workout in old.workouts where after[workout.id] == nil {
-    changes.append(WorkoutChange(kind: .cancelled, workoutID: workout.id, week: week(workout.id, in: old),
-                                 title: workout.title, oldDate: workout.date, newDate: nil))
+    changes.append(
+      WorkoutChange(
+        kind: .cancelled, workoutID: workout.id, week: week(workout.id, in: old),
+        title: workout.title, oldDate: workout.date, newDate: nil))
   }
   func day(_ change: WorkoutChange) -> CivilDate { change.newDate ?? change.oldDate ?? old.goal.raceDate }
   return changes.sorted { (day($0), $0.workoutID) < (day($1), $1.workoutID) }

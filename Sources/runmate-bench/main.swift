@@ -27,7 +27,8 @@ while let argument = arguments.next() {
   case "--export-plans": exportPlans = arguments.next().flatMap(Int.init) ?? exportPlans
   case "--gpx-points": gpxPoints = arguments.next().flatMap(Int.init) ?? gpxPoints
   default:
-    FileHandle.standardError.write(Data("usage: runmate-bench [--templates DIR] [--rounds N] [--export-plans N]\n".utf8))
+    FileHandle.standardError.write(
+      Data("usage: runmate-bench [--templates DIR] [--rounds N] [--export-plans N]\n".utf8))
     exit(64)
   }
 }
@@ -54,8 +55,10 @@ for distance in RaceDistance.allCases {
   guard let distanceRules = rules.rules(for: distance) else { continue }
   for level in Level.allCases {
     for weeks in distanceRules.minimumWeeks[level].absolute...rules.base.maxWeeks {
-      goals.append(Goal(distance: distance, level: level,
-                        timeline: Timeline(start: start, raceDate: start.adding(days: 7 * weeks - 1), weeks: weeks)))
+      goals.append(
+        Goal(
+          distance: distance, level: level,
+          timeline: Timeline(start: start, raceDate: start.adding(days: 7 * weeks - 1), weeks: weeks)))
     }
   }
 }
@@ -83,25 +86,31 @@ func seconds(_ duration: Duration) -> Double {
 }
 let perRound = Double(goals.count)
 #if DEBUG
-let buildKind = "DEBUG build: figures are not meaningful, use -c release"
+  let buildKind = "DEBUG build: figures are not meaningful, use -c release"
 #else
-let buildKind = "release build"
+  let buildKind = "release build"
 #endif
 print("plan engine benchmark (\(buildKind))")
 print("  templates loaded and validated in \(String(format: "%.2f", seconds(loadTime) * 1000)) ms")
-print("  combinations: \(goals.count) (6 distances × 3 levels × weeks from the minimum to \(rules.base.maxWeeks)), rounds: \(rounds)")
+print(
+  "  combinations: \(goals.count) (6 distances × 3 levels × weeks from the minimum to \(rules.base.maxWeeks)), rounds: \(rounds)"
+)
 print("  plans generated: \(plans), workouts: \(workouts), refused: \(failures)")
-print("  best round: \(String(format: "%.1f", seconds(best) * 1000)) ms = \(String(format: "%.0f", perRound / seconds(best))) plans/s"
-  + " (\(String(format: "%.1f", seconds(best) / perRound * 1e6)) µs per plan)")
+print(
+  "  best round: \(String(format: "%.1f", seconds(best) * 1000)) ms = \(String(format: "%.0f", perRound / seconds(best))) plans/s"
+    + " (\(String(format: "%.1f", seconds(best) / perRound * 1e6)) µs per plan)")
 
 // MARK: - Calendar export
 
 let exportGoals = (0..<exportPlans).map { goals[$0 % goals.count] }
-var preferences = SchedulingPreferences(defaultTime: LocalTime(clampingHour: 6, minute: 30), timeZoneID: "Europe/Berlin")
+var preferences = SchedulingPreferences(
+  defaultTime: LocalTime(clampingHour: 6, minute: 30), timeZoneID: "Europe/Berlin")
 preferences.times[.saturday] = LocalTime(clampingHour: 8, minute: 0)
 var schedules: [Schedule] = []
 do {
-  for goal in exportGoals { schedules.append(try makeSchedule(try makePlan(goal: goal, rules: rules), preferences: preferences)) }
+  for goal in exportGoals {
+    schedules.append(try makeSchedule(try makePlan(goal: goal, rules: rules), preferences: preferences))
+  }
 } catch {
   FileHandle.standardError.write(Data("runmate-bench: \(error)\n".utf8))
   exit(70)
@@ -113,8 +122,9 @@ var texts: [String] = []
 let exportStart = clock.now
 do {
   for schedule in schedules {
-    let options = ExportOptions(reminders: ExportOptions.defaultReminders, identity: ExportOptions.identity(of: schedule.plan),
-                                calendarName: "bench")
+    let options = ExportOptions(
+      reminders: ExportOptions.defaultReminders, identity: ExportOptions.identity(of: schedule.plan),
+      calendarName: "bench")
     let export = try makeCalendar(for: schedule, options: options, now: stamp)
     let text = try export.calendar.serialized()
     events += export.calendar.events.count
@@ -136,16 +146,21 @@ do {
 }
 let parseTime = clock.now - parseStart
 print("calendar export benchmark: \(schedules.count) plans, timed (06:30, Sat 08:00, Europe/Berlin), 2 reminders each")
-print("  exported \(events) events (\(bytes / 1_000_000) MB of .ics) in \(String(format: "%.2f", seconds(exportTime))) s = "
-  + "\(String(format: "%.0f", Double(events) / seconds(exportTime))) events/s (build + serialize through libical)")
-print("  parsed back \(parsedEvents) events in \(String(format: "%.2f", seconds(parseTime))) s = "
-  + "\(String(format: "%.0f", Double(parsedEvents) / seconds(parseTime))) events/s")
+print(
+  "  exported \(events) events (\(bytes / 1_000_000) MB of .ics) in \(String(format: "%.2f", seconds(exportTime))) s = "
+    + "\(String(format: "%.0f", Double(events) / seconds(exportTime))) events/s (build + serialize through libical)")
+print(
+  "  parsed back \(parsedEvents) events in \(String(format: "%.2f", seconds(parseTime))) s = "
+    + "\(String(format: "%.0f", Double(parsedEvents) / seconds(parseTime))) events/s")
 
 // Hostile shapes: one event with 16 lines of 1 MiB less a little (folded for libical, whose parser is quadratic
 // in a line's length), and a single 8 MiB line (refused by the byte scan before libical sees it).
 let longValue = String(repeating: "a", count: (1 << 20) - 64)
-let longLines = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bench//EN", "BEGIN:VEVENT", "UID:long@bench",
-                  "DTSTAMP:20270101T000000Z", "DTSTART:20270105T063000Z"]
+let longLines =
+  ([
+    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bench//EN", "BEGIN:VEVENT", "UID:long@bench",
+    "DTSTAMP:20270101T000000Z", "DTSTART:20270105T063000Z",
+  ]
   + (0..<16).map { "X-LONG-\($0):" + longValue } + ["END:VEVENT", "END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
 let longStart = clock.now
 let longParsed = (try? VCalendar.parse(longLines))?.events.count ?? 0
@@ -154,17 +169,21 @@ let hugeLine = "BEGIN:VCALENDAR\r\nX-A:" + String(repeating: "a", count: 8 << 20
 let hugeStart = clock.now
 let hugeRefused = (try? VCalendar.parse(hugeLine)) == nil
 let hugeTime = clock.now - hugeStart
-print("  16 lines of 1 MiB: \(longParsed) event parsed in \(String(format: "%.0f", seconds(longTime) * 1000)) ms; "
-  + "one 8 MiB line \(hugeRefused ? "refused" : "ACCEPTED") in \(String(format: "%.1f", seconds(hugeTime) * 1000)) ms")
+print(
+  "  16 lines of 1 MiB: \(longParsed) event parsed in \(String(format: "%.0f", seconds(longTime) * 1000)) ms; "
+    + "one 8 MiB line \(hugeRefused ? "refused" : "ACCEPTED") in \(String(format: "%.1f", seconds(hugeTime) * 1000)) ms"
+)
 
 // MARK: - GPX import
 
-let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("runmate-bench-\(ProcessInfo.processInfo.processIdentifier)")
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+  "runmate-bench-\(ProcessInfo.processInfo.processIdentifier)")
 try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 let gpxURL = scratch.appendingPathComponent("big.gpx")
 do {
-  var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"bench\" "
+  var text =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"bench\" "
     + "xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>bench</name><trkseg>\n"
   text.reserveCapacity(gpxPoints * 200)
   let t0 = 1_700_000_000
@@ -174,7 +193,8 @@ do {
     let day = CivilDate(dayNumber: seconds / 86_400)
     let rest = seconds % 86_400
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    text += "<trkpt lat=\"\(lat)\" lon=\"13.4\"><ele>\(35 + i % 7)</ele><time>\(day)T\(two(rest / 3600)):"
+    text +=
+      "<trkpt lat=\"\(lat)\" lon=\"13.4\"><ele>\(35 + i % 7)</ele><time>\(day)T\(two(rest / 3600)):"
       + "\(two(rest % 3600 / 60)):\(two(rest % 60))Z</time><extensions><gpxtpx:TrackPointExtension "
       + "xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\"><gpxtpx:hr>\(140 + i % 20)"
       + "</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>\n"
@@ -193,7 +213,9 @@ for _ in 0..<3 {
   bestImport = min(bestImport, clock.now - start)
 }
 print("GPX import benchmark: one file of \(gpxPoints) points (\(String(format: "%.1f", gpxBytes / 1e6)) MB), best of 3")
-print("  \(String(format: "%.2f", seconds(bestImport))) s = \(String(format: "%.1f", gpxBytes / 1e6 / seconds(bestImport))) MB/s")
+print(
+  "  \(String(format: "%.2f", seconds(bestImport))) s = \(String(format: "%.1f", gpxBytes / 1e6 / seconds(bestImport))) MB/s"
+)
 // Many small runs (a typical watch export: ~0.3 MB, 1 point a second for 40 minutes).
 let small = scratch.appendingPathComponent("small.gpx")
 do {
@@ -215,16 +237,21 @@ do {
   guard let tenYearsAgo = CivilDate(iso: "2017-01-02") else { exit(70) }
   var runs: [Completion] = []
   for day in stride(from: 0, to: 3650, by: 1) where day % 7 != 0 {
-    runs.append(Completion(date: tenYearsAgo.adding(days: day), distanceKm: 5 + Double(day % 11), durationSeconds: 1800 + Double(day % 11) * 330,
-                           rpe: 3 + day % 6))
+    runs.append(
+      Completion(
+        date: tenYearsAgo.adding(days: day), distanceKm: 5 + Double(day % 11),
+        durationSeconds: 1800 + Double(day % 11) * 330,
+        rpe: 3 + day % 6))
   }
   let insertStart = clock.now
   _ = try db.addCompletions(runs)
   let insertTime = clock.now - insertStart
   guard let first = CivilDate(iso: "2026-06-01") else { exit(70) }
-  let plan = try makePlan(goal: Goal(distance: .marathon, level: .intermediate,
-                                     timeline: Timeline(start: first, raceDate: first.adding(days: 18 * 7 - 1), weeks: 18)),
-                          rules: rules)
+  let plan = try makePlan(
+    goal: Goal(
+      distance: .marathon, level: .intermediate,
+      timeline: Timeline(start: first, raceDate: first.adding(days: 18 * 7 - 1), weeks: 18)),
+    rules: rules)
   let reportStart = clock.now
   var reports = 0
   for _ in 0..<20 {
@@ -232,9 +259,12 @@ do {
     reports += report.weeks.count > 0 ? 1 : 0
   }
   let reportTime = clock.now - reportStart
-  print("progress benchmark: \(runs.count) runs over 10 years in SQLite (inserted in one transaction in "
-    + "\(String(format: "%.0f", seconds(insertTime) * 1000)) ms)")
-  print("  read all runs + weekly report: \(String(format: "%.1f", seconds(reportTime) / Double(reports) * 1000)) ms per report")
+  print(
+    "progress benchmark: \(runs.count) runs over 10 years in SQLite (inserted in one transaction in "
+      + "\(String(format: "%.0f", seconds(insertTime) * 1000)) ms)")
+  print(
+    "  read all runs + weekly report: \(String(format: "%.1f", seconds(reportTime) / Double(reports) * 1000)) ms per report"
+  )
 } catch {
   FileHandle.standardError.write(Data("runmate-bench: \(error)\n".utf8))
   exit(70)

@@ -12,8 +12,12 @@ struct RunMate: ParsableCommand {
       Plans follow rules in plan-templates/ (see `runmate templates list`).
       """,
     version: "0.1.0",
-    subcommands: [PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self, ImportCommand.self,
-                  ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, ReportCommand.self, ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self,                   TemplatesCommand.self])
+    subcommands: [
+      PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self,
+      ImportCommand.self,
+      ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, ReportCommand.self,
+      ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
+    ])
 
   /// Runs the command; domain errors print one line on stderr and exit with a sysexits code.
   static func main() {
@@ -25,6 +29,11 @@ struct RunMate: ParsableCommand {
     } catch {
       let code = exitCode(for: error)
       if code == .success { exit(withError: error) }
+      if code == .validationFailure,
+        let unknown = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst()))
+      {
+        fail(unknown, code: ExitCodes.usage)
+      }
       var message = self.message(for: error).split(separator: "\n").map(String.init).joined(separator: "; ")
       if let sub = CommandLine.arguments.dropFirst().first, !sub.hasPrefix("-") {
         message += " (see 'runmate \(sub) --help')"

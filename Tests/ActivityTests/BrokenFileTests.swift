@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Files under `Fixtures/broken/`: each must fail with this exact message (file name, and line for problems

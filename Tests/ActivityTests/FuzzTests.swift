@@ -28,7 +28,7 @@ struct FuzzTests {
       let name = random.next() % 2 == 0 ? "fuzz.gpx" : "fuzz.tcx"
       do {
         return try readActivities(data: Data(input), name: name).flatMap(Self.implausibilities)
-      } catch where !String(describing: error).hasPrefix(name) {
+      } catch  where !String(describing: error).hasPrefix(name) {
         return ["the message does not start with the file name: \(error)"]
       }
     }

@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Hand-written GPX files: segments, extensions, CRLF, and the timestamp forms GPX writers use.

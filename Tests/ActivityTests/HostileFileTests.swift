@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Files that try to make the XML parser expand entities or read other files. They must be refused (or

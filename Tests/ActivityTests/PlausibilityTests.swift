@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 @testable import Activity
@@ -176,7 +177,8 @@ struct PlausibilityTests {
     // Elevation swinging between -1000 and 10000 m every 20 s: 11 km of climbing per swing, 5 swings.
     let text = (0..<11).reduce(into: Self.gpx([])) { text, index in
       let elevation = index % 2 == 0 ? -1000 : 10000
-      let point = "  <trkpt lat=\"\(50 + Double(index) * 0.0005)\" lon=\"8\"><ele>\(elevation)</ele>"
+      let point =
+        "  <trkpt lat=\"\(50 + Double(index) * 0.0005)\" lon=\"8\"><ele>\(elevation)</ele>"
         + "<time>2024-03-01T07:\(String(format: "%02d:%02d", index * 20 / 60, index * 20 % 60))Z</time></trkpt>\n"
       text = text.replacingOccurrences(of: " </trkseg>", with: point + " </trkseg>")
     }

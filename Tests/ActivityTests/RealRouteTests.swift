@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// The two real runs from `shared/data/gpx/` (Apple Health workout routes), against the project's
@@ -58,13 +59,5 @@ struct RealRouteTests {
     #expect(run.start == (try utc(2021, 1, 7, 17, 34, 13)))
     #expect(run.end == (try utc(2021, 1, 7, 17, 55, 11)))
     #expect(run.elapsedSeconds == run.end.timeIntervalSince(run.start))
-  }
-
-  @Test func theTwoRunsAreDifferentActivities() throws {
-    let first = try readSingle("gpx/route_2021-01-03_5.53pm.gpx")
-    let second = try readSingle("gpx/route_2021-01-07_6.34pm.gpx")
-
-    #expect(!isSameActivity(first, second))
-    #expect(isSameActivity(first, first))
   }
 }

@@ -1,17 +1,20 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
-/// A scale check, not a timed test: a generated GPX of 200,000 points (about 37 MB) is read in one
-/// streaming pass and its distance is the one the generator laid out.
+/// A scale check, not a timed test: generated GPX files of 20,000 and 200,000 points (about 4 and 41 MB) are read in
+/// one streaming pass, their distance is the one the generator laid out, and the peak memory of `runmate import`
+/// (measured in the child, not in this test process) does not grow with the file.
 struct ScaleTests {
   static let pointCount = 200_000
   /// Latitude step, in units of 1e-7 degree: 300 → 0.00003° ≈ 3.34 m per second.
   static let step = 300
 
-  /// Writes the file in batches (so the test itself stays small in memory) and returns its URL and size.
-  static func writeLargeGPX(in directory: URL) throws -> (URL, Int) {
-    let url = directory.appendingPathComponent("large.gpx")
+  /// Writes a file of `pointCount` points in batches (so the test itself stays small in memory) and returns its URL
+  /// and size.
+  static func writeGPX(named name: String, pointCount: Int, in directory: URL) throws -> (URL, Int) {
+    let url = directory.appendingPathComponent(name)
     try #require(FileManager.default.createFile(atPath: url.path, contents: nil))
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
@@ -50,47 +53,58 @@ struct ScaleTests {
     return (url, size)
   }
 
-  @Test func aLargeFileIsReadInOneStreamingPass() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("activity-scale-\(UUID())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let (url, size) = try Self.writeLargeGPX(in: directory)
-    #expect(size > 30_000_000)
-
-    let peakBefore = peakResidentBytes()
-    let clock = ContinuousClock()
-    var summary: ActivitySummary?
-    let elapsed = try clock.measure { summary = try readActivities(at: url).first }
-    let run = try #require(summary)
-    let peakGrowth = peakResidentBytes().flatMap { after in peakBefore.map { after - $0 } }
-
-    // Every point is on one meridian, so the distance is R·Δφ for the whole span:
-    // (200,000 − 1) steps of 0.00003°.
-    let expectedDistance = metersAlongMeridian(Double((Self.pointCount - 1) * Self.step) / 10_000_000)
-    #expect(isClose(run.distanceMeters, expectedDistance, relative: 1e-9))
-    #expect(run.pointCount == Self.pointCount)
-    #expect(run.elapsedSeconds == Double(Self.pointCount - 1))
-    #expect(run.movingSeconds == Double(Self.pointCount - 1))
-    #expect(run.averageHeartRate == 150)
-    #expect(run.elevationGainMeters == 0)
-    // Memory must not grow with the file: a DOM or `XMLParser(data:)` would need at least the file's size.
-    if let peakGrowth { #expect(peakGrowth < size / 2, "peak resident memory grew by \(peakGrowth) bytes") }
-
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let throughput = Int(Double(size) / 1e6 / seconds)
-    let mebibytes = { (bytes: Int?) in bytes.map { "\($0 / 1_048_576) MiB" } ?? "unknown" }
-    print(
-      "ActivityTests scale check: \(size / 1_000_000) MB, \(Self.pointCount) points, \(seconds) s, \(throughput) MB/s;",
-      "peak memory before \(mebibytes(peakBefore)), growth \(mebibytes(peakGrowth))")
+  /// The distance of a generated file: every point is on one meridian, so it is R·Δφ for the whole span,
+  /// (points − 1) steps of 0.00003°.
+  static func expectedDistance(_ points: Int) -> Double {
+    metersAlongMeridian(Double((points - 1) * step) / 10_000_000)
   }
 
-  /// The process's peak resident set size (`VmHWM` in `/proc/self/status`), where there is one.
-  func peakResidentBytes() -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-    else { return nil }
-    let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first
-    return kilobytes.map { $0 * 1024 }
+  @Test func aFileIsReadInOneStreamingPass() throws {
+    let directory = try temporaryDirectory("activity-scale")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let points = Self.pointCount / 10
+    let (url, _) = try Self.writeGPX(named: "small.gpx", pointCount: points, in: directory)
+    let run = try #require(try readActivities(at: url).first)
+    #expect(isClose(run.distanceMeters, Self.expectedDistance(points), relative: 1e-9))
+    #expect(run.pointCount == points)
+    #expect(run.elapsedSeconds == Double(points - 1))
+    #expect(run.movingSeconds == Double(points - 1))
+    #expect(run.averageHeartRate == 150)
+    #expect(run.elevationGainMeters == 0)
+  }
+
+  /// `runmate import` of a file ten times larger peaks at about the same memory: a DOM or `XMLParser(data:)` would
+  /// need at least the extra 37 MB. Each peak is the child's own `ru_maxrss` (ProcessProbe, rusage-probe).
+  @Test func importPeakMemoryDoesNotGrowWithTheFile() throws {
+    let directory = try temporaryDirectory("activity-scale")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try runmateBinary()
+    var peaks: [Int] = []
+    var sizes: [Int] = []
+    for (name, points) in [("small.gpx", Self.pointCount / 10), ("large.gpx", Self.pointCount)] {
+      let (url, size) = try Self.writeGPX(named: name, pointCount: points, in: directory)
+      let environment = [
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        "RUNMATE_DB": directory.appendingPathComponent("\(name).sqlite").path,
+      ]
+      let result = try ProcessProbe.run(
+        binary, ["import", url.path, "--tz", "UTC"], environment: environment,
+        limits: .init(seconds: 120, memoryMiB: 1024))
+      #expect(result.end == .exited(0), "\(name): \(result.end): \(result.stderrText)")
+      let kilometres = String(format: "%.1f km", Self.expectedDistance(points) / 1000)
+      #expect(result.stdoutText.hasPrefix("imported \(name): Wed 1 May, \(kilometres) "), "\(result.stdoutText)")
+      peaks.append(result.peakRSSKiB * 1024)
+      sizes.append(size)
+      print(
+        "ActivityTests scale check: runmate import \(name), \(size / 1_000_000) MB, \(points) points,",
+        "\(result.wallSeconds) s, peak \(result.peakRSSKiB / 1024) MiB")
+    }
+    #expect(sizes[1] > 30_000_000)
+    // The larger file adds over 33 MB; the peak may grow by a small fraction of that (buffers, allocator noise).
+    let growth = peaks[1] - peaks[0]
+    #expect(
+      growth < (sizes[1] - sizes[0]) / 4,
+      "peak grew by \(growth / 1_048_576) MiB for \(sizes[1] - sizes[0]) more bytes")
   }
 }
 

@@ -1,11 +1,7 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
-
-/// The URL of a fixture under `Fixtures/` (e.g. `"gpx/two-segments.gpx"`).
-func fixtureURL(_ path: String) throws -> URL {
-  try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/\(path)")
-}
 
 /// The summaries of a fixture file.
 func readFixture(_ path: String) throws -> [ActivitySummary] {
@@ -17,30 +13,6 @@ func readSingle(_ path: String) throws -> ActivitySummary {
   let summaries = try readFixture(path)
   try #require(summaries.count == 1)
   return summaries[0]
-}
-
-/// A UTC instant from its calendar fields, computed with Foundation's `Calendar` (independently of the
-/// module's own timestamp parser).
-func utc(
-  _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0,
-  nanosecond: Int = 0
-) throws -> Date {
-  var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
-  let components = DateComponents(
-    year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
-  return try #require(calendar.date(from: components))
-}
-
-/// Whether `actual` is within `relative` (a fraction) of `expected`.
-func isClose(_ actual: Double, _ expected: Double, relative: Double) -> Bool {
-  abs(actual - expected) <= relative * abs(expected)
-}
-
-/// Whether `actual` is within `absolute` of `expected`.
-func isClose(_ actual: Double?, _ expected: Double, absolute: Double) -> Bool {
-  guard let actual else { return false }
-  return abs(actual - expected) <= absolute
 }
 
 /// Mean Earth radius used by the reference (`gpx_stats.py`), for distances worked out in the tests.

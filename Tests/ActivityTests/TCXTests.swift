@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `tcx/two-activities.tcx` and `tcx/treadmill.tcx`, written by hand; every expected value is worked out

@@ -9,23 +9,25 @@ import Testing
 /// all-day "Holidays" event 24-26 Dec 2026), read through libical.
 @Suite struct BusyCalendarTests {
   func sample() throws -> String {
-    let url = try #require(Bundle.module.url(forResource: "busy-sample", withExtension: "ics", subdirectory: "Fixtures/busy"))
-    return try String(contentsOf: url, encoding: .utf8)
+    try String(contentsOf: fixtureURL("busy/busy-sample.ics"), encoding: .utf8)
   }
 
   func utc(_ text: String) throws -> Date { try #require(try? Date.ISO8601FormatStyle().parse(text)) }
 
   @Test func recurringAndAllDayEventsBecomeBusyIntervals() throws {
-    let intervals = try busyIntervals(ics: try sample(), file: "busy-sample.ics", from: try utc("2026-11-01T00:00:00Z"),
-                                      to: try utc("2026-11-15T00:00:00Z"), timeZoneID: "America/New_York")
+    let intervals = try busyIntervals(
+      ics: try sample(), file: "busy-sample.ics", from: try utc("2026-11-01T00:00:00Z"),
+      to: try utc("2026-11-15T00:00:00Z"), timeZoneID: "America/New_York")
     // Mon 2 Nov, Wed 4, Mon 9, Wed 11 at 07:00 EST (UTC−5 after the 1 Nov change) = 12:00Z, for 90 minutes.
     let expected = ["2026-11-02", "2026-11-04", "2026-11-09", "2026-11-11"].map { "\($0)T12:00:00Z" }
     #expect(intervals.map(\.start) == (try expected.map(utc)))
     #expect(intervals.allSatisfy { $0.end.timeIntervalSince($0.start) == 5400 && $0.summary == "Team call" })
     // The holidays: local midnight 24 Dec to local midnight 27 Dec (DTEND exclusive), in New York.
-    let holidays = try busyIntervals(ics: try sample(), file: "busy-sample.ics", from: try utc("2026-12-20T00:00:00Z"),
-                                     to: try utc("2026-12-31T00:00:00Z"), timeZoneID: "America/New_York")
-      .filter { $0.summary == "Holidays" }
+    let holidays = try busyIntervals(
+      ics: try sample(), file: "busy-sample.ics", from: try utc("2026-12-20T00:00:00Z"),
+      to: try utc("2026-12-31T00:00:00Z"), timeZoneID: "America/New_York"
+    )
+    .filter { $0.summary == "Holidays" }
     #expect(holidays.count == 1)
     #expect(holidays.first?.start == (try utc("2026-12-24T05:00:00Z")))
     #expect(holidays.first?.end == (try utc("2026-12-27T05:00:00Z")))
@@ -33,14 +35,18 @@ import Testing
 
   @Test func scheduledWorkoutsAvoidTheCalendar() throws {
     let first = try #require(CivilDate(iso: "2026-11-30"))
-    let plan = try makePlan(goal: Goal(distance: .tenK, level: .intermediate,
-                                       timeline: Timeline(start: first, raceDate: first.adding(days: 69), weeks: 10)),
-                            rules: repositoryRules)
-    let busy = try busyIntervals(ics: try sample(), file: "busy-sample.ics", from: try utc("2026-11-29T00:00:00Z"),
-                                 to: try utc("2027-02-10T00:00:00Z"), timeZoneID: "America/New_York")
-    let preferences = SchedulingPreferences(runDays: [.monday, .tuesday, .wednesday, .thursday, .saturday, .sunday],
-                                            defaultTime: LocalTime(clampingHour: 7, minute: 0),
-                                            timeZoneID: "America/New_York")
+    let plan = try makePlan(
+      goal: Goal(
+        distance: .tenK, level: .intermediate,
+        timeline: Timeline(start: first, raceDate: first.adding(days: 69), weeks: 10)),
+      rules: repositoryRules)
+    let busy = try busyIntervals(
+      ics: try sample(), file: "busy-sample.ics", from: try utc("2026-11-29T00:00:00Z"),
+      to: try utc("2027-02-10T00:00:00Z"), timeZoneID: "America/New_York")
+    let preferences = SchedulingPreferences(
+      runDays: [.monday, .tuesday, .wednesday, .thursday, .saturday, .sunday],
+      defaultTime: LocalTime(clampingHour: 7, minute: 0),
+      timeZoneID: "America/New_York")
     let schedule = try makeSchedule(plan, preferences: preferences, busy: busy)
     for item in schedule.workouts {
       guard let start = item.start, let end = item.end else { continue }
@@ -56,19 +62,23 @@ import Testing
 /// A busy calendar that cannot be used is refused with the file's name first.
 @Suite struct UnusableBusyCalendarTests {
   func range() throws -> (Date, Date) {
-    (try #require(try? Date.ISO8601FormatStyle().parse("2027-01-01T00:00:00Z")),
-     try #require(try? Date.ISO8601FormatStyle().parse("2027-03-01T00:00:00Z")))
+    (
+      try #require(try? Date.ISO8601FormatStyle().parse("2027-01-01T00:00:00Z")),
+      try #require(try? Date.ISO8601FormatStyle().parse("2027-03-01T00:00:00Z"))
+    )
   }
 
   @Test func impossibleDatesNameTheFileLinePropertyAndValue() throws {
-    let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20270101T000000Z\r\n"
+    let text =
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20270101T000000Z\r\n"
       + "DTSTART:20270230T250000Z\r\nDTEND:99999999T000000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
     let (from, to) = try range()
     let error = #expect(throws: ExportError.self) {
       try busyIntervals(ics: text, file: "work.ics", from: from, to: to, timeZoneID: "UTC")
     }
-    #expect(error?.description
-      == "work.ics: line 7: VEVENT 'a': invalid DTSTART '20270230T250000Z': there is no such day")
+    #expect(
+      error?.description
+        == "work.ics: line 7: VEVENT 'a': invalid DTSTART '20270230T250000Z': there is no such day")
   }
 
   @Test func aLongLineNamesTheFileAndLine() throws {
@@ -77,7 +87,8 @@ import Testing
     let error = #expect(throws: ExportError.self) {
       try busyIntervals(ics: text, file: "work.ics", from: from, to: to, timeZoneID: "UTC")
     }
-    #expect(error?.description
-      == "work.ics: line 2: a content line of 2097156 bytes, longer than the 1 MiB a line may have")
+    #expect(
+      error?.description
+        == "work.ics: line 2: a content line of 2097156 bytes, longer than the 1 MiB a line may have")
   }
 }

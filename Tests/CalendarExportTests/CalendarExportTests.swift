@@ -10,18 +10,25 @@ import Testing
 @Suite struct CalendarExportTests {
   static let now = Date(timeIntervalSince1970: 1_795_219_200)  // 2026-11-21T00:00:00Z
 
-  func plan(_ distance: RaceDistance = .half, _ level: Level = .intermediate, weeks: Int = 12, runs: Int? = nil,
-            start: String = "2027-01-25", currentKm: Double? = nil) throws -> Plan {
+  func plan(
+    _ distance: RaceDistance = .half, _ level: Level = .intermediate, weeks: Int = 12, runs: Int? = nil,
+    start: String = "2027-01-25", currentKm: Double? = nil
+  ) throws -> Plan {
     let first = try #require(CivilDate(iso: start))
     let timeline = Timeline(start: first, raceDate: first.adding(days: 7 * weeks - 1), weeks: weeks)
-    return try makePlan(goal: Goal(distance: distance, level: level, timeline: timeline, runsPerWeek: runs,
-                                   currentWeeklyKm: currentKm), rules: repositoryRules)
+    return try makePlan(
+      goal: Goal(
+        distance: distance, level: level, timeline: timeline, runsPerWeek: runs,
+        currentWeeklyKm: currentKm), rules: repositoryRules)
   }
 
-  func export(_ schedule: Schedule, previous: VCalendar? = nil,
-              reminders: [Reminder] = ExportOptions.defaultReminders, now: Date = now) throws -> Export {
-    let options = ExportOptions(reminders: reminders, identity: ExportOptions.identity(of: schedule.plan),
-                                calendarName: "Test", previous: previous)
+  func export(
+    _ schedule: Schedule, previous: VCalendar? = nil,
+    reminders: [Reminder] = ExportOptions.defaultReminders, now: Date = now
+  ) throws -> Export {
+    let options = ExportOptions(
+      reminders: reminders, identity: ExportOptions.identity(of: schedule.plan),
+      calendarName: "Test", previous: previous)
     return try makeCalendar(for: schedule, options: options, now: now)
   }
 
@@ -47,14 +54,14 @@ import Testing
       #expect(back == event, "\(event.uid)")
       let date = item.workout.date
       switch back.start {
-      case let .zoned(t, tzid):
+      case .zoned(let t, let tzid):
         #expect(tzid == zone)
         #expect((t.year, t.month, t.day, t.hour, t.minute) == (date.year, date.month, date.day, 6, 30))
         let start = try #require(item.start)
         let local = tz.dateComponents([.hour, .minute], from: start)
         #expect(local.hour == 6 && local.minute == 30)
         #expect(back.alarms.contains { $0.trigger == .relative(seconds: -1800, fromEnd: false) })
-      case let .date(d):
+      case .date(let d):
         #expect(item.workout.kind == .race)
         #expect((d.year, d.month, d.day) == (date.year, date.month, date.day))
       default:
@@ -70,14 +77,19 @@ import Testing
 
   @Test func aRaceStartTimeMakesTheRaceTimedAndBusy() throws {
     let plan = try plan(.tenK, .beginner, weeks: 8)
-    let preferences = SchedulingPreferences(timeZoneID: "Europe/Berlin",
-                                            raceStart: LocalTime(hour: 9, minute: 30))
+    let preferences = SchedulingPreferences(
+      timeZoneID: "Europe/Berlin",
+      raceStart: LocalTime(hour: 9, minute: 30))
     let schedule = try makeSchedule(plan, preferences: preferences)
     let exported = try export(schedule)
     let race = try #require(exported.calendar.events.first { $0.categories.contains("Race") })
     let day = plan.goal.raceDate
-    #expect(race.start == .zoned(ICalDateTime(year: day.year, month: day.month, day: day.day, hour: 9, minute: 30,
-                                              second: 0), tzid: "Europe/Berlin"))
+    #expect(
+      race.start
+        == .zoned(
+          ICalDateTime(
+            year: day.year, month: day.month, day: day.day, hour: 9, minute: 30,
+            second: 0), tzid: "Europe/Berlin"))
     #expect(!race.transparent)
     // Training stays all-day without --at: the race time is the race's only.
     let training = exported.calendar.events.filter { !$0.categories.contains("Race") }
@@ -85,7 +97,8 @@ import Testing
   }
 
   @Test func allDayEventsUseDatesAndAbsoluteReminders() throws {
-    let schedule = try makeSchedule(try plan(.tenK, .beginner, weeks: 8), preferences: SchedulingPreferences(timeZoneID: "Europe/Berlin"))
+    let schedule = try makeSchedule(
+      try plan(.tenK, .beginner, weeks: 8), preferences: SchedulingPreferences(timeZoneID: "Europe/Berlin"))
     let exported = try export(schedule)
     for (event, item) in zip(exported.calendar.events, schedule.workouts) {
       let day = item.workout.date
@@ -98,8 +111,9 @@ import Testing
       #expect(event.alarms.count == 1)
       let before = day.adding(days: -1)
       let winter = before.month <= 3 && !(before.month == 3 && before.day >= 28)
-      let expected = ICalDateTime(year: before.year, month: before.month, day: before.day,
-                                  hour: winter ? 19 : 18, minute: 0, second: 0)
+      let expected = ICalDateTime(
+        year: before.year, month: before.month, day: before.day,
+        hour: winter ? 19 : 18, minute: 0, second: 0)
       #expect(event.alarms.first?.trigger == .absolute(expected), "\(event.uid)")
     }
   }
@@ -107,8 +121,10 @@ import Testing
   @Test func reExportWithoutChangeIsByteIdenticalAndLaterDTSTAMPDoesNotMatter() throws {
     let schedule = try timed("Europe/Berlin", try plan())
     let first = try export(schedule).calendar.serialized()
-    let again = try export(schedule, previous: try VCalendar.parse(first),
-                           now: Self.now.addingTimeInterval(86_400 * 3)).calendar.serialized()
+    let again = try export(
+      schedule, previous: try VCalendar.parse(first),
+      now: Self.now.addingTimeInterval(86_400 * 3)
+    ).calendar.serialized()
     #expect(first == again)
   }
 
@@ -118,8 +134,9 @@ import Testing
     let previous = try VCalendar.parse(try before.calendar.serialized())
     // The runner blacks out one Saturday: that week's workouts move, nothing else changes.
     let saturday = try #require(CivilDate(iso: "2027-02-13"))
-    var preferences = SchedulingPreferences(defaultTime: LocalTime(clampingHour: 6, minute: 30),
-                                            timeZoneID: "Europe/Berlin")
+    var preferences = SchedulingPreferences(
+      defaultTime: LocalTime(clampingHour: 6, minute: 30),
+      timeZoneID: "Europe/Berlin")
     preferences.blackouts = [saturday...saturday]
     let later = Self.now.addingTimeInterval(86_400)
     let after = try export(try makeSchedule(plan, preferences: preferences), previous: previous, now: later)

@@ -1,5 +1,6 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
 
 /// Files that are not exports, broken XML and broken zips: each refused with the exact message.

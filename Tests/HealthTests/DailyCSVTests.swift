@@ -1,5 +1,6 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
 
 /// CSV files of daily totals (`date,steps,distance_km,active_kcal`).

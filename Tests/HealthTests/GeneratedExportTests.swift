@@ -1,5 +1,6 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
 
 /// `Fixtures/generated/imperial.xml`: a 4-day export from `gen_export.py --units imperial --legacy-workout-attrs
@@ -19,10 +20,10 @@ struct GeneratedExportTests {
     // 77.87 kg (written in lb with 1 decimal, so within 0.05 lb ≈ 0.023 kg).
     let heights = health.measures.filter { $0.kind == .heightCm }.map(\.value)
     #expect(heights.count == 2)
-    for (height, truth) in zip(heights, [178.0, 178.5]) { #expect(isClose(height, truth, 0.001)) }
+    for (height, truth) in zip(heights, [178.0, 178.5]) { #expect(isClose(height, truth, absolute: 0.001)) }
     let masses = health.measures.filter { $0.kind == .bodyMassKg }.map(\.value)
     #expect(masses.count == 4)
-    for (mass, truth) in zip(masses, [78.06, 77.86, 77.88, 77.87]) { #expect(isClose(mass, truth, 0.03)) }
+    for (mass, truth) in zip(masses, [78.06, 77.86, 77.88, 77.87]) { #expect(isClose(mass, truth, absolute: 0.03)) }
   }
 
   @Test func stravaCopiesOfWatchRunsAreDropped() throws {
@@ -36,9 +37,9 @@ struct GeneratedExportTests {
     for (workout, expected) in zip(health.workouts, truth) {
       #expect(workout.isRunning)
       #expect(workout.sourceName == expected.source)
-      #expect(isClose(workout.distanceKm, expected.km, 0.0001))
-      #expect(isClose(workout.energyKcal, expected.kcal, 0.01))
-      #expect(isClose(workout.durationSeconds, expected.seconds, 0.1))
+      #expect(isClose(workout.distanceKm, expected.km, absolute: 0.0001))
+      #expect(isClose(workout.energyKcal, expected.kcal, absolute: 0.01))
+      #expect(isClose(workout.durationSeconds, expected.seconds, absolute: 0.1))
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
 
 /// `Fixtures/handwritten/export.xml`: an iPhone and an Apple Watch counting the same steps, samples crossing
@@ -108,8 +109,8 @@ struct HandwrittenExportTests {
     // Height 5.9 ft × 30.48 = 179.832 cm; body mass 170 lb × 0.45359237 = 77.1107029 kg (written twice,
     // kept once; the 99 kg inside <Correlation> is ignored); resting heart rate 52 count/min.
     #expect(health.measures.map(\.kind) == [.heightCm, .bodyMassKg, .restingHeartRate])
-    #expect(isClose(health.measures[0].value, 179.832, 1e-9))
-    #expect(isClose(health.measures[1].value, 77.1107029, 1e-9))
+    #expect(isClose(health.measures[0].value, 179.832, absolute: 1e-9))
+    #expect(isClose(health.measures[1].value, 77.1107029, absolute: 1e-9))
     #expect(health.measures[2].value == 52)
     #expect(health.measures[0].date == (try utc(2021, 3, 27, 8)))
     #expect(health.measures[1].date == (try utc(2021, 3, 28, 5)))
@@ -125,7 +126,7 @@ struct HandwrittenExportTests {
     #expect(walk.activityType == "Walking")
     #expect(!walk.isRunning)
     #expect(isClose(walk.distanceKm, 3.218688))
-    #expect(isClose(walk.energyKcal, 99.99999994, 1e-6))
+    #expect(isClose(walk.energyKcal, 99.99999994, absolute: 1e-6))
     #expect(walk.durationSeconds == 1800)
     #expect(walk.start == (try utc(2021, 3, 28, 13)))
     let run = health.workouts[1]

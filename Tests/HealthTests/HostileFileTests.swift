@@ -1,5 +1,6 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
 
 /// Exports generated with `gen_export.py --days 2 --scale 0.05 --malformed KIND` (`Fixtures/hostile/`), and a

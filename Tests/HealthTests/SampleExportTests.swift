@@ -1,5 +1,6 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
 
 /// The shared 14-day sample export (`shared/data/apple-health-sample/export.xml`, copied to
@@ -37,9 +38,9 @@ struct SampleExportTests {
     let truthKilocalories = [327.91, 187.38, 290.03, 182.8, 589.15, 446.33, 299.22, 409.75]
     let truthMovingSeconds = [1984.0, 1133.7, 1754.8, 1106.0, 3564.6, 2700.5, 1810.4, 2479.2]
     for (index, run) in runs.enumerated() {
-      #expect(isClose(run.distanceKm, truthDistances[index], 0.0001))
-      #expect(isClose(run.energyKcal, truthKilocalories[index], 0.01))
-      #expect(isClose(run.durationSeconds, truthMovingSeconds[index], 0.1))
+      #expect(isClose(run.distanceKm, truthDistances[index], absolute: 0.0001))
+      #expect(isClose(run.energyKcal, truthKilocalories[index], absolute: 0.01))
+      #expect(isClose(run.durationSeconds, truthMovingSeconds[index], absolute: 0.1))
       #expect(run.sourceName == "Alex’s Apple Watch")
     }
     // The first run: 2021-01-02 07:11:59 +0100 to 07:46:09 +0100, elapsed 2049.9 s in the truth (whole seconds here).
@@ -48,7 +49,7 @@ struct SampleExportTests {
     let strength = try #require(health.workouts.last)
     #expect(strength.activityType == "TraditionalStrengthTraining")
     #expect(strength.distanceKm == nil)
-    #expect(isClose(strength.energyKcal, 107.33, 0.01))
+    #expect(isClose(strength.energyKcal, 107.33, absolute: 0.01))
   }
 
   @Test func progressReportsBytesUpToTheFileSize() throws {

@@ -1,22 +1,27 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
 
-/// A scale check, not a timed test: a 60-day export (about 50 MB) written here, with a Watch and an iPhone
-/// counting the same steps every day, is read in one streaming pass; the totals are the ones laid out, and
-/// peak memory grows by far less than the file's size.
+/// A scale check, not a timed test: exports of 6 and 60 days (about 6 and 62 MB) written here, with a Watch and an
+/// iPhone counting the same steps every day, are read in one streaming pass; the totals are the ones laid out, and
+/// the peak memory of `runmate health import` (measured in the child, not in this test process) does not grow with the
+/// file.
 struct ScaleTests {
   static let days = 60
 
-  /// Writes the export in batches and returns its URL and size.
+  /// The records of a `days`-day export.
+  static func recordCount(days: Int) -> Int { days * (960 * 3 + 480 + 96 + 6) }
+
+  /// Writes a `days`-day export in batches and returns its URL and size.
   ///
   /// Every day from 2021-06-01 (summer time, +0200 throughout): from 06:00 to 22:00 the Watch writes one
   /// record a minute of 10 steps, 0.008 km and 0.5 kcal, and a heart rate every other minute (with a
   /// MetadataEntry child); the iPhone writes 10 minutes of 100 steps from 06:00 to 23:00. The Watch outranks
   /// the iPhone, so each day is 960 × 10 = 9600 steps, plus the iPhone's six uncovered samples from 22:00
   /// to 23:00 (600): 10,200 steps, 960 × 0.008 = 7.68 km, 960 × 0.5 = 480 kcal.
-  static func writeExport(in directory: URL) throws -> (URL, Int) {
-    let url = directory.appendingPathComponent("export.xml")
+  static func writeExport(named name: String, days: Int, in directory: URL) throws -> (URL, Int) {
+    let url = directory.appendingPathComponent(name)
     try #require(FileManager.default.createFile(atPath: url.path, contents: nil))
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
@@ -75,46 +80,56 @@ struct ScaleTests {
     return (url, size)
   }
 
-  @Test func sixtyDaysAreReadInOneStreamingPass() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("health-scale-\(UUID())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  @Test func daysAreReadInOneStreamingPass() throws {
+    let directory = try temporaryDirectory("health-scale")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let (url, size) = try Self.writeExport(in: directory)
-    #expect(size > 40_000_000)
-
-    let peakBefore = peakResidentBytes()
-    let clock = ContinuousClock()
-    var result: HealthImport?
-    let elapsed = try clock.measure { result = try importHealth(at: url, timeZone: zone("Europe/Berlin")) }
-    let health = try #require(result)
-    let peakGrowth = peakResidentBytes().flatMap { after in peakBefore.map { after - $0 } }
-
-    #expect(health.days.count == Self.days)
+    let days = Self.days / 10
+    let (url, size) = try Self.writeExport(named: "export.xml", days: days, in: directory)
+    let health = try importHealth(at: url, timeZone: zone("Europe/Berlin"))
+    #expect(health.days.count == days)
     #expect(health.days.first?.date == "2021-06-01")
-    #expect(health.days.last?.date == "2021-07-30")
+    #expect(health.days.last?.date == "2021-06-06")
     for day in health.days {
       #expect(abs(day.steps - 10_200) < 1e-6, "\(day.date)")
       #expect(abs(day.distanceKm - 7.68) < 1e-9, "\(day.date)")
       #expect(abs(day.activeEnergyKcal - 480) < 1e-9, "\(day.date)")
     }
-    #expect(health.recordCount == Self.days * (960 * 3 + 480 + 96 + 6))
+    #expect(health.recordCount == Self.recordCount(days: days))
     #expect(health.bytesRead == Int64(size))
-    // Memory must not grow with the file: reading it whole would need its size at least.
-    if let peakGrowth { #expect(peakGrowth < size / 2, "peak resident memory grew by \(peakGrowth) bytes") }
-
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let mebibytes = { (bytes: Int?) in bytes.map { "\($0 / 1_048_576) MiB" } ?? "unknown" }
-    print(
-      "HealthTests scale check: \(size / 1_000_000) MB, \(health.recordCount) records, \(seconds) s,",
-      "\(Int(Double(size) / 1e6 / seconds)) MB/s; peak memory before \(mebibytes(peakBefore)),",
-      "growth \(mebibytes(peakGrowth))")
   }
 
-  /// The process's peak resident set size (`VmHWM` in `/proc/self/status`), where there is one.
-  func peakResidentBytes() -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-    else { return nil }
-    return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
+  /// `runmate health import` of an export ten times larger peaks at about the same memory: reading it whole would
+  /// need the extra 55 MB at least. Each peak is the child's own `ru_maxrss` (ProcessProbe, rusage-probe).
+  @Test func importPeakMemoryDoesNotGrowWithTheFile() throws {
+    let directory = try temporaryDirectory("health-scale")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try runmateBinary()
+    var peaks: [Int] = []
+    var sizes: [Int] = []
+    for (name, days) in [("small.xml", Self.days / 10), ("large.xml", Self.days)] {
+      let (url, size) = try Self.writeExport(named: name, days: days, in: directory)
+      let environment = [
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        "RUNMATE_DB": directory.appendingPathComponent("\(name).sqlite").path,
+      ]
+      let result = try ProcessProbe.run(
+        binary, ["health", "import", url.path, "--tz", "Europe/Berlin"],
+        environment: environment, limits: .init(seconds: 120, memoryMiB: 1024))
+      #expect(result.end == .exited(0), "\(name): \(result.end): \(result.stderrText)")
+      #expect(
+        result.stdoutText.contains(": \(Self.recordCount(days: days)) records, \(days) new days, 0 updated"),
+        "\(result.stdoutText)")
+      peaks.append(result.peakRSSKiB * 1024)
+      sizes.append(size)
+      print(
+        "HealthTests scale check: runmate health import \(name), \(size / 1_000_000) MB, \(days) days,",
+        "\(result.wallSeconds) s, peak \(result.peakRSSKiB / 1024) MiB")
+    }
+    #expect(sizes[1] > 40_000_000)
+    // The larger export adds over 50 MB; the peak may grow by a small fraction of that (buffers, allocator noise).
+    let growth = peaks[1] - peaks[0]
+    #expect(
+      growth < (sizes[1] - sizes[0]) / 4,
+      "peak grew by \(growth / 1_048_576) MiB for \(sizes[1] - sizes[0]) more bytes")
   }
 }

@@ -1,11 +1,7 @@
 import Foundation
 import Health
+import RunMateTestSupport
 import Testing
-
-/// The URL of a fixture under `Fixtures/` (e.g. `"hostile/xxe.xml"`).
-func fixtureURL(_ path: String) throws -> URL {
-  try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/\(path)")
-}
 
 /// A named time zone.
 func zone(_ identifier: String) throws -> TimeZone {
@@ -56,19 +52,4 @@ func expectSameDays(
       abs(day.activeEnergyKcal - reference.activeEnergyKcal) <= tolerance, "\(day.date) active energy",
       sourceLocation: sourceLocation)
   }
-}
-
-/// A UTC instant from its calendar fields, computed with Foundation's `Calendar` (independently of the
-/// module's own timestamp parser).
-func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) throws -> Date {
-  var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone = try zone("UTC")
-  let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-  return try #require(calendar.date(from: components))
-}
-
-/// Whether `actual` is within `tolerance` of `expected`.
-func isClose(_ actual: Double?, _ expected: Double, _ tolerance: Double = 1e-9) -> Bool {
-  guard let actual else { return false }
-  return abs(actual - expected) <= tolerance
 }

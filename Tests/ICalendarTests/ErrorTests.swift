@@ -1,4 +1,5 @@
 import ICalendar
+import RunMateTestSupport
 import Testing
 
 @Suite("Errors: exact messages")

@@ -1,4 +1,5 @@
 import ICalendar
+import RunMateTestSupport
 import Testing
 
 /// A calendar of `count` timed Europe/Berlin events like the export's (folded DESCRIPTION, two alarms).

@@ -1,4 +1,5 @@
 import ICalendar
+import RunMateTestSupport
 import Testing
 
 /// A calendar with one event whose lines are `eventLines` (UID and DTSTAMP added), CRLF line ends.
@@ -21,8 +22,11 @@ struct LimitTests {
     #expect(refused.description == "line 2: a content line of 8388612 bytes, longer than the 1 MiB a line may have")
     // The same for the occurrences, and for a line over the limit only once unfolded.
     #expect(caught { try VCalendar.occurrences(in: text, from: 0, to: 1) }?.line == 2)
-    let folded = calendar(["SUMMARY:" + Array(repeating: String(repeating: "b", count: 70), count: 16_000)
-      .joined(separator: "\r\n ")])
+    let folded = calendar([
+      "SUMMARY:"
+        + Array(repeating: String(repeating: "b", count: 70), count: 16_000)
+        .joined(separator: "\r\n ")
+    ])
     let foldedError = try #require(caught { try VCalendar.parse(folded) })
     #expect(foldedError.problem == .overLimit(.contentLineBytes, found: 8 + 70 * 16_000))
     #expect(foldedError.line == 7)
@@ -38,7 +42,8 @@ struct LimitTests {
   }
 
   @Test func tooManyComponentsOrTooDeepANestingIsRefused() throws {
-    let many = "BEGIN:VCALENDAR\r\nPRODID:x\r\n"
+    let many =
+      "BEGIN:VCALENDAR\r\nPRODID:x\r\n"
       + String(repeating: "BEGIN:VEVENT\r\nEND:VEVENT\r\n", count: ICalendarLimits.components) + "END:VCALENDAR\r\n"
     let manyError = try #require(caught { try VCalendar.parse(many) })
     #expect(manyError.problem == .overLimit(.components, found: ICalendarLimits.components + 1))
@@ -64,16 +69,24 @@ struct LimitTests {
     let busy = try #require(caught { try VCalendar.occurrences(in: text, from: 0, to: 4_000_000_000) })
     #expect(busy.description == error.description)
     let cases: [(String, String)] = [
-      ("DTEND:20271301T000000Z",
-       "line 8: VEVENT 'a@tests': invalid DTEND '20271301T000000Z': the month must be between 1 and 12"),
+      (
+        "DTEND:20271301T000000Z",
+        "line 8: VEVENT 'a@tests': invalid DTEND '20271301T000000Z': the month must be between 1 and 12"
+      ),
       ("DTEND;VALUE=DATE:20270431", "line 8: VEVENT 'a@tests': invalid DTEND '20270431': there is no such day"),
-      ("EXDATE:20270105T246000Z",
-       "line 8: VEVENT 'a@tests': invalid EXDATE '20270105T246000Z': the hour must be between 0 and 23"),
-      ("RDATE;VALUE=PERIOD:20270105T120000Z/20270105T130061Z",
-       "line 8: VEVENT 'a@tests': invalid RDATE '20270105T120000Z/20270105T130061Z': "
-         + "the second must be between 0 and 60"),
-      ("BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER;VALUE=DATE-TIME:20270105T056000Z\r\nEND:VALARM",
-       "line 11: VALARM: invalid TRIGGER '20270105T056000Z': the minute must be between 0 and 59"),
+      (
+        "EXDATE:20270105T246000Z",
+        "line 8: VEVENT 'a@tests': invalid EXDATE '20270105T246000Z': the hour must be between 0 and 23"
+      ),
+      (
+        "RDATE;VALUE=PERIOD:20270105T120000Z/20270105T130061Z",
+        "line 8: VEVENT 'a@tests': invalid RDATE '20270105T120000Z/20270105T130061Z': "
+          + "the second must be between 0 and 60"
+      ),
+      (
+        "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER;VALUE=DATE-TIME:20270105T056000Z\r\nEND:VALARM",
+        "line 11: VALARM: invalid TRIGGER '20270105T056000Z': the minute must be between 0 and 59"
+      ),
     ]
     for (line, message) in cases {
       let refused = caught { try VCalendar.parse(calendar(["DTSTART:20270105T063000Z", line])) }
@@ -82,8 +95,9 @@ struct LimitTests {
     // libical refuses all zeros itself; year 0 with a month and day is ours to refuse.
     #expect(caught { try VCalendar.parse(calendar(["DTSTART:00000000T000000Z"])) }?.line == 7)
     let zero = caught { try VCalendar.parse(calendar(["DTSTART:00000101T000000Z"])) }
-    #expect(zero?.description
-      == "line 7: VEVENT 'a@tests': invalid DTSTART '00000101T000000Z': the year must be between 1 and 9999")
+    #expect(
+      zero?.description
+        == "line 7: VEVENT 'a@tests': invalid DTSTART '00000101T000000Z': the year must be between 1 and 9999")
     // A leap day is a day; 23:59:60 a leap second.
     #expect(throws: Never.self) { try VCalendar.parse(calendar(["DTSTART:20280229T235960Z"])) }
   }

@@ -1,4 +1,5 @@
 import ICalendar
+import RunMateTestSupport
 import Testing
 
 // Expected occurrences are worked out by hand from the fixtures; the UTC instants come from `utc(...)`

@@ -1,4 +1,5 @@
 import ICalendar
+import RunMateTestSupport
 import Testing
 
 @Suite("Parsing files written elsewhere")

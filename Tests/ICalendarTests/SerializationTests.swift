@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import RunMateTestSupport
 import Testing
 
 /// A calendar that uses every feature the serializer supports: all-day, Europe/Berlin and

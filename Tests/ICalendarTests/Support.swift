@@ -1,11 +1,11 @@
 import Foundation
 import ICalendar
+import RunMateTestSupport
 import Testing
 
 /// The text of a fixture under `Fixtures/` (e.g. `"busy/busy-sample.ics"`), byte for byte.
 func fixture(_ path: String) throws -> String {
-  let url = try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/\(path)")
-  return try String(contentsOf: url, encoding: .utf8)
+  try String(contentsOf: fixtureURL(path), encoding: .utf8)
 }
 
 /// UTC epoch seconds of a UTC wall-clock time, computed with Foundation (independently of libical and of

@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import PlanEngine
+import RunMateTestSupport
 import Testing
 
 /// A run as the rules see it: hand-logged (no start time) or from a device.
@@ -20,36 +21,43 @@ struct Run: IngestibleRun, Hashable {
 
 func day(_ text: String) throws -> CivilDate { try #require(CivilDate(iso: text)) }
 
-func hand(_ date: String, _ km: Double, minutes: Double, rpe: Int? = nil, note: String? = nil,
-          kind: WorkoutKind? = nil) throws -> Run {
-  Run(date: try day(date), distanceKm: km, durationSeconds: minutes * 60, isHandLogged: true, kind: kind, rpe: rpe,
-      note: note, source: "manual")
+func hand(
+  _ date: String, _ km: Double, minutes: Double, rpe: Int? = nil, note: String? = nil,
+  kind: WorkoutKind? = nil
+) throws -> Run {
+  Run(
+    date: try day(date), distanceKm: km, durationSeconds: minutes * 60, isHandLogged: true, kind: kind, rpe: rpe,
+    note: note, source: "manual")
 }
 
-func device(_ date: String, _ time: String, _ km: Double, minutes: Double, hr: Int? = 150,
-            source: String = "health") throws -> Run {
+func device(
+  _ date: String, _ time: String, _ km: Double, minutes: Double, hr: Int? = 150,
+  source: String = "health"
+) throws -> Run {
   let start = try #require(ISO8601DateFormatter().date(from: "\(date)T\(time)Z"))
-  return Run(date: try day(date), startedAt: start, distanceKm: km, durationSeconds: minutes * 60,
-             isHandLogged: false, averageHeartRate: hr, source: source)
+  return Run(
+    date: try day(date), startedAt: start, distanceKm: km, durationSeconds: minutes * 60,
+    isHandLogged: false, averageHeartRate: hr, source: source)
 }
 
 /// A week of slots: Tue easy 8, Thu tempo 8, Sat easy 6, Sun long 16 (2027-01-04 is a Monday).
 func week(_ number: Int = 1, start: String = "2027-01-04") throws -> [PlannedSlot] {
   let monday = try day(start)
   return [(1, WorkoutKind.easy, 8.0), (3, .tempo, 8), (5, .easy, 6), (6, .long, 16)].map { offset, kind, km in
-    PlannedSlot(workoutID: "w\(number)-d\(offset)", date: monday.adding(days: offset), kind: kind, distanceKm: km,
-                weekStart: monday)
+    PlannedSlot(
+      workoutID: "w\(number)-d\(offset)", date: monday.adding(days: offset), kind: kind, distanceKm: km,
+      weekStart: monday)
   }
 }
 
 @Suite struct TwinTests {
   @Test func aHandLoggedRunAndItsDeviceRecordAreOneRun() throws {
     let typed = try hand("2027-01-05", 8.0, minutes: 47.5)
-    #expect(areTwins(typed, try device("2027-01-05", "06:40:00", 8.2, minutes: 46)))   // 2.4 %, 3.2 %
-    #expect(areTwins(try device("2027-01-05", "18:00:00", 7.7, minutes: 50), typed))   // 3.8 %, 5 %
+    #expect(areTwins(typed, try device("2027-01-05", "06:40:00", 8.2, minutes: 46)))  // 2.4 %, 3.2 %
+    #expect(areTwins(try device("2027-01-05", "18:00:00", 7.7, minutes: 50), typed))  // 3.8 %, 5 %
     // Too far apart in distance, in time, or another day: two runs.
-    #expect(!areTwins(typed, try device("2027-01-05", "06:40:00", 8.5, minutes: 47.5)))   // 5.9 %
-    #expect(!areTwins(typed, try device("2027-01-05", "06:40:00", 8.0, minutes: 42)))     // 11.6 %
+    #expect(!areTwins(typed, try device("2027-01-05", "06:40:00", 8.5, minutes: 47.5)))  // 5.9 %
+    #expect(!areTwins(typed, try device("2027-01-05", "06:40:00", 8.0, minutes: 42)))  // 11.6 %
     #expect(!areTwins(typed, try device("2027-01-06", "06:40:00", 8.0, minutes: 47.5)))
     // Two runs typed in are never one: the runner typed both.
     #expect(!areTwins(typed, typed))
@@ -58,15 +66,38 @@ func week(_ number: Int = 1, start: String = "2027-01-04") throws -> [PlannedSlo
   @Test func twoDeviceRecordsAreOneRunWhenTheyStartTogether() throws {
     let gpx = try device("2027-01-05", "06:40:00", 8.0, minutes: 47, source: "gpx")
     #expect(areTwins(gpx, try device("2027-01-05", "06:41:30", 8.2, minutes: 47)))
-    #expect(!areTwins(gpx, try device("2027-01-05", "06:43:00", 8.0, minutes: 47)))   // 3 minutes apart
-    #expect(!areTwins(gpx, try device("2027-01-05", "06:40:00", 8.4, minutes: 47)))   // 5 % longer
+    #expect(!areTwins(gpx, try device("2027-01-05", "06:43:00", 8.0, minutes: 47)))  // 3 minutes apart
+    #expect(!areTwins(gpx, try device("2027-01-05", "06:40:00", 8.4, minutes: 47)))  // 5 % longer
+  }
+
+  /// The device rule at its edges, in both orders: starts at most 2 minutes apart and distances within 3 % of the
+  /// longer (the GPX and the TCX of one activity are 2 s and a few metres apart). Just inside and just outside.
+  @Test(arguments: [
+    ("06:42:00", 10.0, true), ("06:42:01", 10.0, false), ("06:38:00", 10.0, true), ("06:37:59", 10.0, false),
+    ("06:40:00", 9.71, true), ("06:40:00", 9.69, false), ("06:40:00", 10.30, true), ("06:40:00", 10.32, false),
+    ("06:41:59", 10.29, true),
+  ])
+  func deviceRecordsAtTheEdgesOfTheRule(time: String, km: Double, twins: Bool) throws {
+    let base = try device("2027-01-05", "06:40:00", 10.0, minutes: 50, source: "gpx")
+    let other = try device("2027-01-05", time, km, minutes: 50, source: "tcx")
+    #expect(areTwins(base, other) == twins)
+    #expect(areTwins(other, base) == twins)
+  }
+
+  /// A device run the next day at the same time is another run, however alike.
+  @Test func theSameDeviceRunADayLaterIsAnotherRun() throws {
+    let run = try device("2027-01-05", "06:40:00", 8.0, minutes: 47)
+    #expect(areTwins(run, run))
+    #expect(!areTwins(run, try device("2027-01-06", "06:40:00", 8.0, minutes: 47)))
   }
 
   @Test func theDeviceRecordIsKeptWithTheRunnersNoteAndEffort() throws {
     let typed = try hand("2027-01-05", 8.0, minutes: 47.5, rpe: 6, note: "windy", kind: .easy)
     let watch = try device("2027-01-05", "06:40:00", 8.2, minutes: 46, hr: 151)
-    for merged in [try #require(mergedTwin(stored: typed, candidate: watch)),
-                   try #require(mergedTwin(stored: watch, candidate: typed))] {
+    for merged in [
+      try #require(mergedTwin(stored: typed, candidate: watch)),
+      try #require(mergedTwin(stored: watch, candidate: typed)),
+    ] {
       #expect(merged.startedAt == watch.startedAt && merged.distanceKm == 8.2 && merged.durationSeconds == 46 * 60)
       #expect(merged.averageHeartRate == 151 && merged.source == "health")
       #expect(merged.rpe == 6 && merged.note == "windy" && merged.kind == .easy)
@@ -104,25 +135,31 @@ func week(_ number: Int = 1, start: String = "2027-01-04") throws -> [PlannedSlo
     let slots = try week()
     let sunday = try day("2027-01-10")
     let short = try #require(matchSlot(date: sunday, distanceKm: 9.5, kind: nil, in: slots, taken: []))
-    #expect(short.slot.workoutID == "w1-d6" && short.status == .partial)   // 59 % of 16 km
+    #expect(short.slot.workoutID == "w1-d6" && short.status == .partial)  // 59 % of 16 km
     let enough = try #require(matchSlot(date: sunday, distanceKm: 9.6, kind: nil, in: slots, taken: []))
-    #expect(enough.status == .done)   // 60 %
+    #expect(enough.status == .done)  // 60 %
   }
 
   @Test func aRunMovedToARestDayOfTheSameWeekMatchesTheMissedWorkout() throws {
     // Tuesday's easy run moved to Wednesday (rest): a day late.
     let slots = try week()
-    let wednesday = try #require(matchSlot(date: try day("2027-01-06"), distanceKm: 8, kind: nil, in: slots,
-                                           taken: []))
+    let wednesday = try #require(
+      matchSlot(
+        date: try day("2027-01-06"), distanceKm: 8, kind: nil, in: slots,
+        taken: []))
     #expect(wednesday.slot.workoutID == "w1-d1" && wednesday.day == .late)
     // Tuesday missed, Thursday and Saturday done: a run on Friday (rest), 3 days late, is Tuesday's.
-    let friday = try #require(matchSlot(date: try day("2027-01-08"), distanceKm: 8, kind: nil, in: slots,
-                                        taken: ["w1-d3", "w1-d5"]))
+    let friday = try #require(
+      matchSlot(
+        date: try day("2027-01-08"), distanceKm: 8, kind: nil, in: slots,
+        taken: ["w1-d3", "w1-d5"]))
     #expect(friday.slot.workoutID == "w1-d1" && friday.day == .late)
     // Not across weeks: Monday of week 2 does not take week 1's missed Saturday.
     let two = try slots + week(2, start: "2027-01-11")
-    #expect(matchSlot(date: try day("2027-01-11"), distanceKm: 6, kind: nil, in: two,
-                      taken: ["w1-d6", "w2-d1"]) == nil)
+    #expect(
+      matchSlot(
+        date: try day("2027-01-11"), distanceKm: 6, kind: nil, in: two,
+        taken: ["w1-d6", "w2-d1"]) == nil)
     // Not on a day with a workout of its own: a second run on Thursday, Thursday's done, is an extra run.
     #expect(matchSlot(date: try day("2027-01-07"), distanceKm: 8, kind: nil, in: slots, taken: ["w1-d3"]) == nil)
   }
@@ -155,8 +192,10 @@ func week(_ number: Int = 1, start: String = "2027-01-04") throws -> [PlannedSlo
 
   @Test func noSlotIsMatchedTwiceNotEvenInOneBatch() throws {
     let slots = try week()
-    let runs = try [device("2027-01-05", "06:00:00", 8, minutes: 48), device("2027-01-05", "18:00:00", 8, minutes: 48),
-                    device("2027-01-05", "20:00:00", 8, minutes: 48)]
+    let runs = try [
+      device("2027-01-05", "06:00:00", 8, minutes: 48), device("2027-01-05", "18:00:00", 8, minutes: 48),
+      device("2027-01-05", "20:00:00", 8, minutes: 48),
+    ]
     let outcome = ingest(runs, stored: [], slots: slots, taken: [])
     let ids = outcome.added.compactMap { $0.match?.slot.workoutID }
     #expect(outcome.added.count == 3)

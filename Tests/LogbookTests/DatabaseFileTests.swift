@@ -8,7 +8,7 @@ import Testing
 /// one database of this process holds kept when another on the same file closes.
 @Suite struct DatabaseFileTests {
   @Test func anExistingDatabaseAndItsWALAreMadePrivate() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("runmate.sqlite").path
     let first = try LogbookDatabase(path: path)
@@ -24,18 +24,21 @@ import Testing
     #expect(try second.completions().count == 1)
   }
 
-  @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)")) func foreignAndDamagedFilesAreLeftByteForByteWithNothingBeside() throws {
-    let dir = try directory()
+  @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)"))
+  func foreignAndDamagedFilesAreLeftByteForByteWithNothingBeside() throws {
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
     try python("c.execute('pragma journal_mode=wal'); c.execute('create table notes(x)')", path("foreign-wal.sqlite"))
     try python("c.execute('pragma application_id = 7'); c.execute('pragma user_version = 3')", path("marked.sqlite"))
     do {
       let ours = try LogbookDatabase(path: path("ours.sqlite"))
-      _ = try ours.addCompletions((0..<200).map {
-        Completion(date: testStart.adding(days: $0), distanceKm: 5, durationSeconds: 1800,
-                   note: String(repeating: "x", count: 200))
-      })
+      _ = try ours.addCompletions(
+        (0..<200).map {
+          Completion(
+            date: testStart.adding(days: $0), distanceKm: 5, durationSeconds: 1800,
+            note: String(repeating: "x", count: 200))
+        })
     }
     var damaged = try Data(contentsOf: URL(fileURLWithPath: path("ours.sqlite")))
     damaged.replaceSubrange(4096..<8192, with: Data(repeating: 0xA5, count: 4096))
@@ -49,7 +52,7 @@ import Testing
       "marked.sqlite": { $0 == .notOurs(path: path("marked.sqlite")) },
       "header.sqlite": { $0 == .corrupt(path: path("header.sqlite"), detail: "the SQLite header is damaged") },
       "damaged.sqlite": {
-        if case let .corrupt(_, detail) = $0 { return detail.hasPrefix("damaged: ") || detail.contains("malformed") }
+        if case .corrupt(_, let detail) = $0 { return detail.hasPrefix("damaged: ") || detail.contains("malformed") }
         return false
       },
     ]
@@ -69,7 +72,7 @@ import Testing
   }
 
   @Test func anEmptyFileIsOursToCreate() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("empty.sqlite").path
     #expect(FileManager.default.createFile(atPath: path, contents: nil))
@@ -81,7 +84,7 @@ import Testing
   /// drops every `fcntl` lock of a process on a file when any of its descriptors for the file is closed).
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/locks")))
   func closingOneDatabaseKeepsTheLocksOfAnotherOnTheSameFile() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("runmate.sqlite").path
     let keeper = try LogbookDatabase(path: path)

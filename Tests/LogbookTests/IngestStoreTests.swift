@@ -11,8 +11,7 @@ import Testing
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    let fixture = try #require(Bundle.module.url(forResource: "schema-v1", withExtension: "sqlite",
-                                                 subdirectory: "Fixtures"))
+    let fixture = try fixtureURL("schema-v1.sqlite")
     let path = dir.appendingPathComponent("old.sqlite").path
     try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
     let db = try LogbookDatabase(path: path)

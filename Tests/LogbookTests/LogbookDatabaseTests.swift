@@ -7,18 +7,12 @@ import Testing
 
 /// The database on real SQLite files in a temporary directory.
 @Suite struct LogbookDatabaseTests {
-  func directory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   func run(_ date: String, _ km: Double, _ minutes: Double, kind: WorkoutKind? = nil) throws -> Completion {
     Completion(date: try #require(CivilDate(iso: date)), distanceKm: km, durationSeconds: minutes * 60, kind: kind)
   }
 
   @Test func aNewDatabaseIsCreatedPrivateAndReopens() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("sub/runmate.sqlite").path
     let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
@@ -37,9 +31,9 @@ import Testing
 
   @Test func aDatabaseFromTheFirstVersionIsMigratedAndKeepsItsData() throws {
     // Fixtures/schema-v1.sqlite was written by runmate with only the v1 migration: a plan and two runs.
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let fixture = try #require(Bundle.module.url(forResource: "schema-v1", withExtension: "sqlite", subdirectory: "Fixtures"))
+    let fixture = try fixtureURL("schema-v1.sqlite")
     let path = dir.appendingPathComponent("old.sqlite").path
     try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
     let db = try LogbookDatabase(path: path)
@@ -57,10 +51,9 @@ import Testing
   @Test func aDatabaseFromSchemaV4KeepsItsPlansLogsAndExportsAndGetsScheduleStorage() throws {
     // Fixtures/schema-v4.sqlite was written by the runmate of schema v4 (before schedule settings): profile 'ana',
     // plan 'spring' (half, from 2027-01-04), one run logged on 2027-01-05 and one export of that plan.
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let fixture = try #require(Bundle.module.url(forResource: "schema-v4", withExtension: "sqlite",
-                                                 subdirectory: "Fixtures"))
+    let fixture = try fixtureURL("schema-v4.sqlite")
     let path = dir.appendingPathComponent("v4.sqlite").path
     try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
     let db = try LogbookDatabase(path: path)
@@ -75,14 +68,21 @@ import Testing
     // An existing plan has no settings (the old behaviour) and no dated workouts until it is scheduled.
     #expect(try db.scheduleSettings(ofPlan: saved.id) == nil)
     #expect(try db.scheduledWorkouts(of: saved).isEmpty)
-    let settings = ScheduleSettings(runDays: [.tuesday, .sunday], times: ["06:30"], timeZone: "Europe/Berlin",
-                                    busy: [BusyTime(start: Date(timeIntervalSince1970: 1_800_000_000),
-                                                    end: Date(timeIntervalSince1970: 1_800_003_600), summary: "work")],
-                                    reminders: [], raceStart: "09:00")
+    let settings = ScheduleSettings(
+      runDays: [.tuesday, .sunday], times: ["06:30"], timeZone: "Europe/Berlin",
+      busy: [
+        BusyTime(
+          start: Date(timeIntervalSince1970: 1_800_000_000),
+          end: Date(timeIntervalSince1970: 1_800_003_600), summary: "work")
+      ],
+      reminders: [], raceStart: "09:00")
     let first = try #require(saved.plan.workouts.first)
     let moved = try #require(CivilDate(iso: "2027-01-05"))
-    let dated = [DatedWorkout(workoutID: first.id, week: 1, date: moved, plannedDate: first.date, startMinute: 390,
-                              timeZoneID: "Europe/Berlin", kind: first.kind, distanceKm: first.distanceKm)]
+    let dated = [
+      DatedWorkout(
+        workoutID: first.id, week: 1, date: moved, plannedDate: first.date, startMinute: 390,
+        timeZoneID: "Europe/Berlin", kind: first.kind, distanceKm: first.distanceKm)
+    ]
     try db.saveSchedule(planID: saved.id, settings: settings, workouts: dated)
     let reopened = try LogbookDatabase(path: path)
     #expect(try reopened.scheduleSettings(ofPlan: saved.id) == settings)
@@ -103,18 +103,21 @@ import Testing
     let dropped = try #require(plan.weeks.first?.workouts.last)
     let dated = plan.weeks.flatMap { week in
       week.workouts.filter { $0.id != dropped.id }.map { workout in
-        DatedWorkout(workoutID: workout.id, week: week.number,
-                     date: workout.id == moved.id ? workout.date.adding(days: 3) : workout.date,
-                     plannedDate: workout.date, startMinute: nil, timeZoneID: "UTC", kind: workout.kind,
-                     distanceKm: workout.distanceKm)
+        DatedWorkout(
+          workoutID: workout.id, week: week.number,
+          date: workout.id == moved.id ? workout.date.adding(days: 3) : workout.date,
+          plannedDate: workout.date, startMinute: nil, timeZoneID: "UTC", kind: workout.kind,
+          distanceKm: workout.distanceKm)
       }
     }
     let saved = try db.savePlan(plan, name: "spring", activate: true, schedule: (settings: nil, workouts: dated))
     #expect(try db.scheduledWorkouts(of: saved).count == plan.workouts.count - 1)
-    let onMovedDay = Completion(date: moved.date.adding(days: 3), distanceKm: moved.distanceKm, durationSeconds: 1800,
-                                kind: moved.kind)
-    let onDroppedDay = Completion(date: dropped.date, distanceKm: dropped.distanceKm, durationSeconds: 1800,
-                                  kind: dropped.kind)
+    let onMovedDay = Completion(
+      date: moved.date.adding(days: 3), distanceKm: moved.distanceKm, durationSeconds: 1800,
+      kind: moved.kind)
+    let onDroppedDay = Completion(
+      date: dropped.date, distanceKm: dropped.distanceKm, durationSeconds: 1800,
+      kind: dropped.kind)
     // The slots runs are matched to are the stored dated workouts (as the CLI's `plannedSlots` builds them).
     let slots = try db.scheduledWorkouts(of: saved).map {
       PlannedSlot(workoutID: $0.workoutID, date: $0.date, kind: $0.kind, distanceKm: $0.distanceKm)
@@ -126,13 +129,16 @@ import Testing
   }
 
   @Test func aForeignSQLiteFileIsRefusedAndLeftAlone() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("other.sqlite").path
     // Another program's database: made with the sqlite3 command-line shell if present, else python's sqlite3.
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", path]
+    process.arguments = [
+      "python3", "-c",
+      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", path,
+    ]
     try process.run()
     process.waitUntilExit()
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -141,16 +147,17 @@ import Testing
   }
 
   @Test func aCorruptFileIsRefused() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("broken.sqlite").path
     try Data("this is not a database at all, just text".utf8).write(to: URL(fileURLWithPath: path))
     #expect(throws: LogbookError.corrupt(path: path, detail: "the file is not an SQLite database")) {
       try LogbookDatabase(path: path)
     }
-    #expect(LogbookError.corrupt(path: "x.sqlite", detail: "the file is not an SQLite database").description
-      == "x.sqlite: not a readable RunningMate database (the file is not an SQLite database); restore a backup or give "
-      + "another --db path")
+    #expect(
+      LogbookError.corrupt(path: "x.sqlite", detail: "the file is not an SQLite database").description
+        == "x.sqlite: not a readable RunningMate database (the file is not an SQLite database); restore a backup or give "
+        + "another --db path")
   }
 
   @Test func plansAreNamedActivatedAndDeleted() throws {
@@ -164,8 +171,11 @@ import Testing
     #expect(try db.plan(named: nil).name == "b")
     #expect(throws: LogbookError.planNameTaken(name: "a")) { try db.savePlan(b, name: "a", activate: false) }
     #expect(throws: LogbookError.noSuchPlan(name: "c", known: ["b", "a"])) { try db.activatePlan(named: "c") }
-    _ = try db.addCompletions([Completion(date: testStart, distanceKm: 5, durationSeconds: 1800, planID: b.id,
-                                          workoutID: b.workouts[0].id)])
+    _ = try db.addCompletions([
+      Completion(
+        date: testStart, distanceKm: 5, durationSeconds: 1800, planID: b.id,
+        workoutID: b.workouts[0].id)
+    ])
     try db.deletePlan(named: "b")
     #expect(throws: LogbookError.noActivePlan) { try db.plan(named: nil) }
     // The run stays, unplanned (foreign key ON DELETE SET NULL).
@@ -192,7 +202,7 @@ import Testing
   }
 
   @Test func twoWritersAtOnceBothLand() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("shared.sqlite").path
     _ = try LogbookDatabase(path: path)
@@ -208,14 +218,16 @@ import Testing
   }
 
   @Test func personalBestsFromAHandCheckedLog() throws {
-    let log = [try run("2027-01-04", 5, 30), try run("2027-01-05", 10, 55), try run("2027-01-06", 6, 33),
-               try run("2027-01-11", 12, 70)]
+    let log = [
+      try run("2027-01-04", 5, 30), try run("2027-01-05", 10, 55), try run("2027-01-06", 6, 33),
+      try run("2027-01-11", 12, 70),
+    ]
     let bests = PersonalBests(log)
     #expect(bests.longestRunKm == 12)
-    #expect(abs((bests.fastest["5k"] ?? 0) - 5.5 * 5 * 60) < 0.001)   // the 6 km run at 5:30/km: 27:30
-    #expect(abs((bests.fastest["10k"] ?? 0) - 55 * 60) < 0.001)      // 10 km in 55:00 (the 12 km at 5:50/km: 58:20)
+    #expect(abs((bests.fastest["5k"] ?? 0) - 5.5 * 5 * 60) < 0.001)  // the 6 km run at 5:30/km: 27:30
+    #expect(abs((bests.fastest["10k"] ?? 0) - 55 * 60) < 0.001)  // 10 km in 55:00 (the 12 km at 5:50/km: 58:20)
     #expect(bests.fastest["half"] == nil)
-    #expect(bests.biggestWeekKm == 21)                  // week of 4 Jan: 5 + 10 + 6
+    #expect(bests.biggestWeekKm == 21)  // week of 4 Jan: 5 + 10 + 6
     #expect(bests.longestStreakDays == 3)
     let news = PersonalBests.improvements(from: PersonalBests(Array(log.prefix(3))), to: bests)
     #expect(news == ["longest run ever: 12 km"])

@@ -1,12 +1,6 @@
 import Foundation
+import RunMateTestSupport
 import Testing
-
-/// A fresh temporary directory for one test.
-func directory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
 
 /// Another program's writes to a database file: Python's own sqlite3 module, not GRDB.
 enum SQLiteScript {
@@ -17,8 +11,11 @@ enum SQLiteScript {
 func python(_ script: String, _ path: String) throws {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-  process.arguments = ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); " + script
-    + "; c.commit(); c.close()", path]
+  process.arguments = [
+    "-c",
+    "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); " + script
+      + "; c.commit(); c.close()", path,
+  ]
   try process.run()
   process.waitUntilExit()
   #expect(process.terminationStatus == 0)

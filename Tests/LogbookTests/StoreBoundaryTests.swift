@@ -10,16 +10,20 @@ import Testing
 @Suite struct StoreBoundaryTests {
   func timed(_ date: String, _ time: String, km: Double, minutes: Double = 30) throws -> Completion {
     let start = try #require(ISO8601DateFormatter().date(from: "\(date)T\(time)Z"))
-    return Completion(date: try #require(CivilDate(iso: date)), startedAt: start, distanceKm: km,
-                      durationSeconds: minutes * 60, source: .gpx, sourceFile: "\(date).gpx")
+    return Completion(
+      date: try #require(CivilDate(iso: date)), startedAt: start, distanceKm: km,
+      durationSeconds: minutes * 60, source: .gpx, sourceFile: "\(date).gpx")
   }
 
   // MARK: - ingestRuns
 
   func slots(_ plan: Plan) -> [PlannedSlot] {
     plan.weeks.flatMap { week in
-      week.workouts.map { PlannedSlot(workoutID: $0.id, date: $0.date, kind: $0.kind, distanceKm: $0.distanceKm,
-                                      weekStart: week.start) }
+      week.workouts.map {
+        PlannedSlot(
+          workoutID: $0.id, date: $0.date, kind: $0.kind, distanceKm: $0.distanceKm,
+          weekStart: week.start)
+      }
     }
   }
 
@@ -64,8 +68,9 @@ import Testing
     let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
     let saved = try db.savePlan(plan, name: "spring", activate: true)
     let workout = try #require(plan.workouts.first)
-    let typed = Completion(date: workout.date, distanceKm: workout.distanceKm, durationSeconds: 1800, rpe: 6,
-                           note: "windy")
+    let typed = Completion(
+      date: workout.date, distanceKm: workout.distanceKm, durationSeconds: 1800, rpe: 6,
+      note: "windy")
     let logged = try db.ingestRuns([typed], planID: saved.id, slots: slots(plan))
     let id = try #require(logged.added.first?.run.id)
     var watch = try timed(workout.date.description, "07:00:00", km: workout.distanceKm * 1.02, minutes: 31)
@@ -86,21 +91,23 @@ import Testing
     let saved = try db.savePlan(plan, name: "spring", activate: true)
     try db.deletePlan(named: "spring")
     let workout = try #require(plan.workouts.first)
-    let added = try db.ingestRuns([Completion(date: workout.date, distanceKm: 5, durationSeconds: 1800)],
-                                  planID: saved.id, slots: slots(plan))
+    let added = try db.ingestRuns(
+      [Completion(date: workout.date, distanceKm: 5, durationSeconds: 1800)],
+      planID: saved.id, slots: slots(plan))
     #expect(added.added.first?.run.planID == nil && added.added.first?.run.workoutID == nil)
   }
 
   @Test func twoConnectionsAddingTheSameRunsAtOnceStoreEachOnce() throws {
-    let dir = try directory()
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("shared.sqlite").path
     let a = try LogbookDatabase(path: path)
     let b = try LogbookDatabase(path: path)
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     let runs = (0..<40).map { index in
-      Completion(date: testStart.adding(days: index), startedAt: start.addingTimeInterval(Double(index) * 86_400),
-                 distanceKm: 5, durationSeconds: 1800, source: .gpx)
+      Completion(
+        date: testStart.adding(days: index), startedAt: start.addingTimeInterval(Double(index) * 86_400),
+        distanceKm: 5, durationSeconds: 1800, source: .gpx)
     }
     let counts = Counts()
     DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -144,27 +151,47 @@ import Testing
     }
     let record = "run on 2027-01-05 (2027-01-05.gpx)"
     let cases: [(Completion, LogbookError)] = [
-      (with { $0.distanceKm = 1e21 },
-       .implausible(record: record, field: "distance", value: "1e+21 km", allowed: "more than 0 up to 1000 km")),
-      (with { $0.distanceKm = .nan },
-       .implausible(record: record, field: "distance", value: "nan km", allowed: "more than 0 up to 1000 km")),
-      (with { $0.distanceKm = 0 },
-       .implausible(record: record, field: "distance", value: "0.0 km", allowed: "more than 0 up to 1000 km")),
-      (with { $0.durationSeconds = .infinity },
-       .implausible(record: record, field: "time", value: "inf s", allowed: "more than 0 up to 604800 seconds")),
-      (with { $0.movingSeconds = -5 },
-       .implausible(record: record, field: "moving time", value: "-5.0 s",
-                    allowed: "more than 0 up to 604800 seconds")),
-      (with { $0.durationSeconds = 40 },
-       .implausible(record: record, field: "pace", value: "0:08/km", allowed: "0:10/km or slower")),
+      (
+        with { $0.distanceKm = 1e21 },
+        .implausible(record: record, field: "distance", value: "1e+21 km", allowed: "more than 0 up to 1000 km")
+      ),
+      (
+        with { $0.distanceKm = .nan },
+        .implausible(record: record, field: "distance", value: "nan km", allowed: "more than 0 up to 1000 km")
+      ),
+      (
+        with { $0.distanceKm = 0 },
+        .implausible(record: record, field: "distance", value: "0.0 km", allowed: "more than 0 up to 1000 km")
+      ),
+      (
+        with { $0.durationSeconds = .infinity },
+        .implausible(record: record, field: "time", value: "inf s", allowed: "more than 0 up to 604800 seconds")
+      ),
+      (
+        with { $0.movingSeconds = -5 },
+        .implausible(
+          record: record, field: "moving time", value: "-5.0 s",
+          allowed: "more than 0 up to 604800 seconds")
+      ),
+      (
+        with { $0.durationSeconds = 40 },
+        .implausible(record: record, field: "pace", value: "0:08/km", allowed: "0:10/km or slower")
+      ),
       (with { $0.rpe = 11 }, .implausible(record: record, field: "rpe", value: "11", allowed: "1 to 10")),
-      (with { $0.averageHeartRate = 900 },
-       .implausible(record: record, field: "average heart rate", value: "900 bpm", allowed: "25 to 250 bpm")),
-      (with { $0.elevationGainMeters = 1e9 },
-       .implausible(record: record, field: "elevation gain", value: "1000000000.0 m", allowed: "0 to 30000 m")),
-      (with { $0.date = CivilDate(year: 2999, month: 1, day: 1) ?? $0.date },
-       .implausible(record: "run on 2999-01-01 (2027-01-05.gpx)", field: "date", value: "2999-01-01",
-                    allowed: "1900-01-01 to 2100-12-31")),
+      (
+        with { $0.averageHeartRate = 900 },
+        .implausible(record: record, field: "average heart rate", value: "900 bpm", allowed: "25 to 250 bpm")
+      ),
+      (
+        with { $0.elevationGainMeters = 1e9 },
+        .implausible(record: record, field: "elevation gain", value: "1000000000.0 m", allowed: "0 to 30000 m")
+      ),
+      (
+        with { $0.date = CivilDate(year: 2999, month: 1, day: 1) ?? $0.date },
+        .implausible(
+          record: "run on 2999-01-01 (2027-01-05.gpx)", field: "date", value: "2999-01-01",
+          allowed: "1900-01-01 to 2100-12-31")
+      ),
     ]
     for (run, error) in cases {
       #expect(throws: error) { try db.ingestRuns([good, run], planID: nil, slots: []) }
@@ -172,10 +199,13 @@ import Testing
       #expect(throws: error) { try db.saveHealth(days: [], measures: [], runs: [good, run], profile: "") }
     }
     #expect(try db.completions().isEmpty)
-    #expect(LogbookError.implausible(record: record, field: "distance", value: "1e+21 km",
-                                     allowed: "more than 0 up to 1000 km").description
-      == "run on 2027-01-05 (2027-01-05.gpx): distance 1e+21 km is not possible, allowed is more than 0 up to 1000 km; "
-      + "nothing was stored")
+    #expect(
+      LogbookError.implausible(
+        record: record, field: "distance", value: "1e+21 km",
+        allowed: "more than 0 up to 1000 km"
+      ).description
+        == "run on 2027-01-05 (2027-01-05.gpx): distance 1e+21 km is not possible, allowed is more than 0 up to 1000 km; "
+        + "nothing was stored")
     // The bounds themselves are accepted.
     let edge = with {
       $0.distanceKm = 1000
@@ -196,22 +226,38 @@ import Testing
     let when = Date(timeIntervalSince1970: 1_609_577_200)
     let measure = HealthMeasure(kind: "body_mass_kg", date: when, value: 70)
     let cases: [([HealthDay], [HealthMeasure], LogbookError)] = [
-      ([good, HealthDay(date: day, steps: 1e21, distanceKm: 6, activeKcal: 400)], [],
-       .implausible(record: "health day 2021-01-02", field: "steps", value: "1e+21", allowed: "0 to 500000")),
-      ([HealthDay(date: day, steps: 10, distanceKm: -1, activeKcal: 400)], [],
-       .implausible(record: "health day 2021-01-02", field: "distance", value: "-1.0 km", allowed: "0 to 1000 km")),
-      ([HealthDay(date: day, steps: 10, distanceKm: 1, activeKcal: .infinity)], [],
-       .implausible(record: "health day 2021-01-02", field: "active energy", value: "inf kcal",
-                    allowed: "0 to 50000 kcal")),
-      ([good], [measure, HealthMeasure(kind: "height_cm", date: when, value: 1700)],
-       .implausible(record: "health measure height_cm of \(when)", field: "height_cm", value: "1700.0",
-                    allowed: "30 to 300")),
-      ([good], [HealthMeasure(kind: "vo2max", date: when, value: .nan)],
-       .implausible(record: "health measure vo2max of \(when)", field: "vo2max", value: "nan",
-                    allowed: "a finite number, 0 or more")),
-      ([good], [HealthMeasure(kind: "body_mass_kg", date: Date(timeIntervalSince1970: 1e12), value: 70)],
-       .implausible(record: "health measure body_mass_kg", field: "date", value: "\(Date(timeIntervalSince1970: 1e12))",
-                    allowed: "between 1900 and 2100")),
+      (
+        [good, HealthDay(date: day, steps: 1e21, distanceKm: 6, activeKcal: 400)], [],
+        .implausible(record: "health day 2021-01-02", field: "steps", value: "1e+21", allowed: "0 to 500000")
+      ),
+      (
+        [HealthDay(date: day, steps: 10, distanceKm: -1, activeKcal: 400)], [],
+        .implausible(record: "health day 2021-01-02", field: "distance", value: "-1.0 km", allowed: "0 to 1000 km")
+      ),
+      (
+        [HealthDay(date: day, steps: 10, distanceKm: 1, activeKcal: .infinity)], [],
+        .implausible(
+          record: "health day 2021-01-02", field: "active energy", value: "inf kcal",
+          allowed: "0 to 50000 kcal")
+      ),
+      (
+        [good], [measure, HealthMeasure(kind: "height_cm", date: when, value: 1700)],
+        .implausible(
+          record: "health measure height_cm of \(when)", field: "height_cm", value: "1700.0",
+          allowed: "30 to 300")
+      ),
+      (
+        [good], [HealthMeasure(kind: "vo2max", date: when, value: .nan)],
+        .implausible(
+          record: "health measure vo2max of \(when)", field: "vo2max", value: "nan",
+          allowed: "a finite number, 0 or more")
+      ),
+      (
+        [good], [HealthMeasure(kind: "body_mass_kg", date: Date(timeIntervalSince1970: 1e12), value: 70)],
+        .implausible(
+          record: "health measure body_mass_kg", field: "date", value: "\(Date(timeIntervalSince1970: 1e12))",
+          allowed: "between 1900 and 2100")
+      ),
     ]
     for (days, measures, error) in cases {
       #expect(throws: error) { try db.saveHealth(days: days, measures: measures, runs: [], profile: "anna") }
@@ -225,21 +271,24 @@ import Testing
     #expect(next.previousBestSteps == 8000)
   }
 
-  @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)")) func aRowNoOneCouldRunStoredByAnOlderVersionIsReadAndDeleted() throws {
-    let dir = try directory()
+  @Test(.enabled(if: SQLiteScript.hasPython, "needs python3 (scripts/apt-packages.txt)"))
+  func aRowNoOneCouldRunStoredByAnOlderVersionIsReadAndDeleted() throws {
+    let dir = try temporaryDirectory("logbook")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("old.sqlite").path
     _ = try LogbookDatabase(path: path)
       .addCompletions([Completion(date: testStart, distanceKm: 5, durationSeconds: 1800)])
-    try python("c.execute(\"insert into completion (date, distanceKm, durationSeconds, source) values "
-      + "('2027-01-06', 1e21, 9e999, 'manual')\")", path)
+    try python(
+      "c.execute(\"insert into completion (date, distanceKm, durationSeconds, source) values "
+        + "('2027-01-06', 1e21, 9e999, 'manual')\")", path)
     let db = try LogbookDatabase(path: path)
     let runs = try db.completions()
     #expect(runs.map(\.distanceKm) == [5, 1e21])
     let bests = PersonalBests(runs)
     #expect(bests.longestRunKm == 1e21)
-    #expect(PersonalBests.improvements(from: PersonalBests(Array(runs.prefix(1))), to: bests)
-      .contains("longest run ever: 1e+21 km"))
+    #expect(
+      PersonalBests.improvements(from: PersonalBests(Array(runs.prefix(1))), to: bests)
+        .contains("longest run ever: 1e+21 km"))
     let id = try #require(runs.last?.id)
     #expect(try db.deleteCompletion(id: id).distanceKm == 1e21)
     #expect(try db.completions().count == 1)

@@ -4,8 +4,10 @@ import Testing
 
 /// The display formatters are total: no value a database or a command line can hold makes them trap.
 @Suite struct FormattingTests {
-  static let hostile: [Double] = [.nan, -.nan, .infinity, -.infinity, 1e21, -1e21, 1e308, .greatestFiniteMagnitude,
-                                  -.greatestFiniteMagnitude, 9.3e17, 1e15, .leastNonzeroMagnitude, -0.0]
+  static let hostile: [Double] = [
+    .nan, -.nan, .infinity, -.infinity, 1e21, -1e21, 1e308, .greatestFiniteMagnitude,
+    -.greatestFiniteMagnitude, 9.3e17, 1e15, .leastNonzeroMagnitude, -0.0,
+  ]
 
   @Test func oneDecimalKeepsItsFormForOrdinaryNumbers() {
     #expect(oneDecimal(12) == "12")

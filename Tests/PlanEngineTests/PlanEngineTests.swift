@@ -31,8 +31,9 @@ import Testing
     let plan = try makePlan(goal: goal(.half, .intermediate, weeks: 16), rules: repositoryRules)
     let phases = plan.weeks.map(\.phase)
     // taper 2 (75 %, race week), peak round(0.15 × 16) = 2, base round(0.25 × 16) = 4, build the rest.
-    #expect(phases == Array(repeating: .base, count: 4) + Array(repeating: .build, count: 8)
-      + [.peak, .peak, .taper, .race])
+    #expect(
+      phases == Array(repeating: .base, count: 4) + Array(repeating: .build, count: 8)
+        + [.peak, .peak, .taper, .race])
   }
 
   @Test func longTimelinesGetMoreBaseNotMoreBuild() throws {
@@ -47,8 +48,10 @@ import Testing
   @Test func compressedPlanWarnsAndSkipsBase() throws {
     let plan = try makePlan(goal: goal(.half, .beginner, weeks: 9), rules: repositoryRules)
     #expect(!plan.weeks.contains { $0.phase == .base })
-    #expect(plan.warnings.first?.hasPrefix("9 weeks is shorter than the 12 weeks recommended for a beginner half marathon: "
-      + "this is a compressed plan with no base weeks; a race on or after 2027-03-28 allows a full plan") == true)
+    #expect(
+      plan.warnings.first?.hasPrefix(
+        "9 weeks is shorter than the 12 weeks recommended for a beginner half marathon: "
+          + "this is a compressed plan with no base weeks; a race on or after 2027-03-28 allows a full plan") == true)
   }
 
   @Test func unsafeTimelineSuggestsDatesAndShorterDistances() throws {
@@ -56,9 +59,10 @@ import Testing
     do {
       _ = try makePlan(goal: goal(.marathon, .beginner, weeks: 6), rules: repositoryRules)
     } catch {
-      #expect(error.description == "--weeks: 6 is too short for a beginner marathon plan, allowed is at least 12 weeks "
-        + "(18 recommended); choose a race on or after 2027-03-28 (2027-05-09 for 18 weeks), or a shorter distance: "
-        + "5k, 10k, 15k, 10mi")
+      #expect(
+        error.description == "--weeks: 6 is too short for a beginner marathon plan, allowed is at least 12 weeks "
+          + "(18 recommended); choose a race on or after 2027-03-28 (2027-05-09 for 18 weeks), or a shorter distance: "
+          + "5k, 10k, 15k, 10mi")
     }
   }
 
@@ -77,7 +81,10 @@ import Testing
     let steps = plan.workouts.flatMap(\.steps)
     #expect(steps.contains { $0.zone == .threshold && $0.pace == "4:16/km" })
     #expect(steps.contains { $0.zone == .interval && $0.pace == "3:56/km" })
-    #expect(steps.filter { $0.zone == .easy }.allSatisfy { $0.pace?.hasSuffix("/km") == true && $0.pace?.contains("-") == true })
+    #expect(
+      steps.filter { $0.zone == .easy }.allSatisfy {
+        $0.pace?.hasSuffix("/km") == true && $0.pace?.contains("-") == true
+      })
     // Without a race: efforts only.
     let effortOnly = try makePlan(goal: goal(.tenK, .intermediate, weeks: 10), rules: repositoryRules)
     #expect(effortOnly.workouts.flatMap(\.steps).allSatisfy { $0.pace == nil && !$0.effort.isEmpty })
@@ -103,8 +110,11 @@ import Testing
   }
 
   @Test func marathonNeedsABase() throws {
-    #expect(throws: PlanError.insufficientBase(distance: .marathon, option: "--longest-recent-run-km", value: 6,
-                                               required: 8)) {
+    #expect(
+      throws: PlanError.insufficientBase(
+        distance: .marathon, option: "--longest-recent-run-km", value: 6,
+        required: 8)
+    ) {
       try makePlan(goal: goal(.marathon, .intermediate, weeks: 16, longestKm: 6), rules: repositoryRules)
     }
   }

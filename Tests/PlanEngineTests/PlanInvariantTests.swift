@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import PlanEngine
 import RunMateTestSupport
+import Testing
 
 // Property tests for the plan engine: every plan the engine is willing to make, over the whole input space,
 // must obey the training rules (shared/guide/training-rules.md) with the numbers of plan-templates/.
@@ -98,10 +97,13 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
 
   // 0. The resolved goal is the goal that was asked for.
   if resolved.distance != goal.distance || resolved.level != goal.level || resolved.weeks != goal.timeline.weeks
-    || resolved.start != goal.timeline.start || resolved.raceDate != goal.timeline.raceDate {
-    fail("0 goal", "resolved goal \(resolved.distance.rawValue)/\(resolved.level.rawValue)/\(resolved.weeks)w "
-      + "\(resolved.start)…\(resolved.raceDate) differs from the goal \(goal.distance.rawValue)/"
-      + "\(goal.level.rawValue)/\(goal.timeline.weeks)w \(goal.timeline.start)…\(goal.timeline.raceDate)")
+    || resolved.start != goal.timeline.start || resolved.raceDate != goal.timeline.raceDate
+  {
+    fail(
+      "0 goal",
+      "resolved goal \(resolved.distance.rawValue)/\(resolved.level.rawValue)/\(resolved.weeks)w "
+        + "\(resolved.start)…\(resolved.raceDate) differs from the goal \(goal.distance.rawValue)/"
+        + "\(goal.level.rawValue)/\(goal.timeline.weeks)w \(goal.timeline.start)…\(goal.timeline.raceDate)")
   }
   if let asked = goal.runsPerWeek, asked != resolved.runsPerWeek {
     fail("0 goal", "runs per week \(resolved.runsPerWeek), asked for \(asked)")
@@ -127,14 +129,17 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     for workout in week.workouts {
       let offset = week.start.days(to: workout.date)
       if !(0...6).contains(offset) {
-        fail("1 calendar", "week \(week.number): \(workout.id) on \(workout.date) is outside the week from \(week.start)")
+        fail(
+          "1 calendar", "week \(week.number): \(workout.id) on \(workout.date) is outside the week from \(week.start)")
       }
     }
   }
   let all = plan.workouts
   for (previous, next) in zip(all, all.dropFirst()) where !(previous.date < next.date) {
-    fail("1 calendar", "workouts not in strictly increasing date order: \(previous.id) \(previous.date), "
-      + "\(next.id) \(next.date)")
+    fail(
+      "1 calendar",
+      "workouts not in strictly increasing date order: \(previous.id) \(previous.date), "
+        + "\(next.id) \(next.date)")
   }
   let races = all.filter { $0.kind == .race }
   if races.count != 1 { fail("1 race", "\(races.count) race workouts, expected exactly 1") }
@@ -163,14 +168,18 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
         fail("1 hard flag", "\(workout.id): kind \(workout.kind.rawValue) but hard = \(workout.hard)")
       }
       if workout.kind != .race && workout.distanceKm < base.volume.minRunKm - kmTolerance {
-        fail("1 min run", "week \(week.number): \(workout.id) is \(fmt(workout.distanceKm)) km, under the "
-          + "\(fmt(base.volume.minRunKm)) km minimum run")
+        fail(
+          "1 min run",
+          "week \(week.number): \(workout.id) is \(fmt(workout.distanceKm)) km, under the "
+            + "\(fmt(base.volume.minRunKm)) km minimum run")
       }
     }
     // At most the runs per week asked for (a small week may drop an easy run rather than run under the minimum).
     if !(1...runs).contains(week.workouts.count) {
-      fail("1 runs", "week \(week.number) (\(week.phase.rawValue)): \(week.workouts.count) workouts, "
-        + "runs per week is \(runs)")
+      fail(
+        "1 runs",
+        "week \(week.number) (\(week.phase.rawValue)): \(week.workouts.count) workouts, "
+          + "runs per week is \(runs)")
     }
   }
 
@@ -183,16 +192,20 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
   for week in weeks {
     let expectedCutback = ruleCutback(week)
     if week.cutback != expectedCutback {
-      fail("4 cutback flag", "week \(week.number) (\(week.phase.rawValue)): cutback = \(week.cutback), expected "
-        + "\(expectedCutback) (every \(every) weeks, never in taper/race); \(fmt(week.plannedKm)) km after "
-        + "\(fmt(previousFull)) km (\(previousName))")
+      fail(
+        "4 cutback flag",
+        "week \(week.number) (\(week.phase.rawValue)): cutback = \(week.cutback), expected "
+          + "\(expectedCutback) (every \(every) weeks, never in taper/race); \(fmt(week.plannedKm)) km after "
+          + "\(fmt(previousFull)) km (\(previousName))")
     }
     if isTaperOrRace(week) { continue }
     if week.plannedKm > peakVolume + kmTolerance {
       let excess = week.plannedKm - peakVolume
-      fail(tag("2 peak volume", excess: excess, drift: roundingDrift(week)), "week \(week.number): "
-        + "\(fmt(week.plannedKm)) km (target \(fmt(week.targetKm))) is over the peak volume \(fmt(peakVolume))"
-        + driftNote(excess, roundingDrift(week)))
+      fail(
+        tag("2 peak volume", excess: excess, drift: roundingDrift(week)),
+        "week \(week.number): "
+          + "\(fmt(week.plannedKm)) km (target \(fmt(week.targetKm))) is over the peak volume \(fmt(peakVolume))"
+          + driftNote(excess, roundingDrift(week)))
     }
     // A week whose cut-back flag is wrong is reported once, above, and checked neither as a cut-back week
     // nor as a full week (it does not become the reference of the ramp).
@@ -202,16 +215,21 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
       if week.plannedKm > limit + kmTolerance {
         let excess = week.plannedKm - limit
         let drift = roundingDrift(week) + (base.cutback.volumeFactor + 0.05) * previousDrift
-        fail(tag("4 cutback volume", excess: excess, drift: drift), "week \(week.number): cut-back week "
-          + "\(fmt(week.plannedKm)) km (target \(fmt(week.targetKm))) > (\(fmt(base.cutback.volumeFactor)) + 0.05) × "
-          + "\(fmt(previousFull)) (\(previousName)) = \(fmt(limit))" + driftNote(excess, drift))
+        fail(
+          tag("4 cutback volume", excess: excess, drift: drift),
+          "week \(week.number): cut-back week "
+            + "\(fmt(week.plannedKm)) km (target \(fmt(week.targetKm))) > (\(fmt(base.cutback.volumeFactor)) + 0.05) × "
+            + "\(fmt(previousFull)) (\(previousName)) = \(fmt(limit))" + driftNote(excess, drift))
       }
       // The guide: "its long run returns to the length of two weeks earlier".
       if let long = week.workouts.first(where: { $0.kind == .long }), week.number > 2,
-         let earlier = weeks[week.number - 3].workouts.first(where: { $0.kind == .long }),
-         long.distanceKm > earlier.distanceKm + kmTolerance {
-        fail("4 cutback long", "week \(week.number): cut-back long run \(fmt(long.distanceKm)) km is longer than week "
-          + "\(week.number - 2)'s \(fmt(earlier.distanceKm))")
+        let earlier = weeks[week.number - 3].workouts.first(where: { $0.kind == .long }),
+        long.distanceKm > earlier.distanceKm + kmTolerance
+      {
+        fail(
+          "4 cutback long",
+          "week \(week.number): cut-back long run \(fmt(long.distanceKm)) km is longer than week "
+            + "\(week.number - 2)'s \(fmt(earlier.distanceKm))")
       }
       continue
     }
@@ -219,8 +237,11 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     if week.plannedKm > previousFull + increase + kmTolerance {
       let excess = week.plannedKm - previousFull - increase
       let drift = roundingDrift(week) + (1 + volume.maxIncreasePercent / 100) * previousDrift
-      fail(tag("2 ramp", excess: excess, drift: drift), "week \(week.number): \(fmt(week.plannedKm)) km (target "
-        + "\(fmt(week.targetKm))) > \(fmt(previousFull)) (\(previousName)) + \(fmt(increase))" + driftNote(excess, drift))
+      fail(
+        tag("2 ramp", excess: excess, drift: drift),
+        "week \(week.number): \(fmt(week.plannedKm)) km (target "
+          + "\(fmt(week.targetKm))) > \(fmt(previousFull)) (\(previousName)) + \(fmt(increase))"
+          + driftNote(excess, drift))
     }
     previousFull = week.plannedKm
     previousDrift = roundingDrift(week)
@@ -233,12 +254,16 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     var window = weeks[max(0, index - lookback)..<index].flatMap(\.workouts).map(\.distanceKm)
     if index + 1 <= lookback { window.append(resolved.longestRecentRunKm) }
     let reference = window.max() ?? resolved.longestRecentRunKm
-    for workout in week.workouts where workout.kind != .race
-      && workout.distanceKm > spikeFactor * reference + kmTolerance {
+    for workout in week.workouts
+    where workout.kind != .race
+      && workout.distanceKm > spikeFactor * reference + kmTolerance
+    {
       let excess = workout.distanceKm - spikeFactor * reference
-      fail(tag("3 spike", excess: excess, drift: roundingDrift(workout)), "week \(week.number): \(workout.id) \(fmt(workout.distanceKm)) km > \(fmt(spikeFactor)) × "
-        + "\(fmt(reference)) (longest of the previous \(lookback) weeks\(index + 1 <= lookback ? " and the recent run" : ""))"
-        + driftNote(excess, roundingDrift(workout)))
+      fail(
+        tag("3 spike", excess: excess, drift: roundingDrift(workout)),
+        "week \(week.number): \(workout.id) \(fmt(workout.distanceKm)) km > \(fmt(spikeFactor)) × "
+          + "\(fmt(reference)) (longest of the previous \(lookback) weeks\(index + 1 <= lookback ? " and the recent run" : ""))"
+          + driftNote(excess, roundingDrift(workout)))
     }
   }
 
@@ -256,28 +281,39 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     }
     for long in longs {
       longest = max(longest, long.distanceKm)
-      for other in week.workouts where other.id != long.id
-        && other.distanceKm > long.distanceKm / ratio + kmTolerance {
+      for other in week.workouts
+      where other.id != long.id
+        && other.distanceKm > long.distanceKm / ratio + kmTolerance
+      {
         let excess = other.distanceKm - long.distanceKm / ratio
-        fail(tag("5 long ratio", excess: excess, drift: roundingDrift(other)), "week \(week.number): "
-          + "\(other.slot) \(other.kind.rawValue) \(fmt(other.distanceKm)) km > long run \(fmt(long.distanceKm)) km / "
-          + "\(fmt(ratio)) = \(fmt(long.distanceKm / ratio))" + driftNote(excess, roundingDrift(other)))
+        fail(
+          tag("5 long ratio", excess: excess, drift: roundingDrift(other)),
+          "week \(week.number): "
+            + "\(other.slot) \(other.kind.rawValue) \(fmt(other.distanceKm)) km > long run \(fmt(long.distanceKm)) km / "
+            + "\(fmt(ratio)) = \(fmt(long.distanceKm / ratio))" + driftNote(excess, roundingDrift(other)))
       }
       if Double(long.durationMin) > maxMinutes + 1 {
-        fail("5 long minutes", "week \(week.number): long run \(fmt(long.distanceKm)) km takes \(long.durationMin) "
-          + "min, over \(Int(maxMinutes))")
+        fail(
+          "5 long minutes",
+          "week \(week.number): long run \(fmt(long.distanceKm)) km takes \(long.durationMin) "
+            + "min, over \(Int(maxMinutes))")
       }
     }
   }
   if longest > levelRules.peakLongRunKm.upper + kmTolerance {
-    fail("5 peak long", "longest long run \(fmt(longest)) km is over the table's \(fmt(levelRules.peakLongRunKm.upper))")
+    fail(
+      "5 peak long", "longest long run \(fmt(longest)) km is over the table's \(fmt(levelRules.peakLongRunKm.upper))")
   }
 
   // 6. Never two hard days in a row, across weeks too.
-  for (previous, next) in zip(all, all.dropFirst()) where previous.hard && next.hard
-    && previous.date.days(to: next.date) == 1 {
-    fail("6 hard days", "\(previous.id) (\(previous.kind.rawValue), \(previous.date)) and \(next.id) "
-      + "(\(next.kind.rawValue), \(next.date)) are hard days in a row")
+  for (previous, next) in zip(all, all.dropFirst())
+  where previous.hard && next.hard
+    && previous.date.days(to: next.date) == 1
+  {
+    fail(
+      "6 hard days",
+      "\(previous.id) (\(previous.kind.rawValue), \(previous.date)) and \(next.id) "
+        + "(\(next.kind.rawValue), \(next.date)) are hard days in a row")
   }
 
   // 7. Intensity.
@@ -296,8 +332,10 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
       buildTotal += total
     }
     if total > 0 && Double(easy) / Double(total) < intensity.minEasyTimeFraction - 1e-9 {
-      fail("7 easy share", "week \(week.number): easy time \(easy) s of \(total) s = "
-        + "\(fmt(100 * Double(easy) / Double(total))) % < \(fmt(100 * intensity.minEasyTimeFraction)) %")
+      fail(
+        "7 easy share",
+        "week \(week.number): easy time \(easy) s of \(total) s = "
+          + "\(fmt(100 * Double(easy) / Double(total))) % < \(fmt(100 * intensity.minEasyTimeFraction)) %")
     }
     for workout in training {
       var workKm: [Intensity: Double] = [:]
@@ -307,41 +345,50 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
         workReps[step.zone, default: 0] += step.repeat
       }
       for (zone, km) in workKm.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-        let share: Double = switch zone {
-        case .marathon, .threshold: intensity.maxThresholdOfWeek
-        case .interval: intensity.maxIntervalOfWeek
-        case .repetition: intensity.maxRepetitionOfWeek
-        case .race: raceKm <= 10 ? intensity.maxIntervalOfWeek : intensity.maxThresholdOfWeek
-        case .easy: .infinity
-        }
+        let share: Double =
+          switch zone {
+          case .marathon, .threshold: intensity.maxThresholdOfWeek
+          case .interval: intensity.maxIntervalOfWeek
+          case .repetition: intensity.maxRepetitionOfWeek
+          case .race: raceKm <= 10 ? intensity.maxIntervalOfWeek : intensity.maxThresholdOfWeek
+          case .easy: .infinity
+          }
         if km > share * week.plannedKm + kmTolerance {
           let excess = km - share * week.plannedKm
           let drift = 0.05 * Double(workReps[zone] ?? 0) + share * roundingDrift(week)
-          fail(tag("7 session cap", excess: excess, drift: drift), "week \(week.number): \(workout.slot) "
-            + "(\(workout.title)) has \(fmt(km)) km at \(zone.rawValue) > \(fmt(share)) × \(fmt(week.plannedKm)) "
-            + "(target \(fmt(week.targetKm))) = \(fmt(share * week.plannedKm))" + driftNote(excess, drift))
+          fail(
+            tag("7 session cap", excess: excess, drift: drift),
+            "week \(week.number): \(workout.slot) "
+              + "(\(workout.title)) has \(fmt(km)) km at \(zone.rawValue) > \(fmt(share)) × \(fmt(week.plannedKm)) "
+              + "(target \(fmt(week.targetKm))) = \(fmt(share * week.plannedKm))" + driftNote(excess, drift))
         }
       }
       let intervalBouts = workout.steps.filter { $0.kind == .work && $0.zone == .interval }
       if let shortestBout = intervalBouts.map(\.durationSeconds).min() {
         for recovery in workout.steps where recovery.kind == .recovery && recovery.durationSeconds > shortestBout + 1 {
-          fail("7 recovery", "week \(week.number): \(workout.id) (\(workout.title)) recovery \(recovery.durationSeconds) s "
-            + "is longer than the \(shortestBout) s work bouts")
+          fail(
+            "7 recovery",
+            "week \(week.number): \(workout.id) (\(workout.title)) recovery \(recovery.durationSeconds) s "
+              + "is longer than the \(shortestBout) s work bouts")
         }
       }
       if goal.level == .beginner && workout.kind == .intervals {
         fail("7 beginner intervals", "week \(week.number): \(workout.id) (\(workout.title)) is intervals")
       }
       if !alwaysAllowed.contains(workout.kind) && !allowed.contains(workout.kind) {
-        fail("7 allowed kinds", "week \(week.number): \(workout.id) is \(workout.kind.rawValue), not allowed for "
-          + "\(goal.level.rawValue)")
+        fail(
+          "7 allowed kinds",
+          "week \(week.number): \(workout.id) is \(workout.kind.rawValue), not allowed for "
+            + "\(goal.level.rawValue)")
       }
     }
   }
 
   if buildTotal > 0 && Double(buildEasy) / Double(buildTotal) < buildPhaseEasyFraction - 1e-9 {
-    fail("7 build easy share", "build phase: easy time \(buildEasy) s of \(buildTotal) s = "
-      + "\(fmt(100 * Double(buildEasy) / Double(buildTotal))) % < \(fmt(100 * buildPhaseEasyFraction)) %")
+    fail(
+      "7 build easy share",
+      "build phase: easy time \(buildEasy) s of \(buildTotal) s = "
+        + "\(fmt(100 * Double(buildEasy) / Double(buildTotal))) % < \(fmt(100 * buildPhaseEasyFraction)) %")
   }
 
   // 8. Phases and taper.
@@ -359,17 +406,21 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     let race = week.workouts.filter { $0.kind == .race }.map(\.distanceKm).reduce(0, +)
     let training = week.plannedKm - race
     if !(training < peakFull) {
-      fail("8 taper volume", "week \(week.number) (\(week.phase.rawValue)): \(fmt(training)) km of training is not "
-        + "under the peak \(fmt(peakFull))")
+      fail(
+        "8 taper volume",
+        "week \(week.number) (\(week.phase.rawValue)): \(fmt(training)) km of training is not "
+          + "under the peak \(fmt(peakFull))")
     }
     let racePace = week.workouts.contains { workout in
       workout.kind != .race
         && workout.steps.contains { $0.kind == .work && ($0.zone == .race || $0.zone == .marathon) }
     }
     if !racePace {
-      fail("8 taper race pace", "week \(week.number) (\(week.phase.rawValue)): no race-pace session kept ("
-        + week.workouts.filter { $0.kind != .race }.map { "\($0.kind.rawValue) \(fmt($0.distanceKm))" }
-        .joined(separator: ", ") + ")")
+      fail(
+        "8 taper race pace",
+        "week \(week.number) (\(week.phase.rawValue)): no race-pace session kept ("
+          + week.workouts.filter { $0.kind != .race }.map { "\($0.kind.rawValue) \(fmt($0.distanceKm))" }
+          .joined(separator: ", ") + ")")
     }
   }
   // Taper length: the distance's taper, or the extended one when the runner's peak volume is above its
@@ -381,8 +432,10 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
   let taperWeeks = min(weeks.count, extended ? taper.extended?.volume.count ?? 0 : taper.volume.count)
   let actualTaperWeeks = weeks.filter(isTaperOrRace).count
   if actualTaperWeeks != taperWeeks {
-    fail("8 taper length", "\(actualTaperWeeks) taper/race weeks, expected \(taperWeeks) (peak planned volume "
-      + "\(fmt(peakFull)) km\(taper.extended.map { ", extended taper above \(fmt($0.abovePeakKm))" } ?? ""))")
+    fail(
+      "8 taper length",
+      "\(actualTaperWeeks) taper/race weeks, expected \(taperWeeks) (peak planned volume "
+        + "\(fmt(peakFull)) km\(taper.extended.map { ", extended taper above \(fmt($0.abovePeakKm))" } ?? ""))")
   }
   // 10. Week structure (plan-templates/base.yaml weekStructure; training-rules.md "Week structure").
   let structure = base.weekStructure
@@ -393,16 +446,21 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     let long = week.workouts.first { $0.kind == .long }
     // 10a. The day before the long run: at most its share of the long run, or rest.
     if let long, let eve = week.workouts.first(where: { $0.date.days(to: long.date) == 1 }),
-       eve.distanceKm > structure.eveOfLongMaxOfLong * long.distanceKm + kmTolerance {
-      fail("10a eve of long", "week \(week.number): \(eve.slot) \(fmt(eve.distanceKm)) km the day before a "
-        + "\(fmt(long.distanceKm)) km long run (at most \(fmt(structure.eveOfLongMaxOfLong)) of it)")
+      eve.distanceKm > structure.eveOfLongMaxOfLong * long.distanceKm + kmTolerance
+    {
+      fail(
+        "10a eve of long",
+        "week \(week.number): \(eve.slot) \(fmt(eve.distanceKm)) km the day before a "
+          + "\(fmt(long.distanceKm)) km long run (at most \(fmt(structure.eveOfLongMaxOfLong)) of it)")
     }
     // 10b. At few runs a week, at most qualityAtFewRuns quality sessions besides the long run.
     if runs <= structure.fewRunsAtMost {
       let quality = week.workouts.filter { $0.hard && $0.kind != .long && $0.kind != .race }
       if quality.count > structure.qualityAtFewRuns[goal.level] {
-        fail("10b quality count", "week \(week.number): \(quality.count) quality sessions at \(runs) runs a week ("
-          + quality.map(\.kind.rawValue).joined(separator: ", ") + ")")
+        fail(
+          "10b quality count",
+          "week \(week.number): \(quality.count) quality sessions at \(runs) runs a week ("
+            + quality.map(\.kind.rawValue).joined(separator: ", ") + ")")
       }
     }
     // 10c. Race week: short runs before race day, shorter still in the last days.
@@ -413,16 +471,20 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
         let late = workout.date.days(to: goal.timeline.raceDate) <= race.lastDays
         let limit = late ? min(cap, race.lastDaysMaxKm) : cap
         if workout.distanceKm > limit + kmTolerance {
-          fail("10c race week", "week \(week.number): \(workout.slot) \(fmt(workout.distanceKm)) km "
-            + "\(workout.date.days(to: goal.timeline.raceDate)) days before the race (at most \(fmt(limit)))")
+          fail(
+            "10c race week",
+            "week \(week.number): \(workout.slot) \(fmt(workout.distanceKm)) km "
+              + "\(workout.date.days(to: goal.timeline.raceDate)) days before the race (at most \(fmt(limit)))")
         }
       }
     }
     // 10d. The long run is at most its share of the week. A week cut to two runs (the runner's longest recent
     // run is a few km) cannot hold this and the third-longer rule at once: it is left out.
     if let long, week.workouts.count >= 3, long.distanceKm > structure.longRunMaxOfWeek * week.plannedKm + kmTolerance {
-      fail("10d long share", "week \(week.number): long run \(fmt(long.distanceKm)) km of \(fmt(week.plannedKm)) km "
-        + "(at most \(fmt(structure.longRunMaxOfWeek)))")
+      fail(
+        "10d long share",
+        "week \(week.number): long run \(fmt(long.distanceKm)) km of \(fmt(week.plannedKm)) km "
+          + "(at most \(fmt(structure.longRunMaxOfWeek)))")
     }
     // 10e. No easy run (strides included) under the minimum minutes at easy pace, unless the week is too small to
     // hold one: its long run cannot be a third longer than such a run (spike guard, a short peak long run) or it
@@ -431,10 +493,14 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     let shortLong = long.map { $0.distanceKm < minimumKm * ratio + 0.2 } ?? false
     let training = week.plannedKm - week.workouts.filter { $0.kind == .race }.map(\.distanceKm).reduce(0, +)
     let small = training < (2 + ratio) * minimumKm + 0.2
-    for workout in week.workouts where [.easy, .recovery, .strides].contains(workout.kind)
-      && !shortLong && !small && workout.distanceKm < minimumKm - 0.1 {
-      fail("10e min run", "week \(week.number): \(workout.slot) \(fmt(workout.distanceKm)) km, under "
-        + "\(Int(structure.minRunMinutes)) minutes at easy pace (\(fmt(minimumKm)) km)")
+    for workout in week.workouts
+    where [.easy, .recovery, .strides].contains(workout.kind)
+      && !shortLong && !small && workout.distanceKm < minimumKm - 0.1
+    {
+      fail(
+        "10e min run",
+        "week \(week.number): \(workout.slot) \(fmt(workout.distanceKm)) km, under "
+          + "\(Int(structure.minRunMinutes)) minutes at easy pace (\(fmt(minimumKm)) km)")
     }
   }
   return out
@@ -491,8 +557,9 @@ private struct Tally {
 
   func log(_ name: String) {
     if ProcessInfo.processInfo.environment["PLAN_INVARIANT_VERBOSE"] != nil {
-      print("[PlanInvariant] \(name): \(checked) plans checked, \(refused) refused, \(failingPlans) failing"
-        + (plansByInvariant.isEmpty ? "" : " — \(plansByInvariant.sorted { $0.key < $1.key })"))
+      print(
+        "[PlanInvariant] \(name): \(checked) plans checked, \(refused) refused, \(failingPlans) failing"
+          + (plansByInvariant.isEmpty ? "" : " — \(plansByInvariant.sorted { $0.key < $1.key })"))
     }
   }
 }

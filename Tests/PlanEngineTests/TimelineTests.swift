@@ -26,8 +26,9 @@ import Testing
   }
 
   @Test func weekStartMovesTheDefaultStart() throws {
-    let timeline = try Timeline.resolve(weeks: 10, raceDate: nil, start: nil, today: today, maxWeeks: 40,
-                                        weekStart: .sunday)
+    let timeline = try Timeline.resolve(
+      weeks: 10, raceDate: nil, start: nil, today: today, maxWeeks: 40,
+      weekStart: .sunday)
     #expect(timeline.start.description == "2026-11-22")
     #expect(timeline.raceDate.weekday == .saturday)
   }
@@ -53,9 +54,10 @@ import Testing
     #expect(throws: PlanError.inconsistentTimeline(weeks: 10, start: start, raceDate: race)) {
       try Timeline.resolve(weeks: 10, raceDate: race, start: start, today: today, maxWeeks: 40)
     }
-    #expect(PlanError.inconsistentTimeline(weeks: 10, start: start, raceDate: race).description
-      == "--weeks 10, --start 2027-01-04 and --race-date 2027-04-25 disagree: a 10-week plan from 2027-01-04 has its "
-      + "race between 2027-03-08 and 2027-03-14; drop one of the three")
+    #expect(
+      PlanError.inconsistentTimeline(weeks: 10, start: start, raceDate: race).description
+        == "--weeks 10, --start 2027-01-04 and --race-date 2027-04-25 disagree: a 10-week plan from 2027-01-04 has its "
+        + "race between 2027-03-08 and 2027-03-14; drop one of the three")
   }
 
   @Test func pastRaceAndStartAfterRaceAreRefused() throws {
@@ -77,8 +79,9 @@ import Testing
     do {
       _ = try Timeline.resolve(weeks: nil, raceDate: race, start: nil, today: today, maxWeeks: 40)
     } catch {
-      #expect(error.description == "--race-date: 2028-06-01 is out of range, allowed is at most 40 weeks after the start "
-        + "(2026-11-23), that is on or before 2027-08-29; use --start to begin later")
+      #expect(
+        error.description == "--race-date: 2028-06-01 is out of range, allowed is at most 40 weeks after the start "
+          + "(2026-11-23), that is on or before 2027-08-29; use --start to begin later")
     }
   }
 }

@@ -145,7 +145,7 @@ struct VDOTErrorTests {
     #expect {
       _ = try VDOT(distanceMeters: 5_000, timeSeconds: 300)
     } throws: { error in
-      guard case let .outOfRange(vdot, distance, time) = error as? VDOTError else { return false }
+      guard case .outOfRange(let vdot, let distance, let time) = error as? VDOTError else { return false }
       // By hand: v = 1000 m/min → VO2 281.658; %max(5) ≈ 1.0914634 → VDOT ≈ 258.06.
       return abs(vdot - 258.06) < 0.05 && distance == 5_000 && time == 300
     }
@@ -233,7 +233,9 @@ struct RaceTimeTextTests {
     #expect(parseRaceTime("0:59") == 59)
   }
 
-  @Test(arguments: ["", "abc", "20:75", "-5:00", "1:2:3:4", "20", "20:", ":30", "1:60:00", "20:5", "20:0a", "20:00.", "1:30.5:00"])
+  @Test(arguments: [
+    "", "abc", "20:75", "-5:00", "1:2:3:4", "20", "20:", ":30", "1:60:00", "20:5", "20:0a", "20:00.", "1:30.5:00",
+  ])
   func rejectsInvalidTimes(text: String) {
     #expect(parseRaceTime(text) == nil)
   }

@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import PlanEngine
 import RunMateTestSupport
+import Testing
 
 /// The week-structure rules on the plans the coach's review named, and their template validation.
 @Suite("WeekStructure: the review's examples")
@@ -21,21 +20,27 @@ struct WeekStructureTests {
     let plan = try makePlan(goal: goal(.half, .intermediate, weeks: 12), rules: repositoryRules)
     for week in plan.weeks {
       if let long = week.workouts.first(where: { $0.kind == .long }),
-         let eve = week.workouts.first(where: { $0.date.days(to: long.date) == 1 }) {
-        #expect(eve.distanceKm <= 0.5 * long.distanceKm + 0.05, "week \(week.number): \(eve.distanceKm) before \(long.distanceKm)")
+        let eve = week.workouts.first(where: { $0.date.days(to: long.date) == 1 })
+      {
+        #expect(
+          eve.distanceKm <= 0.5 * long.distanceKm + 0.05,
+          "week \(week.number): \(eve.distanceKm) before \(long.distanceKm)")
       }
-      #expect(week.workouts.filter { $0.hard && $0.kind != .long && $0.kind != .race }.count <= 1, "week \(week.number)")
+      #expect(
+        week.workouts.filter { $0.hard && $0.kind != .long && $0.kind != .race }.count <= 1, "week \(week.number)")
     }
     let raceWeek = try #require(plan.weeks.last)
-    #expect(raceWeek.workouts.filter { $0.kind != .race }.allSatisfy { $0.distanceKm <= 7.05 },
-            "\(raceWeek.workouts.map(\.distanceKm))")
+    #expect(
+      raceWeek.workouts.filter { $0.kind != .race }.allSatisfy { $0.distanceKm <= 7.05 },
+      "\(raceWeek.workouts.map(\.distanceKm))")
   }
 
   /// A weekStructure value out of range names the file, the key, the value and what is allowed.
   @Test func validatorNamesWeekStructureKeys() throws {
     var files = try templateFiles()
     let index = try #require(files.firstIndex { $0.name.hasSuffix("base.yaml") })
-    files[index].text = files[index].text.replacingOccurrences(of: "eveOfLongMaxOfLong: 0.5", with: "eveOfLongMaxOfLong: 0.9")
+    files[index].text = files[index].text.replacingOccurrences(
+      of: "eveOfLongMaxOfLong: 0.5", with: "eveOfLongMaxOfLong: 0.9")
     #expect(throws: TemplateError.self) { _ = try PlanRules(files: files) }
     do {
       _ = try PlanRules(files: files)

@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import PlanEngine
 import RunMateTestSupport
+import Testing
 
 // The "why" lines (`Week.rules`) must state what the week actually has. This checker parses every number of
 // every line: each number must belong to a claim it knows (`Volume 44.1 km`, `+4.4 km over week 3 (39.7 km)`,
@@ -20,7 +19,8 @@ private let signed = #"([+−-]\d+(?:\.\d+)?)"#
 /// A week the line refers to: `week 3` or `your current week`.
 private let ref = #"(week (\d+)|your current week)"#
 /// A short date label (`Sun 9 May`).
-private let dateLabel = #"((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec))"#
+private let dateLabel =
+  #"((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec))"#
 
 /// One decimal's worth of tolerance (numbers are printed to 0.1 km).
 private let tolerance = 0.051
@@ -100,12 +100,15 @@ private let claims: [Claim] = {
       same(double(g[1]), c.week.plannedKm) ? nil : "states \(g[1] ?? "") km, the week plans \(fmt(c.week.plannedKm))"
     },
     Claim("delta", "\(signed) km over \(ref)(?: \\(\(num) km\\))?") { g, c in
-      guard let previous = c.referenced(g[2] ?? "", g[3]) else { return "refers to \(g[2] ?? "") from week \(c.week.number)" }
+      guard let previous = c.referenced(g[2] ?? "", g[3]) else {
+        return "refers to \(g[2] ?? "") from week \(c.week.number)"
+      }
       if let stated = g[4], !same(double(stated), previous) {
         return "states \(g[2] ?? "") at \(stated) km, it plans \(fmt(previous))"
       }
       let delta = c.week.plannedKm - previous
-      return same(double(g[1]), delta, within: 0.101) ? nil
+      return same(double(g[1]), delta, within: 0.101)
+        ? nil
         : "states \(g[1] ?? "") km over \(g[2] ?? ""), the plan has \(fmt(c.week.plannedKm)) − \(fmt(previous)) = \(fmt(delta))"
     },
     Claim("ramp cap", "ramp cap min\\(\(num) %, \(num) km × (\\d+) runs\\)") { g, c in
@@ -122,11 +125,13 @@ private let claims: [Claim] = {
         return "states the peak volume \(fmt(stated)) km, the plan's peak targets are \(c.peakTargets.map(fmt))"
       }
       let peak = stated ?? (c.peakTargets.min() ?? 0)
-      return c.week.plannedKm + tolerance >= peak ? nil
+      return c.week.plannedKm + tolerance >= peak
+        ? nil
         : "says peak volume reached on a \(fmt(c.week.plannedKm)) km week (peak \(fmt(peak)))"
     },
     Claim("held at", "held at \(num) km") { g, c in
-      same(double(g[1]), c.week.plannedKm) ? nil : "says held at \(g[1] ?? "") km, the week plans \(fmt(c.week.plannedKm))"
+      same(double(g[1]), c.week.plannedKm)
+        ? nil : "says held at \(g[1] ?? "") km, the week plans \(fmt(c.week.plannedKm))"
     },
     Claim("base cap", "\(num) % of peak volume") { g, c in
       double(g[1]) == pct(c.base.volume.baseCapOfPeak) ? nil : "base cap \(g[1] ?? "") %"
@@ -135,11 +140,13 @@ private let claims: [Claim] = {
       c.week.plannedKm <= double(g[1]) + tolerance ? nil : "over the stated base cap \(g[1] ?? "")"
     },
     Claim("target", "target \(num) km") { g, c in
-      same(double(g[1]), c.week.targetKm) ? nil : "states target \(g[1] ?? "") km, the week's target is \(fmt(c.week.targetKm))"
+      same(double(g[1]), c.week.targetKm)
+        ? nil : "states target \(g[1] ?? "") km, the week's target is \(fmt(c.week.targetKm))"
     },
     // Cut-back weeks.
     Claim("cutback every", "every (\\d+)(?:st|nd|rd|th) week for (\\w+)s") { g, c in
-      Int(g[1] ?? "") == c.base.cutback.every[c.goal.level] && g[2] == c.goal.level.rawValue ? nil
+      Int(g[1] ?? "") == c.base.cutback.every[c.goal.level] && g[2] == c.goal.level.rawValue
+        ? nil
         : "cut-back cadence \(g[1] ?? "") for \(g[2] ?? "")"
     },
     Claim("cutback share", "\(num) % of \(ref)'s \(num) km") { g, c in
@@ -151,14 +158,16 @@ private let claims: [Claim] = {
       same(double(g[1]), c.week.plannedKm) ? nil : "states \(g[1] ?? "") km, the week plans \(fmt(c.week.plannedKm))"
     },
     Claim("cutback long", "Cut-back long run \(num) km") { g, c in
-      c.long.map { same(double(g[1]), $0) } == true ? nil : "states a \(g[1] ?? "") km long run, the plan has \(c.long.map(fmt) ?? "none")"
+      c.long.map { same(double(g[1]), $0) } == true
+        ? nil : "states a \(g[1] ?? "") km long run, the plan has \(c.long.map(fmt) ?? "none")"
     },
     Claim("cutback long share", "at most \(num) % of the last full week's") { g, c in
       double(g[1]) == pct(c.base.cutback.longRunFactor) ? nil : "cut-back long-run factor \(g[1] ?? "") %"
     },
     // Long run.
     Claim("long run", "^Long run \(num) km") { g, c in
-      c.long.map { same(double(g[1]), $0) } == true ? nil : "states a \(g[1] ?? "") km long run, the plan has \(c.long.map(fmt) ?? "none")"
+      c.long.map { same(double(g[1]), $0) } == true
+        ? nil : "states a \(g[1] ?? "") km long run, the plan has \(c.long.map(fmt) ?? "none")"
     },
     Claim("spike", "at most \(num) × \(num) km, the longest run of the previous (\\d+) weeks") { g, c in
       let lookback = c.base.longRun.spikeLookbackWeeks
@@ -166,47 +175,63 @@ private let claims: [Claim] = {
       var window = c.plan.weeks[max(0, c.index - lookback)..<c.index].flatMap(\.workouts).map(\.distanceKm)
       if c.index < lookback { window.append(c.plan.goal.longestRecentRunKm) }
       let longest = window.max() ?? c.plan.goal.longestRecentRunKm
-      return same(double(g[2]), longest) ? nil : "states the longest recent run \(g[2] ?? "") km, the plan's is \(fmt(longest))"
+      return same(double(g[2]), longest)
+        ? nil : "states the longest recent run \(g[2] ?? "") km, the plan's is \(fmt(longest))"
     },
     Claim("long cap (old)", "long-run cap for a \(num) km week") { g, c in
-      same(double(g[1]), c.week.plannedKm) ? nil : "speaks of a \(g[1] ?? "") km week, the week plans \(fmt(c.week.plannedKm))"
+      same(double(g[1]), c.week.plannedKm)
+        ? nil : "speaks of a \(g[1] ?? "") km week, the week plans \(fmt(c.week.plannedKm))"
     },
     Claim("long cap target", "long-run cap for the week's \(num) km target") { g, c in
-      same(double(g[1]), c.week.targetKm) ? nil : "states the target \(g[1] ?? ""), the week's is \(fmt(c.week.targetKm))"
+      same(double(g[1]), c.week.targetKm)
+        ? nil : "states the target \(g[1] ?? ""), the week's is \(fmt(c.week.targetKm))"
     },
     Claim("long minutes", "the (\\d+)-minute cap at easy pace") { g, c in
-      Double(g[1] ?? "") == (c.distance?.longRun.maxMinutes ?? c.base.longRun.maxMinutes) ? nil : "long-run minutes \(g[1] ?? "")"
+      Double(g[1] ?? "") == (c.distance?.longRun.maxMinutes ?? c.base.longRun.maxMinutes)
+        ? nil : "long-run minutes \(g[1] ?? "")"
     },
     Claim("long share", "trimmed to at most \(num) % of the week") { g, c in
       guard let long = c.long else { return "no long run" }
       let share = c.base.weekStructure.longRunMaxOfWeek
-      return double(g[1]) == pct(share) && long <= share * c.week.plannedKm + tolerance ? nil
+      return double(g[1]) == pct(share) && long <= share * c.week.plannedKm + tolerance
+        ? nil
         : "long-run share \(g[1] ?? "") %, the long run is \(fmt(long)) of \(fmt(c.week.plannedKm))"
     },
     Claim("shortest long", "a third longer than the \(num) km minimum run") { g, c in
       guard let long = c.long else { return "no long run" }
-      return long <= double(g[1]) * c.base.longRun.minRatioToOtherRuns + 0.1 ? nil
+      return long <= double(g[1]) * c.base.longRun.minRatioToOtherRuns + 0.1
+        ? nil
         : "a \(fmt(long)) km long run is more than a third longer than \(g[1] ?? "") km"
     },
     Claim("eve kept", "^Day before the long run kept to \(num) km, at most \(num) % of the long run") { g, c in
-      guard let long = c.long, let day = c.week.workouts.first(where: { $0.kind == .long })?.date else { return "no long run" }
+      guard let long = c.long, let day = c.week.workouts.first(where: { $0.kind == .long })?.date else {
+        return "no long run"
+      }
       let eve = c.week.workouts.first { $0.date.days(to: day) == 1 }
       guard double(g[2]) == pct(c.base.weekStructure.eveOfLongMaxOfLong) else { return "eve share \(g[2] ?? "")" }
-      guard let eve, same(eve.distanceKm, double(g[1])) else { return "states \(g[1] ?? "") km on the eve, plan has \(eve.map { fmt($0.distanceKm) } ?? "none")" }
+      guard let eve, same(eve.distanceKm, double(g[1])) else {
+        return "states \(g[1] ?? "") km on the eve, plan has \(eve.map { fmt($0.distanceKm) } ?? "none")"
+      }
       return eve.distanceKm <= c.base.weekStructure.eveOfLongMaxOfLong * long + tolerance
-        || same(eve.distanceKm, c.nonRace.map(\.distanceKm).min() ?? 0) ? nil : "eve \(fmt(eve.distanceKm)) over the share of \(fmt(long))"
+        || same(eve.distanceKm, c.nonRace.map(\.distanceKm).min() ?? 0)
+        ? nil : "eve \(fmt(eve.distanceKm)) over the share of \(fmt(long))"
     },
-    Claim("eve rest", "^Day before the long run is a rest day: \(num) % of the long run is under the \(num) km minimum") { g, c in
-      guard let long = c.long, let day = c.week.workouts.first(where: { $0.kind == .long })?.date else { return "no long run" }
+    Claim("eve rest", "^Day before the long run is a rest day: \(num) % of the long run is under the \(num) km minimum")
+    { g, c in
+      guard let long = c.long, let day = c.week.workouts.first(where: { $0.kind == .long })?.date else {
+        return "no long run"
+      }
       let share = c.base.weekStructure.eveOfLongMaxOfLong
       return double(g[1]) == pct(share) && share * long < double(g[2]) + tolerance
-        && !c.week.workouts.contains { $0.date.days(to: day) == 1 } ? nil : "eve rest claim with a \(fmt(long)) km long run"
+        && !c.week.workouts.contains { $0.date.days(to: day) == 1 }
+        ? nil : "eve rest claim with a \(fmt(long)) km long run"
     },
     Claim("few runs", "At most (\\d+) quality sessions? besides the long run at (\\d+) runs a week or fewer") { g, c in
       let structure = c.base.weekStructure
       let quality = c.week.workouts.filter { $0.hard && $0.kind != .long && $0.kind != .race }.count
       return Int(g[1] ?? "") == structure.qualityAtFewRuns[c.goal.level] && Int(g[2] ?? "") == structure.fewRunsAtMost
-        && c.plan.goal.runsPerWeek <= structure.fewRunsAtMost && quality <= Int(g[1] ?? "") ?? 0 ? nil
+        && c.plan.goal.runsPerWeek <= structure.fewRunsAtMost && quality <= Int(g[1] ?? "") ?? 0
+        ? nil
         : "few-runs quality \(g[1] ?? "")/\(g[2] ?? ""): \(quality) quality sessions at \(c.plan.goal.runsPerWeek) runs"
     },
     // Taper and race week.
@@ -220,36 +245,51 @@ private let claims: [Claim] = {
       if let stated = g[1] {
         guard same(double(stated), long) else { return "states \(stated) km, the long run is \(fmt(long))" }
         return long <= double(g[2]) / 100 * double(g[3]) + 0.1 || g[0]?.contains("shortest") == true
-          || c.week.rules.contains { $0.contains("raised to the shortest long run") } ? nil
+          || c.week.rules.contains { $0.contains("raised to the shortest long run") }
+          ? nil
           : "a \(fmt(long)) km long run is over \(g[2] ?? "") % of \(g[3] ?? "") km"
       }
-      return same(long, double(g[2]) / 100 * double(g[3]), within: 0.15) ? nil
+      return same(long, double(g[2]) / 100 * double(g[3]), within: 0.15)
+        ? nil
         : "says \(g[2] ?? "") % of \(g[3] ?? "") km, the long run is \(fmt(long))"
     },
-    Claim("taper volume", "^(Taper|Race week): (?:\(num) km(?: before race day)?, )?(?:target )?\(num) % of the peak \(num) km") { g, c in
+    Claim(
+      "taper volume",
+      "^(Taper|Race week): (?:\(num) km(?: before race day)?, )?(?:target )?\(num) % of the peak \(num) km"
+    ) { g, c in
       let race = g[1] == "Race week"
-      let fractions = ([c.distance?.taper.volume, c.distance?.taper.extended?.volume].compactMap { $0 })
-        .compactMap { race ? $0.last : nil } + [c.distance?.taper.volume, c.distance?.taper.extended?.volume]
+      let fractions =
+        ([c.distance?.taper.volume, c.distance?.taper.extended?.volume].compactMap { $0 })
+        .compactMap { race ? $0.last : nil }
+        + [c.distance?.taper.volume, c.distance?.taper.extended?.volume]
         .compactMap { $0 }.flatMap { $0.dropLast() }
       guard fractions.map(pct).contains(double(g[3])) else { return "taper share \(g[3] ?? "") %" }
-      guard same(double(g[4]), c.peakSoFar) else { return "states the peak \(g[4] ?? "") km, the plan's is \(fmt(c.peakSoFar))" }
+      guard same(double(g[4]), c.peakSoFar) else {
+        return "states the peak \(g[4] ?? "") km, the plan's is \(fmt(c.peakSoFar))"
+      }
       let training = c.week.plannedKm - c.race
-      if let stated = g[2] { return same(double(stated), training) ? nil : "states \(stated) km, the week has \(fmt(training))" }
-      return same(training, double(g[3]) / 100 * double(g[4]), within: 1.0) ? nil
+      if let stated = g[2] {
+        return same(double(stated), training) ? nil : "states \(stated) km, the week has \(fmt(training))"
+      }
+      return same(training, double(g[3]) / 100 * double(g[4]), within: 1.0)
+        ? nil
         : "says \(g[3] ?? "") % of \(g[4] ?? "") km, the week has \(fmt(training)) km of training"
     },
     Claim("race-week cap", "runs before race day at most \(num) km") { g, c in
-      c.nonRace.allSatisfy { $0.distanceKm <= double(g[1]) + tolerance } ? nil
+      c.nonRace.allSatisfy { $0.distanceKm <= double(g[1]) + tolerance }
+        ? nil
         : "a race-week run is over \(g[1] ?? "") km: \(c.nonRace.map(\.distanceKm))"
     },
     Claim("race-week last days", "the last (\\d+) days at most \(num) km") { g, c in
       let raceDate = c.plan.goal.raceDate
       let late = c.nonRace.filter { $0.date.days(to: raceDate) <= Int(g[1] ?? "") ?? 0 }
-      return late.allSatisfy { $0.distanceKm <= double(g[2]) + tolerance } ? nil
+      return late.allSatisfy { $0.distanceKm <= double(g[2]) + tolerance }
+        ? nil
         : "a run in the last \(g[1] ?? "") days is over \(g[2] ?? "") km: \(late.map(\.distanceKm))"
     },
     Claim("race day", "^Race day \(dateLabel): the (.+) is the last workout") { g, c in
-      g[1] == c.plan.goal.raceDate.shortLabel && g[2] == c.goal.distance.displayName ? nil
+      g[1] == c.plan.goal.raceDate.shortLabel && g[2] == c.goal.distance.displayName
+        ? nil
         : "race day \(g[1] ?? "") \(g[2] ?? "")"
     },
     // Easy running and trimming.
@@ -257,17 +297,20 @@ private let claims: [Claim] = {
       guard let long = c.long else { return "no long run" }
       let cap = double(g[1])
       let over = c.week.workouts.filter { $0.kind != .long && $0.distanceKm > cap + tolerance }
-      return cap <= long / c.base.longRun.minRatioToOtherRuns + tolerance && over.isEmpty ? nil
+      return cap <= long / c.base.longRun.minRatioToOtherRuns + tolerance && over.isEmpty
+        ? nil
         : "easy cap \(g[1] ?? "") km with a \(fmt(long)) km long run; over it: \(over.map(\.distanceKm))"
     },
     Claim("easy minimum", "kept at the \(num) km minimum") { g, c in
       let minimum = double(g[1])
       let easyKinds: Set<WorkoutKind> = [.easy, .recovery, .strides]
       let shortest = c.week.workouts.filter { easyKinds.contains($0.kind) }.map(\.distanceKm).min() ?? 0
-      return same(shortest, minimum, within: 0.101) ? nil : "minimum \(g[1] ?? "") km, the shortest run is \(fmt(shortest))"
+      return same(shortest, minimum, within: 0.101)
+        ? nil : "minimum \(g[1] ?? "") km, the shortest run is \(fmt(shortest))"
     },
     Claim("trimmed", "^Trimmed to \(num) km to stay within the week's ceiling of \(num) km") { g, c in
-      same(double(g[1]), c.week.plannedKm) && c.week.plannedKm <= double(g[2]) + tolerance ? nil
+      same(double(g[1]), c.week.plannedKm) && c.week.plannedKm <= double(g[2]) + tolerance
+        ? nil
         : "trimmed to \(g[1] ?? "") under \(g[2] ?? ""), the week plans \(fmt(c.week.plannedKm))"
     },
     // Quality.
@@ -275,14 +318,17 @@ private let claims: [Claim] = {
       (0...100).contains(double(g[1])) ? nil : "build-up \(g[1] ?? "") %"
     },
     Claim("caps", "threshold ≤ \(num) %, intervals ≤ \(num) % of the week") { g, c in
-      double(g[1]) == pct(c.base.intensity.maxThresholdOfWeek) && double(g[2]) == pct(c.base.intensity.maxIntervalOfWeek)
+      double(g[1]) == pct(c.base.intensity.maxThresholdOfWeek)
+        && double(g[2]) == pct(c.base.intensity.maxIntervalOfWeek)
         ? nil : "per-session caps \(g[1] ?? "") / \(g[2] ?? "")"
     },
     Claim("shortened", "shortened to fit the per-session cap for a \(num) km week") { g, c in
-      same(double(g[1]), c.week.plannedKm) ? nil : "speaks of a \(g[1] ?? "") km week, the week plans \(fmt(c.week.plannedKm))"
+      same(double(g[1]), c.week.plannedKm)
+        ? nil : "speaks of a \(g[1] ?? "") km week, the week plans \(fmt(c.week.plannedKm))"
     },
     Claim("no quality", "No quality session on \(dateLabel)") { g, c in
-      (0..<7).map { c.week.start.adding(days: $0).shortLabel }.contains(g[1] ?? "") ? nil : "date \(g[1] ?? "") outside the week"
+      (0..<7).map { c.week.start.adding(days: $0).shortLabel }.contains(g[1] ?? "")
+        ? nil : "date \(g[1] ?? "") outside the week"
     },
     Claim("easy share", "at least \(num) % of the week's time") { g, c in
       double(g[1]) == pct(c.base.intensity.minEasyTimeFraction) ? nil : "easy share \(g[1] ?? "") %"
@@ -350,17 +396,23 @@ struct WhyLineTests {
           let found = whyViolations(of: plan, goal: asked)
           for tag in Set(found.map { String($0.prefix { $0 != "]" }.dropFirst()) }) { failing[tag, default: 0] += 1 }
           if !found.isEmpty && examples.count < 3 {
-            examples.append("\(distance.rawValue) \(level.rawValue) \(weeks)w runs=\(runs) current=\(current.map(fmt) ?? "-"): "
-              + found.prefix(4).joined(separator: " | "))
+            examples.append(
+              "\(distance.rawValue) \(level.rawValue) \(weeks)w runs=\(runs) current=\(current.map(fmt) ?? "-"): "
+                + found.prefix(4).joined(separator: " | "))
           }
           if ProcessInfo.processInfo.environment["WHY_DUMP"] != nil {
-            for line in found { print("[WhyDump] \(distance.rawValue) \(level.rawValue) \(weeks)w r\(runs) c\(current.map(fmt) ?? "-") | \(line)") }
+            for line in found {
+              print(
+                "[WhyDump] \(distance.rawValue) \(level.rawValue) \(weeks)w r\(runs) c\(current.map(fmt) ?? "-") | \(line)"
+              )
+            }
           }
         }
       }
     }
     #expect(checked > 0)
-    #expect(failing.isEmpty, "\(checked) plans; failing plans per claim: \(failing.sorted { $0.key < $1.key }). \(examples)")
+    #expect(
+      failing.isEmpty, "\(checked) plans; failing plans per claim: \(failing.sorted { $0.key < $1.key }). \(examples)")
   }
 
   /// The checker can fail: a plan whose why-line states a volume the week does not have is caught.

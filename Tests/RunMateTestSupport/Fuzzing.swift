@@ -8,8 +8,10 @@ import Foundation
 public struct SplitMix: RandomNumberGenerator {
   private var state: UInt64
 
+  /// A generator that gives the same numbers for the same seed.
   public init(seed: UInt64) { state = seed }
 
+  /// The next number of the sequence.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
@@ -40,6 +42,7 @@ public struct Mutator: Sendable {
   /// What is inserted at random places (``controlBytes`` plus the format's own markup).
   public var garbage: [[UInt8]]
 
+  /// A mutator inserting `garbage` besides the control bytes.
   public init(garbage: [[UInt8]]) { self.garbage = garbage }
 
   /// `original` with one to three random mutations.
@@ -86,10 +89,15 @@ public struct Mutator: Sendable {
 
 /// What one fuzz campaign did.
 public struct FuzzRun: Sendable {
+  /// What was fuzzed (a parser's name).
   public var target: String
+  /// The seed the inputs came from (a failure is replayed with it).
   public var seed: UInt64
+  /// Inputs tried.
   public var iterations = 0
+  /// Inputs refused with an error (the others were accepted).
   public var refused = 0
+  /// The longest one input took.
   public var slowest = Duration.zero
   /// One line per input that broke a rule: the seed, the iteration and what was wrong.
   public var failures: [String] = []

@@ -8,10 +8,13 @@ public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComp
   .deletingLastPathComponent()
 
 /// Reads every template file in `directory` (default: the repository's `plan-templates/`).
-public func templateFiles(in directory: URL = repositoryRoot.appendingPathComponent("plan-templates")) throws -> [TemplateFile] {
+public func templateFiles(in directory: URL = repositoryRoot.appendingPathComponent("plan-templates")) throws
+  -> [TemplateFile]
+{
   try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }.sorted().map {
-    TemplateFile(name: "plan-templates/\($0)",
-                 text: try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))
+    TemplateFile(
+      name: "plan-templates/\($0)",
+      text: try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))
   }
 }
 
@@ -28,9 +31,12 @@ public let repositoryRules: PlanRules = {
 public let testStart = CivilDate(iso: "2027-01-04") ?? CivilDate(dayNumber: 0)
 
 /// A goal with a `weeks`-week timeline from `testStart`.
-public func goal(_ distance: RaceDistance, _ level: Level, weeks: Int, runs: Int? = nil, currentKm: Double? = nil,
-          longestKm: Double? = nil, recentRace: RecentRace? = nil) -> Goal {
-  Goal(distance: distance, level: level,
-       timeline: Timeline(start: testStart, raceDate: testStart.adding(days: 7 * weeks - 1), weeks: weeks),
-       runsPerWeek: runs, currentWeeklyKm: currentKm, longestRecentRunKm: longestKm, recentRace: recentRace)
+public func goal(
+  _ distance: RaceDistance, _ level: Level, weeks: Int, runs: Int? = nil, currentKm: Double? = nil,
+  longestKm: Double? = nil, recentRace: RecentRace? = nil
+) -> Goal {
+  Goal(
+    distance: distance, level: level,
+    timeline: Timeline(start: testStart, raceDate: testStart.adding(days: 7 * weeks - 1), weeks: weeks),
+    runsPerWeek: runs, currentWeeklyKm: currentKm, longestRecentRunKm: longestKm, recentRace: recentRace)
 }

@@ -5,8 +5,10 @@ import Scheduling
 import Testing
 
 @Suite struct SchedulerTests {
-  func plan(_ distance: RaceDistance = .tenK, _ level: Level = .intermediate, weeks: Int = 10,
-            start: String = "2027-01-04") throws -> Plan {
+  func plan(
+    _ distance: RaceDistance = .tenK, _ level: Level = .intermediate, weeks: Int = 10,
+    start: String = "2027-01-04"
+  ) throws -> Plan {
     let first = try #require(CivilDate(iso: start))
     let timeline = Timeline(start: first, raceDate: first.adding(days: 7 * weeks - 1), weeks: weeks)
     return try makePlan(goal: Goal(distance: distance, level: level, timeline: timeline), rules: repositoryRules)
@@ -87,8 +89,11 @@ import Testing
     // The long run (planned Sunday 17 Jan) survives, moved earlier in its week; the move is a note.
     let long = try #require(week2.workouts.first { $0.workout.kind == .long })
     #expect(long.workout.date < first)
-    #expect(schedule.notes.contains { $0.kind == .moved && $0.workoutID == long.workout.id
-      && $0.text.contains("Sun 17 Jan is a blackout date") })
+    #expect(
+      schedule.notes.contains {
+        $0.kind == .moved && $0.workoutID == long.workout.id
+          && $0.text.contains("Sun 17 Jan is a blackout date")
+      })
     // Week 2 (base: long run, hill repeats, two easy runs) has three free days (Mon 11 … Wed 13). Monday follows
     // week 1's Sunday long run and Tuesday touches Wednesday, so only one of Tue/Wed can hold a hard workout: the
     // long run takes it, the easy runs take the other two days, and the hill session is dropped.
@@ -109,8 +114,11 @@ import Testing
     var busy: [BusyInterval] = []
     for week in plan.weeks {
       let tuesday = week.start.adding(days: 1)
-      let start = try #require(calendar.date(from: DateComponents(year: tuesday.year, month: tuesday.month,
-                                                                  day: tuesday.day, hour: 6)))
+      let start = try #require(
+        calendar.date(
+          from: DateComponents(
+            year: tuesday.year, month: tuesday.month,
+            day: tuesday.day, hour: 6)))
       busy.append(BusyInterval(start: start, end: start.addingTimeInterval(7200), summary: "Standup"))
     }
     let preferences = SchedulingPreferences(defaultTime: try time("06:30"), timeZoneID: zone)
@@ -144,8 +152,9 @@ import Testing
       // The long run is always kept; with two days, the other day holds the most important other workout.
       #expect(week.workouts.contains { $0.workout.kind == .long }, "week \(week.week.number)")
       #expect(week.workouts.count == 2)
-      #expect(!week.workouts.contains { $0.workout.kind == .easy || $0.workout.kind == .recovery }
-        || !week.week.workouts.contains { $0.hard && $0.kind != .long })
+      #expect(
+        !week.workouts.contains { $0.workout.kind == .easy || $0.workout.kind == .recovery }
+          || !week.week.workouts.contains { $0.hard && $0.kind != .long })
     }
     let placed = schedule.workouts.count
     let dropped = schedule.notes.filter { $0.kind == .dropped }.count
@@ -157,9 +166,10 @@ import Testing
     #expect(throws: SchedulingError.unknownTimeZone("Europe/Berln", suggestion: "Europe/Berlin")) {
       try makeSchedule(plan, preferences: SchedulingPreferences(timeZoneID: "Europe/Berln"))
     }
-    #expect(SchedulingError.unknownTimeZone("Europe/Berln", suggestion: "Europe/Berlin").description
-      == "--tz: 'Europe/Berln' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
-      + "America/New_York (did you mean 'Europe/Berlin'?)")
+    #expect(
+      SchedulingError.unknownTimeZone("Europe/Berln", suggestion: "Europe/Berlin").description
+        == "--tz: 'Europe/Berln' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
+        + "America/New_York (did you mean 'Europe/Berlin'?)")
   }
 
   @Test func aCalendarWithNoRoomIsRefused() throws {
@@ -170,19 +180,24 @@ import Testing
     calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
     for offset in 14..<28 {
       let day = plan.goal.start.adding(days: offset)
-      let start = try #require(calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 5)))
+      let start = try #require(
+        calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 5)))
       busy.append(BusyInterval(start: start, end: start.addingTimeInterval(18 * 3600), summary: "Conference"))
     }
-    #expect(throws: SchedulingError.noRoom(placed: plan.workouts.count - 8, total: plan.workouts.count,
-                                           emptyWeeks: [3, 4])) {
+    #expect(
+      throws: SchedulingError.noRoom(
+        placed: plan.workouts.count - 8, total: plan.workouts.count,
+        emptyWeeks: [3, 4])
+    ) {
       try makeSchedule(plan, preferences: SchedulingPreferences(timeZoneID: "UTC"), busy: busy)
     }
   }
 
   @Test func sameInputsSameSchedule() throws {
     let plan = try plan()
-    let preferences = SchedulingPreferences(runDays: [.monday, .wednesday, .friday, .sunday], longRunDay: .sunday,
-                                            defaultTime: try time("18:00"), timeZoneID: "Europe/Berlin")
+    let preferences = SchedulingPreferences(
+      runDays: [.monday, .wednesday, .friday, .sunday], longRunDay: .sunday,
+      defaultTime: try time("18:00"), timeZoneID: "Europe/Berlin")
     #expect(try makeSchedule(plan, preferences: preferences) == makeSchedule(plan, preferences: preferences))
   }
 }

@@ -12,10 +12,12 @@ import TrainingProgress
     // Week 1: the first two workouts done as planned (the second 1 km long), the third skipped, one extra run on
     // Monday; today is week 2's Wednesday, so the skipped one and the long run are missed.
     let log = [
-      Completion(date: w[0].date, distanceKm: w[0].distanceKm, durationSeconds: w[0].distanceKm * 400,
-                 planID: plan.id, workoutID: w[0].id),
-      Completion(date: w[1].date, distanceKm: w[1].distanceKm + 1, durationSeconds: (w[1].distanceKm + 1) * 390,
-                 planID: plan.id, workoutID: w[1].id),
+      Completion(
+        date: w[0].date, distanceKm: w[0].distanceKm, durationSeconds: w[0].distanceKm * 400,
+        planID: plan.id, workoutID: w[0].id),
+      Completion(
+        date: w[1].date, distanceKm: w[1].distanceKm + 1, durationSeconds: (w[1].distanceKm + 1) * 390,
+        planID: plan.id, workoutID: w[1].id),
       Completion(date: week1.start, distanceKm: 3, durationSeconds: 1200, kind: .easy, planID: plan.id),
     ]
     let today = plan.weeks[1].start.adding(days: 2)

@@ -34,8 +34,9 @@ struct SeededGenerator: RandomNumberGenerator {
         let share: Double = kind == .missed ? 0 : kind == .short ? 0.5 : Double.random(in: 0.9...1.1, using: &rng)
         guard share > 0 else { continue }
         let km = (workout.distanceKm * share * 10).rounded() / 10
-        let run = Completion(date: workout.date, distanceKm: km, durationSeconds: km * 360, planID: plan.id,
-                             workoutID: workout.id)
+        let run = Completion(
+          date: workout.date, distanceKm: km, durationSeconds: km * 360, planID: plan.id,
+          workoutID: workout.id)
         logs.append(run)
         if kind == .extra && workout.kind == .long {
           logs.append(Completion(date: workout.date, distanceKm: km, durationSeconds: km * 360, source: .health))
@@ -69,8 +70,9 @@ struct SeededGenerator: RandomNumberGenerator {
         let new = result.plan
         // Only today and later change.
         #expect(new.workouts.filter { $0.date < today } == plan.workouts.filter { $0.date < today }, "\(label)")
-        #expect(Array(new.weeks.prefix { $0.start.adding(days: 6) < today })
-          == Array(plan.weeks.prefix { $0.start.adding(days: 6) < today }), "\(label)")
+        #expect(
+          Array(new.weeks.prefix { $0.start.adding(days: 6) < today })
+            == Array(plan.weeks.prefix { $0.start.adding(days: 6) < today }), "\(label)")
         // Week numbers, phases and dates are the original plan's; the race date and the goal are fixed.
         #expect(new.weeks.map(\.number) == plan.weeks.map(\.number), "\(label)")
         #expect(new.weeks.map(\.start) == plan.weeks.map(\.start), "\(label)")
@@ -119,8 +121,9 @@ struct SeededGenerator: RandomNumberGenerator {
       for missed in fullWeeks.dropLast() {
         let today = missed.start.adding(days: 7)
         let logs = plan.workouts.filter { $0.date < today && !(missed.start...today).contains($0.date) }.map {
-          Completion(date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
-                     workoutID: $0.id)
+          Completion(
+            date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
+            workoutID: $0.id)
         }
         let result = try replan(plan, completions: logs, today: today, pause: nil, rules: repositoryRules)
         let label = "\(distance.rawValue) \(level.rawValue), week \(missed.number) missed"

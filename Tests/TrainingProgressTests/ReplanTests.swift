@@ -10,8 +10,9 @@ import TrainingProgress
   /// Runs exactly as planned up to (not including) `day`, except the dates in `skipped`.
   func log(_ plan: Plan, until day: CivilDate, skipping skipped: Set<CivilDate> = []) -> [Completion] {
     plan.workouts.filter { $0.date < day && !skipped.contains($0.date) }.map {
-      Completion(date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
-                 workoutID: $0.id)
+      Completion(
+        date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
+        workoutID: $0.id)
     }
   }
 
@@ -19,8 +20,9 @@ import TrainingProgress
     let plan = try plan()
     let today = plan.weeks[5].start  // Monday of week 6
     let missed = Set(plan.weeks[4].workouts.map(\.date))  // week 5 missed entirely
-    let result = try replan(plan, completions: log(plan, until: today, skipping: missed), today: today, pause: nil,
-                            rules: repositoryRules)
+    let result = try replan(
+      plan, completions: log(plan, until: today, skipping: missed), today: today, pause: nil,
+      rules: repositoryRules)
     let new = result.plan
     #expect(new.id == plan.id)
     #expect(new.weeks.count == plan.weeks.count)
@@ -31,13 +33,15 @@ import TrainingProgress
     #expect(Set(new.workouts.map(\.id)).count == new.workouts.count)
     // The first rebuilt week ramps from what was run, by the rule (not the code): logs of weeks 5, 4, 3, 2
     // weighted 4:3:2:1; week 5 missed (one light week: a cut-back), week 4 a cut-back run as planned, so the floor
-    // is week 3, the last full week run; the ramp adds at most min(10 %, 1.6 km × runs).
+    // is week 3, the last full week run; the ramp adds at most what base.yaml's volume rules allow
+    // (min(maxIncreasePercent of the week, maxIncreaseKmPerRun × runs)), read from the templates, not the code.
     let logged = [0, plan.weeks[3].plannedKm, plan.weeks[2].plannedKm, plan.weeks[1].plannedKm]
     let average = zip(logged, [4.0, 3, 2, 1]).map { $0 * $1 }.reduce(0, +) / 10
     #expect(plan.weeks[3].cutback && !plan.weeks[2].cutback)
     let start = max(average, plan.weeks[2].plannedKm)
     #expect(abs(result.weeklyKm - start) < 0.06)
-    let ramp = min(0.1 * start, 1.6 * Double(plan.goal.runsPerWeek))
+    let volume = repositoryRules.base.volume
+    let ramp = min(volume.maxIncreasePercent / 100 * start, volume.maxIncreaseKmPerRun * Double(plan.goal.runsPerWeek))
     #expect(new.weeks[5].plannedKm <= start + ramp + 0.05)
     #expect(new.weeks[5].plannedKm < plan.weeks[5].plannedKm)
     // Never two hard days in a row across the seam.
@@ -70,9 +74,19 @@ import TrainingProgress
     let plan = try plan()
     let today = plan.weeks[3].start
     let pause = plan.weeks[3].start...plan.weeks[3].start.adding(days: 6)
-    let result = try replan(plan, completions: log(plan, until: today), today: today, pause: pause, rules: repositoryRules)
+    let result = try replan(
+      plan, completions: log(plan, until: today), today: today, pause: pause, rules: repositoryRules)
     #expect(!result.plan.workouts.contains { pause.contains($0.date) })
-    #expect(result.basis.contains("then 70 % of it after a pause of 7 days"))
+    // Back from a week off at half to three quarters of the load before it (Daniels' return-from-a-break guidance),
+    // against the same replan without the pause; the basis names that share and the pause's length.
+    let unpaused = try replan(
+      plan, completions: log(plan, until: today), today: today, pause: nil,
+      rules: repositoryRules)
+    let share = result.weeklyKm / unpaused.weeklyKm
+    #expect((0.5...0.75).contains(share), "\(result.weeklyKm) km after the pause, \(unpaused.weeklyKm) km without")
+    #expect(
+      result.basis.contains("then \(Int((share * 100).rounded())) % of it after a pause of 7 days"),
+      "\(result.basis)")
     #expect(result.plan.workouts.last?.date == plan.goal.raceDate)
   }
 
@@ -80,8 +94,9 @@ import TrainingProgress
     let plan = try plan()
     let race = plan.goal.raceDate
     #expect(throws: ReplanError.pauseOverlapsRace(pauseEnd: race, raceDate: race)) {
-      try replan(plan, completions: [], today: plan.weeks[2].start, pause: race.adding(days: -3)...race,
-                 rules: repositoryRules)
+      try replan(
+        plan, completions: [], today: plan.weeks[2].start, pause: race.adding(days: -3)...race,
+        rules: repositoryRules)
     }
   }
 }

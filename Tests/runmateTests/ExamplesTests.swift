@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Every `examples/**/NAME.cmd` is re-run with the real binary and compared byte for byte with `NAME.out`.
@@ -33,15 +34,16 @@ import Testing
       try result.stdout.write(to: outputURL, atomically: true, encoding: .utf8)
       return
     }
-    let expected = try String(contentsOf: outputURL, encoding: .utf8)
     if outputURL.pathExtension == "ics" {
       // VTIMEZONE bytes come from the machine's tzdata: compare everything else byte for byte, and the zones by name.
-      #expect(withoutTimeZones(result.stdout) == withoutTimeZones(expected),
-              "\(command) differs:\n\(firstDifference(withoutTimeZones(expected), withoutTimeZones(result.stdout)))")
+      let expected = try String(contentsOf: outputURL, encoding: .utf8)
+      expectSameText(
+        withoutTimeZones(result.stdout), withoutTimeZones(expected),
+        "\(command)'s output (VTIMEZONE blocks left out)")
       #expect(timeZoneIDs(result.stdout) == timeZoneIDs(expected))
       return
     }
-    #expect(result.stdout == expected, "\(command) differs from its .out:\n\(firstDifference(expected, result.stdout))")
+    try expectMatchesGolden(result.stdout, outputURL)
   }
 
   /// The text with every VTIMEZONE block removed.
@@ -67,25 +69,15 @@ import Testing
     }
     return ids
   }
-
-  /// The first differing line, with its number, for a readable failure.
-  func firstDifference(_ expected: String, _ actual: String) -> String {
-    let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
-    let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
-    for index in 0..<max(a.count, b.count) {
-      let left = index < a.count ? String(a[index]) : "<end>"
-      let right = index < b.count ? String(b[index]) : "<end>"
-      if left != right { return "line \(index + 1):\n- \(left)\n+ \(right)" }
-    }
-    return "(same lines, different bytes)"
-  }
 }
 
 /// The same inputs give byte-identical output, run after run.
 @Suite struct DeterminismTests {
   @Test func sameInputsSameBytes() throws {
-    let arguments = ["plan", "--distance", "marathon", "--level", "intermediate", "--weeks", "18", "--recent-race",
-                     "half=1:45:00", "--now", "2026-11-21", "--format", "json"]
+    let arguments = [
+      "plan", "--distance", "marathon", "--level", "intermediate", "--weeks", "18", "--recent-race",
+      "half=1:45:00", "--now", "2026-11-21", "--format", "json",
+    ]
     let first = try runmate(arguments)
     let second = try runmate(arguments)
     #expect(first.status == 0)
@@ -103,8 +95,10 @@ import Testing
   }
 
   @Test func jsonFollowsThePlanContract() throws {
-    let result = try runmate(["plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--now", "2026-11-21",
-                              "--format", "json", "--units", "mi"])
+    let result = try runmate([
+      "plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--now", "2026-11-21",
+      "--format", "json", "--units", "mi",
+    ])
     let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(json["schema"] as? String == "runmate.plan/1")
     #expect((json["id"] as? String)?.hasPrefix("rm-") == true)

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate report --html`: the page a runner opens, read as text from the real binary on a real database.
@@ -14,14 +15,18 @@ import Testing
       #expect(profile.status == 0, "\(profile.stderr)")
     }
     let steps = [
-      ["plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", "2027-01-04", "--now",
-       "2027-01-01", "--save", "--name", "spring <script>alert(1)</script>"],
+      [
+        "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", "2027-01-04", "--now",
+        "2027-01-01", "--save", "--name", "spring <script>alert(1)</script>",
+      ],
       ["log", "2027-01-05", "--distance", "3.4km", "--time", "22:00", "--now", "2027-01-20"],
       ["log", "2027-01-12", "--distance", "3.5km", "--time", "22:10", "--now", "2027-01-20"],
       ["log", "2027-01-14", "--distance", "3.5km", "--time", "21:50", "--now", "2027-01-20"],
       // Both neighbours are done: a Wednesday run is extra.
-      ["log", "2027-01-13", "--distance", "5km", "--time", "30:00", "--kind", "easy", "--note",
-       "<script>alert('x')</script> & more", "--now", "2027-01-20"],
+      [
+        "log", "2027-01-13", "--distance", "5km", "--time", "30:00", "--kind", "easy", "--note",
+        "<script>alert('x')</script> & more", "--now", "2027-01-20",
+      ],
     ]
     for step in steps {
       let result = try runmate(step, environment: env)
@@ -110,8 +115,9 @@ import Testing
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let page = directory.appendingPathComponent("report.html")
-    let result = try runmate(["report", "--html", page.path, "--units", "furlong"],
-                             environment: ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path])
+    let result = try runmate(
+      ["report", "--html", page.path, "--units", "furlong"],
+      environment: ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path])
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("runmate: --units") && result.stderr.contains("km, mi"), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: page.path))

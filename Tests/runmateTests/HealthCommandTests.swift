@@ -1,13 +1,19 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate health import` / `runmate health` on the shared 14-day sample export, into a real database.
 @Suite struct HealthCommandTests {
-  static let sample = repositoryRoot.deletingLastPathComponent()
-    .appendingPathComponent("shared/data/apple-health-sample/export.xml")
+  static let sample = repositoryRoot.appendingPathComponent("Tests/HealthTests/Fixtures/sample/export.xml")
+  /// The independent reference aggregator, in `../shared` beside the repository (there in CI).
+  static let referenceAggregator = repositoryRoot.deletingLastPathComponent()
+    .appendingPathComponent("shared/tools/health-gen/reference_aggregate.py")
 
-  @Test func importIsIdempotentAndSummarised() throws {
-    guard FileManager.default.fileExists(atPath: Self.sample.path) else { return }  // ../shared is beside the repo in CI
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: referenceAggregator.path),
+      "needs ../shared/tools/health-gen/reference_aggregate.py beside the repository"))
+  func importIsIdempotentAndSummarised() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
@@ -20,23 +26,26 @@ import Testing
     // The last day's totals through the stored summary, against the independent reference aggregator.
     let reference = Process()
     reference.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    reference.arguments = ["python3", repositoryRoot.deletingLastPathComponent()
-      .appendingPathComponent("shared/tools/health-gen/reference_aggregate.py").path, Self.sample.path]
+    reference.arguments = ["python3", Self.referenceAggregator.path, Self.sample.path]
     let pipe = Pipe()
     reference.standardOutput = pipe
     reference.standardError = FileHandle.nullDevice
     try reference.run()
     let csv = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     reference.waitUntilExit()
-    let row = try #require(csv.split(whereSeparator: \.isNewline).first { $0.hasPrefix("2021-01-14,") }, "reference output: \(csv.prefix(300))").split(separator: ",")
+    let row = try #require(
+      csv.split(whereSeparator: \.isNewline).first { $0.hasPrefix("2021-01-14,") },
+      "reference output: \(csv.prefix(300))"
+    ).split(separator: ",")
     let summary = try runmate(["health", "--now", "2021-01-14", "--format", "json"], environment: env)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
     let today = try #require(json["today_totals"] as? [String: Any])
     #expect(abs((today["steps"] as? Double ?? -1) - (Double(row[1]) ?? -2)) < 0.01)
     #expect(abs((today["distanceKm"] as? Double ?? -1) - (Double(row[5]) ?? -2)) < 0.001)
     #expect(abs((today["activeKcal"] as? Double ?? -1) - (Double(row[7]) ?? -2)) < 0.05)
-    #expect(["sedentary", "lightly active", "moderately active", "active", "highly active"]
-      .contains(json["activity_level"] as? String ?? ""))
+    #expect(
+      ["sedentary", "lightly active", "moderately active", "active", "highly active"]
+        .contains(json["activity_level"] as? String ?? ""))
     // Height and weight into the profile from the export.
     let set = try runmate(["profile", "set", "--from-health"], environment: env)
     #expect(set.status == 0, "\(set.stderr)")
@@ -50,17 +59,17 @@ import Testing
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
     let file = directory.appendingPathComponent("export.xml")
     try """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <!DOCTYPE HealthData [
-      <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
-      <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
-      <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
-      ]>
-      <HealthData locale="en_US">
-       <Record type="HKQuantityTypeIdentifierStepCount" sourceName="&c;" unit="count" startDate="2021-01-02 10:00:00 +0100" endDate="2021-01-02 10:10:00 +0100" value="500"/>
-      </HealthData>
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE HealthData [
+    <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
+    <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+    <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+    ]>
+    <HealthData locale="en_US">
+     <Record type="HKQuantityTypeIdentifierStepCount" sourceName="&c;" unit="count" startDate="2021-01-02 10:00:00 +0100" endDate="2021-01-02 10:10:00 +0100" value="500"/>
+    </HealthData>
 
-      """.write(to: file, atomically: true, encoding: .utf8)
+    """.write(to: file, atomically: true, encoding: .utf8)
     let result = try runmate(["health", "import", file.path, "--tz", "UTC"], environment: env)
     #expect(result.status == 65, "\(result.stdout)")
     #expect(result.stderr.hasPrefix("runmate: "))
@@ -68,40 +77,33 @@ import Testing
     #expect(summary.stdout == "no health data yet: `runmate health import export.zip`\n")
   }
 
-  @Test func anImportKilledMidwayKeepsNothingOfIt() throws {
-    let generator = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/tools/health-gen/gen_export.py")
-    guard FileManager.default.fileExists(atPath: generator.path) else { return }  // ../shared is beside the repo in CI
+  static let fixtures = repositoryRoot.appendingPathComponent("Tests/HealthTests/Fixtures")
+
+  /// The fault-injection hook (`RUNMATE_FAULT_KILL_AFTER_ROWS`) kills a health import inside its write transaction,
+  /// after 10 of its rows (days, measures, runs): every time, by SIGKILL, and the database is then exactly what it
+  /// was before; without the hook the same import then lands whole.
+  @Test(.enabled(if: hasSQLite3, "needs sqlite3 to read the database independently"))
+  func anImportKilledInsideItsTransactionKeepsNothingOfIt() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-    let export = directory.appendingPathComponent("export.xml")
-    let make = Process()
-    make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    make.arguments = ["python3", generator.path, "--out", export.path, "--days", "200", "--seed", "7"]
-    make.standardOutput = FileHandle.nullDevice
-    make.standardError = FileHandle.nullDevice
-    try make.run()
-    make.waitUntilExit()
-    #expect(make.terminationStatus == 0)
-    for delay in [0.02, 0.08, 0.2, 0.5] {
-      let process = Process()
-      process.executableURL = try runmateBinary()
-      process.arguments = ["health", "import", export.path, "--tz", "Europe/Berlin"]
-      process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      Thread.sleep(forTimeInterval: delay)
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      let summary = try runmate(["health", "--tz", "Europe/Berlin", "--format", "json", "--now", "2030-01-01"],
-                                environment: env)
-      let json = try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any]
-      let hasBest = json?["best_day"] != nil
-      let list = try runmate(["log", "list"], environment: env)
-      // All or nothing: no days and no runs, or both.
-      #expect(hasBest == (list.stdout != "no runs logged yet\n"), "after a kill at \(delay) s")
-      if hasBest { return }
-    }
+    let database = directory.appendingPathComponent("runmate.sqlite").path
+    let env = ["RUNMATE_DB": database]
+    // A database that already holds a small export.
+    let handwritten = Self.fixtures.appendingPathComponent("handwritten/export.xml").path
+    let first = try runmate(["health", "import", handwritten, "--tz", "Europe/Berlin"], environment: env)
+    #expect(first.status == 0, "\(first.stderr)")
+    let before = try sqliteDump(database)
+
+    let sample = Self.fixtures.appendingPathComponent("sample/export.xml").path
+    let killed = try runmate(
+      ["health", "import", sample, "--tz", "Europe/Berlin"],
+      environment: env.merging(["RUNMATE_FAULT_KILL_AFTER_ROWS": "10"]) { $1 })
+    #expect(killed.signal == SIGKILL, "not killed inside the transaction: \(killed.status) \(killed.stderr)")
+    let after = try sqliteDump(database)
+    expectSameText(after, before, "the database after the kill")
+
+    let again = try runmate(["health", "import", sample, "--tz", "Europe/Berlin"], environment: env)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.contains(": 3811 records, 14 new days, 0 updated, "), "\(again.stdout)")
   }
 }

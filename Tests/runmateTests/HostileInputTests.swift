@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Nothing a file, a typo or a second process can do breaks the logbook: every row runs the real `runmate` on real
@@ -41,9 +42,10 @@ import Testing
     let zip = directory.appendingPathComponent("bomb.zip")
     try HostileFiles.zipBomb(head: "<HealthData>", fill: 0x20, count: 50_000_000, tail: "</HealthData>\n")
       .write(to: zip)
-    let result = try ProcessProbe.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-t", zip.path],
-                                      environment: ["PATH": "/usr/bin:/bin"],
-                                      limits: .init(seconds: 30, memoryMiB: 100))
+    let result = try ProcessProbe.run(
+      URL(fileURLWithPath: "/usr/bin/unzip"), ["-t", zip.path],
+      environment: ["PATH": "/usr/bin:/bin"],
+      limits: .init(seconds: 30, memoryMiB: 100))
     #expect(result.end == .exited(0), "\(result.stdoutText) \(result.stderrText)")
     #expect(result.stdoutText.contains("No errors detected"), "\(result.stdoutText)")
   }
@@ -165,10 +167,12 @@ enum HostileHarness {
         "\(report.problems.isEmpty ? "pass" : "FAIL") \(report.name)\t"
           + "\(report.problems.joined(separator: "; "))\t\(report.summary)"
       }
-      let handle = FileHandle(forWritingAtPath: path) ?? {
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        return FileHandle(forWritingAtPath: path)
-      }()
+      let handle =
+        FileHandle(forWritingAtPath: path)
+        ?? {
+          _ = FileManager.default.createFile(atPath: path, contents: nil)
+          return FileHandle(forWritingAtPath: path)
+        }()
       handle?.seekToEndOfFile()
       handle?.write(Data((lines.joined(separator: "\n") + "\n").utf8))
       try? handle?.close()
@@ -198,10 +202,14 @@ enum HostileHarness {
       .write(to: directory.appendingPathComponent("days.csv"), atomically: true, encoding: .utf8)
     let database = directory.appendingPathComponent(databaseName)
     let steps: [[String]] = [
-      ["profile", "init", "anna", "--level", "intermediate", "--tz", "UTC", "--days", "tue,thu,sat,sun",
-       "--long-run-day", "sun", "--default"],
-      ["plan", "--distance", "half", "--level", "intermediate", "--weeks", "12", "--start", "2027-01-04",
-       "--save", "--name", "spring"],
+      [
+        "profile", "init", "anna", "--level", "intermediate", "--tz", "UTC", "--days", "tue,thu,sat,sun",
+        "--long-run-day", "sun", "--default",
+      ],
+      [
+        "plan", "--distance", "half", "--level", "intermediate", "--weeks", "12", "--start", "2027-01-04",
+        "--save", "--name", "spring",
+      ],
       ["log", "2027-01-05", "--distance", "8.2km", "--time", "47:30", "--now", "2027-01-06", "--note", "first"],
       ["profile", "init", "carl", "--coach", "--specialty", "trail", "--bio", "Coach", "--email", "carl@example.com"],
       ["coach", "add-athlete", "anna", "--profile", "carl"],
@@ -209,16 +217,18 @@ enum HostileHarness {
       ["export", "--out", "seed.ics", "--now", "2027-01-01"],
     ]
     for step in steps {
-      let result = try ProcessProbe.run(binary, step, in: directory, environment: environment(directory),
-                                        limits: .init(seconds: 30, memoryMiB: 400))
+      let result = try ProcessProbe.run(
+        binary, step, in: directory, environment: environment(directory),
+        limits: .init(seconds: 30, memoryMiB: 400))
       guard result.end == .exited(0) else {
         throw SeedFailed(step: step, output: result.stderrText)
       }
     }
     let fresh = directory.appendingPathComponent("fresh")
     try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
-    _ = try ProcessProbe.run(binary, ["log", "list"], in: fresh, environment: environment(fresh),
-                             limits: .init(seconds: 30, memoryMiB: 400))
+    _ = try ProcessProbe.run(
+      binary, ["log", "list"], in: fresh, environment: environment(fresh),
+      limits: .init(seconds: 30, memoryMiB: 400))
     let emptyDump = try state(of: fresh.appendingPathComponent(databaseName)).dump ?? ""
     return Seed(directory: directory, database: database, emptyDump: emptyDump, state: try state(of: database))
   }
@@ -279,8 +289,9 @@ enum HostileHarness {
     if wal, let log = manager.contents(atPath: database.path + "-wal") {
       try log.write(to: URL(fileURLWithPath: copy.path + "-wal"))
     }
-    let result = try ProcessProbe.run(URL(fileURLWithPath: sqlite3), [copy.path, ".dump"], environment: plainPath,
-                                      limits: .init(seconds: 20, memoryMiB: 500))
+    let result = try ProcessProbe.run(
+      URL(fileURLWithPath: sqlite3), [copy.path, ".dump"], environment: plainPath,
+      limits: .init(seconds: 20, memoryMiB: 500))
     let dump = result.end == .exited(0) ? result.stdoutText : "(sqlite3 cannot read it: \(result.stderrText))"
     return DatabaseState(bytes: bytes, wal: wal, shm: shm, dump: dump)
   }
@@ -293,8 +304,9 @@ enum HostileHarness {
     defer {
       if (try? manager.removeItem(at: directory)) == nil {
         // A row made something unreadable (chmod 000): give it back, then remove.
-        _ = try? ProcessProbe.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+rwx", directory.path],
-                                  environment: [:], limits: .init(seconds: 10, memoryMiB: 50))
+        _ = try? ProcessProbe.run(
+          URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+rwx", directory.path],
+          environment: [:], limits: .init(seconds: 10, memoryMiB: 50))
         try? manager.removeItem(at: directory)
       }
     }
@@ -306,15 +318,21 @@ enum HostileHarness {
     for step in row.setup {
       switch step {
       case .runmate(let arguments):
-        let result = try ProcessProbe.run(binary, arguments.map { expand($0, directory) }, in: directory,
-                                          environment: environment, limits: .init(seconds: 30, memoryMiB: 400))
+        let result = try ProcessProbe.run(
+          binary, arguments.map { expand($0, directory) }, in: directory,
+          environment: environment, limits: .init(seconds: 30, memoryMiB: 400))
         guard result.end == .exited(0) else {
-          return RowReport(name: row.name, problems: ["setup `\(arguments.joined(separator: " "))` failed: "
-            + "\(result.end), \(result.stderrText.prefix(300))"], summary: "")
+          return RowReport(
+            name: row.name,
+            problems: [
+              "setup `\(arguments.joined(separator: " "))` failed: "
+                + "\(result.end), \(result.stderrText.prefix(300))"
+            ], summary: "")
         }
       case .sql(let sql):
-        let result = try ProcessProbe.run(URL(fileURLWithPath: sqlite3 ?? "sqlite3"), [database.path, sql],
-                                          environment: plainPath, limits: .init(seconds: 20, memoryMiB: 500))
+        let result = try ProcessProbe.run(
+          URL(fileURLWithPath: sqlite3 ?? "sqlite3"), [database.path, sql],
+          environment: plainPath, limits: .init(seconds: 20, memoryMiB: 500))
         guard result.end == .exited(0) else {
           return RowReport(name: row.name, problems: ["setup SQL failed: \(result.stderrText)"], summary: "")
         }
@@ -400,7 +418,8 @@ enum HostileHarness {
     for check in row.checks { if let problem = check(directory, result) { problems.append(problem) } }
 
     let shown = failed ? stderr : (stderr.isEmpty ? String(stdout.prefix(160)) : stderr)
-    let summary = "runmate \(arguments.map(quoted).joined(separator: " ")) -> \(result.end), "
+    let summary =
+      "runmate \(arguments.map(quoted).joined(separator: " ")) -> \(result.end), "
       + String(format: "%.2f s, %d MiB: ", result.wallSeconds, Int(result.peakRSSMiB))
       + quoted(String(shown.prefix(400)))
     return RowReport(name: row.name, problems: problems, summary: summary)

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 
 // Hostile inputs made in code: activity files with absurd numbers, a zip bomb, garbage bytes. Nothing here is a
 // checked-in fixture, so each row's files are written into its own temporary directory.
@@ -57,8 +58,11 @@ enum HostileFiles {
     for index in 0..<count {
       let latitude = 52.5 + Double(index) * 0.00027
       let seconds = index * 10
-      points.append((lat: String(format: "%.5f", latitude), lon: "13.40000",
-                     time: String(format: "2027-01-05T07:%02d:%02dZ", seconds / 60, seconds % 60)))
+      points.append(
+        (
+          lat: String(format: "%.5f", latitude), lon: "13.40000",
+          time: String(format: "2027-01-05T07:%02d:%02dZ", seconds / 60, seconds % 60)
+        ))
     }
     return gpx(points, extra: extra)
   }
@@ -94,26 +98,33 @@ enum HostileFiles {
     bits.write(0, count: 1)
     bits.write(2, count: 2)
     bits.write(29, count: 5)  // HLIT: 286 codes
-    bits.write(0, count: 5)   // HDIST: 1 code
+    bits.write(0, count: 5)  // HDIST: 1 code
     bits.write(14, count: 4)  // HCLEN: 18 code-length codes
     // Order 16,17,18,0,8,7,9,6,10,5,11,4,12,3,13,2,14,1: symbol 18 (index 2) and symbol 1 (index 17) get 1 bit.
     for index in 0..<18 { bits.write(index == 2 || index == 17 ? 1 : 0, count: 3) }
     // Code lengths 0…255 = 0, 256 = 1, 257…284 = 0, 285 = 1, then distance 0 = 1. Canonical codes: 1 -> 0, 18 -> 1.
-    bits.writeHuffman(1, length: 1); bits.write(127, count: 7)  // 138 zeros
-    bits.writeHuffman(1, length: 1); bits.write(107, count: 7)  // 118 zeros
-    bits.writeHuffman(0, length: 1)                             // 256: 1
-    bits.writeHuffman(1, length: 1); bits.write(17, count: 7)   // 28 zeros
-    bits.writeHuffman(0, length: 1)                             // 285: 1
-    bits.writeHuffman(0, length: 1)                             // distance 0: 1
+    bits.writeHuffman(1, length: 1)
+    bits.write(127, count: 7)  // 138 zeros
+    bits.writeHuffman(1, length: 1)
+    bits.write(107, count: 7)  // 118 zeros
+    bits.writeHuffman(0, length: 1)  // 256: 1
+    bits.writeHuffman(1, length: 1)
+    bits.write(17, count: 7)  // 28 zeros
+    bits.writeHuffman(0, length: 1)  // 285: 1
+    bits.writeHuffman(0, length: 1)  // distance 0: 1
     // Copies: literal/length 285 -> code 1, distance 0 -> code 0; four copies are the byte 0b01010101.
     var copies = (count - 1) / 258
     let rest = (count - 1) % 258
     while copies > 0 && !bits.isAligned {
-      bits.writeHuffman(1, length: 1); bits.writeHuffman(0, length: 1)
+      bits.writeHuffman(1, length: 1)
+      bits.writeHuffman(0, length: 1)
       copies -= 1
     }
     bits.appendAlignedBytes(0x55, count: copies / 4)
-    for _ in 0..<(copies % 4) { bits.writeHuffman(1, length: 1); bits.writeHuffman(0, length: 1) }
+    for _ in 0..<(copies % 4) {
+      bits.writeHuffman(1, length: 1)
+      bits.writeHuffman(0, length: 1)
+    }
     bits.writeHuffman(0, length: 1)  // end of block (256)
     // Block 3, fixed Huffman, final: the remaining fill bytes and the tail.
     bits.write(1, count: 1)
@@ -132,17 +143,47 @@ enum HostileFiles {
     var zip = Data()
     func u16(_ value: Int) { zip.append(contentsOf: [UInt8(value & 0xff), UInt8(value >> 8 & 0xff)]) }
     func u32(_ value: UInt32) { for shift in [0, 8, 16, 24] { zip.append(UInt8(value >> UInt32(shift) & 0xff)) } }
-    u32(0x0403_4b50); u16(20); u16(0); u16(8); u16(0); u16(0x21)
-    u32(crc); u32(UInt32(deflated.count)); u32(size); u16(name.count); u16(0)
+    u32(0x0403_4b50)
+    u16(20)
+    u16(0)
+    u16(8)
+    u16(0)
+    u16(0x21)
+    u32(crc)
+    u32(UInt32(deflated.count))
+    u32(size)
+    u16(name.count)
+    u16(0)
     zip.append(contentsOf: name)
     zip.append(deflated)
     let directory = UInt32(zip.count)
-    u32(0x0201_4b50); u16(20); u16(20); u16(0); u16(8); u16(0); u16(0x21)
-    u32(crc); u32(UInt32(deflated.count)); u32(size); u16(name.count); u16(0); u16(0); u16(0); u16(0)
-    u32(0); u32(0)
+    u32(0x0201_4b50)
+    u16(20)
+    u16(20)
+    u16(0)
+    u16(8)
+    u16(0)
+    u16(0x21)
+    u32(crc)
+    u32(UInt32(deflated.count))
+    u32(size)
+    u16(name.count)
+    u16(0)
+    u16(0)
+    u16(0)
+    u16(0)
+    u32(0)
+    u32(0)
     zip.append(contentsOf: name)
     let directorySize = UInt32(zip.count) - directory
-    u32(0x0605_4b50); u16(0); u16(0); u16(1); u16(1); u32(directorySize); u32(directory); u16(0)
+    u32(0x0605_4b50)
+    u16(0)
+    u16(0)
+    u16(1)
+    u16(1)
+    u32(directorySize)
+    u32(directory)
+    u16(0)
     return zip
   }
 

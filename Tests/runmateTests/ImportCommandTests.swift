@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate import` on real GPX/TCX files (the Activity tests' fixtures) into a real database.
@@ -12,16 +13,63 @@ import Testing
     let gpx = Self.fixtures.appendingPathComponent("gpx").path
     let first = try runmate(["import", gpx, "--tz", "UTC"], environment: env)
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout.hasSuffix("4 imported, 0 already in the logbook or empty\n"), "\(first.stdout)")
+    #expect(first.stdout.hasSuffix("4 imported, 0 already in the logbook\n"), "\(first.stdout)")
     // Again, plus the TCX twin of one GPX run: nothing new.
     let twin = Self.fixtures.appendingPathComponent("tcx/two-activities.tcx").path
     let again = try runmate(["import", gpx, twin, "--tz", "UTC"], environment: env)
     #expect(again.status == 0, "\(again.stderr)")
     let list = try runmate(["log", "list"], environment: env)
     let rows = list.stdout.split(separator: "\n")
-    // The GPX folder holds 4 runs; the TCX file holds 2 activities, one of which is the GPX twin.
-    #expect(rows.count == 5, "\(list.stdout)")
-    #expect(again.stdout.hasSuffix("1 imported, 5 already in the logbook or empty\n"), "\(again.stdout)")
+    // The GPX folder holds 4 runs; the TCX file holds a run, the GPX twin, and a ride, which is no run.
+    #expect(rows.count == 4, "\(list.stdout)")
+    #expect(
+      again.stdout.hasSuffix(
+        "skipped 1 activity of another sport (cycling): two-activities.tcx\n"
+          + "0 imported, 5 already in the logbook\n"), "\(again.stdout)")
+  }
+
+  /// A ride and a swim are never runs: a folder with them imports its runs and names the others by sport.
+  @Test func otherSportsAreLeftOutAndNamed() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let folder = directory.appendingPathComponent("activities")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let run = try String(contentsOf: Self.fixtures.appendingPathComponent("tcx/two-activities.tcx"), encoding: .utf8)
+    #expect(run.contains("Sport=\"Running\""))
+    try run.write(to: folder.appendingPathComponent("run.tcx"), atomically: true, encoding: .utf8)
+    try run.replacingOccurrences(of: "Sport=\"Running\"", with: "Sport=\"Biking\"")
+      .write(to: folder.appendingPathComponent("ride.tcx"), atomically: true, encoding: .utf8)
+    let gpx = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.appendingPathComponent("gpx").path)
+      .sorted().first { $0.hasSuffix(".gpx") }
+    let track = try String(
+      contentsOf: Self.fixtures.appendingPathComponent("gpx/\(try #require(gpx))"), encoding: .utf8)
+    let swim =
+      track.contains("<type>")
+      ? track.replacingOccurrences(of: #"<type>[^<]*</type>"#, with: "<type>16</type>", options: .regularExpression)
+      : track.replacingOccurrences(of: "<trkseg>", with: "<type>16</type><trkseg>")
+    try swim.write(to: folder.appendingPathComponent("swim.gpx"), atomically: true, encoding: .utf8)
+    // A track whose points all have one time holds no run: named with the reason, not counted as known.
+    try """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="52.0" lon="13.0"><time>2024-06-01T07:00:00Z</time></trkpt>
+    <trkpt lat="52.0001" lon="13.0"><time>2024-06-01T07:00:00Z</time></trkpt>
+    </trkseg></trk></gpx>
+    """.write(to: folder.appendingPathComponent("flat.gpx"), atomically: true, encoding: .utf8)
+    let result = try runmate(["import", folder.path, "--tz", "UTC"], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    // run.tcx holds a run and a ride; ride.tcx is the same file declared a ride.
+    #expect(
+      result.stdout.contains("skipped 3 activities of another sport (cycling): ride.tcx, ride.tcx, run.tcx\n"),
+      "\(result.stdout)")
+    #expect(result.stdout.contains("skipped 1 activity of another sport (swimming): swim.gpx\n"), "\(result.stdout)")
+    #expect(
+      result.stdout.hasSuffix(
+        "skipped flat.gpx (Sat 1 Jun): no duration (every point has the same time)\n"
+          + "1 imported, 0 already in the logbook, 1 without a run\n"), "\(result.stdout)")
+    let list = try runmate(["log", "list"], environment: env)
+    #expect(list.stdout.split(separator: "\n").count == 1, "\(list.stdout)")
   }
 
   @Test func aBrokenFileIsNamedWithItsLineAndNothingIsWritten() throws {
@@ -41,42 +89,66 @@ import Testing
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-    let result = try runmate(["import", Self.fixtures.appendingPathComponent("broken/billion-laughs.gpx").path],
-                             environment: env)
+    let result = try runmate(
+      ["import", Self.fixtures.appendingPathComponent("broken/billion-laughs.gpx").path],
+      environment: env)
     #expect(result.status == 65)
     #expect(result.stderr.contains("refusing a <!DOCTYPE> with an internal subset"))
   }
 
-  @Test func anImportKilledMidwayLeavesTheDatabaseAsItWas() throws {
+  /// Writes 40 copies of a real run into `folder`, one a day from 2021-02-01, so that none is a twin of another.
+  static func writeFortyRuns(in folder: URL) throws {
+    let source = try String(
+      contentsOf: fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx"),
+      encoding: .utf8)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+    let first = try #require(calendar.date(from: DateComponents(year: 2021, month: 2, day: 1)))
+    for offset in 0..<40 {
+      let date = try #require(calendar.date(byAdding: .day, value: offset, to: first))
+      let day = calendar.dateComponents([.year, .month, .day], from: date)
+      let prefix = String(format: "%04d-%02d-%02dT", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+      let shifted = source.replacingOccurrences(of: "2021-01-03T", with: prefix)
+      try shifted.write(to: folder.appendingPathComponent("run-\(offset + 1).gpx"), atomically: true, encoding: .utf8)
+    }
+  }
+
+  /// The runs `runmate log list` prints (0 for an empty logbook).
+  static func runCount(_ env: [String: String]) throws -> Int {
+    let list = try runmate(["log", "list"], environment: env)
+    return list.stdout == "no runs logged yet\n" ? 0 : list.stdout.split(separator: "\n").count
+  }
+
+  /// The fault-injection hook (`RUNMATE_FAULT_KILL_AFTER_ROWS`) kills the import inside its write transaction, after
+  /// 20 of its 40 rows: every time, by SIGKILL, and the database is then exactly what it was before.
+  @Test(.enabled(if: hasSQLite3, "needs sqlite3 to read the database independently"))
+  func anImportKilledInsideItsTransactionLeavesTheDatabaseAsItWas() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-    // 40 copies of a real run, each shifted by a day, so that none is a duplicate of another.
-    let source = try String(contentsOf: Self.fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx"),
-                            encoding: .utf8)
+    let database = directory.appendingPathComponent("runmate.sqlite").path
+    let env = ["RUNMATE_DB": database]
     let folder = directory.appendingPathComponent("runs")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for day in 1...40 {
-      let shifted = source.replacingOccurrences(of: "2021-01-03T", with: "2021-02-\(day < 10 ? "0" : "")\(day % 28 + 1)T")
-        .replacingOccurrences(of: "2021-02-", with: day > 27 ? "2021-03-" : "2021-02-")
-      try shifted.write(to: folder.appendingPathComponent("run-\(day).gpx"), atomically: true, encoding: .utf8)
-    }
-    _ = try runmate(["log", "list"], environment: env)
-    for delay in [0.05, 0.15, 0.3] {
-      let process = Process()
-      process.executableURL = try runmateBinary()
-      process.arguments = ["import", folder.path, "--tz", "UTC"]
-      process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      Thread.sleep(forTimeInterval: delay)
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      let list = try runmate(["log", "list"], environment: env)
-      let count = list.stdout == "no runs logged yet\n" ? 0 : list.stdout.split(separator: "\n").count
-      #expect(count == 0 || count == 40, "after a kill at \(delay) s: \(count) runs")
-      if count == 40 { return }
-    }
+    try Self.writeFortyRuns(in: folder)
+    // A logbook that already holds the four fixture runs.
+    let first = try runmate(
+      ["import", Self.fixtures.appendingPathComponent("gpx").path, "--tz", "UTC"],
+      environment: env)
+    #expect(first.status == 0, "\(first.stderr)")
+    let before = try sqliteDump(database)
+    #expect(try Self.runCount(env) == 4)
+
+    let killed = try runmate(
+      ["import", folder.path, "--tz", "UTC"],
+      environment: env.merging(["RUNMATE_FAULT_KILL_AFTER_ROWS": "20"]) { $1 })
+    #expect(killed.signal == SIGKILL, "not killed inside the transaction: \(killed.status) \(killed.stderr)")
+    #expect(killed.stdout.isEmpty, "\(killed.stdout)")
+    let after = try sqliteDump(database)
+    expectSameText(after, before, "the database after the kill")
+
+    let again = try runmate(["import", folder.path, "--tz", "UTC"], environment: env)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.hasSuffix("40 imported, 0 already in the logbook\n"), "\(again.stdout)")
+    #expect(try Self.runCount(env) == 44)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `runmate plan --save`, `plans`, `log`, `progress` on a real database file.
@@ -8,15 +9,19 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let db = directory.appendingPathComponent("runmate.sqlite").path
     let env = ["RUNMATE_DB": db]
-    let saved = try runmate(["plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", "2027-01-04",
-                             "--now", "2027-01-01", "--save", "--name", "spring"], environment: env)
+    let saved = try runmate(
+      [
+        "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", "2027-01-04",
+        "--now", "2027-01-01", "--save", "--name", "spring",
+      ], environment: env)
     #expect(saved.status == 0, "\(saved.stderr)")
     #expect(saved.stderr.hasPrefix("saved plan 'spring' ("))
     let list = try runmate(["plans"], environment: env)
     #expect(list.stdout.hasPrefix("* spring  beginner 10K, 8 weeks, 2027-01-04 → 2027-02-28"))
 
-    let logged = try runmate(["log", "2027-01-05", "--distance", "3.4km", "--time", "22:00", "--now", "2027-01-06"],
-                             environment: env)
+    let logged = try runmate(
+      ["log", "2027-01-05", "--distance", "3.4km", "--time", "22:00", "--now", "2027-01-06"],
+      environment: env)
     #expect(logged.status == 0, "\(logged.stderr)")
     #expect(logged.stdout.hasPrefix("Logged run 1: Tue 5 Jan, 3.4 km in 22:00 (6:28/km)\nMatched Easy 3.4 km"))
     let progress = try runmate(["progress", "--now", "2027-01-06", "--format", "json"], environment: env)
@@ -56,19 +61,25 @@ import Testing
   }
 
   static let bad: [Bad] = [
-    Bad(arguments: ["log", "--distance=-3km", "--time", "20:00"],
-        message: "runmate: --distance: '-3km' is not valid, allowed is 0.1 to 250 km, written like 8.2km, 5mi or 8.2"),
-    Bad(arguments: ["log", "--distance", "10km", "--time", "12:00"],
-        message: "runmate: --time: '12:00' is not valid, allowed is a pace between 2:00 and 20:00 per km for 10 km "
-          + "(this is 1:12/km); check --distance and --time"),
-    Bad(arguments: ["log", "2030-01-01", "--distance", "5km", "--time", "30:00"],
-        message: "runmate: DATE: '2030-01-01' is not valid, allowed is today (2027-01-06) or earlier: runs are logged "
-          + "after they happen"),
-    Bad(arguments: ["log", "--distance", "5km", "--time", "30:00", "--kind", "jog"],
-        message: "runmate: --kind: 'jog' is not valid, allowed is easy, recovery, long, tempo, intervals, hills, fartlek, "
-          + "strides, race, cross-training"),
-    Bad(arguments: ["log", "--distance", "5km", "--time", "30:00", "--rpe", "11"],
-        message: "runmate: --rpe: '11' is not valid, allowed is 1 to 10"),
+    Bad(
+      arguments: ["log", "--distance=-3km", "--time", "20:00"],
+      message: "runmate: --distance: '-3km' is not valid, allowed is 0.1 to 250 km, written like 8.2km, 5mi or 8.2"),
+    Bad(
+      arguments: ["log", "--distance", "10km", "--time", "12:00"],
+      message: "runmate: --time: '12:00' is not valid, allowed is a pace between 2:00 and 20:00 per km for 10 km "
+        + "(this is 1:12/km); check --distance and --time"),
+    Bad(
+      arguments: ["log", "2030-01-01", "--distance", "5km", "--time", "30:00"],
+      message: "runmate: DATE: '2030-01-01' is not valid, allowed is today (2027-01-06) or earlier: runs are logged "
+        + "after they happen"),
+    Bad(
+      arguments: ["log", "--distance", "5km", "--time", "30:00", "--kind", "jog"],
+      message:
+        "runmate: --kind: 'jog' is not valid, allowed is easy, recovery, long, tempo, intervals, hills, fartlek, "
+        + "strides, race, cross-training"),
+    Bad(
+      arguments: ["log", "--distance", "5km", "--time", "30:00", "--rpe", "11"],
+      message: "runmate: --rpe: '11' is not valid, allowed is 1 to 10"),
   ]
 
   @Test(arguments: bad)
@@ -88,18 +99,25 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
     let ics = directory.appendingPathComponent("plan.ics").path
-    #expect(try runmate(["plan", "--distance", "half", "--level", "intermediate", "--weeks", "12", "--start",
-                         "2027-01-04", "--now", "2027-01-01", "--save"], environment: env).status == 0)
+    #expect(
+      try runmate(
+        [
+          "plan", "--distance", "half", "--level", "intermediate", "--weeks", "12", "--start",
+          "2027-01-04", "--now", "2027-01-01", "--save",
+        ], environment: env
+      ).status == 0)
     let first = try runmate(["export", "--out", ics, "--now", "2027-01-01", "--tz", "UTC"], environment: env)
     #expect(first.status == 0, "\(first.stderr)")
     let before = try String(contentsOfFile: ics, encoding: .utf8)
     // Two weeks run as planned, then a week lost to illness.
-    _ = try runmate(["log", "2027-01-10", "--distance", "12km", "--time", "1:12:00", "--now", "2027-01-18"], environment: env)
+    _ = try runmate(
+      ["log", "2027-01-10", "--distance", "12km", "--time", "1:12:00", "--now", "2027-01-18"], environment: env)
     let dry = try runmate(["replan", "--now", "2027-01-25", "--pause", "2027-01-25..2027-01-31"], environment: env)
     #expect(dry.status == 0, "\(dry.stderr)")
     #expect(dry.stdout.contains("Nothing saved: run again with --apply"))
-    let applied = try runmate(["replan", "--now", "2027-01-25", "--pause", "2027-01-25..2027-01-31", "--apply"],
-                              environment: env)
+    let applied = try runmate(
+      ["replan", "--now", "2027-01-25", "--pause", "2027-01-25..2027-01-31", "--apply"],
+      environment: env)
     #expect(applied.stdout.contains("Saved."))
     let update = try runmate(["export", "--out", ics, "--now", "2027-01-25", "--tz", "UTC"], environment: env)
     #expect(update.status == 0, "\(update.stderr)")
@@ -124,8 +142,10 @@ import Testing
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       let binary = try runmateBinary().path
-      let commands = (1...10).map { "\(binary) log 2027-01-\($0 + offset < 10 ? "0" : "")\($0 + offset) --distance 5km "
-        + "--time 30:00 --now 2027-02-01 >/dev/null || exit 1" }
+      let commands = (1...10).map {
+        "\(binary) log 2027-01-\($0 + offset < 10 ? "0" : "")\($0 + offset) --distance 5km "
+          + "--time 30:00 --now 2027-02-01 >/dev/null || exit 1"
+      }
       process.arguments = ["-c", commands.joined(separator: "; ")]
       process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
       try process.run()
@@ -147,8 +167,9 @@ import Testing
     try Data("plain text, not SQLite".utf8).write(to: db)
     let result = try runmate(["log", "list", "--db", db.path])
     #expect(result.status == 65)
-    #expect(result.stderr == "runmate: \(db.path): not a readable RunningMate database (the file is not an SQLite "
-      + "database); restore a backup or give another --db path\n")
+    #expect(
+      result.stderr == "runmate: \(db.path): not a readable RunningMate database (the file is not an SQLite "
+        + "database); restore a backup or give another --db path\n")
     #expect(try Data(contentsOf: db) == Data("plain text, not SQLite".utf8))
   }
 }

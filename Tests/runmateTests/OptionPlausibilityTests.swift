@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// A database with one saved plan, and what it holds as the binary shows it, to prove a refused command
@@ -12,11 +13,15 @@ struct LogbookFixture {
   static func make() throws -> LogbookFixture {
     let directory = try temporaryDirectory()
     let fixture = LogbookFixture(directory: directory, database: directory.appendingPathComponent("runmate.sqlite"))
-    let saved = try runmate(["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8", "--now", "2026-11-21",
-                             "--start", "2026-11-23", "--save", "--name", "autumn"], environment: fixture.environment)
+    let saved = try runmate(
+      [
+        "plan", "--distance", "5k", "--level", "beginner", "--weeks", "8", "--now", "2026-11-21",
+        "--start", "2026-11-23", "--save", "--name", "autumn",
+      ], environment: fixture.environment)
     #expect(saved.status == 0, "\(saved.stderr)")
-    let logged = try runmate(["log", "2026-11-24", "--distance", "3km", "--time", "20:00", "--now", "2026-11-24"],
-                             environment: fixture.environment)
+    let logged = try runmate(
+      ["log", "2026-11-24", "--distance", "3km", "--time", "20:00", "--now", "2026-11-24"],
+      environment: fixture.environment)
     #expect(logged.status == 0, "\(logged.stderr)")
     // The first open after the one that created the database still grows it by a page (Logbook's business);
     // from the next one on, a command that changes nothing leaves the pages as they are.
@@ -68,72 +73,102 @@ struct LogbookFixture {
   static let weekly: [Case] = ["nan", "inf", "-inf", "1e309", "-5", "0", "1e20", "NaN", "0x1p3000"].enumerated()
     .map { index, value in
       let command = ["plan", "schedule", "export"][index % 3]
-      return Case(arguments: [command] + goal + ["--current-weekly-km=\(value)"]
-                    + (command == "export" ? ["--out", "-"] : []),
-                  message: "runmate: --current-weekly-km: '\(value)' is not valid, allowed is 5 to 250 km")
+      return Case(
+        arguments: [command] + goal + ["--current-weekly-km=\(value)"]
+          + (command == "export" ? ["--out", "-"] : []),
+        message: "runmate: --current-weekly-km: '\(value)' is not valid, allowed is 5 to 250 km")
     }
 
   static let others: [Case] = [
-    Case(arguments: ["plan"] + goal + ["--longest-recent-run-km", "nan"],
-         message: "runmate: --longest-recent-run-km: 'nan' is not valid, allowed is 3 to 60 km"),
-    Case(arguments: ["schedule"] + goal + ["--longest-recent-run-km=-inf"],
-         message: "runmate: --longest-recent-run-km: '-inf' is not valid, allowed is 3 to 60 km"),
-    Case(arguments: ["export"] + goal + ["--longest-recent-run-km", "1e309", "--out", "-"],
-         message: "runmate: --longest-recent-run-km: '1e309' is not valid, allowed is 3 to 60 km"),
-    Case(arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8", "--now", "2026-11-21",
-                     "--start", "9999-12-27"],
-         message: "runmate: --start: '9999-12-27' is not valid, allowed is a date from 2025-11-20 to 2031-11-25"),
-    Case(arguments: ["plan", "--distance", "5k", "--level", "beginner", "--now", "2026-11-21",
-                     "--race-date", "2400-01-01"],
-         message: "runmate: --race-date: '2400-01-01' is not valid, allowed is a date from 2025-11-20 to 2031-11-25"),
-    Case(arguments: ["plan"] + goal + ["--runs-per-week", "99999999999999999999"],
-         message: "runmate: The value '99999999999999999999' is invalid for '--runs-per-week <n>' "
-           + "(see 'runmate plan --help')"),
-    Case(arguments: ["plan"] + goal + ["--runs-per-week", "9"],
-         message: "runmate: --runs-per-week: 9 is out of range, allowed is 3–7"),
-    Case(arguments: ["plan"] + goal + ["--recent-race", "5k=99999999999999999999999:00"],
-         message: "runmate: --recent-race: a 5.0 km race in --:-- gives VDOT -5.7, outside the plausible range 20–90: "
-           + "check the time (h:mm:ss or mm:ss)"),
-    Case(arguments: ["plan"] + goal + ["--recent-race", "1e309k=20:00"],
-         message: "runmate: --recent-race: '1e309k=20:00' is not valid, allowed is DISTANCE=TIME such as 5k=24:30, "
-           + "10k=52:10, half=1:52:00"),
-    Case(arguments: ["plan"] + goal + ["--weeks", "9223372036854775807"],
-         message: "runmate: --weeks: 9223372036854775807 is out of range, allowed is 1–40"),
-    Case(arguments: ["export"] + goal + ["--remind", "9223372036854775807h", "--out", "-"],
-         message: "runmate: --remind: '9223372036854775807h' is not valid, allowed is 30m, 2h, 1d (before a timed "
-           + "workout), 06:00 or 20:00-1d (a local time)"),
-    Case(arguments: ["export"] + goal + ["--remind", "8d", "--out", "-"],
-         message: "runmate: --remind: '8d' is not valid, allowed is 30m, 2h, 1d (before a timed workout), 06:00 or "
-           + "20:00-1d (a local time)"),
-    Case(arguments: ["schedule"] + goal + ["--at", "99999999999999999999:00"],
-         message: "runmate: --at: '99999999999999999999:00' is not valid, allowed is HH:MM (06:30) or DAY=HH:MM "
-           + "(sat=08:00)"),
-    Case(arguments: ["schedule"] + goal + ["--skip", "0001-01-01..2027-01-01"],
-         message: "runmate: --skip: '0001-01-01' is not valid, allowed is a date from 1900-01-01 to 2200-12-31"),
-    Case(arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8", "--now", "0001-01-01"],
-         message: "runmate: --now: '0001-01-01' is not valid, allowed is a date from 1900-01-01 to 2200-12-31"),
-    Case(arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8",
-                     "--now", "9999-12-01T00:00:00Z"],
-         message: "runmate: --now: '9999-12-01T00:00:00Z' is not valid, allowed is a date YYYY-MM-DD or an ISO 8601 "
-           + "time, from 1900 to 2200"),
-    Case(arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8"],
-         message: "runmate: SOURCE_DATE_EPOCH: '1e300' is not valid, allowed is seconds since 1970, from -2208988800 "
-           + "(1900) to 7289654399 (2200)", environment: ["SOURCE_DATE_EPOCH": "1e300"]),
-    Case(arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8"],
-         message: "runmate: SOURCE_DATE_EPOCH: 'nan' is not valid, allowed is seconds since 1970, from -2208988800 "
-           + "(1900) to 7289654399 (2200)", environment: ["SOURCE_DATE_EPOCH": "nan"]),
+    Case(
+      arguments: ["plan"] + goal + ["--longest-recent-run-km", "nan"],
+      message: "runmate: --longest-recent-run-km: 'nan' is not valid, allowed is 3 to 60 km"),
+    Case(
+      arguments: ["schedule"] + goal + ["--longest-recent-run-km=-inf"],
+      message: "runmate: --longest-recent-run-km: '-inf' is not valid, allowed is 3 to 60 km"),
+    Case(
+      arguments: ["export"] + goal + ["--longest-recent-run-km", "1e309", "--out", "-"],
+      message: "runmate: --longest-recent-run-km: '1e309' is not valid, allowed is 3 to 60 km"),
+    Case(
+      arguments: [
+        "plan", "--distance", "5k", "--level", "beginner", "--weeks", "8", "--now", "2026-11-21",
+        "--start", "9999-12-27",
+      ],
+      message: "runmate: --start: '9999-12-27' is not valid, allowed is a date from 2025-11-20 to 2031-11-25"),
+    Case(
+      arguments: [
+        "plan", "--distance", "5k", "--level", "beginner", "--now", "2026-11-21",
+        "--race-date", "2400-01-01",
+      ],
+      message: "runmate: --race-date: '2400-01-01' is not valid, allowed is a date from 2025-11-20 to 2031-11-25"),
+    Case(
+      arguments: ["plan"] + goal + ["--runs-per-week", "99999999999999999999"],
+      message: "runmate: The value '99999999999999999999' is invalid for '--runs-per-week <n>' "
+        + "(see 'runmate plan --help')"),
+    Case(
+      arguments: ["plan"] + goal + ["--runs-per-week", "9"],
+      message: "runmate: --runs-per-week: 9 is out of range, allowed is 3–7"),
+    Case(
+      arguments: ["plan"] + goal + ["--recent-race", "5k=99999999999999999999999:00"],
+      message: "runmate: --recent-race: a 5.0 km race in --:-- gives VDOT -5.7, outside the plausible range 20–90: "
+        + "check the time (h:mm:ss or mm:ss)"),
+    Case(
+      arguments: ["plan"] + goal + ["--recent-race", "1e309k=20:00"],
+      message: "runmate: --recent-race: '1e309k=20:00' is not valid, allowed is DISTANCE=TIME such as 5k=24:30, "
+        + "10k=52:10, half=1:52:00"),
+    Case(
+      arguments: ["plan"] + goal + ["--weeks", "9223372036854775807"],
+      message: "runmate: --weeks: 9223372036854775807 is out of range, allowed is 1–40"),
+    Case(
+      arguments: ["export"] + goal + ["--remind", "9223372036854775807h", "--out", "-"],
+      message: "runmate: --remind: '9223372036854775807h' is not valid, allowed is 30m, 2h, 1d (before a timed "
+        + "workout), 06:00 or 20:00-1d (a local time)"),
+    Case(
+      arguments: ["export"] + goal + ["--remind", "8d", "--out", "-"],
+      message: "runmate: --remind: '8d' is not valid, allowed is 30m, 2h, 1d (before a timed workout), 06:00 or "
+        + "20:00-1d (a local time)"),
+    Case(
+      arguments: ["schedule"] + goal + ["--at", "99999999999999999999:00"],
+      message: "runmate: --at: '99999999999999999999:00' is not valid, allowed is HH:MM (06:30) or DAY=HH:MM "
+        + "(sat=08:00)"),
+    Case(
+      arguments: ["schedule"] + goal + ["--skip", "0001-01-01..2027-01-01"],
+      message: "runmate: --skip: '0001-01-01' is not valid, allowed is a date from 1900-01-01 to 2200-12-31"),
+    Case(
+      arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8", "--now", "0001-01-01"],
+      message: "runmate: --now: '0001-01-01' is not valid, allowed is a date from 1900-01-01 to 2200-12-31"),
+    Case(
+      arguments: [
+        "plan", "--distance", "5k", "--level", "beginner", "--weeks", "8",
+        "--now", "9999-12-01T00:00:00Z",
+      ],
+      message: "runmate: --now: '9999-12-01T00:00:00Z' is not valid, allowed is a date YYYY-MM-DD or an ISO 8601 "
+        + "time, from 1900 to 2200"),
+    Case(
+      arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8"],
+      message: "runmate: SOURCE_DATE_EPOCH: '1e300' is not valid, allowed is seconds since 1970, from -2208988800 "
+        + "(1900) to 7289654399 (2200)", environment: ["SOURCE_DATE_EPOCH": "1e300"]),
+    Case(
+      arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8"],
+      message: "runmate: SOURCE_DATE_EPOCH: 'nan' is not valid, allowed is seconds since 1970, from -2208988800 "
+        + "(1900) to 7289654399 (2200)", environment: ["SOURCE_DATE_EPOCH": "nan"]),
     Case(arguments: ["progress", "--weeks", "0"], message: "runmate: --weeks: '0' is not valid, allowed is 1 to 60"),
-    Case(arguments: ["replan", "--pause", "2026-11-30..9999-01-01", "--now", "2026-11-25"],
-         message: "runmate: --pause: '9999-01-01' is not valid, allowed is a date from 1900-01-01 to 2200-12-31"),
-    Case(arguments: ["profile", "init", "sam", "--height", "nan"],
-         message: "runmate: --height: 'nan' is not valid, allowed is 100 to 250 cm"),
-    Case(arguments: ["profile", "init", "sam", "--weight=1e309"],
-         message: "runmate: --weight: '1e309' is not valid, allowed is 25 to 300 kg"),
-    Case(arguments: ["profile", "init", "sam", "--weight=-70"],
-         message: "runmate: --weight: '-70' is not valid, allowed is 25 to 300 kg"),
-    Case(arguments: ["profile", "init", "sam", "--remind", "9223372036854775807d"],
-         message: "runmate: --remind: '9223372036854775807d' is not valid, allowed is 30m, 2h, 1d (before a timed "
-           + "workout), 06:00 or 20:00-1d (a local time)"),
+    Case(
+      arguments: ["replan", "--pause", "2026-11-30..9999-01-01", "--now", "2026-11-25"],
+      message: "runmate: --pause: '9999-01-01' is not valid, allowed is a date from 1900-01-01 to 2200-12-31"),
+    Case(
+      arguments: ["profile", "init", "sam", "--height", "nan"],
+      message: "runmate: --height: 'nan' is not valid, allowed is 100 to 250 cm"),
+    Case(
+      arguments: ["profile", "init", "sam", "--weight=1e309"],
+      message: "runmate: --weight: '1e309' is not valid, allowed is 25 to 300 kg"),
+    Case(
+      arguments: ["profile", "init", "sam", "--weight=-70"],
+      message: "runmate: --weight: '-70' is not valid, allowed is 25 to 300 kg"),
+    Case(
+      arguments: ["profile", "init", "sam", "--remind", "9223372036854775807d"],
+      message: "runmate: --remind: '9223372036854775807d' is not valid, allowed is 30m, 2h, 1d (before a timed "
+        + "workout), 06:00 or 20:00-1d (a local time)"),
   ]
 
   /// Each value alone: one line, exit 64, nothing on standard output, no file created (not even a database).
@@ -180,8 +215,9 @@ struct LogbookFixture {
 
   /// A run stored with an absurd distance or time (by hand, or by an older version): every command that shows runs
   /// prints it without trapping.
-  @Test(.enabled(if: TerminalTextTests.sqlite3 != nil, "needs the sqlite3 shell to plant hostile values"),
-        arguments: ["distanceKm = 1e21", "distanceKm = 1e308, durationSeconds = 1e-300", "durationSeconds = 1e300"])
+  @Test(
+    .enabled(if: TerminalTextTests.sqlite3 != nil, "needs the sqlite3 shell to plant hostile values"),
+    arguments: ["distanceKm = 1e21", "distanceKm = 1e308, durationSeconds = 1e-300", "durationSeconds = 1e300"])
   func storedHugeRunsNeverTrap(_ assignment: String) throws {
     let fixture = try LogbookFixture.make()
     defer { fixture.remove() }
@@ -192,9 +228,11 @@ struct LogbookFixture {
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     let page = fixture.directory.appendingPathComponent("report.html").path
-    let commands = [["log", "list"], ["progress", "--now", "2026-11-25"],
-                    ["progress", "--now", "2026-11-25", "--units", "mi"], ["week", "--now", "2026-11-25"],
-                    ["today", "--now", "2026-11-24"], ["report", "--html", page, "--now", "2026-11-25"]]
+    let commands = [
+      ["log", "list"], ["progress", "--now", "2026-11-25"],
+      ["progress", "--now", "2026-11-25", "--units", "mi"], ["week", "--now", "2026-11-25"],
+      ["today", "--now", "2026-11-24"], ["report", "--html", page, "--now", "2026-11-25"],
+    ]
     for command in commands {
       let result = try runmate(command, environment: fixture.environment)
       #expect(result.status == 0, "\(command): \(result.stderr)")
@@ -202,8 +240,11 @@ struct LogbookFixture {
     }
     // JSON has no infinity: a value that overflows is named in one line (exit 65) instead.
     let json = try runmate(["progress", "--now", "2026-11-25", "--format", "json"], environment: fixture.environment)
-    #expect(json.status == 0 || json.stderr == "runmate: --format json: weeks[0].done_km is inf, allowed is a finite "
-      + "number; the database holds a value out of range\n", "\(json.stderr)")
+    #expect(
+      json.status == 0
+        || json.stderr == "runmate: --format json: weeks[0].done_km is inf, allowed is a finite "
+          + "number; the database holds a value out of range\n",
+      "\(json.stderr)")
     #expect(json.status == 0 || json.status == 65)
   }
 }

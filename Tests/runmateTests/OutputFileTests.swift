@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `export --out` and `report --html` write through one guarded path: never the database or its side files,
@@ -19,15 +20,19 @@ import Testing
 
   static let databaseTargets: [Target] = [
     Target(name: "report over the database", command: report + ["--html"], file: "runmate.sqlite", suffix: ""),
-    Target(name: "report over the -wal file", command: report + ["--html"], file: "runmate.sqlite-wal",
-           suffix: " (its -wal file)"),
-    Target(name: "report over the -journal file", command: report + ["--html"], file: "runmate.sqlite-journal",
-           suffix: " (its -journal file)"),
+    Target(
+      name: "report over the -wal file", command: report + ["--html"], file: "runmate.sqlite-wal",
+      suffix: " (its -wal file)"),
+    Target(
+      name: "report over the -journal file", command: report + ["--html"], file: "runmate.sqlite-journal",
+      suffix: " (its -journal file)"),
     Target(name: "report through a symbolic link", command: report + ["--html"], file: nil, suffix: ""),
-    Target(name: "export over the database, forced", command: export + ["--force", "--out"], file: "./runmate.sqlite",
-           suffix: ""),
-    Target(name: "export over the -shm file", command: export + ["--out"], file: "runmate.sqlite-shm",
-           suffix: " (its -shm file)"),
+    Target(
+      name: "export over the database, forced", command: export + ["--force", "--out"], file: "./runmate.sqlite",
+      suffix: ""),
+    Target(
+      name: "export over the -shm file", command: export + ["--out"], file: "runmate.sqlite-shm",
+      suffix: " (its -shm file)"),
   ]
 
   @Test(arguments: databaseTargets)
@@ -42,11 +47,15 @@ import Testing
       path = target.file ?? path
     }
     let files = try fixture.files()
-    let result = try runmate(target.command + [path], in: target.file?.hasPrefix("./") == true ? fixture.directory
-                               : repositoryRoot, environment: fixture.environment)
+    let result = try runmate(
+      target.command + [path],
+      in: target.file?.hasPrefix("./") == true
+        ? fixture.directory
+        : repositoryRoot, environment: fixture.environment)
     #expect(result.status == 73)
-    #expect(result.stderr == "runmate: \(path): cannot write: it is the database \(fixture.database.path)"
-      + "\(target.suffix); choose another file\n")
+    #expect(
+      result.stderr == "runmate: \(path): cannot write: it is the database \(fixture.database.path)"
+        + "\(target.suffix); choose another file\n")
     #expect(result.stdout.isEmpty)
     #expect(try fixture.snapshot() == before)
     #expect(try fixture.files() == files)
@@ -59,18 +68,21 @@ import Testing
     let missing = fixture.directory.appendingPathComponent("no/such/dir/plan.ics").path
     let result = try runmate(Self.export + ["--out", missing], environment: fixture.environment)
     #expect(result.status == 73)
-    #expect(result.stderr == "runmate: \(missing): cannot write: the directory "
-      + "\(fixture.directory.appendingPathComponent("no/such/dir").path) does not exist\n")
+    #expect(
+      result.stderr == "runmate: \(missing): cannot write: the directory "
+        + "\(fixture.directory.appendingPathComponent("no/such/dir").path) does not exist\n")
     #expect(try fixture.snapshot() == before)
     // Nothing was recorded: the next export has no previous version to compare with.
-    let next = try runmate(Self.export + ["--out", fixture.directory.appendingPathComponent("plan.ics").path],
-                           environment: fixture.environment)
+    let next = try runmate(
+      Self.export + ["--out", fixture.directory.appendingPathComponent("plan.ics").path],
+      environment: fixture.environment)
     #expect(next.status == 0, "\(next.stderr)")
     #expect(!next.stderr.contains("against"), "\(next.stderr)")
     #expect(next.stderr.hasPrefix("wrote "))
     // That one was: the one after compares with it.
-    let again = try runmate(Self.export + ["--out", fixture.directory.appendingPathComponent("other.ics").path],
-                            environment: fixture.environment)
+    let again = try runmate(
+      Self.export + ["--out", fixture.directory.appendingPathComponent("other.ics").path],
+      environment: fixture.environment)
     #expect(again.stderr.hasPrefix("against the last export ("), "\(again.stderr)")
   }
 
@@ -101,19 +113,24 @@ import Testing
 
     let export = try runmate(Self.export + ["--out", notes.path], environment: fixture.environment)
     #expect(export.status == 73)
-    #expect(export.stderr == "runmate: \(notes.path): cannot write: the file exists and is not an iCalendar file "
-      + "(BEGIN:VCALENDAR) runmate wrote; choose another file, or add --force to replace it\n")
+    #expect(
+      export.stderr == "runmate: \(notes.path): cannot write: the file exists and is not an iCalendar file "
+        + "(BEGIN:VCALENDAR) runmate wrote; choose another file, or add --force to replace it\n")
     let report = try runmate(Self.report + ["--html", notes.path], environment: fixture.environment)
     #expect(report.status == 73)
-    #expect(report.stderr == "runmate: \(notes.path): cannot write: the file exists and is not a RunningMate report "
-      + "runmate wrote; choose another file, or add --force to replace it\n")
+    #expect(
+      report.stderr == "runmate: \(notes.path): cannot write: the file exists and is not a RunningMate report "
+        + "runmate wrote; choose another file, or add --force to replace it\n")
     // Read as a previous export or a busy calendar, it is refused without a word of it either.
-    let previous = try runmate(Self.export + ["--previous", notes.path, "--out", "-"], environment: fixture.environment)
+    let previous = try runmate(
+      Self.export + ["--previous", notes.path, "--out", "-"], environment: fixture.environment)
     #expect(previous.status == 65)
-    #expect(previous.stderr == "runmate: \(notes.path): not an iCalendar file (it does not start with "
-      + "BEGIN:VCALENDAR)\n")
-    let busy = try runmate(["schedule", "--plan", "autumn", "--now", "2026-11-21", "--busy", notes.path],
-                           environment: fixture.environment)
+    #expect(
+      previous.stderr == "runmate: \(notes.path): not an iCalendar file (it does not start with "
+        + "BEGIN:VCALENDAR)\n")
+    let busy = try runmate(
+      ["schedule", "--plan", "autumn", "--now", "2026-11-21", "--busy", notes.path],
+      environment: fixture.environment)
     #expect(busy.status == 65)
     for result in [export, report, previous, busy] { #expect(!result.stderr.contains("PRIVATE")) }
     #expect(try String(contentsOf: notes, encoding: .utf8) == secret)

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// `plans export` / `plans import` (runmate.plan-share/1), `plans show --format json`, `coach athletes --format
@@ -13,17 +14,22 @@ import Testing
       try FileManager.default.copyItem(
         at: repositoryRoot.appendingPathComponent("examples/with-busy-calendar/busy.ics"), to: busy)
     }
-    let saved = try runmate(["plan", "--distance", "10k", "--level", "intermediate", "--weeks", "10", "--start",
-                             "2026-11-30", "--now", "2026-11-21", "--at", "07:00", "--at", "sun=09:00", "--tz",
-                             "America/New_York", "--busy", busy.path, "--remind", "30m", "--skip", "2026-12-10",
-                             "--race-start", "09:00", "--save", "--name", name], environment: env)
+    let saved = try runmate(
+      [
+        "plan", "--distance", "10k", "--level", "intermediate", "--weeks", "10", "--start",
+        "2026-11-30", "--now", "2026-11-21", "--at", "07:00", "--at", "sun=09:00", "--tz",
+        "America/New_York", "--busy", busy.path, "--remind", "30m", "--skip", "2026-12-10",
+        "--race-start", "09:00", "--save", "--name", name,
+      ], environment: env)
     #expect(saved.status == 0, "\(saved.stderr)")
     return env
   }
 
   /// Another plan, saved.
-  static let half = ["plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--start", "2027-01-04",
-                     "--now", "2027-01-01", "--save"]
+  static let half = [
+    "plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--start", "2027-01-04",
+    "--now", "2027-01-01", "--save",
+  ]
 
   static func object(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -35,12 +41,15 @@ import Testing
     let env = try PlanShareTests.savedPlan(in: directory)
     let first = try runmate(["plans", "export", "spring", "--now", "2027-01-04T06:30:00Z"], environment: env)
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout.hasPrefix("{\n  \"schema\" : \"runmate.plan-share/1\",\n  \"name\" : \"spring\",\n"
-      + "  \"exported_at\" : \"2027-01-04T06:30:00Z\",\n"))
+    #expect(
+      first.stdout.hasPrefix(
+        "{\n  \"schema\" : \"runmate.plan-share/1\",\n  \"name\" : \"spring\",\n"
+          + "  \"exported_at\" : \"2027-01-04T06:30:00Z\",\n"))
     #expect(!first.stdout.contains(" \n"), "no trailing blanks")
     // Deterministic.
-    #expect(try runmate(["plans", "export", "spring", "--now", "2027-01-04T06:30:00Z"], environment: env).stdout
-      == first.stdout)
+    #expect(
+      try runmate(["plans", "export", "spring", "--now", "2027-01-04T06:30:00Z"], environment: env).stdout
+        == first.stdout)
     let document = try PlanShareTests.object(first.stdout)
     let settings = try #require(document["schedule_settings"] as? [String: Any])
     #expect(settings["time_zone"] as? String == "America/New_York")
@@ -56,15 +65,17 @@ import Testing
 
     // Into a fresh database, through a file.
     let file = directory.appendingPathComponent("spring.json").path
-    let written = try runmate(["plans", "export", "spring", "--out", file, "--now", "2027-01-04T06:30:00Z"],
-                              environment: env)
+    let written = try runmate(
+      ["plans", "export", "spring", "--out", file, "--now", "2027-01-04T06:30:00Z"],
+      environment: env)
     #expect(written.status == 0, "\(written.stderr)")
     #expect(try String(contentsOfFile: file, encoding: .utf8) == first.stdout)
     let other = ["RUNMATE_DB": directory.appendingPathComponent("friend.sqlite").path]
     let imported = try runmate(["plans", "import", file], environment: other)
     #expect(imported.status == 0, "\(imported.stderr)")
-    #expect(imported.stdout.hasPrefix("imported plan 'spring' (intermediate 10K, 10 weeks, 2026-11-30 → "),
-            "\(imported.stdout)")
+    #expect(
+      imported.stdout.hasPrefix("imported plan 'spring' (intermediate 10K, 10 weeks, 2026-11-30 → "),
+      "\(imported.stdout)")
     #expect(imported.stdout.contains("with its schedule settings (") && imported.stdout.contains("workouts scheduled"))
     let again = try runmate(["plans", "export", "spring", "--now", "2027-01-04T06:30:00Z"], environment: other)
     #expect(again.stdout == first.stdout)
@@ -137,27 +148,40 @@ import Testing
     }
     let cases: [(label: String, text: String, expected: String)] = [
       ("not JSON", "BEGIN:VCALENDAR\n", "it is not JSON"),
-      ("a plan without settings", try JSONSerialization.data(withJSONObject: document["plan"] ?? [:]).text,
-       "it is a plan (runmate.plan/1) without its settings"),
-      ("other schema", try edited { $0["schema"] = "runmate.progress/1" },
-       "its schema is 'runmate.progress/1', expected runmate.plan-share/1"),
+      (
+        "a plan without settings", try JSONSerialization.data(withJSONObject: document["plan"] ?? [:]).text,
+        "it is a plan (runmate.plan/1) without its settings"
+      ),
+      (
+        "other schema", try edited { $0["schema"] = "runmate.progress/1" },
+        "its schema is 'runmate.progress/1', expected runmate.plan-share/1"
+      ),
       ("newer", try edited { $0["schema"] = "runmate.plan-share/2" }, "from a newer runmate"),
       ("no plan", try edited { $0["plan"] = nil }, "plan is missing"),
-      ("negative distance", try firstWorkout { $0["distance_km"] = -5 },
-       "plan.weeks[0].workouts[0].distance_km is -5.0, allowed is 0 to 500"),
-      ("date out of range", try firstWorkout { $0["date"] = "2301-01-01" },
-       "plan.weeks[0].workouts[0].date is 2301-01-01, allowed is a date from 1900 to 2200"),
-      ("too many weeks", try plan { plan in
-        let weeks = plan["weeks"] as? [[String: Any]] ?? []
-        plan["weeks"] = (0..<61).map { index in
-          var week = weeks[index % weeks.count]
-          week["number"] = index + 1
-          week["workouts"] = [[String: Any]]()
-          return week
-        }
-      }, "plan.weeks has 61 weeks, allowed is 1 to 60"),
-      ("unknown zone", try settings("time_zone", "Mars/Olympus"),
-       "schedule_settings.time_zone 'Mars/Olympus' is not a known time zone"),
+      (
+        "negative distance", try firstWorkout { $0["distance_km"] = -5 },
+        "plan.weeks[0].workouts[0].distance_km is -5.0, allowed is 0 to 500"
+      ),
+      (
+        "date out of range", try firstWorkout { $0["date"] = "2301-01-01" },
+        "plan.weeks[0].workouts[0].date is 2301-01-01, allowed is a date from 1900 to 2200"
+      ),
+      (
+        "too many weeks",
+        try plan { plan in
+          let weeks = plan["weeks"] as? [[String: Any]] ?? []
+          plan["weeks"] = (0..<61).map { index in
+            var week = weeks[index % weeks.count]
+            week["number"] = index + 1
+            week["workouts"] = [[String: Any]]()
+            return week
+          }
+        }, "plan.weeks has 61 weeks, allowed is 1 to 60"
+      ),
+      (
+        "unknown zone", try settings("time_zone", "Mars/Olympus"),
+        "schedule_settings.time_zone 'Mars/Olympus' is not a known time zone"
+      ),
       ("bad time", try settings("times", ["25:99"]), "schedule_settings cannot be used: "),
       ("no exported_at", try edited { $0["exported_at"] = nil }, "exported_at is missing"),
     ]
@@ -188,8 +212,9 @@ import Testing
     #expect(big.stderr.contains("allowed is at most 16777216 (16 MiB)"), "\(big.stderr)")
 
     // A missing file: 66.
-    let missing = try runmate(["plans", "import", directory.appendingPathComponent("nope.json").path],
-                              environment: env)
+    let missing = try runmate(
+      ["plans", "import", directory.appendingPathComponent("nope.json").path],
+      environment: env)
     #expect(missing.status == 66)
     #expect(missing.stderr.hasSuffix("nope.json: no such file\n"))
 
@@ -227,11 +252,15 @@ import Testing
     for athlete in ["anna", "ben"] {
       #expect(try runmate(["coach", "add-athlete", athlete, "--profile", "kim"], environment: env).status == 0)
     }
-    let annasPlan = try runmate(["plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start",
-                                 "2027-01-04", "--now", "2027-01-01", "--save", "--profile", "anna"], environment: env)
+    let annasPlan = try runmate(
+      [
+        "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start",
+        "2027-01-04", "--now", "2027-01-01", "--save", "--profile", "anna",
+      ], environment: env)
     #expect(annasPlan.status == 0, "\(annasPlan.stderr)")
-    let athletes = try runmate(["coach", "athletes", "--profile", "kim", "--now", "2027-01-06", "--format", "json"],
-                               environment: env)
+    let athletes = try runmate(
+      ["coach", "athletes", "--profile", "kim", "--now", "2027-01-06", "--format", "json"],
+      environment: env)
     #expect(athletes.status == 0, "\(athletes.stderr)")
     let json = try PlanShareTests.object(athletes.stdout)
     #expect(json["schema"] as? String == "runmate.athletes/1")

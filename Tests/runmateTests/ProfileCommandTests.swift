@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// Profiles, coaches and the defaults they give other commands, on a real database file.
@@ -7,41 +8,67 @@ import Testing
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-    #expect(try runmate(["profile", "init", "anna", "--level", "advanced", "--tz", "Asia/Tokyo", "--days",
-                         "mon,wed,fri,sat", "--long-run-day", "sat", "--weight", "58"], environment: env).stdout
-      == "created runner profile 'anna' (default)\n")
-    #expect(try runmate(["profile", "init", "kim", "--coach", "--specialty", "trail running", "--whatsapp",
-                         "+49 151 2345 6789", "--telegram", "@kim_runs", "--email", "kim@example.com"],
-                        environment: env).status == 0)
+    #expect(
+      try runmate(
+        [
+          "profile", "init", "anna", "--level", "advanced", "--tz", "Asia/Tokyo", "--days",
+          "mon,wed,fri,sat", "--long-run-day", "sat", "--weight", "58",
+        ], environment: env
+      ).stdout
+        == "created runner profile 'anna' (default)\n")
+    #expect(
+      try runmate(
+        [
+          "profile", "init", "kim", "--coach", "--specialty", "trail running", "--whatsapp",
+          "+49 151 2345 6789", "--telegram", "@kim_runs", "--email", "kim@example.com",
+        ],
+        environment: env
+      ).status == 0)
     // The plan takes anna's level; the schedule her zone, run days and long-run day.
-    let schedule = try runmate(["schedule", "--distance", "10k", "--weeks", "8", "--start", "2027-01-04", "--now",
-                                "2027-01-01", "--format", "json"], environment: env)
+    let schedule = try runmate(
+      [
+        "schedule", "--distance", "10k", "--weeks", "8", "--start", "2027-01-04", "--now",
+        "2027-01-01", "--format", "json",
+      ], environment: env)
     #expect(schedule.status == 0, "\(schedule.stderr)")
     let json = try #require(try JSONSerialization.jsonObject(with: Data(schedule.stdout.utf8)) as? [String: Any])
     #expect(json["time_zone"] as? String == "Asia/Tokyo")
     #expect((json["goal"] as? [String: Any])?["level"] as? String == "advanced")
     let workouts = (json["weeks"] as? [[String: Any]] ?? []).flatMap { $0["workouts"] as? [[String: Any]] ?? [] }
-    #expect(workouts.filter { $0["kind"] as? String == "long" }.allSatisfy { workout in
-      guard let date = (workout["date"] as? String).flatMap(isoWeekday) else { return false }
-      return date == 6  // Saturday
-    })
+    #expect(
+      workouts.filter { $0["kind"] as? String == "long" }.allSatisfy { workout in
+        guard let date = (workout["date"] as? String).flatMap(isoWeekday) else { return false }
+        return date == 6  // Saturday
+      })
     // Coach: contact links, search, athletes.
     let show = try runmate(["coach", "show", "--profile", "kim"], environment: env)
-    #expect(show.stdout.contains("contact: https://wa.me/4915123456789\n  contact: https://t.me/kim_runs\n  contact: mailto:kim@example.com"))
+    #expect(
+      show.stdout.contains(
+        "contact: https://wa.me/4915123456789\n  contact: https://t.me/kim_runs\n  contact: mailto:kim@example.com"))
     #expect(try runmate(["coaches", "--search", "TRAIL"], environment: env).stdout.hasPrefix("kim · trail running"))
     #expect(try runmate(["coaches", "--search", "road"], environment: env).stdout == "no coaches found\n")
     #expect(try runmate(["coach", "add-athlete", "anna", "--profile", "kim"], environment: env).status == 0)
-    #expect(try runmate(["plan", "--distance", "10k", "--weeks", "8", "--start", "2027-01-04", "--now", "2027-01-01",
-                         "--save", "--profile", "anna"], environment: env).status == 0)
+    #expect(
+      try runmate(
+        [
+          "plan", "--distance", "10k", "--weeks", "8", "--start", "2027-01-04", "--now", "2027-01-01",
+          "--save", "--profile", "anna",
+        ], environment: env
+      ).status == 0)
     let athletes = try runmate(["coach", "athletes", "--profile", "kim", "--now", "2027-01-06"], environment: env)
-    #expect(athletes.stdout.hasPrefix("Athletes of kim on Wed 6 Jan:\n  anna: 10k-2027-02-28, week 1, 0 of "), "\(athletes.stdout)")
+    #expect(
+      athletes.stdout.hasPrefix("Athletes of kim on Wed 6 Jan:\n  anna: 10k-2027-02-28, week 1, 0 of "),
+      "\(athletes.stdout)")
     // Bad contact details are refused with what is allowed.
     let bad = try runmate(["profile", "set", "--profile", "kim", "--email", "kim.example.com"], environment: env)
     #expect(bad.status == 64)
-    #expect(bad.stderr == "runmate: --email: 'kim.example.com' is not valid, allowed is an address like "
-      + "name@example.com (no spaces, quotes, brackets or colons; a domain name after the @)\n")
+    #expect(
+      bad.stderr == "runmate: --email: 'kim.example.com' is not valid, allowed is an address like "
+        + "name@example.com (no spaces, quotes, brackets or colons; a domain name after the @)\n")
     let notCoach = try runmate(["coach", "show", "--profile", "anna"], environment: env)
-    #expect(notCoach.stderr == "runmate: 'anna' is not a coach; make it one with `runmate profile set --profile anna --coach`\n")
+    #expect(
+      notCoach.stderr
+        == "runmate: 'anna' is not a coach; make it one with `runmate profile set --profile anna --coach`\n")
   }
 
   /// 1 = Monday … 7 = Sunday for a YYYY-MM-DD string.

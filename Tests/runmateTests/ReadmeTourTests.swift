@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// The README's tour, replayed verbatim: every ```console block from "## A tour" up to the next level-2 heading,
@@ -85,8 +86,9 @@ import Testing
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     for name in ["plan-templates", "examples"] {
-      try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(name),
-                                                 withDestinationURL: repositoryRoot.appendingPathComponent(name))
+      try FileManager.default.createSymbolicLink(
+        at: directory.appendingPathComponent(name),
+        withDestinationURL: repositoryRoot.appendingPathComponent(name))
     }
     let database = directory.appendingPathComponent("runmate.sqlite").path
     let update = ProcessInfo.processInfo.environment["RUNMATE_UPDATE_TOUR"] == "1"
@@ -101,8 +103,9 @@ import Testing
         continue
       }
       let shown = step.expected.joined(separator: "\n")
-      #expect(Self.matches(step.expected[...], actual[...]),
-              "\(step) prints:\n\(actual.joined(separator: "\n"))\nbut the README shows:\n\(shown)")
+      #expect(
+        Self.matches(step.expected[...], actual[...]),
+        "\(step) prints:\n\(actual.joined(separator: "\n"))\nbut the README shows:\n\(shown)")
     }
   }
 

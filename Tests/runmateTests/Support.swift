@@ -1,39 +1,21 @@
 import Foundation
+import RunMateTestSupport
 import Testing
-
-/// The repository root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent()
 
 /// What a run of the real `runmate` binary printed, and how it exited.
 struct RunResult {
   var stdout: String
   var stderr: String
   var status: Int32
-}
-
-/// The built `runmate`: `$RUNMATE_BIN`, else next to the test bundle, else `.build/debug/runmate`.
-func runmateBinary() throws -> URL {
-  if let path = ProcessInfo.processInfo.environment["RUNMATE_BIN"] { return URL(fileURLWithPath: path) }
-  let candidates = [
-    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("runmate"),
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("runmate"),
-    repositoryRoot.appendingPathComponent(".build/debug/runmate"),
-  ]
-  guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-    throw RunmateNotBuilt(looked: candidates.map(\.path))
-  }
-  return found
-}
-
-struct RunmateNotBuilt: Error, CustomStringConvertible {
-  var looked: [String]
-  var description: String { "runmate is not built (run `swift build` first); looked in \(looked)" }
+  /// The signal that ended it, nil when it exited.
+  var signal: Int32? = nil
 }
 
 /// Runs `runmate` with `arguments` in `directory` (default: the repository root).
-func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
-             environment: [String: String] = [:]) throws -> RunResult {
+func runmate(
+  _ arguments: [String], in directory: URL = repositoryRoot,
+  environment: [String: String] = [:]
+) throws -> RunResult {
   let process = Process()
   process.executableURL = try runmateBinary()
   process.arguments = arguments
@@ -41,10 +23,13 @@ func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
   var env = ProcessInfo.processInfo.environment
   env["RUNMATE_TEMPLATES"] = nil
   env["SOURCE_DATE_EPOCH"] = nil
-  // Never the user's own database: without RUNMATE_DB, the default lands in a directory of this test process
-  // (an export recorded there by another test or another process would change what an export prints).
+  // Never the user's own database: without RUNMATE_DB, the default lands in a directory of this test process and
+  // of the running test (an export recorded there by another test, running alongside, would change what an export
+  // prints).
   env["RUNMATE_DB"] = nil
-  env["XDG_DATA_HOME"] = testDataHome.path
+  env["XDG_DATA_HOME"] = testDataHome.appendingPathComponent(currentTestKey()).path
+  // The template cache of this test process, not the user's (~/.cache/runmate).
+  env["XDG_CACHE_HOME"] = testDataHome.appendingPathComponent("cache").path
   for (key, value) in environment { env[key] = value }
   process.environment = env
   let out = Pipe()
@@ -55,19 +40,46 @@ func runmate(_ arguments: [String], in directory: URL = repositoryRoot,
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   let errData = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return RunResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                   status: process.terminationStatus)
+  return RunResult(
+    stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+    status: process.terminationStatus,
+    signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
 }
 
-/// `XDG_DATA_HOME` for every run of the binary: a directory of this test process, not created up front.
+/// `sqlite3`, which the kill tests use to read a database independently of the store.
+let sqlite3Path = "/usr/bin/sqlite3"
+
+/// Whether `sqlite3` is installed.
+let hasSQLite3 = FileManager.default.isExecutableFile(atPath: sqlite3Path)
+
+/// The whole content of the database at `path`, as `sqlite3 PATH .dump` prints it (schema and rows, in order).
+func sqliteDump(_ path: String) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: sqlite3Path)
+  process.arguments = [path, ".dump"]
+  let out = Pipe()
+  process.standardOutput = out
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let data = out.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  try #require(process.terminationStatus == 0, "sqlite3 \(path) .dump exited \(process.terminationStatus)")
+  return String(decoding: data, as: UTF8.self)
+}
+
+/// Where each test's `XDG_DATA_HOME` goes: a directory of this test process, not created up front.
 let testDataHome = FileManager.default.temporaryDirectory
   .appendingPathComponent("runmate-tests-data-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
 
-/// A fresh temporary directory, removed by the caller.
-func temporaryDirectory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("runmate-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
+/// A short name for the running test (FNV-1a of its id), so that tests running in parallel never share a default
+/// database; "none" outside a test.
+func currentTestKey() -> String {
+  guard let test = Test.current else { return "none" }
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in String(describing: test.id).utf8 {
+    hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+  }
+  return String(hash, radix: 16)
 }
 
 /// Copies the real plan-templates/ into `directory`, applying `edit` to the named file's text.

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunMateTestSupport
 import Testing
 
 /// One training state: a saved plan keeps its schedule settings and dated workouts, and `schedule`, `export`,
@@ -39,7 +40,10 @@ import Testing
     var inAlarm = false
     for line in unfolded.components(separatedBy: "\r\n") {
       if line == "BEGIN:VEVENT" { current = Event() }
-      if line == "BEGIN:VALARM" { inAlarm = true; current?.alarms += 1 }
+      if line == "BEGIN:VALARM" {
+        inAlarm = true
+        current?.alarms += 1
+      }
       if line == "END:VALARM" { inAlarm = false }
       guard !inAlarm else { continue }
       if line.hasPrefix("UID:") { current?.uid = String(line.dropFirst(4)) }
@@ -84,23 +88,32 @@ import Testing
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
       return result
     }
-    _ = try run(["profile", "init", "ana", "--level", "beginner", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun",
-                 "--long-run-day", "sun", "--race-start", "09:00"])
+    _ = try run([
+      "profile", "init", "ana", "--level", "beginner", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun",
+      "--long-run-day", "sun", "--race-start", "09:00",
+    ])
 
     // More runs a week than run days: one line naming both and the fix, and nothing saved.
-    let conflict = try runmate(["plan", "--distance", "half", "--weeks", "12", "--start", "2027-01-04", "--now",
-                                "2027-01-01", "--runs-per-week", "6", "--save", "--name", "spring"], environment: env)
+    let conflict = try runmate(
+      [
+        "plan", "--distance", "half", "--weeks", "12", "--start", "2027-01-04", "--now",
+        "2027-01-01", "--runs-per-week", "6", "--save", "--name", "spring",
+      ], environment: env)
     #expect(conflict.status == 64)
-    #expect(conflict.stderr == "runmate: --runs-per-week: '6' is not valid, allowed is at most 4, one run a day on the "
-      + "4 run days (tue/thu/sat/sun from profile 'ana'); give --days with 6 days or --runs-per-week 4\n")
+    #expect(
+      conflict.stderr == "runmate: --runs-per-week: '6' is not valid, allowed is at most 4, one run a day on the "
+        + "4 run days (tue/thu/sat/sun from profile 'ana'); give --days with 6 days or --runs-per-week 4\n")
     #expect(try runmate(["plans"], environment: env).stdout.contains("spring") == false)
 
     // The plan keeps the settings given and the profile's, and says which came from the profile.
-    let saved = try run(["plan", "--distance", "half", "--weeks", "12", "--start", "2027-01-04", "--now", "2027-01-01",
-                         "--save", "--name", "spring", "--at", "06:30", "--at", "sun=08:00", "--remind", "30m",
-                         "--skip", "2027-01-14"])
-    #expect(saved.stderr.contains("from profile 'ana': tue/thu/sat/sun, long run sun, Europe/Berlin, race start 09:00\n"),
-            "\(saved.stderr)")
+    let saved = try run([
+      "plan", "--distance", "half", "--weeks", "12", "--start", "2027-01-04", "--now", "2027-01-01",
+      "--save", "--name", "spring", "--at", "06:30", "--at", "sun=08:00", "--remind", "30m",
+      "--skip", "2027-01-14",
+    ])
+    #expect(
+      saved.stderr.contains("from profile 'ana': tue/thu/sat/sun, long run sun, Europe/Berlin, race start 09:00\n"),
+      "\(saved.stderr)")
 
     // Export without options: the saved settings (times, reminders, zone, blackout, timed and busy race).
     let first = try run(["export", "--out", ics, "--now", "2027-01-02"])
@@ -130,12 +143,14 @@ import Testing
       let date = "2027-01-\(day < 10 ? "0" : "")\(day)"
       let today = try run(["today", "--now", date]).stdout
       if let event = byDay[date]?.first {
-        #expect(today.hasPrefix("Today, \(Self.label(day)): ") && today.contains(" at \(event.time ?? "?")"),
-                "\(date): \(today)")
+        #expect(
+          today.hasPrefix("Today, \(Self.label(day)): ") && today.contains(" at \(event.time ?? "?")"),
+          "\(date): \(today)")
         #expect(!today.contains("rest day"), "\(date): \(today)")
       } else {
-        #expect(today.hasPrefix("Today, \(Self.label(day)): rest day.") || today.hasPrefix("The plan starts"),
-                "\(date) has no event but today says: \(today)")
+        #expect(
+          today.hasPrefix("Today, \(Self.label(day)): rest day.") || today.hasPrefix("The plan starts"),
+          "\(date) has no event but today says: \(today)")
       }
     }
     for monday in [4, 11, 18, 25] {
@@ -157,8 +172,9 @@ import Testing
     let again = try run(["export", "--out", ics, "--now", "2027-01-12"])
     #expect(again.status == 0, "\(again.stderr)")
     // replan said what this export does to the calendar, in its words.
-    let counted = try #require(again.stderr.split(separator: "\n").first { $0.hasPrefix("against ") }?
-      .split(separator: ": ", maxSplits: 1).last)
+    let counted = try #require(
+      again.stderr.split(separator: "\n").first { $0.hasPrefix("against ") }?
+        .split(separator: ": ", maxSplits: 1).last)
     #expect(replanned.stdout.contains("calendar events against the last export: \(counted) ("), "\(replanned.stdout)")
     let after = Self.events(try String(contentsOfFile: ics, encoding: .utf8))
     let live = after.filter { $0.status == nil }
@@ -172,14 +188,17 @@ import Testing
 
     // An option given changes the saved settings, and says so; the next export without options keeps it.
     let changed = try run(["export", "--out", ics, "--now", "2027-01-12", "--at", "07:00"])
-    #expect(changed.stderr.contains("schedule settings of 'spring' updated: --at 07:00 (was 06:30 sun=08:00)"),
-            "\(changed.stderr)")
+    #expect(
+      changed.stderr.contains("schedule settings of 'spring' updated: --at 07:00 (was 06:30 sun=08:00)"),
+      "\(changed.stderr)")
     _ = try run(["export", "--out", ics, "--now", "2027-01-12"])
     let later = Self.events(try String(contentsOfFile: ics, encoding: .utf8))
     #expect(later.filter { !$0.summary.contains("Race") }.allSatisfy { $0.time == "07:00" })
     #expect(try run(["today", "--now", "2027-01-16"]).stdout.contains(" at 07:00"))
-    #expect(try run(["plans", "show"]).stdout.hasSuffix("\nSchedule: tue/thu/sat/sun, long run sun, at 07:00, "
-      + "Europe/Berlin, skip 2027-01-14, reminders 30m, race at 09:00\n"))
+    #expect(
+      try run(["plans", "show"]).stdout.hasSuffix(
+        "\nSchedule: tue/thu/sat/sun, long run sun, at 07:00, "
+          + "Europe/Berlin, skip 2027-01-14, reminders 30m, race at 09:00\n"))
   }
 
   @Test func aSchemaV4DatabaseKeepsItsPlanLogAndLastExport() throws {
@@ -197,8 +216,9 @@ import Testing
     let ics = directory.appendingPathComponent("new.ics").path
     let export = try runmate(["export", "--out", ics, "--now", "2027-01-06"], environment: env)
     #expect(export.status == 0, "\(export.stderr)")
-    #expect(export.stderr.contains("from profile 'ana': tue/thu/sat/sun, long run sun, Europe/Berlin, reminders 30m"),
-            "\(export.stderr)")
+    #expect(
+      export.stderr.contains("from profile 'ana': tue/thu/sat/sun, long run sun, Europe/Berlin, reminders 30m"),
+      "\(export.stderr)")
     // (It was exported at 06:30 with options the v4 schema could not keep: without them, the events become all-day.)
     #expect(export.stderr.contains("against the last export (/tmp/h6fix/spring.ics): "), "\(export.stderr)")
     #expect(export.stderr.contains(" 0 cancelled, 0 added"), "\(export.stderr)")
@@ -211,21 +231,24 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
     let busy = directory.appendingPathComponent("busy.ics")
-    try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("examples/with-busy-calendar/busy.ics"),
-                                     to: busy)
-    let saved = try runmate(["plan", "--distance", "10k", "--level", "intermediate", "--weeks", "10", "--start",
-                             "2026-11-30", "--now", "2026-11-21", "--at", "07:00", "--at", "sun=09:00", "--tz",
-                             "America/New_York", "--busy", busy.path, "--save", "--name", "winter"], environment: env)
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("examples/with-busy-calendar/busy.ics"),
+      to: busy)
+    let saved = try runmate(
+      [
+        "plan", "--distance", "10k", "--level", "intermediate", "--weeks", "10", "--start",
+        "2026-11-30", "--now", "2026-11-21", "--at", "07:00", "--at", "sun=09:00", "--tz",
+        "America/New_York", "--busy", busy.path, "--save", "--name", "winter",
+      ], environment: env)
     #expect(saved.status == 0, "\(saved.stderr)")
     // The saved plan's schedule is the one the same options give (examples/with-busy-calendar/schedule.out) ...
     let goldenURL = repositoryRoot.appendingPathComponent("examples/with-busy-calendar/schedule.out")
-    let golden = try String(contentsOf: goldenURL, encoding: .utf8)
-    #expect(try runmate(["schedule", "--now", "2026-11-21"], environment: env).stdout == golden)
+    try expectMatchesGolden(try runmate(["schedule", "--now", "2026-11-21"], environment: env).stdout, goldenURL)
     // ... and stays so without the busy file.
     try FileManager.default.removeItem(at: busy)
     let again = try runmate(["schedule", "--now", "2026-11-21"], environment: env)
     #expect(again.status == 0, "\(again.stderr)")
-    #expect(again.stdout == golden)
+    try expectMatchesGolden(again.stdout, goldenURL)
     #expect(again.stdout.contains("busy at 07:00 (Holidays)"))
   }
 
@@ -236,18 +259,36 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
     let ics = directory.appendingPathComponent("plan.ics").path
-    #expect(try runmate(["profile", "init", "sam", "--level", "intermediate", "--tz", "UTC", "--days",
-                         "mon,wed,fri,sat,sun", "--long-run-day", "sun"], environment: env).status == 0)
-    #expect(try runmate(["plan", "--distance", "half", "--weeks", "10", "--start", "2027-01-04", "--now", "2027-01-01",
-                         "--save", "--name", "fall", "--at", "06:00"], environment: env).status == 0)
+    #expect(
+      try runmate(
+        [
+          "profile", "init", "sam", "--level", "intermediate", "--tz", "UTC", "--days",
+          "mon,wed,fri,sat,sun", "--long-run-day", "sun",
+        ], environment: env
+      ).status == 0)
+    #expect(
+      try runmate(
+        [
+          "plan", "--distance", "half", "--weeks", "10", "--start", "2027-01-04", "--now", "2027-01-01",
+          "--save", "--name", "fall", "--at", "06:00",
+        ], environment: env
+      ).status == 0)
     let export = try runmate(["export", "--out", ics, "--now", "2027-01-01"], environment: env)
     let moves = export.stderr.split(separator: "\n").filter { $0.hasPrefix("moved: ") }
-    #expect(moves.count == 1 && moves[0].contains(" workouts from the plan's days onto your run days "
-      + "(mon/wed/fri/sat/sun); `runmate schedule` lists each"), "\(export.stderr)")
-    let days = Dictionary(Self.events(try String(contentsOfFile: ics, encoding: .utf8)).map { ($0.uid, $0.day) },
-                          uniquingKeysWith: { first, _ in first })
-    #expect(try runmate(["log", "2027-01-04", "--distance", "3km", "--time", "20:00", "--now", "2027-01-04"],
-                        environment: env).status == 0)
+    #expect(
+      moves.count == 1
+        && moves[0].contains(
+          " workouts from the plan's days onto your run days "
+            + "(mon/wed/fri/sat/sun); `runmate schedule` lists each"),
+      "\(export.stderr)")
+    let days = Dictionary(
+      Self.events(try String(contentsOfFile: ics, encoding: .utf8)).map { ($0.uid, $0.day) },
+      uniquingKeysWith: { first, _ in first })
+    #expect(
+      try runmate(
+        ["log", "2027-01-04", "--distance", "3km", "--time", "20:00", "--now", "2027-01-04"],
+        environment: env
+      ).status == 0)
     let replan = try runmate(["replan", "--now", "2027-01-13"], environment: env)
     let changed = replan.stdout.split(separator: "\n").filter { $0.hasPrefix("changed ") }
     #expect(!changed.isEmpty, "\(replan.stdout)")
@@ -264,10 +305,18 @@ import Testing
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-    #expect(try runmate(["profile", "init", "kiri", "--tz", "Pacific/Auckland", "--level", "beginner"],
-                        environment: env).status == 0)
-    #expect(try runmate(["plan", "--distance", "10k", "--weeks", "8", "--start", "2027-01-04", "--now", "2027-01-01",
-                         "--save"], environment: env).status == 0)
+    #expect(
+      try runmate(
+        ["profile", "init", "kiri", "--tz", "Pacific/Auckland", "--level", "beginner"],
+        environment: env
+      ).status == 0)
+    #expect(
+      try runmate(
+        [
+          "plan", "--distance", "10k", "--weeks", "8", "--start", "2027-01-04", "--now", "2027-01-01",
+          "--save",
+        ], environment: env
+      ).status == 0)
     // 12:00 UTC on 5 January is 01:00 on 6 January in Auckland.
     let today = try runmate(["today", "--now", "2027-01-05T12:00:00Z"], environment: env)
     #expect(today.stdout.hasPrefix("Today, Wed 6 Jan"), "\(today.stdout)\(today.stderr)")
@@ -281,8 +330,13 @@ import Testing
   let directory = try temporaryDirectory()
   defer { try? FileManager.default.removeItem(at: directory) }
   let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-  #expect(try runmate(["plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--now", "2027-01-01",
-                       "--save", "--name", "spring"], environment: env).status == 0)
+  #expect(
+    try runmate(
+      [
+        "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--now", "2027-01-01",
+        "--save", "--name", "spring",
+      ], environment: env
+    ).status == 0)
   let ics = directory.appendingPathComponent("plan.ics").path
   let refused = try runmate(["export", "--runs-per-week", "6", "--out", ics, "--now", "2027-01-01"], environment: env)
   #expect(refused.status == 64)

@@ -1,4 +1,5 @@
 import Foundation
+import RunMateTestSupport
 import Testing
 
 /// The runner's unit in every table and message (JSON stays metric), partial runs shown as partial, and the
@@ -11,8 +12,11 @@ import Testing
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
     let profile = try runmate(["profile", "init", "ana", "--units", units, "--level", "beginner"], environment: env)
     #expect(profile.status == 0, "\(profile.stderr)")
-    let plan = try runmate(["plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start",
-                            "2027-01-04", "--now", "2027-01-01", "--save", "--name", "spring"], environment: env)
+    let plan = try runmate(
+      [
+        "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start",
+        "2027-01-04", "--now", "2027-01-01", "--save", "--name", "spring",
+      ], environment: env)
     #expect(plan.status == 0, "\(plan.stderr)")
     return (directory, env)
   }
@@ -84,8 +88,11 @@ import Testing
   @Test func todayWeekAndLogListSpeakJSONInKilometres() throws {
     let (directory, env) = try makeDatabase(units: "mi")
     defer { try? FileManager.default.removeItem(at: directory) }
-    _ = try output(["log", "2027-01-05", "--distance", "2mi", "--time", "20:00", "--now", "2027-01-05",
-                    "--rpe", "5"], env)
+    _ = try output(
+      [
+        "log", "2027-01-05", "--distance", "2mi", "--time", "20:00", "--now", "2027-01-05",
+        "--rpe", "5",
+      ], env)
     _ = try output(["log", "2027-01-10", "--distance", "3km", "--time", "19:00", "--now", "2027-01-10"], env)
 
     let log = try json(try output(["log", "list", "--format", "json"], env))
@@ -93,9 +100,12 @@ import Testing
     let runs = try #require(log["runs"] as? [[String: Any]])
     #expect(runs.count == 2)
     let first = try #require(runs.first)
-    #expect(Set(first.keys) == ["id", "date", "distance_km", "duration_s", "moving_s", "pace_s_per_km", "kind", "rpe",
-                                "average_hr", "elevation_gain_m", "note", "source", "source_file", "plan_id",
-                                "workout_id", "status"])
+    #expect(
+      Set(first.keys) == [
+        "id", "date", "distance_km", "duration_s", "moving_s", "pace_s_per_km", "kind", "rpe",
+        "average_hr", "elevation_gain_m", "note", "source", "source_file", "plan_id",
+        "workout_id", "status",
+      ])
     #expect(first["date"] as? String == "2027-01-05")
     #expect(first["distance_km"] as? Double == 3.2)
     #expect(first["duration_s"] as? Int == 1200)
@@ -109,8 +119,11 @@ import Testing
     #expect(today["schema"] as? String == "runmate.today/1")
     #expect(today["today"] as? String == "2027-01-10" && today["plan_name"] as? String == "spring")
     let workout = try #require(today["workout"] as? [String: Any])
-    #expect(Set(workout.keys) == ["id", "date", "planned_date", "start", "kind", "title", "description", "hard",
-                                  "distance_km", "duration_min", "status", "done_km", "energy_kcal"])
+    #expect(
+      Set(workout.keys) == [
+        "id", "date", "planned_date", "start", "kind", "title", "description", "hard",
+        "distance_km", "duration_min", "status", "done_km", "energy_kcal",
+      ])
     #expect(workout["status"] as? String == "partial" && workout["done_km"] as? Double == 3)
     #expect(workout["distance_km"] as? Double == 5.5 && workout["kind"] as? String == "long")
     #expect(workout["start"] is NSNull && workout["energy_kcal"] is NSNull)
@@ -140,12 +153,25 @@ import Testing
   let directory = try temporaryDirectory()
   defer { try? FileManager.default.removeItem(at: directory) }
   let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-  #expect(try runmate(["profile", "init", "ana", "--level", "intermediate", "--tz", "Europe/Berlin", "--days",
-                       "tue,thu,sat,sun", "--long-run-day", "sun", "--units", "mi"], environment: env).status == 0)
-  #expect(try runmate(["plan", "--distance", "half", "--weeks", "12", "--now", "2027-01-01", "--start", "2027-01-04",
-                       "--save", "--name", "spring"], environment: env).status == 0)
-  #expect(try runmate(["log", "2027-01-05", "--distance", "4.5mi", "--time", "45:00", "--now", "2027-01-05"],
-                      environment: env).status == 0)
+  #expect(
+    try runmate(
+      [
+        "profile", "init", "ana", "--level", "intermediate", "--tz", "Europe/Berlin", "--days",
+        "tue,thu,sat,sun", "--long-run-day", "sun", "--units", "mi",
+      ], environment: env
+    ).status == 0)
+  #expect(
+    try runmate(
+      [
+        "plan", "--distance", "half", "--weeks", "12", "--now", "2027-01-01", "--start", "2027-01-04",
+        "--save", "--name", "spring",
+      ], environment: env
+    ).status == 0)
+  #expect(
+    try runmate(
+      ["log", "2027-01-05", "--distance", "4.5mi", "--time", "45:00", "--now", "2027-01-05"],
+      environment: env
+    ).status == 0)
   let replanned = try runmate(["replan", "--apply", "--now", "2027-01-12"], environment: env)
   #expect(replanned.status == 0, "\(replanned.stderr)")
   // The changes (not the first line, the fitness basis, which is worked out in km) are in miles.
@@ -160,11 +186,13 @@ import Testing
   let directory = try temporaryDirectory()
   defer { try? FileManager.default.removeItem(at: directory) }
   let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-  #expect(try runmate(["profile", "init", "kiri", "--tz", "Pacific/Auckland", "--units", "mi"], environment: env)
-    .status == 0)
+  #expect(
+    try runmate(["profile", "init", "kiri", "--tz", "Pacific/Auckland", "--units", "mi"], environment: env)
+      .status == 0)
   let csv = directory.appendingPathComponent("days.csv")
-  try "date,steps,distance_km,active_kcal\n2027-01-06,9000,8.0467,400\n".write(to: csv, atomically: true,
-                                                                               encoding: .utf8)
+  try "date,steps,distance_km,active_kcal\n2027-01-06,9000,8.0467,400\n".write(
+    to: csv, atomically: true,
+    encoding: .utf8)
   #expect(try runmate(["health", "import", csv.path], environment: env).status == 0)
   // 2027-01-05 20:00 UTC is already 6 January in Auckland.
   let shown = try runmate(["health", "--now", "2027-01-05T20:00:00Z"], environment: env).stdout

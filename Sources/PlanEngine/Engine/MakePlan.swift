@@ -20,8 +20,10 @@ import Foundation
 ///   - extendedTaper: use the distance's extended taper (true) or its usual one (false), so a rebuilt plan keeps the
 ///     phases of the plan it rebuilds; nil: decided from the peak the plan reaches.
 /// - Throws: ``PlanError`` when the goal is impossible or unsafe, with what is allowed and a suggestion.
-public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km, fromWeek: Int = 1,
-                     extendedTaper: Bool? = nil) throws(PlanError) -> Plan {
+public func makePlan(
+  goal: Goal, rules: PlanRules, units: DistanceUnit = .km, fromWeek: Int = 1,
+  extendedTaper: Bool? = nil
+) throws(PlanError) -> Plan {
   var context = try PlanContext(goal: goal, rules: rules, units: units, extendedTaper: extendedTaper)
   guard (1...context.weeks).contains(fromWeek) else {
     throw .outOfRange(option: "week", value: String(fromWeek), allowed: "1–\(context.weeks)")
@@ -35,8 +37,9 @@ public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km, fr
       max(context.currentKm, weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0)
     }
     if (peak(drafts) > extended.abovePeakKm) != context.usesExtendedTaper {
-      let retry = try PlanContext(goal: goal, rules: rules, units: units,
-                                  extendedTaper: peak(drafts) > extended.abovePeakKm)
+      let retry = try PlanContext(
+        goal: goal, rules: rules, units: units,
+        extendedTaper: peak(drafts) > extended.abovePeakKm)
       let retried = shapeWeeks(context: retry, fromWeek: fromWeek)
       if (peak(retried) > extended.abovePeakKm) == retry.usesExtendedTaper {
         context = retry
@@ -50,19 +53,21 @@ public func makePlan(goal: Goal, rules: PlanRules, units: DistanceUnit = .km, fr
   let factory = WorkoutFactory(context: context, planID: id)
   let weeks = drafts.map { draft in
     let workouts = factory.workouts(for: draft)
-    return Week(number: draft.number, phase: draft.phase, start: draft.start, targetKm: round1(draft.targetKm),
-                plannedKm: round1(workouts.map(\.distanceKm).reduce(0, +)), cutback: draft.cutback,
-                rules: draft.rules, workouts: workouts)
+    return Week(
+      number: draft.number, phase: draft.phase, start: draft.start, targetKm: round1(draft.targetKm),
+      plannedKm: round1(workouts.map(\.distanceKm).reduce(0, +)), cutback: draft.cutback,
+      rules: draft.rules, workouts: workouts)
   }
   let predicted = goal.recentRace.map { _ in
     Int(context.paces.vdot.predictedTime(distanceMeters: goal.distance.kilometers * 1000).rounded())
   }
-  let resolved = ResolvedGoal(distance: goal.distance, distanceKm: goal.distance.kilometers, level: goal.level,
-                              weeks: goal.timeline.weeks, start: goal.timeline.start,
-                              raceDate: goal.timeline.raceDate, runsPerWeek: context.runs,
-                              currentWeeklyKm: context.currentKm, longestRecentRunKm: context.longestKm,
-                              vdot: goal.recentRace.map { _ in (context.paces.vdot.value * 10).rounded() / 10 },
-                              predictedTimeSeconds: predicted)
+  let resolved = ResolvedGoal(
+    distance: goal.distance, distanceKm: goal.distance.kilometers, level: goal.level,
+    weeks: goal.timeline.weeks, start: goal.timeline.start,
+    raceDate: goal.timeline.raceDate, runsPerWeek: context.runs,
+    currentWeeklyKm: context.currentKm, longestRecentRunKm: context.longestKm,
+    vdot: goal.recentRace.map { _ in (context.paces.vdot.value * 10).rounded() / 10 },
+    predictedTimeSeconds: predicted)
   return Plan(id: id, goal: resolved, warnings: context.warnings, weeks: weeks)
 }
 
@@ -75,8 +80,9 @@ func shapeWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
   history.reserveCapacity(context.phases.count)
   for (index, phase) in context.phases.enumerated() where index + 1 >= fromWeek {
     let start = context.goal.timeline.start.adding(days: 7 * index)
-    var week = WeekDraft(number: index + 1, phase: phase, start: start,
-                         slots: daySlots(weekStart: start, phase: phase, context: context))
+    var week = WeekDraft(
+      number: index + 1, phase: phase, start: start,
+      slots: daySlots(weekStart: start, phase: phase, context: context))
     shapeWeek(&week, context: context, history: history)
     history.append(WeekSummary(week))
     drafts.append(week)
@@ -145,31 +151,36 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
     return long / week.plannedKm > warnAbove + 1e-9
   }
   if let worst = heavy.map({ ($0.longKm ?? 0) / $0.plannedKm }).max() {
-    warnings.append("the long run is over \(percent(warnAbove)) of the week in \(heavy.count) week(s) (up to "
-      + "\(percent(worst))): usual for low-volume plans; more easy running on other days would balance it")
+    warnings.append(
+      "the long run is over \(percent(warnAbove)) of the week in \(heavy.count) week(s) (up to "
+        + "\(percent(worst))): usual for low-volume plans; more easy running on other days would balance it")
   }
   if let first = weeks.first, first.plannedKm < 0.85 * context.currentKm {
-    warnings.append("week \(first.number) holds \(units.format(first.plannedKm)), less than your current "
-      + "\(units.format(context.currentKm)): "
-      + "with a longest recent run of \(units.format(context.longestKm)) the other runs stay under "
-      + "\(units.format(first.longKm.map { $0 / context.base.longRun.minRatioToOtherRuns } ?? 0)) so the long run "
-      + "is a third longer; more runs a week, or your real longest run, give a fuller start")
+    warnings.append(
+      "week \(first.number) holds \(units.format(first.plannedKm)), less than your current "
+        + "\(units.format(context.currentKm)): "
+        + "with a longest recent run of \(units.format(context.longestKm)) the other runs stay under "
+        + "\(units.format(first.longKm.map { $0 / context.base.longRun.minRatioToOtherRuns } ?? 0)) so the long run "
+        + "is a third longer; more runs a week, or your real longest run, give a fuller start")
   }
   let fullWeeks = weeks.filter { $0.phase != .taper && $0.phase != .race }
   let peak = fullWeeks.map(\.plannedKm).max() ?? 0
   if peak < 0.9 * context.level.peakWeeklyKm {
     let structural = fullWeeks.filter { $0.phase == .peak || $0.phase == .build }.contains { $0.cappedByLong }
-    warnings.append("the plan peaks at \(units.format(peak)) a week, under the \(units.format(context.level.peakWeeklyKm)) "
-      + "typical for this goal: " + (structural
-        ? "with \(context.runs) runs a week the other runs cannot carry more while the long run stays a third longer "
-          + "than each of them; more runs a week would allow it"
-        : "the 10 % ramp from \(units.format(context.currentKm)) needs more weeks"))
+    warnings.append(
+      "the plan peaks at \(units.format(peak)) a week, under the \(units.format(context.level.peakWeeklyKm)) "
+        + "typical for this goal: "
+        + (structural
+          ? "with \(context.runs) runs a week the other runs cannot carry more while the long run stays a third longer "
+            + "than each of them; more runs a week would allow it"
+          : "the 10 % ramp from \(units.format(context.currentKm)) needs more weeks"))
   }
   let peakLong = fullWeeks.compactMap(\.longKm).max() ?? 0
   if peakLong + 0.5 < min(context.level.peakLongRunKm.lower, context.peakLongTargetKm) {
-    warnings.append("the longest run reaches \(units.format(peakLong)), short of the usual "
-      + "\(units.format(context.level.peakLongRunKm.lower)): the spike guard (+10 % at most) from your longest recent "
-      + "run of \(units.format(context.longestKm)) needs more weeks")
+    warnings.append(
+      "the longest run reaches \(units.format(peakLong)), short of the usual "
+        + "\(units.format(context.level.peakLongRunKm.lower)): the spike guard (+10 % at most) from your longest recent "
+        + "run of \(units.format(context.longestKm)) needs more weeks")
   }
   return warnings
 }

@@ -65,18 +65,21 @@ struct PlanContext: Sendable {
     guard longest <= current else { throw .longestRunAboveWeekly(longestKm: longest, weeklyKm: current) }
     if let requirements = distance.requirements {
       if current < requirements.minWeeklyKm {
-        throw .insufficientBase(distance: goal.distance, option: "--current-weekly-km", value: current,
-                                required: requirements.minWeeklyKm)
+        throw .insufficientBase(
+          distance: goal.distance, option: "--current-weekly-km", value: current,
+          required: requirements.minWeeklyKm)
       }
       if longest < requirements.minLongestRunKm {
-        throw .insufficientBase(distance: goal.distance, option: "--longest-recent-run-km", value: longest,
-                                required: requirements.minLongestRunKm)
+        throw .insufficientBase(
+          distance: goal.distance, option: "--longest-recent-run-km", value: longest,
+          required: requirements.minLongestRunKm)
       }
     }
     guard current <= 7 * longest else {
-      throw .outOfRange(option: "--current-weekly-km", value: "\(formatKm(current)) km",
-                        allowed: "at most 7 runs of your longest recent run (\(formatKm(7 * longest)) km); "
-                          + "check --longest-recent-run-km")
+      throw .outOfRange(
+        option: "--current-weekly-km", value: "\(formatKm(current)) km",
+        allowed: "at most 7 runs of your longest recent run (\(formatKm(7 * longest)) km); "
+          + "check --longest-recent-run-km")
     }
     // Every run of the first week must be worth doing: the long run plus (runs − 1) runs of minRunKm.
     let minRun = rules.base.volume.minRunKm
@@ -99,7 +102,8 @@ struct PlanContext: Sendable {
     } else {
       vdot = VDOT(value: levelRules.estimateVdot)
     }
-    paces = TrainingPaces(vdot: vdot, known: goal.recentRace != nil, raceDistanceMeters: goal.distance.kilometers * 1000)
+    paces = TrainingPaces(
+      vdot: vdot, known: goal.recentRace != nil, raceDistanceMeters: goal.distance.kilometers * 1000)
 
     // Timeline checks.
     let minimum = distance.minimumWeeks[goal.level]
@@ -113,17 +117,19 @@ struct PlanContext: Sendable {
         other.kilometers < goal.distance.kilometers
           && (rules.rules(for: other)?.minimumWeeks[goal.level].absolute ?? Int.max) <= weeks
       }
-      throw .timelineTooShort(distance: goal.distance, level: goal.level, weeks: weeks, absolute: minimum.absolute,
-                              recommended: minimum.recommended,
-                              earliestRaceDate: start.adding(days: 7 * minimum.absolute - 1),
-                              recommendedRaceDate: start.adding(days: 7 * minimum.recommended - 1),
-                              alternatives: alternatives)
+      throw .timelineTooShort(
+        distance: goal.distance, level: goal.level, weeks: weeks, absolute: minimum.absolute,
+        recommended: minimum.recommended,
+        earliestRaceDate: start.adding(days: 7 * minimum.absolute - 1),
+        recommendedRaceDate: start.adding(days: 7 * minimum.recommended - 1),
+        alternatives: alternatives)
     }
     compressed = weeks < minimum.recommended
     if compressed {
-      warnings.append("\(weeks) weeks is shorter than the \(minimum.recommended) weeks recommended for a "
-        + "\(goal.level.rawValue) \(goal.distance.displayName): this is a compressed plan with no base weeks; "
-        + "a race on or after \(goal.timeline.start.adding(days: 7 * minimum.recommended - 1)) allows a full plan")
+      warnings.append(
+        "\(weeks) weeks is shorter than the \(minimum.recommended) weeks recommended for a "
+          + "\(goal.level.rawValue) \(goal.distance.displayName): this is a compressed plan with no base weeks; "
+          + "a race on or after \(goal.timeline.start.adding(days: 7 * minimum.recommended - 1)) allows a full plan")
     }
 
     // Targets.
@@ -148,17 +154,23 @@ struct PlanContext: Sendable {
     // The minimum run in minutes at easy pace, but never so long that the peak long run could not be a third
     // longer (a fast runner's 20 minutes in a beginner 5K plan).
     let easyKm = paces.pace(.easy).kilometers(inMinutes: rules.base.weekStructure.minRunMinutes)
-    minRunKm = max(rules.base.volume.minRunKm, min((easyKm * 10 - 1e-9).rounded(.up) / 10,
-                                                   floorTenth(peakLongTargetKm / rules.base.longRun.minRatioToOtherRuns)))
+    minRunKm = max(
+      rules.base.volume.minRunKm,
+      min(
+        (easyKm * 10 - 1e-9).rounded(.up) / 10,
+        floorTenth(peakLongTargetKm / rules.base.longRun.minRatioToOtherRuns)))
     if timeCapKm < level.peakLongRunKm.lower {
-      warnings.append("long runs are capped at \(Int(maxLongMinutes)) minutes, \(units.format(timeCapKm)) at your "
-        + "easy pace (\(paces.pace(.easy).formatted(perMile: units == .mi))), below the usual peak long run of "
-        + "\(units.format(level.peakLongRunKm.lower))" + (paces.known ? "" : "; give --recent-race for your own paces"))
+      warnings.append(
+        "long runs are capped at \(Int(maxLongMinutes)) minutes, \(units.format(timeCapKm)) at your "
+          + "easy pace (\(paces.pace(.easy).formatted(perMile: units == .mi))), below the usual peak long run of "
+          + "\(units.format(level.peakLongRunKm.lower))"
+          + (paces.known ? "" : "; give --recent-race for your own paces"))
     }
 
     pattern = (rules.base.weeklyPatterns.first { $0.runs == runs }?.days ?? []).sorted { $0.offset < $1.offset }
-    phases = PlanContext.layOutPhases(weeks: weeks, taperWeeks: taperVolume.count, compressed: compressed,
-                                      rules: rules.base.phases)
+    phases = PlanContext.layOutPhases(
+      weeks: weeks, taperWeeks: taperVolume.count, compressed: compressed,
+      rules: rules.base.phases)
   }
 
   /// Base, build and peak before the taper; the last week is race week.
@@ -174,7 +186,8 @@ struct PlanContext: Sendable {
       base += build - rules.buildMaxWeeks
       build = rules.buildMaxWeeks
     }
-    var phases = Array(repeating: Phase.base, count: base) + Array(repeating: .build, count: build)
+    var phases =
+      Array(repeating: Phase.base, count: base) + Array(repeating: .build, count: build)
       + Array(repeating: .peak, count: peak)
     if taper > 0 { phases += Array(repeating: Phase.taper, count: taper - 1) + [.race] }
     return phases
@@ -190,10 +203,12 @@ struct PlanContext: Sendable {
     let rules = base.longRun
     let quality = Double(qualityCount(phase: phase))
     let easyRuns = Double(runs - 1) - quality
-    let structural = min(rules.noviceCapOfWeek,
-                         1.1 * (1 - 0.15 * quality) / (1 + easyRuns / rules.minRatioToOtherRuns))
-    return max(rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, rules.noviceCapOfWeek * volumeKm),
-               structural * volumeKm)
+    let structural = min(
+      rules.noviceCapOfWeek,
+      1.1 * (1 - 0.15 * quality) / (1 + easyRuns / rules.minRatioToOtherRuns))
+    return max(
+      rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, rules.noviceCapOfWeek * volumeKm),
+      structural * volumeKm)
   }
 
   /// Quality sessions in a full week of `phase`: the level's count, at most the pattern's quality days, and at

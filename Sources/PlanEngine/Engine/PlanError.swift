@@ -14,8 +14,9 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
   /// `--weeks`, `--start` and `--race-date` disagree.
   case inconsistentTimeline(weeks: Int, start: CivilDate, raceDate: CivilDate)
   /// Even a compressed plan would be unsafe.
-  case timelineTooShort(distance: RaceDistance, level: Level, weeks: Int, absolute: Int, recommended: Int,
-                        earliestRaceDate: CivilDate, recommendedRaceDate: CivilDate, alternatives: [RaceDistance])
+  case timelineTooShort(
+    distance: RaceDistance, level: Level, weeks: Int, absolute: Int, recommended: Int,
+    earliestRaceDate: CivilDate, recommendedRaceDate: CivilDate, alternatives: [RaceDistance])
   /// Too little running to start this distance.
   case insufficientBase(distance: RaceDistance, option: String, value: Double, required: Double)
   /// More runs than the weekly volume can fill.
@@ -27,41 +28,47 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A recent race that gives no plausible VDOT.
   case implausibleRecentRace(VDOTError)
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
-    case let .outOfRange(option, value, allowed):
+    case .outOfRange(let option, let value, let allowed):
       return "\(option): \(value) is out of range, allowed is \(allowed)"
     case .missingTimeline:
       return "no timeline: give --weeks N (1-40) or --race-date YYYY-MM-DD"
-    case let .raceDateNotInFuture(raceDate, today):
+    case .raceDateNotInFuture(let raceDate, let today):
       return "--race-date: \(raceDate) is not in the future (today is \(today)); give a date after today"
-    case let .startNotBeforeRace(start, raceDate):
+    case .startNotBeforeRace(let start, let raceDate):
       return "--start: \(start) is not before the race date \(raceDate); start earlier or pick a later race"
-    case let .inconsistentTimeline(weeks, start, raceDate):
+    case .inconsistentTimeline(let weeks, let start, let raceDate):
       return "--weeks \(weeks), --start \(start) and --race-date \(raceDate) disagree: a \(weeks)-week plan from "
         + "\(start) has its race between \(start.adding(days: 7 * (weeks - 1))) and \(start.adding(days: 7 * weeks - 1)); "
         + "drop one of the three"
-    case let .timelineTooShort(distance, level, weeks, absolute, recommended, earliest, recommendedDate, alternatives):
-      var text = "--weeks: \(weeks) is too short for a \(level.rawValue) \(distance.displayName) plan, allowed is at "
+    case .timelineTooShort(
+      let distance, let level, let weeks, let absolute, let recommended, let earliest, let recommendedDate,
+      let alternatives):
+      var text =
+        "--weeks: \(weeks) is too short for a \(level.rawValue) \(distance.displayName) plan, allowed is at "
         + "least \(absolute) weeks (\(recommended) recommended); choose a race on or after \(earliest) "
         + "(\(recommendedDate) for \(recommended) weeks)"
       if !alternatives.isEmpty {
         text += ", or a shorter distance: \(alternatives.map(\.rawValue).joined(separator: ", "))"
       }
       return text
-    case let .insufficientBase(distance, option, value, required):
-      return "\(option): \(formatKm(value)) km is too little to start a \(distance.displayName) plan, allowed is at least "
+    case .insufficientBase(let distance, let option, let value, let required):
+      return
+        "\(option): \(formatKm(value)) km is too little to start a \(distance.displayName) plan, allowed is at least "
         + "\(formatKm(required)) km; build up first, or train for a half marathon"
-    case let .tooManyRuns(runs, weeklyKm, minRunKm, maxRuns):
+    case .tooManyRuns(let runs, let weeklyKm, let minRunKm, let maxRuns):
       return "--runs-per-week: \(runs) runs with \(formatKm(weeklyKm)) km a week makes runs shorter than "
         + "\(formatKm(minRunKm)) km, allowed is at most \(maxRuns) at this volume; run fewer days or give a higher "
         + "--current-weekly-km"
-    case let .longestRunAboveWeekly(longest, weekly):
-      return "--longest-recent-run-km: \(formatKm(longest)) km is more than the weekly \(formatKm(weekly)) km, allowed is "
+    case .longestRunAboveWeekly(let longest, let weekly):
+      return
+        "--longest-recent-run-km: \(formatKm(longest)) km is more than the weekly \(formatKm(weekly)) km, allowed is "
         + "at most the weekly volume; check --current-weekly-km"
-    case let .implausibleRecentRace(error):
+    case .implausibleRecentRace(let error):
       return "--recent-race: \(error)"
-    case let .missingDistanceRules(distance):
+    case .missingDistanceRules(let distance):
       return "the plan templates have no rules for \(distance.rawValue) (\(distance.templateName).yaml)"
     }
   }

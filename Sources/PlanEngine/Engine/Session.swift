@@ -31,21 +31,25 @@ struct Session: Sendable, Hashable {
   ///   - volumeKm: the week's volume, for the per-session caps.
   ///   - maxKm: the longest the whole session may be (the long run must stay a third longer).
   /// - Returns: the session, or nil when even its smallest form breaks a cap.
-  static func sized(id: String, template: WorkoutTemplate, progress: Double, volumeKm: Double, maxKm: Double,
-                    context: PlanContext) -> Session? {
+  static func sized(
+    id: String, template: WorkoutTemplate, progress: Double, volumeKm: Double, maxKm: Double,
+    context: PlanContext
+  ) -> Session? {
     let pace = context.paces.pace(template.zone)
     func bout(at fraction: Double) -> (km: Double, seconds: Double) {
       if let km = template.work.km {
         let value = km.value(at: fraction)
         return (value, value * pace.secondsPerKilometer)
       }
-      let seconds = template.work.minutes.map { $0.value(at: fraction) * 60 } ?? template.work.seconds?.value(at: fraction) ?? 60
+      let seconds =
+        template.work.minutes.map { $0.value(at: fraction) * 60 } ?? template.work.seconds?.value(at: fraction) ?? 60
       return (pace.kilometers(inMinutes: seconds / 60), seconds)
     }
     func recovery(forWorkSeconds work: Double) -> (km: Double, seconds: Double) {
       guard let amount = template.recovery else { return (0, 0) }
       let jog = context.paces.recoveryJog
-      var seconds = amount.km.map { $0.lower * jog.secondsPerKilometer }
+      var seconds =
+        amount.km.map { $0.lower * jog.secondsPerKilometer }
         ?? amount.ofWork.map { $0 * work } ?? amount.minutes.map { $0.lower * 60 } ?? amount.seconds?.lower ?? 0
       // Daniels: recoveries between intervals are no longer than the work bouts (also after shrinking a bout).
       if template.zone == .interval { seconds = min(seconds, work) }
@@ -53,9 +57,10 @@ struct Session: Sendable, Hashable {
     }
     let work = bout(at: progress)
     let rest = recovery(forWorkSeconds: work.seconds)
-    var session = Session(templateID: id, template: template,
-                          reps: Int(template.reps.value(at: progress).rounded()),
-                          workKm: work.km, workSeconds: work.seconds, recoveryKm: rest.km, recoverySeconds: rest.seconds)
+    var session = Session(
+      templateID: id, template: template,
+      reps: Int(template.reps.value(at: progress).rounded()),
+      workKm: work.km, workSeconds: work.seconds, recoveryKm: rest.km, recoverySeconds: rest.seconds)
     let cap = context.workCap(zone: template.zone, volumeKm: volumeKm)
     let lowestReps = Int(template.reps.lower.rounded())
     // 0.05 km of margin so that rounding the session to tenths keeps it inside the limit.
@@ -65,7 +70,9 @@ struct Session: Sendable, Hashable {
     // Shrink the bouts themselves, down to half of the template's smallest bout, in whole units.
     let smallest = bout(at: 0)
     let byCap = (cap - 0.05) / Double(session.reps)
-    let bySession = session.isStrides ? Double.infinity
+    let bySession =
+      session.isStrides
+      ? Double.infinity
       : (maxKm - 0.05 - session.warmupKm - session.cooldownKm - Double(session.reps - 1) * session.recoveryKm)
         / Double(session.reps)
     var km = min(byCap, bySession)

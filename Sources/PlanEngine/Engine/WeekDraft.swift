@@ -64,7 +64,8 @@ struct WeekDraft: Sendable {
 
   /// The runs of the week, km, rounded to tenths as the plan shows them (so every guard sees the output's numbers).
   var runDistances: [Double] {
-    ([longKm, raceKm].compactMap { $0 } + orderedSessions.map(\.session.totalKm) + easyKm.sorted { $0.key < $1.key }
+    ([longKm, raceKm].compactMap { $0 } + orderedSessions.map(\.session.totalKm)
+      + easyKm.sorted { $0.key < $1.key }
       .map(\.value)).map(round1)
   }
 

@@ -3,14 +3,18 @@
 /// The plan engine lays workouts on days, not instants: time of day and time zones are the scheduler's
 /// business. Arithmetic goes through a day number, so it needs no `Calendar` and reads no clock.
 public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+  /// The year (1900 to 2200 in what the program accepts).
   public let year: Int
+  /// The month, 1 to 12.
   public let month: Int
+  /// The day of the month, 1 to 31.
   public let day: Int
 
   /// Creates a date, or returns nil when the fields are not a real day (2027-02-30).
   public init?(year: Int, month: Int, day: Int) {
     guard (1...9999).contains(year), (1...12).contains(month),
-          (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+      (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
+    else { return nil }
     self.year = year
     self.month = month
     self.day = day
@@ -20,8 +24,9 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
   public init?(iso text: String) {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-          parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-          let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+    else { return nil }
     self.init(year: y, month: m, day: d)
   }
 
@@ -87,8 +92,10 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     return "\(weekday.shortName) \(day) \(months[month - 1])"
   }
 
+  /// Earlier first.
   public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
 
+  /// Decodes the value from its documented JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
@@ -98,6 +105,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     self = date
   }
 
+  /// Encodes the value in its documented JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)
@@ -116,8 +124,14 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
 /// A day of the week, Monday first (ISO 8601).
 public enum Weekday: String, Sendable, Hashable, Codable, CaseIterable {
-  case monday = "mon", tuesday = "tue", wednesday = "wed", thursday = "thu", friday = "fri",
-       saturday = "sat", sunday = "sun"
+  case monday = "mon"
+  case tuesday = "tue"
+  case wednesday = "wed"
+  case thursday = "thu"
+  case friday = "fri"
+  case
+    saturday = "sat"
+  case sunday = "sun"
 
   /// 0 for Monday … 6 for Sunday.
   public var index: Int { Weekday.allCases.firstIndex(of: self) ?? 0 }

@@ -100,7 +100,8 @@ public struct RecentRace: Sendable, Hashable, Codable {
   public init?(parsing text: String) {
     let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
     guard parts.count == 2, let km = parseDistanceKilometers(parts[0]),
-          let seconds = parseRaceTime(parts[1]), seconds > 0 else { return nil }
+      let seconds = parseRaceTime(parts[1]), seconds > 0
+    else { return nil }
     self.init(distanceKm: km, timeSeconds: seconds)
   }
 }
@@ -137,8 +138,10 @@ public struct Goal: Sendable, Hashable, Codable {
   public var recentRace: RecentRace?
 
   /// Creates a goal.
-  public init(distance: RaceDistance, level: Level, timeline: Timeline, runsPerWeek: Int? = nil,
-              currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: RecentRace? = nil) {
+  public init(
+    distance: RaceDistance, level: Level, timeline: Timeline, runsPerWeek: Int? = nil,
+    currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: RecentRace? = nil
+  ) {
     self.distance = distance
     self.level = level
     self.timeline = timeline
@@ -168,8 +171,10 @@ public struct Timeline: Sendable, Hashable, Codable {
   /// - both: the plan ends on race day and starts `weeks` weeks earlier (unless `start` is given too, which
   ///   must then agree).
   /// - Throws: `PlanError` naming the option, the value and what is allowed.
-  public static func resolve(weeks: Int?, raceDate: CivilDate?, start: CivilDate?, today: CivilDate,
-                             maxWeeks: Int, weekStart: Weekday = .monday) throws(PlanError) -> Timeline {
+  public static func resolve(
+    weeks: Int?, raceDate: CivilDate?, start: CivilDate?, today: CivilDate,
+    maxWeeks: Int, weekStart: Weekday = .monday
+  ) throws(PlanError) -> Timeline {
     if let weeks, !(1...maxWeeks).contains(weeks) {
       throw .outOfRange(option: "--weeks", value: String(weeks), allowed: "1–\(maxWeeks)")
     }
@@ -179,21 +184,22 @@ public struct Timeline: Sendable, Hashable, Codable {
     switch (weeks, raceDate) {
     case (nil, nil):
       throw .missingTimeline
-    case let (weeks?, nil):
+    case (let weeks?, nil):
       let first = start ?? today.next(weekStart)
       return Timeline(start: first, raceDate: first.adding(days: 7 * weeks - 1), weeks: weeks)
-    case let (nil, race?):
+    case (nil, let race?):
       let first = start ?? today.next(weekStart)
       guard first < race else { throw .startNotBeforeRace(start: first, raceDate: race) }
       let days = first.days(to: race) + 1
       let weeks = (days + 6) / 7
       guard weeks <= maxWeeks else {
-        throw .outOfRange(option: "--race-date", value: race.description,
-                          allowed: "at most \(maxWeeks) weeks after the start (\(first)), that is on or before "
-                            + "\(first.adding(days: 7 * maxWeeks - 1)); use --start to begin later")
+        throw .outOfRange(
+          option: "--race-date", value: race.description,
+          allowed: "at most \(maxWeeks) weeks after the start (\(first)), that is on or before "
+            + "\(first.adding(days: 7 * maxWeeks - 1)); use --start to begin later")
       }
       return Timeline(start: first, raceDate: race, weeks: weeks)
-    case let (weeks?, race?):
+    case (let weeks?, let race?):
       if let start {
         let firstAllowed = start.adding(days: 7 * (weeks - 1))
         let lastAllowed = start.adding(days: 7 * weeks - 1)
@@ -215,7 +221,7 @@ public struct Timeline: Sendable, Hashable, Codable {
 }
 
 /// The closest candidate by edit distance, when it is close enough to be a likely typo.
-func closestName(to text: String, among candidates: [String]) -> String? {
+public func closestName(to text: String, among candidates: [String]) -> String? {
   // A name this long is no typo of a short one, and the edit distance would cost length × length.
   guard text.count <= 64 else { return nil }
   func distance(_ a: [Character], _ b: [Character]) -> Int {
@@ -232,6 +238,7 @@ func closestName(to text: String, among candidates: [String]) -> String? {
   let a = Array(text)
   let scored = candidates.map { (name: $0, score: distance(a, Array($0))) }
   guard let best = scored.min(by: { ($0.score, $0.name) < ($1.score, $1.name) }),
-        best.score <= max(1, min(2, text.count / 2)) else { return nil }
+    best.score <= max(1, min(2, text.count / 2))
+  else { return nil }
   return best.name
 }

@@ -27,7 +27,12 @@ public enum WorkoutKind: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// The intensity of a step: a VDOT zone, race pace, or easy running.
 public enum Intensity: String, Sendable, Hashable, Codable, CaseIterable {
-  case easy = "E", marathon = "M", threshold = "T", interval = "I", repetition = "R", race
+  case easy = "E"
+  case marathon = "M"
+  case threshold = "T"
+  case interval = "I"
+  case repetition = "R"
+  case race
 
   /// True for everything but easy running.
   public var isQuality: Bool { self != .easy }
@@ -57,7 +62,9 @@ public struct WorkoutStep: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case kind, pace, effort, zone, `repeat`
-    case distanceKm = "distance_km", durationMin = "duration_min", durationSeconds = "duration_s"
+    case distanceKm = "distance_km"
+    case durationMin = "duration_min"
+    case durationSeconds = "duration_s"
   }
 }
 
@@ -86,7 +93,8 @@ public struct Workout: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case id, slot, date, kind, hard, title, description, steps
-    case distanceKm = "distance_km", durationMin = "duration_min"
+    case distanceKm = "distance_km"
+    case durationMin = "duration_min"
   }
 }
 
@@ -111,7 +119,8 @@ public struct Week: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case number, phase, start, cutback, rules, workouts
-    case targetKm = "target_km", plannedKm = "planned_km"
+    case targetKm = "target_km"
+    case plannedKm = "planned_km"
   }
 }
 
@@ -142,8 +151,11 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case distance, level, weeks, start, vdot
-    case distanceKm = "distance_km", raceDate = "race_date", runsPerWeek = "runs_per_week"
-    case currentWeeklyKm = "current_weekly_km", longestRecentRunKm = "longest_recent_run_km"
+    case distanceKm = "distance_km"
+    case raceDate = "race_date"
+    case runsPerWeek = "runs_per_week"
+    case currentWeeklyKm = "current_weekly_km"
+    case longestRecentRunKm = "longest_recent_run_km"
     case predictedTimeSeconds = "predicted_time_s"
   }
 }

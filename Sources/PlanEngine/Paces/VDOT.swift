@@ -267,11 +267,11 @@ public enum VDOTError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A sentence for a runner explaining what is wrong with the result.
   public var description: String {
     switch self {
-    case let .outOfRange(vdot, distanceMeters, timeSeconds):
+    case .outOfRange(let vdot, let distanceMeters, let timeSeconds):
       return "a \(VDOTText.oneDecimal(distanceMeters / 1_000)) km race in \(formatRaceTime(timeSeconds)) "
         + "gives VDOT \(VDOTText.oneDecimal(vdot)), outside the plausible range 20–90: "
         + "check the time (h:mm:ss or mm:ss)"
-    case let .notPositive(distanceMeters, timeSeconds):
+    case .notPositive(let distanceMeters, let timeSeconds):
       return "a race needs a positive distance and time, but got \(distanceMeters) m "
         + "in \(timeSeconds) s: check the distance and the time (h:mm:ss or mm:ss)"
     }

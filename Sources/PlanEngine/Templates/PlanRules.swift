@@ -91,6 +91,7 @@ public struct ValueRange: Sendable, Codable, Hashable {
   /// The value at `fraction` (0…1) of the way from `lower` to `upper`.
   public func value(at fraction: Double) -> Double { lower + (upper - lower) * min(1, max(0, fraction)) }
 
+  /// Decodes a number (`12`) or a range (`[10, 14]`).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if let single = try? container.decode(Double.self) {
@@ -104,6 +105,7 @@ public struct ValueRange: Sendable, Codable, Hashable {
     self.init(pair[0], pair[1])
   }
 
+  /// Encodes a number when both ends are equal, else `[lower, upper]`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     if lower == upper { try container.encode(lower) } else { try container.encode([lower, upper]) }

@@ -16,20 +16,21 @@ public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The template directory cannot be found.
   case directoryNotFound(lookedIn: [String])
 
+  /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
     switch self {
-    case let .syntax(file, line, column, detail):
+    case .syntax(let file, let line, let column, let detail):
       return "\(file):\(line):\(column): YAML syntax error: \(detail)"
-    case let .invalidValue(file, keyPath, value, allowed):
+    case .invalidValue(let file, let keyPath, let value, let allowed):
       return "\(file): \(keyPath): \(value) is wrong, allowed is \(allowed)"
-    case let .missingKey(file, keyPath):
+    case .missingKey(let file, let keyPath):
       return "\(file): \(keyPath): missing, this key is required"
-    case let .unknownKey(file, keyPath, suggestion):
+    case .unknownKey(let file, let keyPath, let suggestion):
       let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
       return "\(file): \(keyPath): unknown key\(hint)"
-    case let .missingFile(name, directory):
+    case .missingFile(let name, let directory):
       return "\(directory): \(name) is missing, the rules need it"
-    case let .directoryNotFound(lookedIn):
+    case .directoryNotFound(let lookedIn):
       return "plan templates not found; looked in: \(lookedIn.joined(separator: ", "))"
         + " (use --templates DIR or set RUNMATE_TEMPLATES)"
     }

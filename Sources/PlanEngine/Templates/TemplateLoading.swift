@@ -9,10 +9,27 @@ extension PlanRules {
   ///   - directory: the directory name, for messages about missing files.
   /// - Throws: ``TemplateError`` for the first problem found.
   public init(files: [TemplateFile], directory: String = "plan-templates") throws(TemplateError) {
-    var base: BaseRules?
-    var library: WorkoutLibrary?
-    var distances: [String: DistanceRules] = [:]
-    var distanceFiles: [String: String] = [:]
+    self = try DecodedTemplates(files: files).validated(directory: directory)
+  }
+}
+
+/// The template files decoded (syntax, types and keys checked), before the semantic checks: what the rules cache
+/// stores (see `TemplateCache.swift`).
+struct DecodedTemplates: Codable, Sendable, Hashable {
+  /// `base.yaml`, if it was among the files.
+  var base: BaseRules?
+  /// `workouts.yaml`, if it was among the files.
+  var library: WorkoutLibrary?
+  /// Per-distance rules by template name, and the file each came from (for messages).
+  var distances: [String: DistanceRules]
+  var distanceFiles: [String: String]
+  /// Every file name, sorted.
+  var sources: [String]
+
+  /// Decodes every file; the first file that does not decode throws.
+  init(files: [TemplateFile]) throws(TemplateError) {
+    distances = [:]
+    distanceFiles = [:]
     for file in files.sorted(by: { $0.name < $1.name }) {
       let stem = URL(fileURLWithPath: file.name).deletingPathExtension().lastPathComponent
       switch stem {
@@ -26,10 +43,16 @@ extension PlanRules {
         distanceFiles[rules.distance] = file.name
       }
     }
+    sources = files.map(\.name).sorted()
+  }
+
+  /// The rules, after the semantic checks: every file the rules need is there, and every value is in range and
+  /// refers to what exists.
+  func validated(directory: String) throws(TemplateError) -> PlanRules {
     guard let base else { throw .missingFile(name: "base.yaml", directory: directory) }
     guard let library else { throw .missingFile(name: "workouts.yaml", directory: directory) }
-    let baseFile = files.first { $0.name.hasSuffix("base.yaml") }?.name ?? "base.yaml"
-    let libraryFile = files.first { $0.name.hasSuffix("workouts.yaml") }?.name ?? "workouts.yaml"
+    let baseFile = sources.first { $0.hasSuffix("base.yaml") } ?? "base.yaml"
+    let libraryFile = sources.first { $0.hasSuffix("workouts.yaml") } ?? "workouts.yaml"
     try TemplateValidator(file: baseFile).validate(base)
     try TemplateValidator(file: libraryFile).validate(library)
     for name in Set(RaceDistance.allCases.map(\.templateName)).sorted() {
@@ -38,8 +61,7 @@ extension PlanRules {
       }
       try TemplateValidator(file: file).validate(rules, base: base, library: library)
     }
-    self.init(base: base, workouts: library.workouts, distances: distances,
-              sources: files.map(\.name).sorted())
+    return PlanRules(base: base, workouts: library.workouts, distances: distances, sources: sources)
   }
 }
 
@@ -48,8 +70,9 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
   let node: Node
   do {
     guard let composed = try Yams.compose(yaml: file.text) else {
-      throw TemplateError.invalidValue(file: file.name, keyPath: "(document)", value: "an empty file",
-                                       allowed: "a YAML mapping with schemaVersion: 1")
+      throw TemplateError.invalidValue(
+        file: file.name, keyPath: "(document)", value: "an empty file",
+        allowed: "a YAML mapping with schemaVersion: 1")
     }
     node = composed
   } catch let error as TemplateError {
@@ -60,8 +83,9 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
     throw .syntax(file: file.name, line: 1, column: 1, detail: oneLine("\(error)"))
   }
   if let version = node["schemaVersion"], version.int != 1 {
-    throw .invalidValue(file: file.name, keyPath: "schemaVersion", value: "'\(version.string ?? "?")'",
-                        allowed: "1")
+    throw .invalidValue(
+      file: file.name, keyPath: "schemaVersion", value: "'\(version.string ?? "?")'",
+      allowed: "1")
   }
   let value: T
   do {
@@ -81,15 +105,16 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
 /// document, so only the problem is kept.
 private func syntaxError(_ error: YamlError, file: String) -> TemplateError {
   switch error {
-  case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-       let .composer(context, problem, mark, _):
+  case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+    .composer(let context, let problem, let mark, _):
     let context = context.map { "\($0.text) " } ?? ""
     return .syntax(file: file, line: mark.line, column: mark.column, detail: oneLine(context + problem))
-  case let .duplicatedKeysInMapping(duplicates, context):
+  case .duplicatedKeysInMapping(let duplicates, let context):
     let keys = duplicates.sorted().map { "'\(oneLine($0))'" }.joined(separator: ", ")
-    return .syntax(file: file, line: context.mark.line, column: context.mark.column,
-                   detail: "duplicate key \(keys) in this mapping, allowed is each key once")
-  case let .reader(problem, offset, _, yaml):
+    return .syntax(
+      file: file, line: context.mark.line, column: context.mark.column,
+      detail: "duplicate key \(keys) in this mapping, allowed is each key once")
+  case .reader(let problem, let offset, _, let yaml):
     let line = offset.map { offset in yaml.utf8.prefix(max(0, offset)).filter { $0 == 0x0A }.count + 1 } ?? 1
     return .syntax(file: file, line: line, column: 1, detail: oneLine(problem))
   default:
@@ -146,15 +171,17 @@ private func describe(_ error: DecodingError, file: String, root: Node) -> Templ
     }
   }
   switch error {
-  case let .typeMismatch(type, context):
-    return .invalidValue(file: file, keyPath: keyPathString(context.codingPath),
-                         value: shown(context.codingPath), allowed: expected(type))
-  case let .valueNotFound(type, context):
-    return .invalidValue(file: file, keyPath: keyPathString(context.codingPath), value: "an empty value",
-                         allowed: expected(type))
-  case let .keyNotFound(key, context):
+  case .typeMismatch(let type, let context):
+    return .invalidValue(
+      file: file, keyPath: keyPathString(context.codingPath),
+      value: shown(context.codingPath), allowed: expected(type))
+  case .valueNotFound(let type, let context):
+    return .invalidValue(
+      file: file, keyPath: keyPathString(context.codingPath), value: "an empty value",
+      allowed: expected(type))
+  case .keyNotFound(let key, let context):
     return .missingKey(file: file, keyPath: keyPathString(context.codingPath + [key]))
-  case let .dataCorrupted(context):
+  case .dataCorrupted(let context):
     if let yaml = context.underlyingError as? YamlError { return syntaxError(yaml, file: file) }
     let path = context.codingPath
     var allowed = context.debugDescription
@@ -174,11 +201,20 @@ private func allowedFromEnumMessage(_ message: String) -> String? {
 }
 
 /// Keys present in the file but not in the schema are typos: re-encode what was decoded and compare key sets.
+///
+/// The re-encoding is JSON (Foundation's encoder, with the same key names and the same omitted `nil`s as Yams'),
+/// which costs a fraction of encoding YAML and composing it again.
 private func checkUnknownKeys<T: Codable>(in source: Node, decoded: T, file: String) throws(TemplateError) {
-  guard let text = try? YAMLEncoder().encode(decoded), let known = try? Yams.compose(yaml: text) else { return }
-  func walk(_ source: Node, _ known: Node, _ path: String) throws(TemplateError) {
-    if let mapping = source.mapping, let knownMapping = known.mapping {
-      let knownKeys: [String] = Array(knownMapping.keys.compactMap(\.string))
+  let encoder = JSONEncoder()
+  encoder.nonConformingFloatEncodingStrategy = .convertToString(
+    positiveInfinity: "inf", negativeInfinity: "-inf",
+    nan: "nan")
+  guard let data = try? encoder.encode(decoded), let known = try? JSONSerialization.jsonObject(with: data) else {
+    return
+  }
+  func walk(_ source: Node, _ known: Any, _ path: String) throws(TemplateError) {
+    if let mapping = source.mapping, let knownMapping = known as? [String: Any] {
+      let knownKeys = Array(knownMapping.keys)
       for (key, value) in mapping {
         guard let name = key.string else { continue }
         let childPath = path.isEmpty ? name : "\(path).\(name)"
@@ -187,7 +223,7 @@ private func checkUnknownKeys<T: Codable>(in source: Node, decoded: T, file: Str
         }
         try walk(value, knownValue, childPath)
       }
-    } else if let sequence = source.sequence, let knownSequence = known.sequence {
+    } else if let sequence = source.sequence, let knownSequence = known as? [Any] {
       for (index, element) in sequence.enumerated() where index < knownSequence.count {
         try walk(element, knownSequence[index], "\(path)[\(index)]")
       }

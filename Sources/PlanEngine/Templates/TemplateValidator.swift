@@ -2,19 +2,25 @@
 struct TemplateValidator {
   let file: String
 
-  private func check(_ condition: Bool, _ keyPath: String, _ value: @autoclosure () -> String,
-                     _ allowed: String) throws(TemplateError) {
+  private func check(
+    _ condition: Bool, _ keyPath: String, _ value: @autoclosure () -> String,
+    _ allowed: String
+  ) throws(TemplateError) {
     if !condition { throw .invalidValue(file: file, keyPath: keyPath, value: value(), allowed: allowed) }
   }
 
-  private func number(_ value: Double, _ keyPath: String, in range: ClosedRange<Double>,
-                      _ what: String = "") throws(TemplateError) {
-    try check(value.isFinite && range.contains(value), keyPath, "'\(format(value))'",
-              "\(what.isEmpty ? "" : what + " ")from \(format(range.lowerBound)) to \(format(range.upperBound))")
+  private func number(
+    _ value: Double, _ keyPath: String, in range: ClosedRange<Double>,
+    _ what: String = ""
+  ) throws(TemplateError) {
+    try check(
+      value.isFinite && range.contains(value), keyPath, "'\(format(value))'",
+      "\(what.isEmpty ? "" : what + " ")from \(format(range.lowerBound)) to \(format(range.upperBound))")
   }
 
   private func integer(_ value: Int, _ keyPath: String, in range: ClosedRange<Int>) throws(TemplateError) {
-    try check(range.contains(value), keyPath, "'\(value)'", "a whole number from \(range.lowerBound) to \(range.upperBound)")
+    try check(
+      range.contains(value), keyPath, "'\(value)'", "a whole number from \(range.lowerBound) to \(range.upperBound)")
   }
 
   private func format(_ value: Double) -> String {
@@ -66,30 +72,35 @@ struct TemplateValidator {
     }
     for runs in 3...7 {
       guard let index = base.weeklyPatterns.firstIndex(where: { $0.runs == runs }) else {
-        throw .invalidValue(file: file, keyPath: "weeklyPatterns", value: "no pattern for \(runs) runs",
-                            allowed: "one pattern for each of 3, 4, 5, 6 and 7 runs a week")
+        throw .invalidValue(
+          file: file, keyPath: "weeklyPatterns", value: "no pattern for \(runs) runs",
+          allowed: "one pattern for each of 3, 4, 5, 6 and 7 runs a week")
       }
       let path = "weeklyPatterns[\(index)].days"
       let slots = base.weeklyPatterns[index].days
       try check(slots.count == runs, path, "\(slots.count) days", "exactly \(runs) days")
-      try check(slots.filter { $0.role == .long }.count == 1 && slots.contains { $0.role == .long && $0.offset == 0 },
-                path, "the pattern", "exactly one long day, at offset 0")
+      try check(
+        slots.filter { $0.role == .long }.count == 1 && slots.contains { $0.role == .long && $0.offset == 0 },
+        path, "the pattern", "exactly one long day, at offset 0")
       try check(Set(slots.map(\.offset)).count == slots.count, path, "a repeated offset", "each offset once")
       for (index, slot) in slots.enumerated() {
         try integer(slot.offset, "\(path)[\(index)].offset", in: -6...0)
       }
       let hard = Set(slots.filter { $0.role == .long || $0.role == .quality }.map { ($0.offset + 7) % 7 })
       for day in hard where hard.contains((day + 1) % 7) {
-        throw .invalidValue(file: file, keyPath: path, value: "hard days on offsets \(day - 7) and \(day - 6)",
-                            allowed: "no two hard days (long, quality) on consecutive days")
+        throw .invalidValue(
+          file: file, keyPath: path, value: "hard days on offsets \(day - 7) and \(day - 6)",
+          allowed: "no two hard days (long, quality) on consecutive days")
       }
     }
     let structure = base.weekStructure
     try number(structure.minRunMinutes, "weekStructure.minRunMinutes", in: 0...60, "minutes")
-    try number(structure.eveOfLongMaxOfLong, "weekStructure.eveOfLongMaxOfLong", in: 0...1 / long.minRatioToOtherRuns,
-               "a share of the long run")
-    try number(structure.longRunMaxOfWeek, "weekStructure.longRunMaxOfWeek", in: long.noviceCapOfWeek...0.6,
-               "a share of the week (at least longRun.noviceCapOfWeek)")
+    try number(
+      structure.eveOfLongMaxOfLong, "weekStructure.eveOfLongMaxOfLong", in: 0...1 / long.minRatioToOtherRuns,
+      "a share of the long run")
+    try number(
+      structure.longRunMaxOfWeek, "weekStructure.longRunMaxOfWeek", in: long.noviceCapOfWeek...0.6,
+      "a share of the week (at least longRun.noviceCapOfWeek)")
     try integer(structure.fewRunsAtMost, "weekStructure.fewRunsAtMost", in: 3...7)
     for level in Level.allCases {
       try integer(structure.qualityAtFewRuns[level], "weekStructure.qualityAtFewRuns.\(level.rawValue)", in: 0...3)
@@ -109,23 +120,26 @@ struct TemplateValidator {
     let qualityKinds: [WorkoutKind] = [.tempo, .intervals, .hills, .fartlek, .strides]
     for (id, workout) in library.workouts.sorted(by: { $0.key < $1.key }) {
       let path = "workouts.\(id)"
-      try check(qualityKinds.contains(workout.kind), "\(path).kind", "'\(workout.kind.rawValue)'",
-                qualityKinds.map(\.rawValue).joined(separator: ", "))
+      try check(
+        qualityKinds.contains(workout.kind), "\(path).kind", "'\(workout.kind.rawValue)'",
+        qualityKinds.map(\.rawValue).joined(separator: ", "))
       try check(workout.zone != .easy, "\(path).zone", "'E'", "M, T, I, R or race")
       try number(workout.warmupKm, "\(path).warmupKm", in: 0...5, "km")
       try number(workout.cooldownKm, "\(path).cooldownKm", in: 0...5, "km")
       try amount(workout.work, "\(path).work", recovery: false)
       try number(workout.reps.lower, "\(path).reps", in: 1...30)
       try number(workout.reps.upper, "\(path).reps", in: workout.reps.lower...30)
-      try check(workout.reps.lower == workout.reps.lower.rounded() && workout.reps.upper == workout.reps.upper.rounded(),
-                "\(path).reps", "a fraction", "whole numbers")
+      try check(
+        workout.reps.lower == workout.reps.lower.rounded() && workout.reps.upper == workout.reps.upper.rounded(),
+        "\(path).reps", "a fraction", "whole numbers")
       if let recovery = workout.recovery {
         try amount(recovery, "\(path).recovery", recovery: true)
         if workout.zone == .interval {
           // Daniels: recovery jogs between intervals no longer than the work bouts.
           let fine = recovery.ofWork.map { $0 <= 1 } ?? sameUnitNotLonger(recovery, than: workout.work)
-          try check(fine, "\(path).recovery", "a recovery longer than the work bout",
-                    "recoveries no longer than the work (ofWork ≤ 1, or the same unit and no more)")
+          try check(
+            fine, "\(path).recovery", "a recovery longer than the work bout",
+            "recoveries no longer than the work (ofWork ≤ 1, or the same unit and no more)")
         }
       } else {
         try check(workout.reps.upper == 1, "\(path).recovery", "no recovery", "a recovery when reps can exceed 1")
@@ -145,8 +159,9 @@ struct TemplateValidator {
   private func amount(_ amount: Amount, _ path: String, recovery: Bool) throws(TemplateError) {
     let given = [amount.km != nil, amount.minutes != nil, amount.seconds != nil, amount.ofWork != nil]
       .filter { $0 }.count
-    try check(given == 1 && (recovery || amount.ofWork == nil), path, "\(given) amounts",
-              recovery ? "exactly one of km, minutes, seconds, ofWork" : "exactly one of km, minutes, seconds")
+    try check(
+      given == 1 && (recovery || amount.ofWork == nil), path, "\(given) amounts",
+      recovery ? "exactly one of km, minutes, seconds, ofWork" : "exactly one of km, minutes, seconds")
     if let km = amount.km {
       try number(km.lower, "\(path).km", in: 0.05...20)
       try number(km.upper, "\(path).km", in: km.lower...20)
@@ -182,7 +197,8 @@ struct TemplateValidator {
       let path = "levels.\(level.rawValue)"
       let minimum = rules.minimumWeeks[level]
       try integer(minimum.absolute, "minimumWeeks.\(level.rawValue).absolute", in: (taperWeeks + 1)...base.maxWeeks)
-      try integer(minimum.recommended, "minimumWeeks.\(level.rawValue).recommended", in: minimum.absolute...base.maxWeeks)
+      try integer(
+        minimum.recommended, "minimumWeeks.\(level.rawValue).recommended", in: minimum.absolute...base.maxWeeks)
       let settings = rules.levels[level]
       try number(settings.startWeeklyKm, "\(path).startWeeklyKm", in: 5...200, "km")
       try number(settings.peakWeeklyKm, "\(path).peakWeeklyKm", in: settings.startWeeklyKm...250, "km")
@@ -193,20 +209,23 @@ struct TemplateValidator {
       for phase in Phase.allCases {
         let ids = settings.workouts[phase]
         if base.levels[level].qualityPerWeek[phase] > 0 && phase != .race {
-          try check(!ids.isEmpty, "\(path).workouts.\(phase.rawValue)", "an empty list",
-                    "at least one workout id, since levels.\(level.rawValue).qualityPerWeek.\(phase.rawValue) > 0 in base.yaml")
+          try check(
+            !ids.isEmpty, "\(path).workouts.\(phase.rawValue)", "an empty list",
+            "at least one workout id, since levels.\(level.rawValue).qualityPerWeek.\(phase.rawValue) > 0 in base.yaml")
         }
         for (index, id) in ids.enumerated() {
           let itemPath = "\(path).workouts.\(phase.rawValue)[\(index)]"
           guard let workout = library.workouts[id] else {
             let known = library.workouts.keys.sorted()
             let hint = closestName(to: id, among: known).map { " (did you mean '\($0)'?)" } ?? ""
-            throw .invalidValue(file: file, keyPath: itemPath, value: "'\(id)'\(hint)",
-                                allowed: "a workout id from workouts.yaml: \(known.joined(separator: ", "))")
+            throw .invalidValue(
+              file: file, keyPath: itemPath, value: "'\(id)'\(hint)",
+              allowed: "a workout id from workouts.yaml: \(known.joined(separator: ", "))")
           }
           let allowed = base.levels[level].allowedKinds
-          try check(allowed.contains(workout.kind), itemPath, "'\(id)' (\(workout.kind.rawValue))",
-                    "kinds allowed for \(level.rawValue) in base.yaml: \(allowed.map(\.rawValue).joined(separator: ", "))")
+          try check(
+            allowed.contains(workout.kind), itemPath, "'\(id)' (\(workout.kind.rawValue))",
+            "kinds allowed for \(level.rawValue) in base.yaml: \(allowed.map(\.rawValue).joined(separator: ", "))")
         }
       }
     }
@@ -217,8 +236,9 @@ struct TemplateValidator {
     for (index, fraction) in volume.enumerated() {
       try number(fraction, "\(path).volume[\(index)]", in: 0.3...0.95, "a fraction of peak volume")
     }
-    try check(longRun.count == volume.count - 1, "\(path).longRun", "\(longRun.count) values",
-              "one value per taper week before race week (\(volume.count - 1))")
+    try check(
+      longRun.count == volume.count - 1, "\(path).longRun", "\(longRun.count) values",
+      "one value per taper week before race week (\(volume.count - 1))")
     for (index, fraction) in longRun.enumerated() {
       try number(fraction, "\(path).longRun[\(index)]", in: 0.3...1, "a fraction of the peak long run")
     }

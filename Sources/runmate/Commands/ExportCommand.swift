@@ -4,22 +4,24 @@ import Foundation
 import ICalendar
 import Logbook
 import PlanEngine
-import Training
 import Scheduling
+import Training
 
 /// `runmate export`: the plan as an iCalendar file for any calendar app.
 struct ExportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
-    abstract: "Export the plan as an .ics calendar (Google, Apple, Outlook, Thunderbird, …).",
+    abstract: "Export the plan as an .ics calendar (Google, Apple, Outlook, Thunderbird and others).",
     discussion: """
-      Re-exporting an updated plan for the same race updates the events (same UIDs, higher SEQUENCE) and cancels
-      removed workouts; an existing --out file is read as the previous export.
+      Re-exporting an updated plan for the same race updates the events (same UIDs, higher SEQUENCE) and \
+      cancels removed workouts; an existing --out file is read as the previous export.
 
       Examples:
-        runmate export --distance half --level beginner --weeks 12 --out plan.ics
-        runmate export --distance 10k --level intermediate --weeks 10 --at 06:30 --tz Europe/Berlin \\
-          --remind 30m --busy work.ics --out plan.ics
+        runmate export --distance half --level beginner --weeks 12 \\
+          --out plan.ics
+        runmate export --distance 10k --level intermediate \\
+          --weeks 10 --at 06:30 --tz Europe/Berlin --remind 30m \\
+          --busy work.ics --out plan.ics
       """)
 
   @OptionGroup var goal: GoalOptions
@@ -29,25 +31,38 @@ struct ExportCommand: ParsableCommand {
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var profileOption: ProfileOption
 
-  @Option(name: .customLong("plan"), help: ArgumentHelp(
-    "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
+  @Option(
+    name: .customLong("plan"),
+    help: ArgumentHelp(
+      "A saved plan to use instead of --distance/--level/... (default without them: the active plan).",
+      valueName: "name"))
   var planName: String?
 
-  @Option(name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"))
+  @Option(
+    name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"),
+    completion: Completions.calendarFile)
   var out: String
 
   @OptionGroup var reminderOptions: ReminderOptions
 
-  @Option(name: .long, help: ArgumentHelp(
-    "The previous export to update against (default: the --out file, if it exists).", valueName: "file"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The previous export to update against (default: the --out file, if it exists).", valueName: "file"),
+    completion: Completions.calendarFile)
   var previous: String?
 
-  @Option(name: .long, help: ArgumentHelp(
-    "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Print what changed against this previous export (moved, changed, cancelled, added).", valueName: "file"),
+    completion: Completions.calendarFile)
   var diff: String?
 
-  @Option(name: .customLong("units"),
-          help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).")
+  @Option(
+    name: .customLong("units"),
+    help: "Units in event titles: km or mi (default: the plan's, else the profile's, else km).",
+    completion: Completions.units)
   var units: String?
 
   @Flag(name: .long, help: "Replace an existing --out file even when it is not a calendar runmate wrote.")
@@ -58,9 +73,10 @@ struct ExportCommand: ParsableCommand {
     // cannot be written.
     let output = out == "-" ? nil : try OutputFile(out, kind: .calendar, database: database.path, force: force)
     let profile = try profileOption.load(database)
-    let resolved = try ResolvedSchedule.resolve(goal: goal, options: schedule, reminders: reminderOptions, units: units,
-                                                templates: templates, clock: clock, database: database,
-                                                name: planName, profile: profile)
+    let resolved = try ResolvedSchedule.resolve(
+      goal: goal, options: schedule, reminders: reminderOptions, units: units,
+      templates: templates, clock: clock, database: database,
+      name: planName, profile: profile)
     let plan = resolved.plan
     let scheduled = resolved.schedule
 
@@ -73,8 +89,9 @@ struct ExportCommand: ParsableCommand {
       previousCalendar = last.calendar
       previousPath = "the last export (\(last.path))"
     }
-    let export = try planCalendar(plan, schedule: scheduled, settings: resolved.settings, previous: previousCalendar,
-                                  now: try clock.instant())
+    let export = try planCalendar(
+      plan, schedule: scheduled, settings: resolved.settings, previous: previousCalendar,
+      now: try clock.instant())
     let text: String
     do {
       text = try export.calendar.serialized()
@@ -113,8 +130,9 @@ struct DiffReport {
     var lines: [String] = []
     for kind in order {
       for change in changes where change.change == kind {
-        lines.append("\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(change.summary)"
-          + (change.detail.map { " (\($0))" } ?? ""))
+        lines.append(
+          "\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(change.summary)"
+            + (change.detail.map { " (\($0))" } ?? ""))
       }
     }
     lines.append(summary())
@@ -124,6 +142,7 @@ struct DiffReport {
   /// `2 moved, 0 changed, 0 cancelled, 0 added, 38 unchanged`.
   func summary() -> String {
     let order: [EventChange] = [.moved, .changed, .cancelled, .added, .unchanged]
-    return order.map { kind in "\(changes.filter { $0.change == kind }.count) \(kind.rawValue)" }.joined(separator: ", ")
+    return order.map { kind in "\(changes.filter { $0.change == kind }.count) \(kind.rawValue)" }.joined(
+      separator: ", ")
   }
 }

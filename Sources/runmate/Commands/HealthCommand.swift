@@ -4,8 +4,8 @@ import Health
 import Ingest
 import Logbook
 import PlanEngine
-import TrainingProgress
 import Training
+import TrainingProgress
 
 /// `runmate health`: Apple Health data, imported and summarised.
 struct HealthCommand: ParsableCommand {
@@ -18,14 +18,17 @@ struct HealthCommand: ParsableCommand {
   /// Whose data, in which zone.
   struct Who: ParsableArguments {
     @Option(name: .customLong("profile"), help: "The profile (default: the default profile).") var profile: String?
-    @Option(name: .customLong("tz"), help: "Time zone for days (default: the profile's, else the system's).") var timeZone: String?
+    @Option(
+      name: .customLong("tz"), help: "Time zone for days (default: the profile's, else the system's).",
+      completion: Completions.timeZone) var timeZone: String?
 
     func resolve(_ db: LogbookDatabase) throws -> (name: String, zone: TimeZone, profile: Profile?) {
       let found = try db.profile(named: profile)
       let zoneName = timeZone ?? found?.timeZone ?? TimeZone.current.identifier
       guard let zone = TimeZone(identifier: zoneName) else {
-        throw CLIError.invalidOption(option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
-                                     suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
+          suggestion: nil)
       }
       return (found?.name ?? "", zone, found)
     }
@@ -34,9 +37,12 @@ struct HealthCommand: ParsableCommand {
   struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Import export.zip, export.xml (any size, streamed) or a CSV of date,steps,distance_km,active_kcal.")
-    @Argument(help: "The export file.") var file: String
-    @Option(name: .long, help: ArgumentHelp("The saved plan its runs count for (default: the active plan).",
-                                            valueName: "name"))
+    @Argument(help: "The export file.", completion: .file(extensions: ["zip", "xml", "csv"])) var file: String
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "The saved plan its runs count for (default: the active plan).",
+        valueName: "name"))
     var plan: String?
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions
@@ -48,7 +54,9 @@ struct HealthCommand: ParsableCommand {
         do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
       }()
       let url = URL(fileURLWithPath: file)
-      guard FileManager.default.fileExists(atPath: file) else { throw CLIError.unreadable(path: file, reason: "no such file") }
+      guard FileManager.default.fileExists(atPath: file) else {
+        throw CLIError.unreadable(path: file, reason: "no such file")
+      }
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
       let bar: ProgressBar? = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: size) : nil
       var report: (@Sendable (Int64) -> Void)?
@@ -62,25 +70,32 @@ struct HealthCommand: ParsableCommand {
       }
       bar?.finish()
       let days = data.days.compactMap { day in
-        CivilDate(iso: day.date).map { HealthDay(date: $0, steps: day.steps, distanceKm: day.distanceKm, activeKcal: day.activeEnergyKcal) }
+        CivilDate(iso: day.date).map {
+          HealthDay(date: $0, steps: day.steps, distanceKm: day.distanceKm, activeKcal: day.activeEnergyKcal)
+        }
       }
       let measures = data.measures.map { HealthMeasure(kind: $0.kind.rawValue, date: $0.date, value: $0.value) }
       // Running workouts join the logbook the one ingest way, inside saveHealth's write transaction: a run already
       // there (an earlier import, a GPX/TCX file, the run logged by hand) is one run, so two imports at once store
       // each run once; new runs are matched to the plan.
       let (runs, withoutDistance) = healthRuns(data.workouts, timeZone: zone)
-      let result = try db.saveHealth(days: days, measures: measures, runs: runs, profile: name, planID: saved?.id,
-                                     slots: try plannedSlots(for: saved, in: db))
+      let result = try db.saveHealth(
+        days: days, measures: measures, runs: runs, profile: name, planID: saved?.id,
+        slots: try plannedSlots(for: saved, in: db))
       let previousBest = result.previousBestSteps
-      var lines = ["imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
-        + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"]
+      var lines = [
+        "imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
+          + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"
+      ]
       if data.skippedRecords > 0 {
         let records = data.skippedRecords == 1 ? "1 record" : "\(data.skippedRecords) records"
-        lines.append("skipped \(records) whose date, value or unit could not be read (missing, negative or not a number)")
+        lines.append(
+          "skipped \(records) whose date, value or unit could not be read (missing, negative or not a number)")
       }
       if !withoutDistance.isEmpty {
         let count = withoutDistance.count == 1 ? "1 running workout" : "\(withoutDistance.count) running workouts"
-        let days = withoutDistance.prefix(3).map(\.shortLabel).joined(separator: ", ")
+        let days =
+          withoutDistance.prefix(3).map(\.shortLabel).joined(separator: ", ")
           + (withoutDistance.count > 3 ? ", …" : "")
         lines.append("skipped \(count) without a distance (\(days)): log each with `runmate log DATE --distance …`")
       }
@@ -98,7 +113,8 @@ struct HealthCommand: ParsableCommand {
   }
 
   struct Summary: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Today, the last 7 days, the best day, the activity level.")
+    static let configuration = CommandConfiguration(
+      abstract: "Today, the last 7 days, the best day, the activity level.")
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var clock: ClockOptions
@@ -118,8 +134,9 @@ struct HealthCommand: ParsableCommand {
       }
       var lines: [String] = []
       if let t = summary.todayTotals {
-        lines.append("Today, \(today.shortLabel): \(wholeNumber(t.steps)) steps, \(units.format(t.distanceKm)), "
-          + "\(wholeNumber(t.activeKcal)) kcal")
+        lines.append(
+          "Today, \(today.shortLabel): \(wholeNumber(t.steps)) steps, \(units.format(t.distanceKm)), "
+            + "\(wholeNumber(t.activeKcal)) kcal")
       } else {
         lines.append("Today, \(today.shortLabel): no data yet")
       }
@@ -129,16 +146,19 @@ struct HealthCommand: ParsableCommand {
       for day in summary.lastSevenDays {
         let share = day.steps / top
         let width = share.isFinite ? Int((min(max(share, 0), 1) * 40).rounded()) : 0
-        lines.append("  \(day.date.shortLabel.padding(toLength: 11, withPad: " ", startingAt: 0)) "
-          + String(repeating: "█", count: width) + " \(wholeNumber(day.steps))")
+        lines.append(
+          "  \(day.date.shortLabel.padding(toLength: 11, withPad: " ", startingAt: 0)) "
+            + String(repeating: "█", count: width) + " \(wholeNumber(day.steps))")
       }
       lines.append("")
       if let best = summary.bestDay {
-        lines.append("Best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel) \(best.date.year)"
-          + (summary.newBest ? " (new!)" : ""))
+        lines.append(
+          "Best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel) \(best.date.year)"
+            + (summary.newBest ? " (new!)" : ""))
       }
-      lines.append("Activity level: \(summary.activityLevel.rawValue) (\(wholeNumber(summary.averageSteps7)) steps a day this week; "
-        + "28-day average \(wholeNumber(summary.averageSteps28)), 30-day \(wholeNumber(summary.averageSteps30)))")
+      lines.append(
+        "Activity level: \(summary.activityLevel.rawValue) (\(wholeNumber(summary.averageSteps7)) steps a day this week; "
+          + "28-day average \(wholeNumber(summary.averageSteps28)), 30-day \(wholeNumber(summary.averageSteps30)))")
       try writeStandardOutput(lines.joined(separator: "\n") + "\n")
     }
   }
@@ -159,7 +179,8 @@ final class ProgressBar: @unchecked Sendable {
     guard percent != shown else { return }
     shown = percent
     let filled = percent * 30 / 100
-    let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent) %"
+    let line =
+      "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent) %"
     FileHandle.standardError.write(Data(line.utf8))
   }
 

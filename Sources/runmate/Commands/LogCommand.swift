@@ -13,7 +13,8 @@ struct LogCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate log --distance 8.2km --time 47:30
-        runmate log 2027-01-05 --distance 5mi --time 44:10 --kind tempo --rpe 7 --hr 158 --note "windy"
+        runmate log 2027-01-05 --distance 5mi --time 44:10 \\
+          --kind tempo --rpe 7 --hr 158 --note "windy"
         runmate log --undo
         runmate log delete 12
       """,
@@ -27,11 +28,16 @@ struct LogCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Distance: 8.2km, 5mi, or km by default.", valueName: "distance"))
     var distance: String?
     @Option(name: .long, help: ArgumentHelp("Time: h:mm:ss or mm:ss.", valueName: "time")) var time: String?
-    @Option(name: .long, help: ArgumentHelp("Kind: easy, long, tempo, intervals, …", valueName: "kind")) var kind: String?
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Kind: \(WorkoutKind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "kind"),
+      completion: Completions.workoutKind) var kind: String?
     @Option(name: .long, help: ArgumentHelp("Perceived effort 1-10.", valueName: "n")) var rpe: Int?
     @Option(name: .long, help: ArgumentHelp("Average heart rate.", valueName: "bpm")) var hr: Int?
     @Option(name: .long, help: ArgumentHelp("A note.", valueName: "text")) var note: String?
-    @Option(name: .long, help: ArgumentHelp("The saved plan it counts for (default: the active plan).", valueName: "name"))
+    @Option(
+      name: .long, help: ArgumentHelp("The saved plan it counts for (default: the active plan).", valueName: "name"))
     var plan: String?
     @Flag(name: .long, help: "Remove the most recently logged run instead.") var undo = false
     @OptionGroup var database: DatabaseOptions
@@ -59,8 +65,10 @@ struct LogCommand: ParsableCommand {
       if let twin = result.twins.first {
         let run = twin.stored
         var lines = ["Already in the logbook: " + twinDescription(twin, units: units) + "."]
-        if let matched = matchDescription(storedMatch(run, slots: slots), distanceKm: run.distanceKm, in: saved,
-                                          units: units) {
+        if let matched = matchDescription(
+          storedMatch(run, slots: slots), distanceKm: run.distanceKm, in: saved,
+          units: units)
+        {
           lines.append(matched + ".")
         }
         return try writeStandardOutput(lines.joined(separator: "\n") + "\n")
@@ -70,8 +78,10 @@ struct LogCommand: ParsableCommand {
       let previous = result.before
       let before = PersonalBests(previous)
       let after = PersonalBests(previous + [stored])
-      var lines = ["Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(distanceText(stored.distanceKm, units)) "
-        + "in \(formatRaceTime(stored.durationSeconds)) (\(paceText(secondsPerKm: stored.secondsPerKm, units)))"]
+      var lines = [
+        "Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(distanceText(stored.distanceKm, units)) "
+          + "in \(formatRaceTime(stored.durationSeconds)) (\(paceText(secondsPerKm: stored.secondsPerKm, units)))"
+      ]
       if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: saved, units: units) {
         lines.append(matched + ". Nice work!")
       } else if saved != nil {
@@ -86,41 +96,47 @@ struct LogCommand: ParsableCommand {
     }
 
     func parsedCompletion(today: CivilDate) throws -> Completion {
-      let day = try date.map { text throws -> CivilDate in
-        guard let parsed = CivilDate(iso: text) else {
-          throw CLIError.invalidOption(option: "DATE", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
-        }
-        return parsed
-      } ?? today
+      let day =
+        try date.map { text throws -> CivilDate in
+          guard let parsed = CivilDate(iso: text) else {
+            throw CLIError.invalidOption(option: "DATE", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
+          }
+          return parsed
+        } ?? today
       guard day <= today else {
-        throw CLIError.invalidOption(option: "DATE", value: day.description,
-                                     allowed: "today (\(today)) or earlier: runs are logged after they happen", suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "DATE", value: day.description,
+          allowed: "today (\(today)) or earlier: runs are logged after they happen", suggestion: nil)
       }
       guard let distanceText = distance else {
         throw CLIError.missingOption(option: "--distance", allowed: "a distance such as 8.2km or 5mi")
       }
       let km = parseDistanceKilometers(distanceText) ?? Double(distanceText).flatMap { $0 > 0 ? $0 : nil }
       guard let km, (0.1...250).contains(km) else {
-        throw CLIError.invalidOption(option: "--distance", value: distanceText,
-                                     allowed: "0.1 to 250 km, written like 8.2km, 5mi or 8.2", suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--distance", value: distanceText,
+          allowed: "0.1 to 250 km, written like 8.2km, 5mi or 8.2", suggestion: nil)
       }
       guard let timeText = time else {
         throw CLIError.missingOption(option: "--time", allowed: "h:mm:ss or mm:ss")
       }
       guard let seconds = parseRaceTime(timeText), seconds > 0 else {
-        throw CLIError.invalidOption(option: "--time", value: timeText, allowed: "h:mm:ss or mm:ss, e.g. 47:30", suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--time", value: timeText, allowed: "h:mm:ss or mm:ss, e.g. 47:30", suggestion: nil)
       }
       let pace = seconds / km
       guard (120...1200).contains(pace) else {
-        throw CLIError.invalidOption(option: "--time", value: timeText,
-                                     allowed: "a pace between 2:00 and 20:00 per km for \(oneDecimal(km)) km "
-                                       + "(this is \(Pace(secondsPerKilometer: pace).formatted())); check --distance and --time",
-                                     suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--time", value: timeText,
+          allowed: "a pace between 2:00 and 20:00 per km for \(oneDecimal(km)) km "
+            + "(this is \(Pace(secondsPerKilometer: pace).formatted())); check --distance and --time",
+          suggestion: nil)
       }
       let workoutKind = try kind.map { text throws -> WorkoutKind in
         guard let parsed = WorkoutKind(rawValue: text.lowercased()) else {
-          throw CLIError.invalidOption(option: "--kind", value: text,
-                                       allowed: WorkoutKind.allCases.map(\.rawValue).joined(separator: ", "), suggestion: nil)
+          throw CLIError.invalidOption(
+            option: "--kind", value: text,
+            allowed: WorkoutKind.allCases.map(\.rawValue).joined(separator: ", "), suggestion: nil)
         }
         return parsed
       }
@@ -128,10 +144,12 @@ struct LogCommand: ParsableCommand {
         throw CLIError.invalidOption(option: "--rpe", value: String(rpe), allowed: "1 to 10", suggestion: nil)
       }
       if let hr, !(30...230).contains(hr) {
-        throw CLIError.invalidOption(option: "--hr", value: String(hr), allowed: "30 to 230 beats per minute", suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--hr", value: String(hr), allowed: "30 to 230 beats per minute", suggestion: nil)
       }
-      return Completion(date: day, distanceKm: km, durationSeconds: seconds, kind: workoutKind, rpe: rpe,
-                        averageHeartRate: hr, note: note, source: .manual)
+      return Completion(
+        date: day, distanceKm: km, durationSeconds: seconds, kind: workoutKind, rpe: rpe,
+        averageHeartRate: hr, note: note, source: .manual)
     }
   }
 

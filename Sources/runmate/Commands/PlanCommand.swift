@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
-import Training
 import Scheduling
+import Training
 
 /// `runmate plan`: generate a training plan.
 struct PlanCommand: ParsableCommand {
@@ -13,13 +13,16 @@ struct PlanCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate plan --distance half --level beginner --weeks 12
-        runmate plan --distance 10k --level intermediate --race-date 2027-04-25 --recent-race 5k=22:30
-        runmate plan --distance marathon --level advanced --weeks 18 --format json
-        runmate plan --distance half --level beginner --weeks 12 --save --name spring --days tue,thu,sat,sun \\
-          --at 06:30 --tz Europe/Berlin --remind 30m     # the plan keeps its schedule settings
+        runmate plan --distance 10k --level intermediate \\
+          --race-date 2027-04-25 --recent-race 5k=22:30
+        runmate plan --distance marathon --level advanced --weeks 18 \\
+          --format json
+        runmate plan --distance half --level beginner --weeks 12 \\
+          --save --name spring --days tue,thu,sat,sun --at 06:30 \\
+          --tz Europe/Berlin --remind 30m
 
-      With --save, the schedule options (or the profile's defaults) are saved with the plan: `schedule`, `export`,
-      `today` and `week` use them until an option given to `schedule` or `export` changes them.
+      With --save, the schedule options (or the profile's defaults) are saved with the plan: `schedule`, \
+      `export`, `today` and `week` use them until an option given to `schedule` or `export` changes them.
       """)
 
   @OptionGroup var goal: GoalOptions
@@ -34,7 +37,8 @@ struct PlanCommand: ParsableCommand {
   @Flag(name: .long, help: "Save the plan in the database (and make it the active plan).")
   var save = false
 
-  @Option(name: .long, help: ArgumentHelp("The saved plan's name (default: distance and race date).", valueName: "name"))
+  @Option(
+    name: .long, help: ArgumentHelp("The saved plan's name (default: distance and race date).", valueName: "name"))
   var name: String?
 
   func run() throws {
@@ -42,28 +46,33 @@ struct PlanCommand: ParsableCommand {
     let units = try output.unit(default: profile?.units)
     let rules = try templates.loadRules()
     let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
-    let fromProfile = profileDefaults(profile, options: schedule, reminders: reminderOptions,
-                                      unitsGiven: output.units != nil)
+    let fromProfile = profileDefaults(
+      profile, options: schedule, reminders: reminderOptions,
+      unitsGiven: output.units != nil)
     var base = fromProfile.settings
     if let days = schedule.days { base.runDays = try SettingValues.runDays(days) }
-    let plan = try fittingRunDays(goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
-                                  source: runDaysSource(given: schedule.days != nil, profile))
+    let plan = try fittingRunDays(
+      goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
+      source: runDaysSource(given: schedule.days != nil, profile))
     var settings = try schedule.apply(to: fromProfile.settings, plan: plan).settings
     settings = try reminderOptions.apply(to: settings).settings
     if output.units != nil { settings.units = units }
     if save || name != nil {
       // Settings given or taken from the profile are saved with the plan; with neither, none (the old behaviour).
-      let given = schedule.isGiven || reminderOptions.noReminders || !reminderOptions.reminders.isEmpty
+      let given =
+        schedule.isGiven || reminderOptions.noReminders || !reminderOptions.reminders.isEmpty
         || output.units != nil
       let scheduled = try settings.schedule(plan)
       let planName = name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
       let db = try database.open()
-      let saved = try db.savePlan(plan, name: planName, activate: true,
-                                  schedule: (given || profile != nil ? settings : nil, scheduled.datedWorkouts))
+      let saved = try db.savePlan(
+        plan, name: planName, activate: true,
+        schedule: (given || profile != nil ? settings : nil, scheduled.datedWorkouts))
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
       if let line = fromProfile.announcement { writeStandardError(line) }
-      writeStandardError("saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
-        + "it is the active plan")
+      writeStandardError(
+        "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
+          + "it is the active plan")
       for line in noteLines(scheduled.notes, runDays: settings.runDays) { writeStandardError(line) }
     }
     switch output.format {

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
-import Training
 import Scheduling
+import Training
 
 /// `runmate plans`: saved plans.
 struct PlansCommand: ParsableCommand {
@@ -26,9 +26,10 @@ struct PlansCommand: ParsableCommand {
       var lines: [String] = []
       for saved in plans {
         let goal = saved.plan.goal
-        lines.append("\(saved.active ? "*" : " ") \(terminalSafe(saved.name))  "
-          + "\(goal.level.rawValue) \(goal.distance.displayName), "
-          + "\(goal.weeks) weeks, \(goal.start) → \(goal.raceDate)  (\(saved.id))")
+        lines.append(
+          "\(saved.active ? "*" : " ") \(terminalSafe(saved.name))  "
+            + "\(goal.level.rawValue) \(goal.distance.displayName), "
+            + "\(goal.weeks) weeks, \(goal.start) → \(goal.raceDate)  (\(saved.id))")
       }
       try writeText(lines.joined(separator: "\n") + "\n")
     }
@@ -49,8 +50,9 @@ struct PlansCommand: ParsableCommand {
         try writeStandardOutput(JSONOutput.encode(ShownPlan(saved: saved, settings: settings)))
       case .table:
         let settings = try db.scheduleSettings(ofPlan: saved.id)
-        try writeText(PlanTable(plan: saved.plan, units: try output.unit(default: settings?.units)).render()
-          + "\n" + Show.describe(settings) + "\n")
+        try writeText(
+          PlanTable(plan: saved.plan, units: try output.unit(default: settings?.units)).render()
+            + "\n" + Show.describe(settings) + "\n")
       }
     }
 
@@ -67,8 +69,9 @@ struct PlansCommand: ParsableCommand {
       if !settings.busyFiles.isEmpty {
         parts.append("busy \(settings.busyFiles.joined(separator: " ")) (\(settings.busy.count) busy times kept)")
       }
-      parts.append(settings.reminders.map { $0.isEmpty ? "no reminders" : "reminders \($0.joined(separator: " "))" }
-        ?? "default reminders")
+      parts.append(
+        settings.reminders.map { $0.isEmpty ? "no reminders" : "reminders \($0.joined(separator: " "))" }
+          ?? "default reminders")
       if let units = settings.units { parts.append(units.rawValue) }
       if let start = settings.raceStart { parts.append("race at \(start)") }
       return "Schedule: " + terminalSafe(parts.joined(separator: ", "))
@@ -104,7 +107,10 @@ struct ShownPlan: Encodable {
   var saved: SavedPlan
   var settings: ScheduleSettings?
 
-  enum CodingKeys: String, CodingKey { case name, active, scheduleSettings = "schedule_settings" }
+  enum CodingKeys: String, CodingKey {
+    case name, active
+    case scheduleSettings = "schedule_settings"
+  }
 
   func encode(to encoder: any Encoder) throws {
     try saved.plan.encode(to: encoder)
@@ -124,7 +130,9 @@ extension PlansCommand {
         the events' titles, reminders). `runmate plans import FILE` reads it back, on this machine or another.
         """)
     @Argument(help: "The plan's name.") var name: String
-    @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    @Option(
+      name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"),
+      completion: .file(extensions: ["json"]))
     var out: String?
     @Flag(name: .long, help: "Replace --out even if it is not a plan file runmate wrote.") var force = false
     @OptionGroup var database: DatabaseOptions
@@ -134,14 +142,16 @@ extension PlansCommand {
       let target = try out.map { try OutputFile($0, kind: .planShare, database: database.path, force: force) }
       let db = try database.open()
       let saved = try db.plan(named: name)
-      let file = PlanFile(name: saved.name, exportedAt: try clock.instant(), plan: saved.plan,
-                          settings: try db.scheduleSettings(ofPlan: saved.id))
+      let file = PlanFile(
+        name: saved.name, exportedAt: try clock.instant(), plan: saved.plan,
+        settings: try db.scheduleSettings(ofPlan: saved.id))
       let text = try file.encoded()
       guard let target else { return try writeStandardOutput(text) }
       try target.write(text)
-      writeStandardError("wrote plan '\(terminalSafe(saved.name))' (\(saved.plan.weeks.count) weeks"
-        + "\(file.settings == nil ? ", no schedule settings" : ", with its schedule settings")) to "
-        + terminalSafe(target.path))
+      writeStandardError(
+        "wrote plan '\(terminalSafe(saved.name))' (\(saved.plan.weeks.count) weeks"
+          + "\(file.settings == nil ? ", no schedule settings" : ", with its schedule settings")) to "
+          + terminalSafe(target.path))
     }
   }
 
@@ -152,9 +162,12 @@ extension PlansCommand {
         The plan is saved with its schedule settings and scheduled with them; a file that cannot be trusted \
         (not a plan file, a newer version, impossible values) is refused and nothing is saved.
         """)
-    @Argument(help: "The plan file (runmate.plan-share/1).") var file: String
-    @Option(name: .long, help: ArgumentHelp("Save it under this name (default: the name in the file).",
-                                            valueName: "name"))
+    @Argument(help: "The plan file (runmate.plan-share/1).", completion: .file(extensions: ["json"])) var file: String
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Save it under this name (default: the name in the file).",
+        valueName: "name"))
     var name: String?
     @Flag(name: .long, help: "Make it the active plan.") var activate = false
     @OptionGroup var database: DatabaseOptions
@@ -165,8 +178,9 @@ extension PlansCommand {
       func refuse(_ problem: String) -> PlanFileError { .untrusted(path: file, problem: problem) }
       let planName = name ?? shared.name
       if let name, PlanFile(name: name, exportedAt: shared.exportedAt, plan: shared.plan).problem() != nil {
-        throw CLIError.invalidOption(option: "--name", value: name,
-                                     allowed: "1 to 100 characters without control characters", suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--name", value: name,
+          allowed: "1 to 100 characters without control characters", suggestion: nil)
       }
       var dated: [DatedWorkout] = []
       if let settings = shared.settings {
@@ -183,17 +197,20 @@ extension PlansCommand {
       let db = try database.open()
       let existing = try db.plans()
       if let same = existing.first(where: { $0.id == shared.plan.id }) {
-        throw refuse("this plan (\(shared.plan.id)) is already saved as '\(same.name)'; "
-          + "delete it first with `runmate plans delete \(same.name)` to replace it")
+        throw refuse(
+          "this plan (\(shared.plan.id)) is already saved as '\(same.name)'; "
+            + "delete it first with `runmate plans delete \(same.name)` to replace it")
       }
       if existing.contains(where: { $0.name == planName }) {
         throw refuse("a different plan is already saved as '\(planName)'; give another name with --name")
       }
-      let saved = try db.savePlan(shared.plan, name: planName, activate: activate,
-                                  schedule: shared.settings.map { ($0, dated) })
+      let saved = try db.savePlan(
+        shared.plan, name: planName, activate: activate,
+        schedule: shared.settings.map { ($0, dated) })
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
       let goal = shared.plan.goal
-      var line = "imported plan '\(terminalSafe(saved.name))' (\(goal.level.rawValue) "
+      var line =
+        "imported plan '\(terminalSafe(saved.name))' (\(goal.level.rawValue) "
         + "\(goal.distance.displayName), \(shared.plan.weeks.count) weeks, \(goal.start) → \(goal.raceDate))"
       if let settings = shared.settings {
         let described = PlansCommand.Show.describe(settings).dropFirst("Schedule: ".count)
@@ -201,7 +218,9 @@ extension PlansCommand {
       } else {
         line += " without schedule settings (the profile's defaults apply)"
       }
-      line += saved.active ? "; it is the active plan"
+      line +=
+        saved.active
+        ? "; it is the active plan"
         : "; make it the active plan with `runmate plans activate \(terminalSafe(saved.name))`"
       try writeText(line + "\n")
     }

@@ -3,28 +3,37 @@ import CalendarExport
 import Foundation
 import Logbook
 import PlanEngine
-import TrainingProgress
 import Training
+import TrainingProgress
 
 /// Profile fields, shared by `profile init` and `profile set`.
 struct ProfileFields: ParsableArguments {
-  @Option(name: .long, help: "Experience level: beginner, intermediate, advanced.") var level: String?
+  @Option(name: .long, help: "Experience level: beginner, intermediate, advanced.", completion: Completions.level)
+  var level: String?
   @Option(name: .customLong("birth-year"), help: "Birth year.") var birthYear: Int?
   @Option(name: .long, help: "Sex (optional, free text).") var sex: String?
   @Option(name: .long, help: ArgumentHelp("Height in cm, 100-250.", valueName: "cm")) var height: String?
   @Option(name: .long, help: ArgumentHelp("Weight in kg, 25-300.", valueName: "kg")) var weight: String?
   @Option(name: .customLong("resting-hr"), help: "Resting heart rate.") var restingHR: Int?
   @Option(name: .customLong("max-hr"), help: "Maximum heart rate.") var maxHR: Int?
-  @Option(name: .long, help: "Units: km or mi.") var units: String?
-  @Option(name: .customLong("tz"), help: "Time zone (IANA name).") var timeZone: String?
-  @Option(name: .long, help: "Preferred run days, e.g. tue,thu,sat,sun.") var days: String?
-  @Option(name: .customLong("long-run-day"), help: "Preferred long-run day.") var longRunDay: String?
-  @Option(name: .customLong("remind"), help: "Default reminders (repeatable), e.g. 30m, 20:00-1d.") var reminders: [String] = []
-  @Option(name: .customLong("race-start"), help: ArgumentHelp("Usual race start time, e.g. 09:00: race events are timed.",
-                                                               valueName: "time")) var raceStart: String?
+  @Option(name: .long, help: "Units: km or mi.", completion: Completions.units) var units: String?
+  @Option(name: .customLong("tz"), help: "Time zone (IANA name).", completion: Completions.timeZone)
+  var timeZone: String?
+  @Option(name: .long, help: "Preferred run days, e.g. tue,thu,sat,sun.", completion: Completions.weekdays)
+  var days: String?
+  @Option(name: .customLong("long-run-day"), help: "Preferred long-run day.", completion: Completions.weekday)
+  var longRunDay: String?
+  @Option(name: .customLong("remind"), help: "Default reminders (repeatable), e.g. 30m, 20:00-1d.") var reminders:
+    [String] = []
+  @Option(
+    name: .customLong("race-start"),
+    help: ArgumentHelp(
+      "Usual race start time, e.g. 09:00: race events are timed.",
+      valueName: "time")) var raceStart: String?
   @Flag(name: .long, inversion: .prefixedNo, help: "A coach profile (has athletes).") var coach: Bool?
   @Option(name: .long, help: "Coach: specialty.") var specialty: String?
-  @Option(name: .customLong("certification"), help: "Coach: a certification (repeatable).") var certifications: [String] = []
+  @Option(name: .customLong("certification"), help: "Coach: a certification (repeatable).") var certifications:
+    [String] = []
   @Option(name: .long, help: "Coach: a short bio.") var bio: String?
   @Option(name: .long, help: "WhatsApp number: digits with the country code.") var whatsapp: String?
   @Option(name: .long, help: "Telegram username.") var telegram: String?
@@ -35,7 +44,8 @@ struct ProfileFields: ParsableArguments {
     var p = profile
     if let level {
       guard let parsed = Level(parsing: level) else {
-        throw CLIError.invalidOption(option: "--level", value: level, allowed: "beginner, intermediate, advanced", suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--level", value: level, allowed: "beginner, intermediate, advanced", suggestion: nil)
       }
       p.level = parsed
     }
@@ -55,8 +65,9 @@ struct ProfileFields: ParsableArguments {
     if let days {
       p.runDays = try days.split(separator: ",").map { text in
         guard let day = SettingValues.weekday(String(text)) else {
-          throw CLIError.invalidOption(option: "--days", value: String(text), allowed: "mon, tue, wed, thu, fri, sat, sun",
-                                       suggestion: nil)
+          throw CLIError.invalidOption(
+            option: "--days", value: String(text), allowed: "mon, tue, wed, thu, fri, sat, sun",
+            suggestion: nil)
         }
         return day
       }
@@ -69,9 +80,10 @@ struct ProfileFields: ParsableArguments {
     }
     if !reminders.isEmpty {
       for text in reminders where Reminder(parsing: text) == nil {
-        throw CLIError.invalidOption(option: "--remind", value: text,
-                                     allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",
-                                     suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--remind", value: text,
+          allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",
+          suggestion: nil)
       }
       p.reminders = reminders
     }
@@ -93,9 +105,11 @@ struct ProfileFields: ParsableArguments {
 /// refused, the value shown with its control characters escaped.
 func plainText(_ text: String, option: String, lineBreaks: Bool = false) throws -> String {
   guard terminalSafe(text, multiline: lineBreaks) == text else {
-    throw CLIError.invalidOption(option: option, value: terminalSafe(text),
-                                 allowed: lineBreaks ? "text without control characters other than line breaks"
-                                   : "one line of text without control characters", suggestion: nil)
+    throw CLIError.invalidOption(
+      option: option, value: terminalSafe(text),
+      allowed: lineBreaks
+        ? "text without control characters other than line breaks"
+        : "one line of text without control characters", suggestion: nil)
   }
   return text
 }
@@ -120,14 +134,16 @@ struct ProfileCommand: ParsableCommand {
       var profile = try fields.apply(to: Profile(name: try plainText(name, option: "NAME")))
       let db = try database.open()
       if try db.profiles().contains(where: { $0.name == name }) {
-        throw CLIError.invalidOption(option: "NAME", value: name,
-                                     allowed: "a new name (change this one with `runmate profile set --profile \(name)`)",
-                                     suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "NAME", value: name,
+          allowed: "a new name (change this one with `runmate profile set --profile \(name)`)",
+          suggestion: nil)
       }
       profile.isDefault = makeDefault
       let saved = try db.saveProfile(profile)
-      try writeText("created \(saved.isCoach ? "coach" : "runner") profile '\(terminalSafe(name))'"
-        + "\(saved.isDefault ? " (default)" : "")\n")
+      try writeText(
+        "created \(saved.isCoach ? "coach" : "runner") profile '\(terminalSafe(name))'"
+          + "\(saved.isDefault ? " (default)" : "")\n")
     }
   }
 
@@ -142,14 +158,17 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      guard var current = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: profile ?? "(default)", known: []) }
+      guard var current = try db.profile(named: profile) else {
+        throw LogbookError.noSuchProfile(name: profile ?? "(default)", known: [])
+      }
       if fromHealth {
         let height = try db.latestMeasure(kind: "height_cm", profile: current.name)
         let weight = try db.latestMeasure(kind: "body_mass_kg", profile: current.name)
         if height == nil && weight == nil {
-          throw CLIError.invalidOption(option: "--from-health", value: current.name,
-                                       allowed: "a profile with imported health data (runmate health import …), or "
-                                         + "--height and --weight by hand", suggestion: nil)
+          throw CLIError.invalidOption(
+            option: "--from-health", value: current.name,
+            allowed: "a profile with imported health data (runmate health import …), or "
+              + "--height and --weight by hand", suggestion: nil)
         }
         if let height { current.heightCm = (height.value * 10).rounded() / 10 }
         if let weight { current.weightKg = (weight.value * 10).rounded() / 10 }
@@ -222,14 +241,17 @@ struct CoachCommand: ParsableCommand {
     subcommands: [AddAthlete.self, Athletes.self, Show.self])
 
   struct AddAthlete: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add-athlete", abstract: "Add an athlete (a profile) to a coach.")
+    static let configuration = CommandConfiguration(
+      commandName: "add-athlete", abstract: "Add an athlete (a profile) to a coach.")
     @Argument(help: "The athlete's profile name.") var athlete: String
     @Option(name: .long, help: "The coach's profile (default: the default profile).") var profile: String?
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
       let db = try database.open()
-      guard let coach = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: "(default)", known: []) }
+      guard let coach = try db.profile(named: profile) else {
+        throw LogbookError.noSuchProfile(name: "(default)", known: [])
+      }
       try db.addAthlete(athlete, toCoach: coach.name)
       try writeText("'\(terminalSafe(athlete))' is now coached by '\(terminalSafe(coach.name))'\n")
     }
@@ -260,8 +282,10 @@ struct CoachCommand: ParsableCommand {
         let state = try TrainingState.read(saved, db: db, profile: athlete)
         let day = try clock.today(inZone: athlete.timeZone ?? coach.timeZone)
         let report = makeProgress(plan: state.plan, completions: runs.filter { $0.planID == saved.id }, today: day)
-        rows.append(AthleteRow(name: athlete.name, plan: saved.name, planID: saved.id,
-                               week: report.weeks.last { $0.start <= day }))
+        rows.append(
+          AthleteRow(
+            name: athlete.name, plan: saved.name, planID: saved.id,
+            week: report.weeks.last { $0.start <= day }))
       }
       switch format {
       case .json:
@@ -276,8 +300,9 @@ struct CoachCommand: ParsableCommand {
           let week = row.week.map {
             "\(oneDecimal($0.doneKm)) of \(oneDecimal($0.plannedKm)) km, \($0.compliancePercent ?? 0) %"
           }
-          lines.append("  \(terminalSafe(row.name)): \(terminalSafe(plan)), week \(row.week?.number ?? 0), "
-            + (week ?? "not started"))
+          lines.append(
+            "  \(terminalSafe(row.name)): \(terminalSafe(plan)), week \(row.week?.number ?? 0), "
+              + (week ?? "not started"))
         }
         try writeText(lines.joined(separator: "\n") + "\n")
       }
@@ -293,7 +318,10 @@ struct CoachCommand: ParsableCommand {
 
     enum CodingKeys: String, CodingKey {
       case name, plan, week
-      case planID = "plan_id", weekStart = "week_start", plannedKm = "planned_km", doneKm = "done_km"
+      case planID = "plan_id"
+      case weekStart = "week_start"
+      case plannedKm = "planned_km"
+      case doneKm = "done_km"
       case compliancePercent = "compliance_percent"
     }
 
@@ -325,7 +353,9 @@ struct CoachCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      guard let coach = try db.profile(named: profile) else { throw LogbookError.noSuchProfile(name: "(default)", known: []) }
+      guard let coach = try db.profile(named: profile) else {
+        throw LogbookError.noSuchProfile(name: "(default)", known: [])
+      }
       guard coach.isCoach else { throw LogbookError.notACoach(name: coach.name) }
       try writeText(describe(coach))
     }
@@ -334,7 +364,8 @@ struct CoachCommand: ParsableCommand {
 
 /// `runmate coaches --search TEXT`.
 struct CoachesCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "coaches", abstract: "List coaches, filtered by name or specialty.")
+  static let configuration = CommandConfiguration(
+    commandName: "coaches", abstract: "List coaches, filtered by name or specialty.")
   @Option(name: .long, help: "Text to find in the name or specialty.") var search: String?
   @OptionGroup var database: DatabaseOptions
 

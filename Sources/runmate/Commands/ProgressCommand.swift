@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
-import TrainingProgress
 import Training
+import TrainingProgress
 
 /// `runmate progress`: planned against done, week by week.
 struct ProgressCommand: ParsableCommand {
@@ -29,8 +29,9 @@ struct ProgressCommand: ParsableCommand {
     let profileName = profile?.name ?? ""
     let state = try TrainingState.read(saved, db: db, profile: profile)
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
-    let report = makeProgress(plan: state.plan, completions: try db.completions(), today: today,
-                              health: try db.healthDays(profile: profileName))
+    let report = makeProgress(
+      plan: state.plan, completions: try db.completions(), today: today,
+      health: try db.healthDays(profile: profileName))
     switch output.format {
     case .json:
       _ = try output.unit()
@@ -45,21 +46,29 @@ struct ProgressCommand: ParsableCommand {
     let shown = report.weeks[max(0, current - weeks + 1)...current]
     let scale = max(1, shown.map { max($0.plannedKm, $0.doneKm) }.filter(\.isFinite).max() ?? 1)
     var lines = ["Progress of '\(terminalSafe(name))' on \(report.today.shortLabel)", ""]
-    lines.append([pad("Wk", 3), pad("Phase", 6), pad("Planned", 9), pad("Done", 9), pad("Sessions", 8),
-                  pad("Compliance", 10), pad("Longest", 8), "Easy pace"].joined(separator: "  "))
+    lines.append(
+      [
+        pad("Wk", 3), pad("Phase", 6), pad("Planned", 9), pad("Done", 9), pad("Sessions", 8),
+        pad("Compliance", 10), pad("Longest", 8), "Easy pace",
+      ].joined(separator: "  "))
     for week in shown {
-      let pace = week.averageEasyPaceSecondsPerKm.map { Pace(secondsPerKilometer: $0).formatted(perMile: units == .mi) } ?? "-"
-      lines.append([pad(String(week.number), 3), pad(week.phase.rawValue, 6), pad(units.format(week.plannedKm), 9),
-                    pad(units.format(week.doneKm), 9), pad("\(week.doneSessions)/\(week.plannedSessions)", 8),
-                    pad(week.compliancePercent.map { "\($0) %" } ?? "-", 10), pad(units.format(week.longestRunKm), 8), pace]
+      let pace =
+        week.averageEasyPaceSecondsPerKm.map { Pace(secondsPerKilometer: $0).formatted(perMile: units == .mi) } ?? "-"
+      lines.append(
+        [
+          pad(String(week.number), 3), pad(week.phase.rawValue, 6), pad(units.format(week.plannedKm), 9),
+          pad(units.format(week.doneKm), 9), pad("\(week.doneSessions)/\(week.plannedSessions)", 8),
+          pad(week.compliancePercent.map { "\($0) %" } ?? "-", 10), pad(units.format(week.longestRunKm), 8), pace,
+        ]
         .joined(separator: "  "))
     }
     let withHealth = shown.filter { $0.steps != nil }
     if !withHealth.isEmpty {
       lines.append("")
       for week in withHealth {
-        lines.append("W\(week.number): \(wholeNumber(week.steps ?? 0)) steps, "
-          + "\(wholeNumber(week.activeKcal ?? 0)) kcal active energy")
+        lines.append(
+          "W\(week.number): \(wholeNumber(week.steps ?? 0)) steps, "
+            + "\(wholeNumber(week.activeKcal ?? 0)) kcal active energy")
       }
     }
     lines.append("")
@@ -68,16 +77,18 @@ struct ProgressCommand: ParsableCommand {
       let width = 40.0
       let planned = barLength(week.plannedKm / scale * width)
       let done = barLength(week.doneKm / scale * width)
-      lines.append("W\(pad(String(week.number), 3)) " + String(repeating: "█", count: min(done, planned))
-        + String(repeating: done > planned ? "█" : "░", count: abs(planned - done)) + " \(units.format(week.doneKm))")
+      lines.append(
+        "W\(pad(String(week.number), 3)) " + String(repeating: "█", count: min(done, planned))
+          + String(repeating: done > planned ? "█" : "░", count: abs(planned - done)) + " \(units.format(week.doneKm))")
     }
     lines.append("")
     // Ratios of absurd stored runs can be nan or inf: those are left out rather than printed.
     let ratio = report.acuteChronicRatio.flatMap { $0.isFinite ? $0 : nil }
     let monotony = report.monotony.flatMap { $0.isFinite ? $0 : nil }
-    lines.append("Streak: \(report.currentStreakDays) day(s)"
-      + (ratio.map { String(format: " · acute:chronic load %.2f", $0) } ?? "")
-      + (monotony.map { String(format: " · monotony %.2f", $0) } ?? "") + " (information, not a rule)")
+    lines.append(
+      "Streak: \(report.currentStreakDays) day(s)"
+        + (ratio.map { String(format: " · acute:chronic load %.2f", $0) } ?? "")
+        + (monotony.map { String(format: " · monotony %.2f", $0) } ?? "") + " (information, not a rule)")
     return lines.joined(separator: "\n") + "\n"
   }
 }

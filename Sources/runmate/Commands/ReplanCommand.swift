@@ -3,8 +3,8 @@ import Foundation
 import Logbook
 import PlanEngine
 import Scheduling
-import TrainingProgress
 import Training
+import TrainingProgress
 
 /// `runmate replan`: rebuild the remaining weeks from what was actually run.
 struct ReplanCommand: ParsableCommand {
@@ -13,9 +13,10 @@ struct ReplanCommand: ParsableCommand {
     abstract: "Rebuild the rest of the plan from what you actually ran (race day stays); --apply saves it.",
     discussion: """
       Examples:
-        runmate replan                                   # show what would change
-        runmate replan --pause 2027-02-01..2027-02-07    # ill or travelling that week
-        runmate replan --apply && runmate export --out plan.ics   # save, then update the calendar in place
+        runmate replan                                 # the changes
+        runmate replan --pause 2027-02-01..2027-02-07  # ill or away
+        runmate replan --apply                         # save them
+        runmate export --out plan.ics                  # new calendar
       """)
 
   @Option(name: .long, help: ArgumentHelp("Days with no running, e.g. 2027-02-01..2027-02-07.", valueName: "dates"))
@@ -32,9 +33,11 @@ struct ReplanCommand: ParsableCommand {
     let pauseRange = try pause.map { text throws -> ClosedRange<CivilDate> in
       let parts = text.components(separatedBy: "..")
       guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
-            let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first, first <= last else {
-        throw CLIError.invalidOption(option: "--pause", value: text, allowed: "YYYY-MM-DD..YYYY-MM-DD (first day first)",
-                                     suggestion: nil)
+        let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first, first <= last
+      else {
+        throw CLIError.invalidOption(
+          option: "--pause", value: text, allowed: "YYYY-MM-DD..YYYY-MM-DD (first day first)",
+          suggestion: nil)
       }
       _ = try OptionValues.date(parts[0], option: "--pause")
       _ = try OptionValues.date(parts[parts.count - 1], option: "--pause")
@@ -43,17 +46,19 @@ struct ReplanCommand: ParsableCommand {
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
-    let proposal = try state.proposeReplan(completions: try db.completions(), today: try clock.today(),
-                                           pause: pauseRange, rules: try templates.loadRules(), db: db,
-                                           now: try clock.instant())
+    let proposal = try state.proposeReplan(
+      completions: try db.completions(), today: try clock.today(),
+      pause: pauseRange, rules: try templates.loadRules(), db: db,
+      now: try clock.instant())
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: state.units).lines
     let result = proposal.replan
     if apply && result.workoutChanges.isEmpty {
       lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
     } else if apply {
       // Saved with its dated workouts (the plan's settings kept) in one transaction.
-      _ = try db.savePlan(result.plan, name: saved.name, activate: saved.active,
-                          schedule: (state.stored, proposal.datedWorkouts))
+      _ = try db.savePlan(
+        result.plan, name: saved.name, activate: saved.active,
+        schedule: (state.stored, proposal.datedWorkouts))
       lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     } else if !result.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")
@@ -74,25 +79,30 @@ struct ReplanReport {
     var lines = ["Replan of '\(terminalSafe(name))' from \(result.basis)"]
     if result.changes.isEmpty { lines.append("No change.") }
     for change in result.changes where units.format(change.beforeKm) != units.format(change.afterKm) {
-      lines.append("W\(change.number): \(oneDecimal(change.beforeKm / units.kilometers)) → \(units.format(change.afterKm))")
+      lines.append(
+        "W\(change.number): \(oneDecimal(change.beforeKm / units.kilometers)) → \(units.format(change.afterKm))")
     }
     let order: [WorkoutChangeKind] = [.moved, .changed, .cancelled, .added]
     for kind in order {
       for change in result.workoutChanges where change.kind == kind {
         let day = (change.newDate ?? change.oldDate)?.shortLabel ?? ""
-        let what = kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? "")
-        lines.append("\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) W\(change.week) \(day): \(what)")
+        let what =
+          kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? "")
+        lines.append(
+          "\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) W\(change.week) \(day): \(what)")
       }
     }
     if !result.workoutChanges.isEmpty {
-      lines.append(order.map { kind in "\(result.workoutChanges.filter { $0.kind == kind }.count) \(kind.rawValue)" }
-        .joined(separator: ", ") + " workouts")
+      lines.append(
+        order.map { kind in "\(result.workoutChanges.filter { $0.kind == kind }.count) \(kind.rawValue)" }
+          .joined(separator: ", ") + " workouts")
     }
     // The count the next `export` prints: an event changes with its workout, or with its week's note (events
     // quote it).
     if let calendar = proposal.calendarChanges, !result.workoutChanges.isEmpty {
-      lines.append("calendar events against the last export: \(DiffReport(changes: calendar).summary()) (an event "
-        + "also changes when its week's note does)")
+      lines.append(
+        "calendar events against the last export: \(DiffReport(changes: calendar).summary()) (an event "
+          + "also changes when its week's note does)")
     }
     return lines
   }

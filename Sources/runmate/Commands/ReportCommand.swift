@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
-import TrainingProgress
 import Training
+import TrainingProgress
 
 /// `runmate report --html FILE`.
 struct ReportCommand: ParsableCommand {
@@ -11,12 +11,16 @@ struct ReportCommand: ParsableCommand {
     commandName: "report",
     abstract: "Write a self-contained HTML report: weekly volume, long runs, pace trend, the plan calendar.")
 
-  @Option(name: .long, help: ArgumentHelp("Where to write the HTML page.", valueName: "file")) var html: String
+  @Option(
+    name: .long, help: ArgumentHelp("Where to write the HTML page.", valueName: "file"),
+    completion: .file(extensions: ["html"])) var html: String
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
   var plan: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
-  @Option(name: .long, help: "Units for distances and paces: km or mi (default: the profile's, else km).")
+  @Option(
+    name: .long, help: "Units for distances and paces: km or mi (default: the profile's, else km).",
+    completion: Completions.units)
   var units: String?
   @Flag(name: .long, help: "Replace an existing file even when it is not a report runmate wrote.")
   var force = false
@@ -34,8 +38,9 @@ struct ReportCommand: ParsableCommand {
     let runs = try db.completions()
     let profile = try db.profile(named: nil)
     let state = try TrainingState.read(saved, db: db, profile: profile)
-    let report = makeProgress(plan: state.plan, completions: runs,
-                              today: try clock.today(inZone: localZone(profile: profile, state: state)))
+    let report = makeProgress(
+      plan: state.plan, completions: runs,
+      today: try clock.today(inZone: localZone(profile: profile, state: state)))
     let unit = chosenUnit ?? profile?.units ?? .km
     let page = HTMLReport(name: saved.name, plan: state.plan, report: report, runs: runs, units: unit).render()
     try output.write(page)

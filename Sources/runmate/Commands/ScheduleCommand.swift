@@ -11,9 +11,13 @@ struct ScheduleCommand: ParsableCommand {
     abstract: "Lay a plan onto your week: run days, long-run day, times, time zone, blackout dates.",
     discussion: """
       Examples:
-        runmate schedule --distance half --level beginner --weeks 12 --days tue,thu,sat,sun --long-run-day sat
-        runmate schedule --distance 10k --level intermediate --weeks 10 --at 06:30 --at sat=08:00 --tz Europe/Berlin
-        runmate schedule --plan spring --at 06:30     # changes the saved plan's settings (export uses them too)
+        runmate schedule --distance half --level beginner --weeks 12 \\
+          --days tue,thu,sat,sun --long-run-day sat
+        runmate schedule --distance 10k --level intermediate \\
+          --weeks 10 --at 06:30 --at sat=08:00 --tz Europe/Berlin
+        runmate schedule --plan spring --at 06:30
+
+      The last one changes the saved plan's settings (export uses them too).
       """)
 
   @OptionGroup var goal: GoalOptions
@@ -23,16 +27,20 @@ struct ScheduleCommand: ParsableCommand {
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var profileOption: ProfileOption
 
-  @Option(name: .customLong("plan"), help: ArgumentHelp(
-    "A saved plan to use instead of --distance/--level/... (default without them: the active plan).", valueName: "name"))
+  @Option(
+    name: .customLong("plan"),
+    help: ArgumentHelp(
+      "A saved plan to use instead of --distance/--level/... (default without them: the active plan).",
+      valueName: "name"))
   var planName: String?
   @OptionGroup var output: OutputOptions
 
   func run() throws {
     let profile = try profileOption.load(database)
-    let resolved = try ResolvedSchedule.resolve(goal: goal, options: schedule, reminders: nil, units: nil,
-                                                templates: templates, clock: clock, database: database,
-                                                name: planName, profile: profile)
+    let resolved = try ResolvedSchedule.resolve(
+      goal: goal, options: schedule, reminders: nil, units: nil,
+      templates: templates, clock: clock, database: database,
+      name: planName, profile: profile)
     let units = try output.unit(default: resolved.settings.units ?? profile?.units)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(resolved.schedule))

@@ -10,7 +10,8 @@ struct TemplatesCommand: ParsableCommand {
     subcommands: [List.self, Check.self])
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the distances, levels and workouts the templates define.")
+    static let configuration = CommandConfiguration(
+      abstract: "Show the distances, levels and workouts the templates define.")
     @OptionGroup var templates: TemplateOptions
 
     func run() throws {
@@ -23,11 +24,16 @@ struct TemplatesCommand: ParsableCommand {
         for level in Level.allCases {
           let l = distance.levels[level]
           let minimum = distance.minimumWeeks[level]
-          let long = l.peakLongRunKm.lower == l.peakLongRunKm.upper
-            ? "\(formatNumber(l.peakLongRunKm.lower)) km" : "\(formatNumber(l.peakLongRunKm.lower))–\(formatNumber(l.peakLongRunKm.upper)) km"
-          lines.append([pad(name, 8), pad(level.rawValue, 12), pad("\(minimum.absolute)/\(minimum.recommended)", 23),
-                        pad(formatNumber(l.startWeeklyKm), 11), pad(formatNumber(l.peakWeeklyKm), 10), pad(long, 13),
-                        String(l.runsPerWeek)].joined(separator: "  "))
+          let long =
+            l.peakLongRunKm.lower == l.peakLongRunKm.upper
+            ? "\(formatNumber(l.peakLongRunKm.lower)) km"
+            : "\(formatNumber(l.peakLongRunKm.lower))–\(formatNumber(l.peakLongRunKm.upper)) km"
+          lines.append(
+            [
+              pad(name, 8), pad(level.rawValue, 12), pad("\(minimum.absolute)/\(minimum.recommended)", 23),
+              pad(formatNumber(l.startWeeklyKm), 11), pad(formatNumber(l.peakWeeklyKm), 10), pad(long, 13),
+              String(l.runsPerWeek),
+            ].joined(separator: "  "))
         }
       }
       lines.append("")
@@ -38,15 +44,18 @@ struct TemplatesCommand: ParsableCommand {
   }
 
   struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Validate a templates directory; exit 65 on the first problem.")
-    @Argument(help: "Templates directory (default: the one runmate uses).") var directory: String?
+    static let configuration = CommandConfiguration(
+      abstract: "Validate a templates directory; exit 65 on the first problem.")
+    @Argument(help: "Templates directory (default: the one runmate uses).", completion: .directory)
+    var directory: String?
     @OptionGroup var templates: TemplateOptions
 
     func run() throws {
       let directory = try self.directory ?? templates.directory()
       let rules = try templates.loadRules(from: directory)
-      try writeText("ok: \(terminalSafe(directory)): \(rules.sources.count) files, \(rules.distances.count) distances, "
-        + "\(rules.workouts.count) workouts\n")
+      try writeText(
+        "ok: \(terminalSafe(directory)): \(rules.sources.count) files, \(rules.distances.count) distances, "
+          + "\(rules.workouts.count) workouts\n")
     }
   }
 }

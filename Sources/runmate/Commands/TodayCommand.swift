@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
-import TrainingProgress
 import Training
+import TrainingProgress
 
 /// `runmate today`: today's workout, or rest.
 struct TodayCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "today", abstract: "Today's workout from the active plan.")
+  static let configuration = CommandConfiguration(
+    commandName: "today", abstract: "Today's workout from the active plan.")
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
   var plan: String?
   @OptionGroup var database: DatabaseOptions
@@ -28,20 +29,25 @@ struct TodayCommand: ParsableCommand {
     let energy = workout.flatMap { item in profile?.weightKg.map { $0 * item.distanceKm } }
     if output.format == .json {
       let dated = { (id: String) in state.workouts.first { $0.workoutID == id } }
-      return try writeStandardOutput(JSONOutput.encode(TodayJSON(
-        saved: saved, today: today,
-        workout: workout.map {
-          WorkoutDayJSON($0, dated: dated($0.id), runs: runs, today: today, energyKcal: energy.flatMap(jsonSeconds))
-        },
-        next: next.map { WorkoutDayJSON($0, dated: dated($0.id), runs: runs, today: today) })))
+      return try writeStandardOutput(
+        JSONOutput.encode(
+          TodayJSON(
+            saved: saved, today: today,
+            workout: workout.map {
+              WorkoutDayJSON($0, dated: dated($0.id), runs: runs, today: today, energyKcal: energy.flatMap(jsonSeconds))
+            },
+            next: next.map { WorkoutDayJSON($0, dated: dated($0.id), runs: runs, today: today) })))
     }
     var lines: [String] = []
     if let workout {
       let status = WorkoutStatus(workout, runs: runs, today: today)
       let doneKm = runs.filter { $0.workoutID == workout.id }.map(\.distanceKm).reduce(0, +)
-      let mark = status == .done ? " (done, well run!)"
-        : status == .partial ? " (partial: \(oneDecimal(doneKm / units.kilometers)) of "
-          + "\(distanceText(workout.distanceKm, units)) run)" : ""
+      let mark =
+        status == .done
+        ? " (done, well run!)"
+        : status == .partial
+          ? " (partial: \(oneDecimal(doneKm / units.kilometers)) of "
+            + "\(distanceText(workout.distanceKm, units)) run)" : ""
       let kcal = energy.map { " · about \(wholeNumber($0)) kcal" } ?? ""
       let time = state.workouts.first { $0.workoutID == workout.id }?.startText.map { " at \($0)" } ?? ""
       lines.append("Today, \(today.shortLabel): \(workout.title)\(time)\(kcal)\(mark)")
@@ -62,7 +68,8 @@ struct TodayCommand: ParsableCommand {
 
 /// `runmate week`: this week's goal and how far along it is.
 struct WeekCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "week", abstract: "This week's goal and how far along it is.")
+  static let configuration = CommandConfiguration(
+    commandName: "week", abstract: "This week's goal and how far along it is.")
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
   var plan: String?
   @OptionGroup var database: DatabaseOptions
@@ -84,32 +91,38 @@ struct WeekCommand: ParsableCommand {
     let dated = Dictionary(state.workouts.map { ($0.workoutID, $0) }, uniquingKeysWith: { first, _ in first })
     let days = (week?.workouts ?? []).map { WorkoutDayJSON($0, dated: dated[$0.id], runs: runs, today: today) }
     if output.format == .json {
-      return try writeStandardOutput(JSONOutput.encode(
-        WeekJSON(saved: saved, today: today, week: week, progress: progress, workouts: days)))
+      return try writeStandardOutput(
+        JSONOutput.encode(
+          WeekJSON(saved: saved, today: today, week: week, progress: progress, workouts: days)))
     }
     guard let week else {
-      try writeText("No plan week contains \(today.shortLabel) (the plan runs \(saved.plan.goal.start) to "
-        + "\(saved.plan.goal.raceDate)).\n")
+      try writeText(
+        "No plan week contains \(today.shortLabel) (the plan runs \(saved.plan.goal.start) to "
+          + "\(saved.plan.goal.raceDate)).\n")
       return
     }
     guard let progress else { return }
     let partial = days.filter { $0.status == .partial }.count
     let phase = week.phase.rawValue + (week.cutback ? ", cut-back" : "")
-    var lines = ["Week \(week.number) of \(saved.plan.goal.weeks) (\(phase)): "
-      + "\(oneDecimal(progress.doneKm / units.kilometers)) of \(units.format(week.plannedKm)), "
-      + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
-      + (partial > 0 ? ", \(partial) partial" : "")]
+    var lines = [
+      "Week \(week.number) of \(saved.plan.goal.weeks) (\(phase)): "
+        + "\(oneDecimal(progress.doneKm / units.kilometers)) of \(units.format(week.plannedKm)), "
+        + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
+        + (partial > 0 ? ", \(partial) partial" : "")
+    ]
     if let rule = week.rules.first { lines.append("Why: \(rule)") }
     for day in days {
-      let mark = switch day.status {
-      case .done: "✔"
-      case .partial: "◐"
-      case .missed: "✘"
-      case .today: "→"
-      case .upcoming: " "
-      }
+      let mark =
+        switch day.status {
+        case .done: "✔"
+        case .partial: "◐"
+        case .missed: "✘"
+        case .today: "→"
+        case .upcoming: " "
+        }
       let time = day.dated?.startText.map { "\($0)  " } ?? ""
-      let ran = day.status == .partial
+      let ran =
+        day.status == .partial
         ? " (partial: \(oneDecimal((day.doneKm ?? 0) / units.kilometers)) of "
           + "\(units.format(day.workout.distanceKm)))"
         : ""

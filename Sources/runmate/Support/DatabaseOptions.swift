@@ -5,9 +5,11 @@ import PlanEngine
 
 /// `--db PATH`: the runner's database.
 struct DatabaseOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp(
-    "The database file (default: $RUNMATE_DB, else $XDG_DATA_HOME/runmate/runmate.sqlite, else "
-      + "~/.local/share/runmate/runmate.sqlite).", valueName: "path"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The database file (default: $RUNMATE_DB, else $XDG_DATA_HOME/runmate/runmate.sqlite, else "
+        + "~/.local/share/runmate/runmate.sqlite).", valueName: "path"), completion: Completions.databaseFile)
   var db: String?
 
   /// The database path: --db, $RUNMATE_DB, $XDG_DATA_HOME/runmate, ~/.local/share/runmate.
@@ -15,23 +17,38 @@ struct DatabaseOptions: ParsableArguments {
     if let db { return db }
     let environment = ProcessInfo.processInfo.environment
     if let env = environment["RUNMATE_DB"], !env.isEmpty { return env }
-    let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+    let base =
+      environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
       ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
     return (base as NSString).appendingPathComponent("runmate/runmate.sqlite")
   }
 
   /// Opens (or creates) the database.
-  func open() throws -> LogbookDatabase { try LogbookDatabase(path: path) }
+  func open() throws -> LogbookDatabase { try LogbookDatabase(path: path, afterRowWritten: faultKillAfterRows) }
+
+  /// Fault injection for tests: `RUNMATE_FAULT_KILL_AFTER_ROWS=N` kills the process (SIGKILL) once an import has
+  /// written N rows inside its write transaction. Unset (normal use): no hook.
+  var faultKillAfterRows: RowHook? {
+    guard let text = ProcessInfo.processInfo.environment["RUNMATE_FAULT_KILL_AFTER_ROWS"], let rows = Int(text),
+      rows > 0
+    else { return nil }
+    return { written in
+      if written >= rows { kill(getpid(), SIGKILL) }
+    }
+  }
 }
 
 /// The plan a command works on: made from the goal options when they are given, else the saved plan named
 /// `name`, else the active plan.
-func resolvePlan(goal: GoalOptions, templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions,
-                 name: String?, units: DistanceUnit, profile: Profile? = nil) throws -> Plan {
+func resolvePlan(
+  goal: GoalOptions, templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions,
+  name: String?, units: DistanceUnit, profile: Profile? = nil
+) throws -> Plan {
   if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
     let rules = try templates.loadRules()
-    return try makePlan(goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile),
-                        rules: rules, units: units)
+    return try makePlan(
+      goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile),
+      rules: rules, units: units)
   }
   try goal.refuseOnSavedPlan()
   return try database.open().plan(named: name).plan
@@ -39,8 +56,10 @@ func resolvePlan(goal: GoalOptions, templates: TemplateOptions, clock: ClockOpti
 
 /// `--profile NAME`: whose defaults (level, time zone, run days, long-run day, reminders, units) a command uses.
 struct ProfileOption: ParsableArguments {
-  @Option(name: .customLong("profile"), help: ArgumentHelp(
-    "The profile whose defaults apply (default: the default profile, when there is one).", valueName: "name"))
+  @Option(
+    name: .customLong("profile"),
+    help: ArgumentHelp(
+      "The profile whose defaults apply (default: the default profile, when there is one).", valueName: "name"))
   var profile: String?
 
   /// The profile, or nil when there is none (no database yet, or no profile and none named).
@@ -49,4 +68,3 @@ struct ProfileOption: ParsableArguments {
     return try database.open().profile(named: profile)
   }
 }
-

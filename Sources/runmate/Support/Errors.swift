@@ -1,12 +1,12 @@
-import Foundation
 import Activity
 import CalendarExport
+import Foundation
 import Health
 import Logbook
 import PlanEngine
 import Scheduling
-import TrainingProgress
 import Training
+import TrainingProgress
 
 /// sysexits(3) codes.
 enum ExitCodes {
@@ -99,20 +99,20 @@ enum CLIError: RunMateError {
 
   var message: String {
     switch self {
-    case let .invalidOption(option, value, allowed, suggestion):
+    case .invalidOption(let option, let value, let allowed, let suggestion):
       let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
       return "\(option): '\(value)' is not valid, allowed is \(allowed)\(hint)"
-    case let .missingOption(option, allowed):
+    case .missingOption(let option, let allowed):
       return "\(option) is required (\(allowed))"
-    case let .unreadable(path, reason):
+    case .unreadable(let path, let reason):
       return "\(path): cannot read: \(reason)"
-    case let .cannotWrite(path, reason):
+    case .cannotWrite(let path, let reason):
       return "\(path): cannot write: \(reason)"
-    case let .invalidData(path, reason):
+    case .invalidData(let path, let reason):
       return "\(path): \(reason)"
-    case let .notACalendar(path):
+    case .notACalendar(let path):
       return "\(path): not an iCalendar file (it does not start with BEGIN:VCALENDAR)"
-    case let .notEncodable(field, value):
+    case .notEncodable(let field, let value):
       return "--format json: \(field) is \(value), allowed is a finite number; the database holds a value out of range"
     }
   }

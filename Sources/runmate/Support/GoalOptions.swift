@@ -5,10 +5,14 @@ import Training
 
 /// The goal: distance, level, timeline and the runner's current training.
 struct GoalOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Race distance: 5k, 10k, 15k, 10mi, half, marathon.", valueName: "distance"))
+  @Option(
+    name: .long, help: ArgumentHelp("Race distance: 5k, 10k, 15k, 10mi, half, marathon.", valueName: "distance"),
+    completion: Completions.distance)
   var distance: String?
 
-  @Option(name: .long, help: ArgumentHelp("Experience level: beginner, intermediate, advanced.", valueName: "level"))
+  @Option(
+    name: .long, help: ArgumentHelp("Experience level: beginner, intermediate, advanced.", valueName: "level"),
+    completion: Completions.level)
   var level: String?
 
   @Option(name: .long, help: ArgumentHelp("Plan length in weeks, race week included.", valueName: "n"))
@@ -20,24 +24,31 @@ struct GoalOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("First day of week 1 (default: the next Monday).", valueName: "date"))
   var start: String?
 
-  @Option(name: .customLong("week-start"), help: ArgumentHelp(
-    "The day weeks start on when --start is not given: the plan starts on the next one (default: mon).",
-    valueName: "day"))
+  @Option(
+    name: .customLong("week-start"),
+    help: ArgumentHelp(
+      "The day weeks start on when --start is not given: the plan starts on the next one (default: mon).",
+      valueName: "day"), completion: Completions.weekday)
   var weekStart: String?
 
   @Option(name: .customLong("runs-per-week"), help: ArgumentHelp("Runs per week, 3-7.", valueName: "n"))
   var runsPerWeek: Int?
 
-  @Option(name: .customLong("current-weekly-km"), help: ArgumentHelp("Your weekly volume now, 5-250 km.",
-                                                                     valueName: "km"))
+  @Option(
+    name: .customLong("current-weekly-km"),
+    help: ArgumentHelp(
+      "Your weekly volume now, 5-250 km.",
+      valueName: "km"))
   var currentWeeklyKm: String?
 
-  @Option(name: .customLong("longest-recent-run-km"),
-          help: ArgumentHelp("Your longest run of the last 4 weeks, 3-60 km.", valueName: "km"))
+  @Option(
+    name: .customLong("longest-recent-run-km"),
+    help: ArgumentHelp("Your longest run of the last 4 weeks, 3-60 km.", valueName: "km"))
   var longestRecentRunKm: String?
 
-  @Option(name: .customLong("recent-race"),
-          help: ArgumentHelp("A recent result for pace targets, e.g. 5k=24:30 or half=1:52:00.", valueName: "dist=time"))
+  @Option(
+    name: .customLong("recent-race"),
+    help: ArgumentHelp("A recent result for pace targets, e.g. 5k=24:30 or half=1:52:00.", valueName: "dist=time"))
   var recentRace: String?
 
   /// True when the command line describes a goal (otherwise a saved plan is used where that makes sense).
@@ -69,15 +80,17 @@ struct GoalOptions: ParsableArguments {
       throw CLIError.missingOption(option: "--distance", allowed: RaceDistance.allowedList)
     }
     guard let distance = RaceDistance(parsing: distanceText) else {
-      throw CLIError.invalidOption(option: "--distance", value: distanceText, allowed: RaceDistance.allowedList,
-                                   suggestion: RaceDistance.suggestion(for: distanceText))
+      throw CLIError.invalidOption(
+        option: "--distance", value: distanceText, allowed: RaceDistance.allowedList,
+        suggestion: RaceDistance.suggestion(for: distanceText))
     }
     guard let levelText = self.level ?? profile?.level?.rawValue else {
       throw CLIError.missingOption(option: "--level", allowed: "beginner, intermediate, advanced")
     }
     guard let level = Level(parsing: levelText) else {
-      throw CLIError.invalidOption(option: "--level", value: levelText, allowed: "beginner, intermediate, advanced",
-                                   suggestion: nil)
+      throw CLIError.invalidOption(
+        option: "--level", value: levelText, allowed: "beginner, intermediate, advanced",
+        suggestion: nil)
     }
     // The engine's own ranges, checked here so that the value is quoted as typed ('nan', '1e309').
     let weekly = try currentWeeklyKm.map {
@@ -91,21 +104,26 @@ struct GoalOptions: ParsableArguments {
     let first = try start.map { try OptionValues.date($0, option: "--start", window: window) }
     let recent = try recentRace.map { text throws -> RecentRace in
       guard let result = RecentRace(parsing: text) else {
-        throw CLIError.invalidOption(option: "--recent-race", value: text,
-                                     allowed: "DISTANCE=TIME such as 5k=24:30, 10k=52:10, half=1:52:00", suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--recent-race", value: text,
+          allowed: "DISTANCE=TIME such as 5k=24:30, 10k=52:10, half=1:52:00", suggestion: nil)
       }
       return result
     }
-    let firstDay = try weekStart.map { text throws -> Weekday in
-      guard let day = SettingValues.weekday(text) else {
-        throw CLIError.invalidOption(option: "--week-start", value: text, allowed: "mon, tue, wed, thu, fri, sat, sun",
-                                     suggestion: nil)
-      }
-      return day
-    } ?? .monday
-    let timeline = try Timeline.resolve(weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks,
-                                        weekStart: firstDay)
-    return Goal(distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
-                currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recent)
+    let firstDay =
+      try weekStart.map { text throws -> Weekday in
+        guard let day = SettingValues.weekday(text) else {
+          throw CLIError.invalidOption(
+            option: "--week-start", value: text, allowed: "mon, tue, wed, thu, fri, sat, sun",
+            suggestion: nil)
+        }
+        return day
+      } ?? .monday
+    let timeline = try Timeline.resolve(
+      weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks,
+      weekStart: firstDay)
+    return Goal(
+      distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
+      currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recent)
   }
 }

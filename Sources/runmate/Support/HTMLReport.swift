@@ -18,7 +18,8 @@ struct HTMLReport {
 
   func render() -> String {
     let goal = plan.goal
-    var body = "<h1>\(escape(name))</h1>\n<p class=\"sub\">\(escape(goal.level.rawValue.capitalized)) "
+    var body =
+      "<h1>\(escape(name))</h1>\n<p class=\"sub\">\(escape(goal.level.rawValue.capitalized)) "
       + "\(escape(goal.distance.displayName)) · \(goal.weeks) weeks · \(goal.start) → race \(goal.raceDate) · "
       + "report of \(report.today)</p>\n" + summary()
     body += section("Weekly volume: planned and done", volumeChart())
@@ -90,7 +91,8 @@ struct HTMLReport {
     let sessions = past.map(\.doneSessions).reduce(0, +)
     let plannedSessions = past.map(\.plannedSessions).reduce(0, +)
     let extras = runs.filter { isExtra($0) && plan.goal.start <= $0.date && $0.date <= plan.goal.raceDate }.count
-    let week = currentWeek.map { "week \(plan.weeks[$0].number) of \(plan.weeks.count)" }
+    let week =
+      currentWeek.map { "week \(plan.weeks[$0].number) of \(plan.weeks.count)" }
       ?? (report.today < plan.goal.start ? "before week 1" : "after race day")
     return "<p class=\"stats\">Now: <b>\(week)</b> · done so far <b>\(distance(done))</b> of \(distance(planned)) "
       + "planned · \(sessions) of \(plannedSessions) planned sessions · \(extras) extra run\(extras == 1 ? "" : "s")</p>\n"
@@ -116,17 +118,21 @@ struct HTMLReport {
       let extraPart = index < extra.count ? min(extra[index], week.doneKm) : 0
       let forPlan = max(0, week.doneKm - extraPart)
       let range = "W\(week.number), \(week.start.shortLabel)"
-      svg += frame.rect(x: center - bar - 1, top: y(week.plannedKm), bottom: frame.plotBottom, width: bar,
-                        fill: "#c9d3e3", title: "\(range): planned \(distance(week.plannedKm))")
-      svg += frame.rect(x: center + 1, top: y(forPlan), bottom: frame.plotBottom, width: bar, fill: "#2f7d4f",
-                        title: "\(range): done for the plan \(distance(forPlan))")
+      svg += frame.rect(
+        x: center - bar - 1, top: y(week.plannedKm), bottom: frame.plotBottom, width: bar,
+        fill: "#c9d3e3", title: "\(range): planned \(distance(week.plannedKm))")
+      svg += frame.rect(
+        x: center + 1, top: y(forPlan), bottom: frame.plotBottom, width: bar, fill: "#2f7d4f",
+        title: "\(range): done for the plan \(distance(forPlan))")
       if extraPart > 0 {
-        svg += frame.rect(x: center + 1, top: y(week.doneKm), bottom: y(forPlan), width: bar, fill: "#e08a2e",
-                          title: "\(range): extra runs \(distance(extraPart))")
+        svg += frame.rect(
+          x: center + 1, top: y(week.doneKm), bottom: y(forPlan), width: bar, fill: "#e08a2e",
+          title: "\(range): extra runs \(distance(extraPart))")
       }
       if week.doneKm > 0 && frame.band >= 34 {
-        svg += frame.text(x: center + 1 + bar / 2, y: max(frame.top + 9, y(week.doneKm) - 4), number(week.doneKm),
-                          size: 9, anchor: "middle", fill: "#1d2430")
+        svg += frame.text(
+          x: center + 1 + bar / 2, y: max(frame.top + 9, y(week.doneKm) - 4), number(week.doneKm),
+          size: 9, anchor: "middle", fill: "#1d2430")
       }
     }
     svg += frame.xAxis(plan.weeks) + "</svg>"
@@ -142,8 +148,9 @@ struct HTMLReport {
     let done = report.weeks.map(\.longestRunKm)
     let frame = ChartFrame(height: 240, weeks: max(planned.count, done.count))
     let axis = Axis.distance(upTo: (planned + done).map { $0 / units.kilometers }.filter(\.isFinite).max() ?? 0)
-    var svg = frame.open(title: "Long run, \(units.rawValue)",
-                         label: "Long run in \(units.rawValue): the plan's longest run each week and the longest run done")
+    var svg = frame.open(
+      title: "Long run, \(units.rawValue)",
+      label: "Long run in \(units.rawValue): the plan's longest run each week and the longest run done")
     svg += frame.currentWeekBand(currentWeek)
     svg += frame.yAxis(axis, title: units.rawValue) { oneDecimal($0) }
     let points = planned.enumerated().map { (index: $0.offset, value: $0.element / units.kilometers) }
@@ -169,23 +176,26 @@ struct HTMLReport {
     let frame = ChartFrame(height: 240, weeks: report.weeks.count)
     let axis = Axis.pace(perUnit.map(\.value))
     let unit = "/\(units.rawValue)"
-    var svg = frame.open(title: "Easy pace per week, m:ss per \(units.rawValue)",
-                         label: "Average easy pace per week in minutes and seconds per \(units.rawValue); "
-                           + "latest \(minutesSeconds(perUnit[perUnit.count - 1].value))\(unit)")
+    var svg = frame.open(
+      title: "Easy pace per week, m:ss per \(units.rawValue)",
+      label: "Average easy pace per week in minutes and seconds per \(units.rawValue); "
+        + "latest \(minutesSeconds(perUnit[perUnit.count - 1].value))\(unit)")
     svg += frame.currentWeekBand(currentWeek)
     svg += frame.yAxis(axis, title: "pace, min\(unit)") { minutesSeconds($0) }
-    svg += frame.line(perUnit, axis: axis, color: "#2f7d4f", dashed: false, labels: true, format: {
-      minutesSeconds($0)
-    }) { value, index in "W\(index + 1): average easy pace \(minutesSeconds(value))\(unit)" }
+    svg += frame.line(
+      perUnit, axis: axis, color: "#2f7d4f", dashed: false, labels: true,
+      format: { minutesSeconds($0) },
+      tooltip: { value, index in "W\(index + 1): average easy pace \(minutesSeconds(value))\(unit)" })
     svg += frame.xAxis(plan.weeks) + "</svg>"
     return svg + legend([("#2f7d4f", "average easy pace (easy, recovery and long runs)")]) + "</p>"
   }
 
   /// A legend paragraph, left open so a caller can add to it.
   func legend(_ items: [(color: String, text: String)], classes: [(name: String, text: String)] = []) -> String {
-    "<p class=\"legend\">" + items.map {
-      "<span><i class=\"sw\" style=\"background:\($0.color)\"></i>\(escape($0.text))</span>"
-    }.joined() + classes.map { "<span><i class=\"sw \($0.name)\"></i>\(escape($0.text))</span>" }.joined()
+    "<p class=\"legend\">"
+      + items.map {
+        "<span><i class=\"sw\" style=\"background:\($0.color)\"></i>\(escape($0.text))</span>"
+      }.joined() + classes.map { "<span><i class=\"sw \($0.name)\"></i>\(escape($0.text))</span>" }.joined()
   }
 
   // MARK: - Calendar
@@ -204,9 +214,14 @@ struct HTMLReport {
     let matched = Set(runs.filter { $0.planID == plan.id }.compactMap(\.workoutID))
     let byDay = Dictionary(grouping: plan.workouts) { (scheduledDates[$0.id] ?? $0.date).dayNumber }
     let runsByDay = Dictionary(grouping: runs) { $0.date.dayNumber }
-    var html = "<table><caption class=\"legend\" style=\"caption-side:bottom;text-align:left;padding-top:.4rem\">"
-      + legend([], classes: [("done", "done"), ("missed", "missed"), ("extra", "extra run only"),
-                             ("today", "today")]) + "<span><b>bold</b>: race day</span> · "
+    var html =
+      "<table><caption class=\"legend\" style=\"caption-side:bottom;text-align:left;padding-top:.4rem\">"
+      + legend(
+        [],
+        classes: [
+          ("done", "done"), ("missed", "missed"), ("extra", "extra run only"),
+          ("today", "today"),
+        ]) + "<span><b>bold</b>: race day</span> · "
       + "<span class=\"ran\">✓ run for the plan</span> <span class=\"x\">+ extra run</span></p></caption>"
       + "<tr><th class=\"week\">Week</th>" + Weekday.allCases.map { "<th>\($0.shortName)</th>" }.joined() + "</tr>"
     for week in plan.weeks {
@@ -215,21 +230,27 @@ struct HTMLReport {
         let day = week.start.adding(days: offset)
         let cells = byDay[day.dayNumber] ?? []
         let ran = runsByDay[day.dayNumber] ?? []
-        var state = cells.contains { matched.contains($0.id) } ? "done"
+        var state =
+          cells.contains { matched.contains($0.id) }
+          ? "done"
           : !cells.isEmpty && day < report.today ? "missed" : ran.contains(where: isExtra) ? "extra" : ""
         if day == report.today { state += state.isEmpty ? "today" : " today" }
         var lines = cells.map { "<span class=\"\($0.kind == .race ? "race" : "")\">\(escape(label($0)))</span>" }
         lines += ran.map { run in
           let text = "\(distance(run.distanceKm)) · \(pace(run.secondsPerKm))"
           // The note, shortened, under the run (all of it on hover).
-          let note = run.note.map { note in
-            let short = note.count > 32 ? note.prefix(31) + "…" : Substring(note)
-            return "<br><small class=\"note\" title=\"\(escape(note))\">“\(escape(String(short)))”</small>"
-          } ?? ""
-          return (isExtra(run) ? "<span class=\"x\">+ extra \(escape(text))</span>"
+          let note =
+            run.note.map { note in
+              let short = note.count > 32 ? note.prefix(31) + "…" : Substring(note)
+              return "<br><small class=\"note\" title=\"\(escape(note))\">“\(escape(String(short)))”</small>"
+            } ?? ""
+          return
+            (isExtra(run)
+            ? "<span class=\"x\">+ extra \(escape(text))</span>"
             : "<span class=\"ran\">✓ ran \(escape(text))</span>") + note
         }
-        html += "<td class=\"\(state)\"><small>\(day.day) \(day.shortLabel.split(separator: " ").last ?? "")</small>"
+        html +=
+          "<td class=\"\(state)\"><small>\(day.day) \(day.shortLabel.split(separator: " ").last ?? "")</small>"
           + (lines.isEmpty ? "" : "<br>" + lines.joined(separator: "<br>")) + "</td>"
       }
       html += "</tr>"
@@ -276,10 +297,12 @@ struct Axis {
 
   /// Paces in seconds: round steps of 5 s to 10 min around the values, faster at the top.
   static func pace(_ values: [Double]) -> Axis {
-    let low = values.min() ?? 0, high = values.max() ?? 0
+    let low = values.min() ?? 0
+    let high = values.max() ?? 0
     let raw = max(1, (high - low) / 4)
     let step = [5.0, 10, 15, 20, 30, 60, 120, 300, 600].first { $0 >= raw } ?? (raw / 600).rounded(.up) * 600
-    var bottom = (low / step).rounded(.down) * step, top = (high / step).rounded(.up) * step
+    var bottom = (low / step).rounded(.down) * step
+    var top = (high / step).rounded(.up) * step
     if top - bottom < step * 2 {
       bottom -= step
       top += step
@@ -292,8 +315,9 @@ struct Axis {
   /// Ticks from `low` to `high` every `step`; at most 40 of them (absurd stored values cannot make a huge page).
   static func make(low: Double, high: Double, step: Double) -> Axis {
     guard low.isFinite, high.isFinite, step > 0, high > low, (high - low) / step <= 40 else {
-      return Axis(low: low.isFinite ? low : 0, high: high.isFinite && high > low ? high : low + 1,
-                  ticks: [low.isFinite ? low : 0])
+      return Axis(
+        low: low.isFinite ? low : 0, high: high.isFinite && high > low ? high : low + 1,
+        ticks: [low.isFinite ? low : 0])
     }
     let count = Int(((high - low) / step).rounded())
     return Axis(low: low, high: high, ticks: (0...count).map { low + Double($0) * step })
@@ -327,8 +351,10 @@ struct ChartFrame {
       + "<title>\(htmlEscape(title))</title>"
   }
 
-  func text(x: Double, y: Double, _ content: String, size: Int = 10, anchor: String = "start",
-            fill: String = "#5b6575", extra: String = "") -> String {
+  func text(
+    x: Double, y: Double, _ content: String, size: Int = 10, anchor: String = "start",
+    fill: String = "#5b6575", extra: String = ""
+  ) -> String {
     "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(size)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(extra)>"
       + "\(htmlEscape(content))</text>"
   }
@@ -343,34 +369,42 @@ struct ChartFrame {
     var svg = ""
     for tick in axis.ticks {
       let y = y(tick, axis)
-      svg += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y))\" y2=\"\(f(y))\" stroke=\"#e3e7ee\"/>"
+      svg +=
+        "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y))\" y2=\"\(f(y))\" stroke=\"#e3e7ee\"/>"
         + "<line x1=\"\(f(left - 4))\" x2=\"\(f(left))\" y1=\"\(f(y))\" y2=\"\(f(y))\" stroke=\"#8a93a3\"/>"
         + text(x: left - 7, y: y + 3.5, format(tick), anchor: "end")
     }
     svg += "<line x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"\(f(top))\" y2=\"\(f(plotBottom))\" stroke=\"#8a93a3\"/>"
     let middle = top + plotHeight / 2
-    return svg + text(x: 14, y: middle, title, size: 11, anchor: "middle", fill: "#3a4352",
-                      extra: " transform=\"rotate(-90 14 \(f(middle)))\"")
+    return svg
+      + text(
+        x: 14, y: middle, title, size: 11, anchor: "middle", fill: "#3a4352",
+        extra: " transform=\"rotate(-90 14 \(f(middle)))\"")
   }
 
   /// The baseline, a tick and a label for every week (`W3`), its first day below (thinned when narrow).
   func xAxis(_ weeks: [Week]) -> String {
-    var svg = "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(plotBottom))\" y2=\"\(f(plotBottom))\" "
+    var svg =
+      "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(plotBottom))\" y2=\"\(f(plotBottom))\" "
       + "stroke=\"#8a93a3\"/>"
     let every = max(1, Int((44 / band).rounded(.up)))
     for (index, week) in weeks.enumerated() {
       let x = center(index)
-      svg += "<line x1=\"\(f(x))\" x2=\"\(f(x))\" y1=\"\(f(plotBottom))\" y2=\"\(f(plotBottom + 4))\" "
+      svg +=
+        "<line x1=\"\(f(x))\" x2=\"\(f(x))\" y1=\"\(f(plotBottom))\" y2=\"\(f(plotBottom + 4))\" "
         + "stroke=\"#8a93a3\"/>"
-      svg += text(x: x, y: plotBottom + 15, band >= 24 ? "W\(week.number)" : "\(week.number)",
-                  size: band >= 24 ? 10 : 8, anchor: "middle", fill: "#3a4352")
+      svg += text(
+        x: x, y: plotBottom + 15, band >= 24 ? "W\(week.number)" : "\(week.number)",
+        size: band >= 24 ? 10 : 8, anchor: "middle", fill: "#3a4352")
       if index % every == 0 {
         let date = week.start.shortLabel.split(separator: " ").dropFirst().joined(separator: " ")
         svg += text(x: x, y: plotBottom + 28, date, size: 9, anchor: "middle")
       }
     }
-    return svg + text(x: left + (width - left - right) / 2, y: height - 6, "week of the plan (first day below)",
-                      size: 11, anchor: "middle", fill: "#3a4352")
+    return svg
+      + text(
+        x: left + (width - left - right) / 2, y: height - 6, "week of the plan (first day below)",
+        size: 11, anchor: "middle", fill: "#3a4352")
   }
 
   /// A light band behind the current week, labelled.
@@ -383,20 +417,25 @@ struct ChartFrame {
 
   /// A polyline through `points` (week index, value) with a dot and a tooltip per point, and the value above each
   /// dot when `labels` and the weeks are wide enough.
-  func line(_ points: [(index: Int, value: Double)], axis: Axis, color: String, dashed: Bool, labels: Bool,
-            format: (Double) -> String = { oneDecimal($0) }, tooltip: (Double, Int) -> String) -> String {
+  func line(
+    _ points: [(index: Int, value: Double)], axis: Axis, color: String, dashed: Bool, labels: Bool,
+    format: (Double) -> String = { oneDecimal($0) }, tooltip: (Double, Int) -> String
+  ) -> String {
     let shown = points.filter { $0.value.isFinite }
     guard !shown.isEmpty else { return "" }
-    var svg = "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(dashed ? 2 : 2.5)\""
+    var svg =
+      "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(dashed ? 2 : 2.5)\""
       + (dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\""
       + shown.map { "\(f(center($0.index))),\(f(y($0.value, axis)))" }.joined(separator: " ") + "\"/>"
     let heights = shown.map { y($0.value, axis) }
     for (position, point) in shown.enumerated() {
-      let x = center(point.index), y = heights[position]
+      let x = center(point.index)
+      let y = heights[position]
       // The value goes above a dot that is a peak on screen, below one in a dip, so it does not sit on the line.
       let neighbours = [position - 1, position + 1].filter(heights.indices.contains).map { heights[$0] }
       let dip = !neighbours.isEmpty && y > neighbours.reduce(0, +) / Double(neighbours.count) + 1
-      svg += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(dashed ? 2.5 : 3.5)\" fill=\"\(dashed ? "#fafbfc" : color)\" "
+      svg +=
+        "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(dashed ? 2.5 : 3.5)\" fill=\"\(dashed ? "#fafbfc" : color)\" "
         + "stroke=\"\(color)\" stroke-width=\"1.5\"><title>\(htmlEscape(tooltip(point.value, point.index)))</title>"
         + "</circle>"
       if labels && band >= 34 {

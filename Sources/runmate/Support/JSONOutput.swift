@@ -71,8 +71,12 @@ struct WorkoutDayJSON: Encodable {
 
   enum CodingKeys: String, CodingKey {
     case id, date, kind, title, description, hard, status
-    case plannedDate = "planned_date", start, distanceKm = "distance_km", durationMin = "duration_min"
-    case doneKm = "done_km", energyKcal = "energy_kcal"
+    case plannedDate = "planned_date"
+    case start
+    case distanceKm = "distance_km"
+    case durationMin = "duration_min"
+    case doneKm = "done_km"
+    case energyKcal = "energy_kcal"
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -103,7 +107,10 @@ struct TodayJSON: Encodable {
 
   enum CodingKeys: String, CodingKey {
     case schema, today, workout, next
-    case planID = "plan_id", planName = "plan_name", planStart = "plan_start", raceDate = "race_date"
+    case planID = "plan_id"
+    case planName = "plan_name"
+    case planStart = "plan_start"
+    case raceDate = "race_date"
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -129,13 +136,18 @@ struct WeekJSON: Encodable {
 
   enum CodingKeys: String, CodingKey {
     case schema, today, week
-    case planID = "plan_id", planName = "plan_name"
+    case planID = "plan_id"
+    case planName = "plan_name"
   }
 
   enum WeekKeys: String, CodingKey {
     case number, weeks, phase, cutback, start, end, why, workouts
-    case plannedKm = "planned_km", doneKm = "done_km", plannedSessions = "planned_sessions"
-    case doneSessions = "done_sessions", partialSessions = "partial_sessions", missedSessions = "missed_sessions"
+    case plannedKm = "planned_km"
+    case doneKm = "done_km"
+    case plannedSessions = "planned_sessions"
+    case doneSessions = "done_sessions"
+    case partialSessions = "partial_sessions"
+    case missedSessions = "missed_sessions"
     case extraRuns = "extra_runs"
   }
 
@@ -173,9 +185,15 @@ struct LogJSON: Encodable {
 
   enum RunKeys: String, CodingKey {
     case id, date, kind, rpe, note, source, status
-    case distanceKm = "distance_km", durationS = "duration_s", movingS = "moving_s", paceSPerKm = "pace_s_per_km"
-    case averageHeartRate = "average_hr", elevationGainM = "elevation_gain_m", sourceFile = "source_file"
-    case planID = "plan_id", workoutID = "workout_id"
+    case distanceKm = "distance_km"
+    case durationS = "duration_s"
+    case movingS = "moving_s"
+    case paceSPerKm = "pace_s_per_km"
+    case averageHeartRate = "average_hr"
+    case elevationGainM = "elevation_gain_m"
+    case sourceFile = "source_file"
+    case planID = "plan_id"
+    case workoutID = "workout_id"
   }
 
   func encode(to encoder: any Encoder) throws {

@@ -4,7 +4,7 @@ import PlanEngine
 
 /// `--templates DIR`: where the plan rules live.
 struct TemplateOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Plan templates directory.", valueName: "dir"))
+  @Option(name: .long, help: ArgumentHelp("Plan templates directory.", valueName: "dir"), completion: .directory)
   var templates: String?
 
   /// Finds the directory: --templates, $RUNMATE_TEMPLATES, <executable>/../share/runmate/plan-templates,
@@ -13,23 +13,28 @@ struct TemplateOptions: ParsableArguments {
     if let templates { return templates }
     var candidates: [String] = []
     if let env = ProcessInfo.processInfo.environment["RUNMATE_TEMPLATES"], !env.isEmpty { candidates.append(env) }
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("share/runmate/plan-templates").path)
+    // The binary's own path (/proc/self/exe on Linux): argv[0] is a bare `runmate` when the shell found it on PATH.
+    let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+      .resolvingSymlinksInPath()
+    candidates.append(
+      executable.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("share/runmate/plan-templates").path)
     candidates.append("plan-templates")
     var isDirectory: ObjCBool = false
-    for candidate in candidates where FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory)
-      && isDirectory.boolValue {
+    for candidate in candidates
+    where FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory)
+      && isDirectory.boolValue
+    {
       return candidate
     }
     throw .directoryNotFound(lookedIn: candidates)
   }
 
-  /// Reads and validates every `*.yaml` in the directory.
+  /// Reads and validates every `*.yaml` in the directory (through the decoded-templates cache, ``RulesCache``).
   func loadRules(from path: String? = nil) throws -> PlanRules {
     let directory = try path ?? self.directory()
     let files = try TemplateOptions.readFiles(in: directory)
-    return try PlanRules(files: files, directory: directory)
+    return try RulesCache.rules(files: files, directory: directory)
   }
 
   static func readFiles(in directory: String) throws -> [TemplateFile] {
@@ -54,9 +59,11 @@ struct TemplateOptions: ParsableArguments {
 
 /// `--now`: a fixed clock for reproducible output.
 struct ClockOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp(
-    "Today's date for the plan (YYYY-MM-DD or an ISO 8601 time); default: $SOURCE_DATE_EPOCH, else the system clock.",
-    valueName: "date"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Today's date for the plan (YYYY-MM-DD or an ISO 8601 time); default: $SOURCE_DATE_EPOCH, else the system clock.",
+      valueName: "date"))
   var now: String?
 
   /// The current instant, for DTSTAMP: `--now` (a date means its midnight UTC), else `SOURCE_DATE_EPOCH`, else
@@ -86,7 +93,8 @@ struct ClockOptions: ParsableArguments {
     if let now {
       if CivilDate(iso: now) != nil { return try OptionValues.date(now, option: "--now") }
       if now.count > 10, CivilDate(iso: String(now.prefix(10))) != nil,
-         (try? Date.ISO8601FormatStyle().parse(now)) != nil {
+        (try? Date.ISO8601FormatStyle().parse(now)) != nil
+      {
         let instant = try instant()
         if let zone { return try ClockOptions.day(of: instant, in: zone) }
         return try OptionValues.date(String(now.prefix(10)), option: "--now")
@@ -103,9 +111,11 @@ struct ClockOptions: ParsableArguments {
     }
     let parts = calendar.dateComponents([.year, .month, .day], from: date)
     guard let year = parts.year, let month = parts.month, let day = parts.day,
-          let today = CivilDate(year: year, month: month, day: day), OptionValues.everyDate.contains(today) else {
-      throw CLIError.invalidOption(option: "--now", value: "(system clock)", allowed: "a date from 1900 to 2200",
-                                   suggestion: nil)
+      let today = CivilDate(year: year, month: month, day: day), OptionValues.everyDate.contains(today)
+    else {
+      throw CLIError.invalidOption(
+        option: "--now", value: "(system clock)", allowed: "a date from 1900 to 2200",
+        suggestion: nil)
     }
     return today
   }
@@ -116,9 +126,11 @@ struct ClockOptions: ParsableArguments {
     calendar.timeZone = zone
     let parts = calendar.dateComponents([.year, .month, .day], from: instant)
     guard let year = parts.year, let month = parts.month, let day = parts.day,
-          let today = CivilDate(year: year, month: month, day: day) else {
-      throw CLIError.invalidOption(option: "--now", value: "\(instant)", allowed: "a date from 1900 to 2200",
-                                   suggestion: nil)
+      let today = CivilDate(year: year, month: month, day: day)
+    else {
+      throw CLIError.invalidOption(
+        option: "--now", value: "\(instant)", allowed: "a date from 1900 to 2200",
+        suggestion: nil)
     }
     return today
   }
@@ -127,17 +139,19 @@ struct ClockOptions: ParsableArguments {
   static let seconds: ClosedRange<TimeInterval> = -2_208_988_800...7_289_654_399
 
   static func badNow(_ text: String) -> CLIError {
-    .invalidOption(option: "--now", value: text,
-                   allowed: "a date YYYY-MM-DD or an ISO 8601 time, from 1900 to 2200", suggestion: nil)
+    .invalidOption(
+      option: "--now", value: text,
+      allowed: "a date YYYY-MM-DD or an ISO 8601 time, from 1900 to 2200", suggestion: nil)
   }
 
   /// `SOURCE_DATE_EPOCH`, when set: whole or decimal seconds since 1970, in the years 1900 to 2200.
   static func epoch() throws -> TimeInterval? {
     guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] else { return nil }
     guard let seconds = TimeInterval(text), seconds.isFinite, ClockOptions.seconds.contains(seconds) else {
-      throw CLIError.invalidOption(option: "SOURCE_DATE_EPOCH", value: text,
-                                   allowed: "seconds since 1970, from -2208988800 (1900) to 7289654399 (2200)",
-                                   suggestion: nil)
+      throw CLIError.invalidOption(
+        option: "SOURCE_DATE_EPOCH", value: text,
+        allowed: "seconds since 1970, from -2208988800 (1900) to 7289654399 (2200)",
+        suggestion: nil)
     }
     return seconds
   }
@@ -150,7 +164,11 @@ struct OutputOptions: ParsableArguments {
   @Option(name: .long, help: "Output format: table or json.")
   var format: Format = .table
 
-  @Option(name: .long, help: "Units for tables and text: km or mi (JSON is always km; default: the profile's, else km).")
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Units for tables and text: km or mi (JSON is always km; default: the profile's, else km)."),
+    completion: Completions.units)
   var units: String?
 
   func unit(default fallback: DistanceUnit? = nil) throws -> DistanceUnit {

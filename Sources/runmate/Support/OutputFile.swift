@@ -100,11 +100,13 @@ struct OutputFile {
     for suffix in ["", "-wal", "-shm", "-journal"] {
       let candidate = database + suffix
       var candidateInfo = stat()
-      let sameFile = exists && stat(candidate, &candidateInfo) == 0
+      let sameFile =
+        exists && stat(candidate, &candidateInfo) == 0
         && candidateInfo.st_dev == info.st_dev && candidateInfo.st_ino == info.st_ino
       if sameFile || OutputFile.canonical(target) == OutputFile.canonical(candidate) {
-        throw refuse("it is the database \(database)\(suffix.isEmpty ? "" : " (its \(suffix) file)"); "
-          + "choose another file")
+        throw refuse(
+          "it is the database \(database)\(suffix.isEmpty ? "" : " (its \(suffix) file)"); "
+            + "choose another file")
       }
     }
 
@@ -119,8 +121,9 @@ struct OutputFile {
     let head = try OutputFile.head(of: target, path: path)
     ownFile = kind.recognizes(head)
     if !ownFile && !force {
-      throw refuse("the file exists and is not \(kind.noun) runmate wrote; choose another file, or add --force "
-        + "to replace it")
+      throw refuse(
+        "the file exists and is not \(kind.noun) runmate wrote; choose another file, or add --force "
+          + "to replace it")
     }
   }
 

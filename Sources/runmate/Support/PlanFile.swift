@@ -100,7 +100,8 @@ struct PlanFile {
     }
     guard data.count <= maximumBytes else { throw bad("it has more than \(maximumBytes) bytes (16 MiB)") }
     guard let object = try? JSONSerialization.jsonObject(with: data, options: []),
-          let top = object as? [String: Any] else {
+      let top = object as? [String: Any]
+    else {
       throw bad("it is not JSON (a plan file from `runmate plans export` is a JSON object)")
     }
     guard let schema = top["schema"] as? String else {
@@ -126,8 +127,9 @@ struct PlanFile {
     guard let exported = parseTimestamp(document.exportedAt) else {
       throw bad("exported_at is '\(document.exportedAt)', allowed is an ISO 8601 time such as 2027-01-04T06:30:00Z")
     }
-    let file = PlanFile(name: document.name, exportedAt: exported, plan: document.plan,
-                        settings: document.scheduleSettings?.settings)
+    let file = PlanFile(
+      name: document.name, exportedAt: exported, plan: document.plan,
+      settings: document.scheduleSettings?.settings)
     if let problem = file.problem() { throw bad(problem) }
     return file
   }
@@ -139,13 +141,13 @@ struct PlanFile {
       return text.hasPrefix(".") ? String(text.dropFirst()) : text.isEmpty ? "the document" : text
     }
     switch error {
-    case let .keyNotFound(key, context):
+    case .keyNotFound(let key, let context):
       return "\(path(context.codingPath + [key])) is missing"
-    case let .valueNotFound(_, context):
+    case .valueNotFound(_, let context):
       return "\(path(context.codingPath)) is null, a value is required"
-    case let .typeMismatch(type, context):
+    case .typeMismatch(let type, let context):
       return "\(path(context.codingPath)) is not a \(type == String.self ? "string" : "\(type)")"
-    case let .dataCorrupted(context):
+    case .dataCorrupted(let context):
       return "\(path(context.codingPath)): \(context.debugDescription)"
     @unknown default:
       return "it cannot be read"
@@ -207,7 +209,8 @@ struct PlanFile {
         }
         for (number, step) in workout.steps.enumerated() {
           if badDistance(step.distanceKm, most: 500) || !(0...172_800).contains(step.durationSeconds)
-              || !(0...1_000).contains(step.repeat) {
+            || !(0...1_000).contains(step.repeat)
+          {
             return "\(field).steps[\(number)] has distance_km \(step.distanceKm), duration_s \(step.durationSeconds), "
               + "repeat \(step.repeat); allowed is 0 to 500 km, 0 to 172800 s, 0 to 1000 repetitions"
           }
@@ -234,7 +237,8 @@ struct PlanFile {
           + "\(PlanFile.timestamp(busy.end)), allowed is a start before its end, from 1900 to 2200"
       }
     }
-    let texts = settings.times + settings.blackouts + settings.busyFiles + (settings.reminders ?? [])
+    let texts =
+      settings.times + settings.blackouts + settings.busyFiles + (settings.reminders ?? [])
       + [settings.raceStart].compactMap { $0 }
     if let text = texts.first(where: badName) {
       return "schedule_settings holds '\(text)', allowed is 1 to 100 characters without control characters"
@@ -252,7 +256,8 @@ struct PlanFile {
 
     enum CodingKeys: String, CodingKey {
       case schema, name, plan
-      case exportedAt = "exported_at", scheduleSettings = "schedule_settings"
+      case exportedAt = "exported_at"
+      case scheduleSettings = "schedule_settings"
     }
   }
 }
@@ -266,7 +271,10 @@ struct SharedSettings: Codable {
 
   enum CodingKeys: String, CodingKey {
     case times, blackouts, busy, reminders, units
-    case runDays = "run_days", longRunDay = "long_run_day", timeZone = "time_zone", busyFiles = "busy_files"
+    case runDays = "run_days"
+    case longRunDay = "long_run_day"
+    case timeZone = "time_zone"
+    case busyFiles = "busy_files"
     case raceStart = "race_start"
   }
 
@@ -284,9 +292,10 @@ struct SharedSettings: Codable {
     try container.encode(settings.timeZone, forKey: .timeZone)
     try container.encode(settings.blackouts, forKey: .blackouts)
     try container.encode(settings.busyFiles, forKey: .busyFiles)
-    try container.encode(settings.busy.map {
-      Busy(start: PlanFile.timestamp($0.start), end: PlanFile.timestamp($0.end), summary: $0.summary)
-    }, forKey: .busy)
+    try container.encode(
+      settings.busy.map {
+        Busy(start: PlanFile.timestamp($0.start), end: PlanFile.timestamp($0.end), summary: $0.summary)
+      }, forKey: .busy)
     try container.encode(settings.reminders, forKey: .reminders)
     try container.encode(settings.units, forKey: .units)
     try container.encode(settings.raceStart, forKey: .raceStart)
@@ -298,9 +307,10 @@ struct SharedSettings: Codable {
     var intervals: [BusyTime] = []
     for (index, item) in busy.enumerated() {
       guard let start = PlanFile.parseTimestamp(item.start), let end = PlanFile.parseTimestamp(item.end) else {
-        throw DecodingError.dataCorrupted(.init(
-          codingPath: container.codingPath + [CodingKeys.busy, IndexKey(intValue: index)],
-          debugDescription: "'\(item.start)'–'\(item.end)' are not ISO 8601 times such as 2027-01-04T06:30:00Z"))
+        throw DecodingError.dataCorrupted(
+          .init(
+            codingPath: container.codingPath + [CodingKeys.busy, IndexKey(intValue: index)],
+            debugDescription: "'\(item.start)'–'\(item.end)' are not ISO 8601 times such as 2027-01-04T06:30:00Z"))
       }
       intervals.append(BusyTime(start: start, end: end, summary: item.summary))
     }
@@ -333,9 +343,9 @@ enum PlanFileError: RunMateError {
 
   var message: String {
     switch self {
-    case let .missing(path): "\(terminalSafe(path)): no such file"
-    case let .unreadable(path, reason): "\(terminalSafe(path)): cannot read: \(reason)"
-    case let .untrusted(path, problem): "\(terminalSafe(path)): not imported: \(terminalSafe(problem))"
+    case .missing(let path): "\(terminalSafe(path)): no such file"
+    case .unreadable(let path, let reason): "\(terminalSafe(path)): cannot read: \(reason)"
+    case .untrusted(let path, let problem): "\(terminalSafe(path)): not imported: \(terminalSafe(problem))"
     }
   }
 

@@ -10,9 +10,11 @@ struct PlanTable {
     let goal = plan.goal
     var lines: [String] = []
     let level = goal.level.rawValue.prefix(1).uppercased() + goal.level.rawValue.dropFirst()
-    lines.append("\(level) \(goal.distance.displayName) plan · \(goal.weeks) weeks · "
-      + "\(goal.start) → race \(goal.raceDate.shortLabel) \(goal.raceDate.year) · id \(plan.id)")
-    var facts = "\(goal.runsPerWeek) runs a week · from \(units.format(goal.currentWeeklyKm)) a week · "
+    lines.append(
+      "\(level) \(goal.distance.displayName) plan · \(goal.weeks) weeks · "
+        + "\(goal.start) → race \(goal.raceDate.shortLabel) \(goal.raceDate.year) · id \(plan.id)")
+    var facts =
+      "\(goal.runsPerWeek) runs a week · from \(units.format(goal.currentWeeklyKm)) a week · "
       + "longest recent run \(units.format(goal.longestRecentRunKm))"
     if let vdot = goal.vdot, let predicted = goal.predictedTimeSeconds {
       facts += " · VDOT \(vdot), predicted \(formatRaceTime(Double(predicted)))"
@@ -64,18 +66,21 @@ struct PlanTable {
 
   private func shortForm(_ workout: Workout) -> String {
     let distance = units.format(workout.distanceKm).replacingOccurrences(of: " \(units.rawValue)", with: "")
-    let name: String = switch workout.kind {
-    case .easy: workout.slot.hasPrefix("easy") || workout.slot.hasPrefix("q") ? (workout.title.hasPrefix("Shakeout") ? "shakeout" : "easy") : "easy"
-    case .recovery: "recovery"
-    case .long: "long"
-    case .tempo: "tempo"
-    case .intervals: "intervals"
-    case .hills: "hills"
-    case .fartlek: "fartlek"
-    case .strides: "easy+strides"
-    case .race: "RACE"
-    case .crossTraining: "cross"
-    }
+    let name: String =
+      switch workout.kind {
+      case .easy:
+        workout.slot.hasPrefix("easy") || workout.slot.hasPrefix("q")
+          ? (workout.title.hasPrefix("Shakeout") ? "shakeout" : "easy") : "easy"
+      case .recovery: "recovery"
+      case .long: "long"
+      case .tempo: "tempo"
+      case .intervals: "intervals"
+      case .hills: "hills"
+      case .fartlek: "fartlek"
+      case .strides: "easy+strides"
+      case .race: "RACE"
+      case .crossTraining: "cross"
+      }
     return "\(name) \(distance)"
   }
 

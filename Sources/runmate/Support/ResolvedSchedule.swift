@@ -7,12 +7,15 @@ import Training
 
 /// The profile's defaults a plan without saved settings is scheduled with, and the line announcing those used
 /// (the options given here override them; the system zone where the profile names none).
-func profileDefaults(_ profile: Profile?, options: ScheduleOptions? = nil, reminders: ReminderOptions? = nil,
-                     unitsGiven: Bool = false) -> (settings: ScheduleSettings, announcement: String?) {
-  let overrides = Overrides(days: options?.days != nil, longRunDay: options?.longRunDay != nil,
-                            timeZone: options?.timeZone != nil,
-                            reminders: !(reminders?.reminders.isEmpty ?? true) || (reminders?.noReminders ?? false),
-                            units: unitsGiven)
+func profileDefaults(
+  _ profile: Profile?, options: ScheduleOptions? = nil, reminders: ReminderOptions? = nil,
+  unitsGiven: Bool = false
+) -> (settings: ScheduleSettings, announcement: String?) {
+  let overrides = Overrides(
+    days: options?.days != nil, longRunDay: options?.longRunDay != nil,
+    timeZone: options?.timeZone != nil,
+    reminders: !(reminders?.reminders.isEmpty ?? true) || (reminders?.noReminders ?? false),
+    units: unitsGiven)
   var defaults = Training.profileSettings(profile, overrides: overrides, systemZone: TimeZone.current.identifier)
   if options?.raceStart != nil, let line = defaults.announcement {
     defaults.announcement = line.replacingOccurrences(of: ", race start \(profile?.raceStart ?? "")", with: "")
@@ -58,9 +61,11 @@ struct ResolvedSchedule {
 
   /// Resolves the plan and its settings. For a saved plan, the options given change its saved settings (stored
   /// with the new schedule, and said); without options, its saved settings are used as they are.
-  static func resolve(goal: GoalOptions, options: ScheduleOptions, reminders: ReminderOptions?, units: String?,
-                      templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions, name: String?,
-                      profile: Profile?) throws -> ResolvedSchedule {
+  static func resolve(
+    goal: GoalOptions, options: ScheduleOptions, reminders: ReminderOptions?, units: String?,
+    templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions, name: String?,
+    profile: Profile?
+  ) throws -> ResolvedSchedule {
     let unit = try units.map { text throws -> DistanceUnit in
       guard let unit = DistanceUnit(rawValue: text.lowercased()) else {
         throw CLIError.invalidOption(option: "--units", value: text, allowed: "km, mi", suggestion: nil)
@@ -74,16 +79,18 @@ struct ResolvedSchedule {
       if let days = options.days { base.runDays = try SettingValues.runDays(days) }
       let rules = try templates.loadRules()
       let resolvedGoal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
-      let plan = try fittingRunDays(resolvedGoal,
-                                    plan: { try makePlan(goal: $0, rules: rules, units: unit ?? base.units ?? .km) },
-                                    settings: base, source: runDaysSource(given: options.days != nil, profile))
+      let plan = try fittingRunDays(
+        resolvedGoal,
+        plan: { try makePlan(goal: $0, rules: rules, units: unit ?? base.units ?? .km) },
+        settings: base, source: runDaysSource(given: options.days != nil, profile))
       var settings = try options.apply(to: fromProfile.settings, plan: plan).settings
       if let reminders { settings = try reminders.apply(to: settings).settings }
       if let unit { settings.units = unit }
       if let line = fromProfile.announcement { messages.append(line) }
       let schedule = try settings.schedule(plan)
-      return ResolvedSchedule(plan: plan, saved: nil, settings: settings, schedule: schedule, messages: messages,
-                              pending: nil)
+      return ResolvedSchedule(
+        plan: plan, saved: nil, settings: settings, schedule: schedule, messages: messages,
+        pending: nil)
     }
     try goal.refuseOnSavedPlan()
     let db = try database.open()
@@ -100,8 +107,12 @@ struct ResolvedSchedule {
       changes.append("--units \(unit.rawValue) (was \((settings.units ?? .km).rawValue))")
     }
     if let unit { settings.units = unit }
-    let source = options.days != nil ? "--days" : stored != nil ? "the plan's settings"
-      : profile.map { "profile '\($0.name)'" } ?? "--days"
+    let source =
+      options.days != nil
+      ? "--days"
+      : stored != nil
+        ? "the plan's settings"
+        : profile.map { "profile '\($0.name)'" } ?? "--days"
     try checkRunDays(saved.plan, name: saved.name, settings: settings, source: source)
     let schedule = try settings.schedule(saved.plan)
     let dated = schedule.datedWorkouts
@@ -111,8 +122,9 @@ struct ResolvedSchedule {
     } else if Set(try db.scheduledWorkouts(of: saved)) != Set(dated) {
       pending = (stored, dated, nil)
     }
-    return ResolvedSchedule(plan: saved.plan, saved: saved, settings: settings, schedule: schedule, messages: messages,
-                            pending: pending)
+    return ResolvedSchedule(
+      plan: saved.plan, saved: saved, settings: settings, schedule: schedule, messages: messages,
+      pending: pending)
   }
 }
 

@@ -8,31 +8,51 @@ import Training
 
 /// Where and when the runner runs: days, long-run day, times, time zone, blackouts.
 struct ScheduleOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Run days, e.g. mon,wed,fri,sun (default: the plan's pattern).", valueName: "days"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Run days, e.g. mon,wed,fri,sun (default: the plan's pattern).", valueName: "days"),
+    completion: Completions.weekdays)
   var days: String?
 
-  @Option(name: .customLong("long-run-day"), help: ArgumentHelp("Long-run day, e.g. sat (default: race weekday).", valueName: "day"))
+  @Option(
+    name: .customLong("long-run-day"),
+    help: ArgumentHelp(
+      "Long-run day, e.g. sat (default: race weekday).", valueName: "day"), completion: Completions.weekday)
   var longRunDay: String?
 
-  @Option(name: .customLong("at"), help: ArgumentHelp(
-    "Start time, e.g. 06:30, or for one weekday sat=08:00 (repeatable). Without it, workouts are all-day events.",
-    valueName: "time"))
+  @Option(
+    name: .customLong("at"),
+    help: ArgumentHelp(
+      "Start time, e.g. 06:30, or for one weekday sat=08:00 (repeatable). Without it, workouts are all-day events.",
+      valueName: "time"))
   var times: [String] = []
 
-  @Option(name: .customLong("tz"), help: ArgumentHelp("Time zone, e.g. Europe/Berlin (default: the system zone).", valueName: "zone"))
+  @Option(
+    name: .customLong("tz"),
+    help: ArgumentHelp(
+      "Time zone, e.g. Europe/Berlin (default: the system zone).", valueName: "zone"), completion: Completions.timeZone)
   var timeZone: String?
 
-  @Option(name: .customLong("skip"), help: ArgumentHelp(
-    "A blackout date or range with no running, e.g. 2027-02-14 or 2027-02-14..2027-02-20 (repeatable).",
-    valueName: "dates"))
+  @Option(
+    name: .customLong("skip"),
+    help: ArgumentHelp(
+      "A blackout date or range with no running, e.g. 2027-02-14 or 2027-02-14..2027-02-20 (repeatable).",
+      valueName: "dates"))
   var skips: [String] = []
 
-  @Option(name: .customLong("busy"), help: ArgumentHelp(
-    "An .ics of your existing calendar: workouts go where you are free (repeatable).", valueName: "file"))
+  @Option(
+    name: .customLong("busy"),
+    help: ArgumentHelp(
+      "An .ics of your existing calendar: workouts go where you are free (repeatable).", valueName: "file"),
+    completion: Completions.calendarFile)
   var busyFiles: [String] = []
 
-  @Option(name: .customLong("race-start"), help: ArgumentHelp(
-    "The race's start time, e.g. 09:00: the race event is timed (default: an all-day race event).", valueName: "time"))
+  @Option(
+    name: .customLong("race-start"),
+    help: ArgumentHelp(
+      "The race's start time, e.g. 09:00: the race event is timed (default: an all-day race event).", valueName: "time")
+  )
   var raceStart: String?
 
   /// True when any of these options is given.
@@ -56,8 +76,9 @@ struct ScheduleOptions: ParsableArguments {
     }
     if let longRunDay {
       guard let day = SettingValues.weekday(longRunDay) else {
-        throw CLIError.invalidOption(option: "--long-run-day", value: longRunDay,
-                                     allowed: "mon, tue, wed, thu, fri, sat, sun", suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--long-run-day", value: longRunDay,
+          allowed: "mon, tue, wed, thu, fri, sat, sun", suggestion: nil)
       }
       note("--long-run-day", day.rawValue, settings.longRunDay?.rawValue ?? "the race weekday")
       settings.longRunDay = day
@@ -80,8 +101,9 @@ struct ScheduleOptions: ParsableArguments {
     }
     if let raceStart {
       guard LocalTime(parsing: raceStart) != nil else {
-        throw CLIError.invalidOption(option: "--race-start", value: raceStart, allowed: "HH:MM (09:00)",
-                                     suggestion: nil)
+        throw CLIError.invalidOption(
+          option: "--race-start", value: raceStart, allowed: "HH:MM (09:00)",
+          suggestion: nil)
       }
       note("--race-start", raceStart, settings.raceStart ?? "all-day")
       settings.raceStart = raceStart
@@ -93,8 +115,9 @@ struct ScheduleOptions: ParsableArguments {
       settings.busy = busy
     }
     if let runDays = settings.runDays, let longRun = settings.longRunDay, !runDays.contains(longRun) {
-      throw CLIError.invalidOption(option: "--long-run-day", value: longRun.rawValue,
-                                   allowed: "one of the run days (\(SettingValues.dayList(runDays)))", suggestion: nil)
+      throw CLIError.invalidOption(
+        option: "--long-run-day", value: longRun.rawValue,
+        allowed: "one of the run days (\(SettingValues.dayList(runDays)))", suggestion: nil)
     }
     return (settings, changes)
   }
@@ -107,7 +130,8 @@ struct ScheduleOptions: ParsableArguments {
     let first = plan.goal.start.adding(days: -1)
     let last = plan.goal.raceDate.adding(days: 2)
     guard let from = calendar.date(from: DateComponents(year: first.year, month: first.month, day: first.day)),
-          let to = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day)) else { return [] }
+      let to = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day))
+    else { return [] }
     var intervals: [BusyTime] = []
     for path in busyFiles {
       let text = try CalendarFiles.readText(path)
@@ -120,9 +144,11 @@ struct ScheduleOptions: ParsableArguments {
 
 /// `--remind` / `--no-remind`: the reminders on workout events.
 struct ReminderOptions: ParsableArguments {
-  @Option(name: .customLong("remind"), help: ArgumentHelp(
-    "Reminder: 30m / 2h before a timed workout, or a local time: 06:00 (same day), 20:00-1d (the evening before). "
-      + "Repeatable. Default: the plan's saved ones, else 30m and 20:00-1d.", valueName: "when"))
+  @Option(
+    name: .customLong("remind"),
+    help: ArgumentHelp(
+      "Reminder: 30m / 2h before a timed workout, or a local time: 06:00 (same day), 20:00-1d (the evening before). "
+        + "Repeatable. Default: the plan's saved ones, else 30m and 20:00-1d.", valueName: "when"))
   var reminders: [String] = []
 
   @Flag(name: .customLong("no-remind"), help: "No reminders.")

@@ -39,8 +39,9 @@ func noteLines(_ notes: [ScheduleNote], runDays: [Weekday]?) -> [String] {
   let toRunDays = notes.filter(\.toRunDay).count
   if toRunDays > 0, let runDays {
     let workouts = toRunDays == 1 ? "1 workout" : "\(toRunDays) workouts"
-    lines.insert("moved: \(workouts) from the plan's days onto your run days (\(SettingValues.dayList(runDays))); "
-      + "`runmate schedule` lists each", at: 0)
+    lines.insert(
+      "moved: \(workouts) from the plan's days onto your run days (\(SettingValues.dayList(runDays))); "
+        + "`runmate schedule` lists each", at: 0)
   }
   return lines
 }

@@ -47,7 +47,8 @@ enum EasyFillRule: WeekRule {
     let shakeout = max(minRun, min(structure.raceWeek.shakeoutKm, maxOther, context.raceWeekCaps.lastDays))
     for id in week.shakeoutSlots { week.easyKm[id] = shakeout }
 
-    let fixed = (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
+    let fixed =
+      (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
       + week.orderedSessions.map(\.session).filter { !$0.isStrides }.map(\.totalKm).reduce(0, +)
       + week.orderedSessions.map(\.session).filter(\.isStrides).map { $0.totalKm - $0.easyKm }.reduce(0, +)
     let remaining = max(0, week.targetKm - fixed)

@@ -21,32 +21,39 @@ enum ExplainRule: WeekRule {
     switch week.volumeReason {
     case .ramp(let name, let km):
       let volume = context.base.volume
-      lines.append("Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), ramp cap "
-        + "min(\(Int(volume.maxIncreasePercent)) %, \(units.format(volume.maxIncreaseKmPerRun)) × \(context.runs) runs)")
+      lines.append(
+        "Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), ramp cap "
+          + "min(\(Int(volume.maxIncreasePercent)) %, \(units.format(volume.maxIncreaseKmPerRun)) × \(context.runs) runs)"
+      )
     case .capped(let name, let km, let base):
       if base {
-        lines.append("Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), the base cap: "
-          + "\(percent(context.base.volume.baseCapOfPeak)) of peak volume")
+        lines.append(
+          "Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), the base cap: "
+            + "\(percent(context.base.volume.baseCapOfPeak)) of peak volume")
       } else if planned >= round1(context.peakTargetKm) - 0.05 {
         lines.append("Volume \(over(name, km)); peak volume \(units.format(round1(context.peakTargetKm))) reached")
       } else {
-        lines.append("Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), the peak volume for "
-          + "this plan")
+        lines.append(
+          "Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), the peak volume for "
+            + "this plan")
       }
     case .cutback(let name, let km, let every):
-      lines.append("Cut-back week, \(units.format(planned)) (every \(VolumeRule.ordinal(every)) week for "
-        + "\(context.goal.level.rawValue)s): target \(percent(context.base.cutback.volumeFactor)) of \(name)'s "
-        + "\(units.format(round1(km)))")
+      lines.append(
+        "Cut-back week, \(units.format(planned)) (every \(VolumeRule.ordinal(every)) week for "
+          + "\(context.goal.level.rawValue)s): target \(percent(context.base.cutback.volumeFactor)) of \(name)'s "
+          + "\(units.format(round1(km)))")
     case .taper(let fraction, let peak):
       if week.phase == .race {
         let caps = context.raceWeekCaps
-        lines.append("Race week: \(units.format(round1(planned - (week.raceKm ?? 0)))) before race day, target "
-          + "\(percent(fraction)) of the peak \(units.format(round1(peak))), then the race; runs before race day at most "
-          + "\(units.format(caps.run)), the last \(structure.raceWeek.lastDays) days at most "
-          + "\(units.format(caps.lastDays))")
+        lines.append(
+          "Race week: \(units.format(round1(planned - (week.raceKm ?? 0)))) before race day, target "
+            + "\(percent(fraction)) of the peak \(units.format(round1(peak))), then the race; runs before race day at most "
+            + "\(units.format(caps.run)), the last \(structure.raceWeek.lastDays) days at most "
+            + "\(units.format(caps.lastDays))")
       } else {
-        lines.append("Taper: \(units.format(planned)), target \(percent(fraction)) of the peak "
-          + "\(units.format(round1(peak))); volume down, one race-pace session kept")
+        lines.append(
+          "Taper: \(units.format(planned)), target \(percent(fraction)) of the peak "
+            + "\(units.format(round1(peak))); volume down, one race-pace session kept")
       }
     case nil:
       break
@@ -64,35 +71,42 @@ enum ExplainRule: WeekRule {
       switch reason {
       case .limit(let km, let text):
         if trim.isEmpty && chosen > floorTenth(km) + 0.05 {
-          lines.append("Long run \(units.format(long)): the shortest long run, a third longer than the "
-            + "\(units.format(week.minRunKm)) minimum run")
+          lines.append(
+            "Long run \(units.format(long)): the shortest long run, a third longer than the "
+              + "\(units.format(week.minRunKm)) minimum run")
         } else {
           lines.append("Long run \(units.format(long)): \(trim)\(trim.isEmpty ? "" : "limit: ")\(text)")
         }
       case .cutback:
-        lines.append("Cut-back long run \(units.format(long)): \(trim)back to two weeks earlier, at most "
-          + "\(percent(context.base.cutback.longRunFactor)) of the last full week's")
+        lines.append(
+          "Cut-back long run \(units.format(long)): \(trim)back to two weeks earlier, at most "
+            + "\(percent(context.base.cutback.longRunFactor)) of the last full week's")
       case .taper(let fraction, let peakLong):
         let raised = long > floorTenth(fraction * peakLong) + 0.05 ? ", raised to the shortest long run" : ""
-        lines.append("Taper long run \(units.format(long)): \(trim)\(percent(fraction)) of the peak long run "
-          + "\(units.format(round1(peakLong)))\(raised)")
+        lines.append(
+          "Taper long run \(units.format(long)): \(trim)\(percent(fraction)) of the peak long run "
+            + "\(units.format(round1(peakLong)))\(raised)")
       }
     }
 
     // Week structure.
     if let slot = week.eveCappedSlot, let km = week.easyKm[slot] {
-      lines.append("Day before the long run kept to \(units.format(round1(km))), at most "
-        + "\(percent(structure.eveOfLongMaxOfLong)) of the long run; the rest goes to other days")
+      lines.append(
+        "Day before the long run kept to \(units.format(round1(km))), at most "
+          + "\(percent(structure.eveOfLongMaxOfLong)) of the long run; the rest goes to other days")
     }
     if week.eveRest {
-      lines.append("Day before the long run is a rest day: \(percent(structure.eveOfLongMaxOfLong)) of the long run "
-        + "is under the \(units.format(week.minRunKm)) minimum run")
+      lines.append(
+        "Day before the long run is a rest day: \(percent(structure.eveOfLongMaxOfLong)) of the long run "
+          + "is under the \(units.format(week.minRunKm)) minimum run")
     }
     if let cap = context.fewRunsQualityCap, !week.cutback, week.phase != .taper, week.phase != .race,
-       min(context.levelRules.qualityPerWeek[week.phase], context.pattern.filter { $0.role == .quality }.count) > cap {
-      lines.append("At most \(cap) quality session\(cap == 1 ? "" : "s") besides the long run at "
-        + "\(structure.fewRunsAtMost) runs a week or fewer (\(context.goal.level.rawValue)): the other quality day "
-        + "is an easy run")
+      min(context.levelRules.qualityPerWeek[week.phase], context.pattern.filter { $0.role == .quality }.count) > cap
+    {
+      lines.append(
+        "At most \(cap) quality session\(cap == 1 ? "" : "s") besides the long run at "
+          + "\(structure.fewRunsAtMost) runs a week or fewer (\(context.goal.level.rawValue)): the other quality day "
+          + "is an easy run")
     }
 
     lines += week.rules
@@ -102,9 +116,10 @@ enum ExplainRule: WeekRule {
     if !sessions.isEmpty {
       let progress = QualityRule.progressFraction(week: week, context: context)
       let stage = week.phase == .build || week.phase == .peak ? ", at \(percent(progress)) of their build-up" : ""
-      lines.append("Quality: \(sessions.map(\.template.name).joined(separator: ", "))\(stage); capped per session "
-        + "(threshold ≤ \(percent(context.base.intensity.maxThresholdOfWeek)), intervals ≤ "
-        + "\(percent(context.base.intensity.maxIntervalOfWeek)) of the week)")
+      lines.append(
+        "Quality: \(sessions.map(\.template.name).joined(separator: ", "))\(stage); capped per session "
+          + "(threshold ≤ \(percent(context.base.intensity.maxThresholdOfWeek)), intervals ≤ "
+          + "\(percent(context.base.intensity.maxIntervalOfWeek)) of the week)")
     }
     for session in sessions where session.shortened {
       lines.append("\(session.template.name) shortened to fit the per-session cap for a \(units.format(planned)) week")
@@ -115,16 +130,18 @@ enum ExplainRule: WeekRule {
     if week.cappedByLong, let long = week.longKm, planned < round1(week.targetKm) - 0.05 {
       let others = week.runDistances.filter { $0 != round1(long) }.max() ?? 0
       let cap = max(floorTenth(round1(long) / ratio), others)
-      lines.append("Easy runs capped at \(units.format(cap)) so the long run stays a third longer than any other run; "
-        + "the week comes out under its target")
+      lines.append(
+        "Easy runs capped at \(units.format(cap)) so the long run stays a third longer than any other run; "
+          + "the week comes out under its target")
     }
     let easyRuns = week.easyKm.values.map(round1) + sessions.filter(\.isStrides).map { round1($0.totalKm) }
     if week.raisedToMinimum, easyRuns.contains(where: { abs($0 - week.minRunKm) < 0.05 }) {
       lines.append("Easy runs kept at the \(units.format(week.minRunKm)) minimum")
     }
     if week.trimmedToCeiling {
-      lines.append("Trimmed to \(units.format(planned)) to stay within the week's ceiling of "
-        + "\(units.format(round1(week.ceilingKm)))")
+      lines.append(
+        "Trimmed to \(units.format(planned)) to stay within the week's ceiling of "
+          + "\(units.format(round1(week.ceilingKm)))")
     }
     week.rules = lines
   }

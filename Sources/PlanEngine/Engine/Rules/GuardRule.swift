@@ -14,15 +14,17 @@ enum GuardRule: WeekRule {
       trimmed = true
       let excess = week.plannedKm - week.ceilingKm
       if let (slot, km) = week.easyKm.filter({ !week.shakeoutSlots.contains($0.key) && $0.value > minRun })
-        .max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) {
+        .max(by: { ($0.value, $1.key) < ($1.value, $0.key) })
+      {
         week.easyKm[slot] = max(minRun, floorHalf(km - excess) == km ? km - 0.5 : floorHalf(km - excess))
         continue
       }
       // The long run may give a little, while it stays a third longer than every other run.
       if let long = week.longKm {
         let others = week.runDistances.filter { $0 != round1(long) }.max() ?? 0
-        let floor = max(LongRunRule.shortestLong(week, context),
-                        (others * context.base.longRun.minRatioToOtherRuns * 10).rounded(.up) / 10)
+        let floor = max(
+          LongRunRule.shortestLong(week, context),
+          (others * context.base.longRun.minRatioToOtherRuns * 10).rounded(.up) / 10)
         if long - 0.05 > floor {
           week.longKm = max(floor, floorTenth(long - excess))
           continue
@@ -30,7 +32,8 @@ enum GuardRule: WeekRule {
       }
       // Strides ride on an easy run already at its minimum: leave them.
       if let (slot, session) = week.orderedSessions.filter({ !$0.session.isStrides })
-        .max(by: { ($0.session.totalKm, $1.slot) < ($1.session.totalKm, $0.slot) }) {
+        .max(by: { ($0.session.totalKm, $1.slot) < ($1.session.totalKm, $0.slot) })
+      {
         let droppable = week.easyKm.filter { !week.shakeoutSlots.contains($0.key) }
           .min { ($0.value, $0.key) < ($1.value, $1.key) }
         if session.reps > 1 {
@@ -47,7 +50,8 @@ enum GuardRule: WeekRule {
       }
       // Every run is at its minimum: one easy day becomes a rest day.
       if let (slot, _) = week.easyKm.filter({ !week.shakeoutSlots.contains($0.key) })
-        .min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+        .min(by: { ($0.value, $0.key) < ($1.value, $1.key) })
+      {
         week.easyKm[slot] = nil
         week.rules.append("One easy run dropped: the week is too small for every run at the minimum length")
         continue
@@ -69,7 +73,8 @@ enum GuardRule: WeekRule {
   /// have given some volume since the easy runs were filled in), or rests when that is under the minimum run.
   static func limitEveOfLong(_ week: inout WeekDraft, context: PlanContext) -> Bool {
     guard let long = week.longKm, let day = week.slots.first(where: { $0.role == .long })?.date,
-          let slot = week.slots.first(where: { $0.date.days(to: day) == 1 }), let km = week.easyKm[slot.id] else {
+      let slot = week.slots.first(where: { $0.date.days(to: day) == 1 }), let km = week.easyKm[slot.id]
+    else {
       return false
     }
     let limit = floorTenth(context.base.weekStructure.eveOfLongMaxOfLong * long)

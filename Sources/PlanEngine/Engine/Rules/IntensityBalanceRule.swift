@@ -7,9 +7,11 @@ enum IntensityBalanceRule: WeekRule {
     while true {
       let (easy, total) = seconds(of: week, context: context)
       guard total > 0, easy / total < minimum else { break }
-      guard let (slot, session) = week.orderedSessions.max(by: {
-        (hardSeconds($0.session), $1.slot) < (hardSeconds($1.session), $0.slot)
-      }) else { break }
+      guard
+        let (slot, session) = week.orderedSessions.max(by: {
+          (hardSeconds($0.session), $1.slot) < (hardSeconds($1.session), $0.slot)
+        })
+      else { break }
       adjusted = true
       if session.reps > 1 {
         var smaller = session
@@ -33,7 +35,8 @@ enum IntensityBalanceRule: WeekRule {
     var easy = ((week.longKm ?? 0) + week.easyKm.sorted { $0.key < $1.key }.map(\.value).reduce(0, +)) * easyPace
     var total = easy
     for (_, session) in week.orderedSessions {
-      let easyPart = (session.warmupKm + session.cooldownKm + session.easyKm) * easyPace
+      let easyPart =
+        (session.warmupKm + session.cooldownKm + session.easyKm) * easyPace
         + Double(max(0, session.reps - 1)) * session.recoverySeconds
       easy += easyPart
       total += easyPart + hardSeconds(session)

@@ -11,7 +11,8 @@ enum LongRunRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let units = context.units
     let rules = context.base.longRun
-    let lookback = history.suffix(rules.spikeLookbackWeeks).map(\.maxRunKm)
+    let lookback =
+      history.suffix(rules.spikeLookbackWeeks).map(\.maxRunKm)
       + (history.count < rules.spikeLookbackWeeks ? [context.longestKm] : [])
     let longestRecent = lookback.max() ?? context.longestKm
     let spikeLimit = rules.spikeFactor * longestRecent
@@ -20,16 +21,20 @@ enum LongRunRule: WeekRule {
     // The plan's minimum run, unless the spike guard or a small week cannot hold it: the long run must stay a
     // third longer than it within the spike limit, and the week must hold the long run and two such runs (race
     // week has no long run: there an easy run is dropped when the runs do not fit).
-    week.minRunKm = max(context.base.volume.minRunKm,
-                        min(context.minRunKm, floorTenth(floorTenth(spikeLimit) / rules.minRatioToOtherRuns),
-                            week.phase == .race ? .infinity
-                              : floorTenth(min(week.targetKm, week.ceilingKm) / (rules.minRatioToOtherRuns + 2))))
+    week.minRunKm = max(
+      context.base.volume.minRunKm,
+      min(
+        context.minRunKm, floorTenth(floorTenth(spikeLimit) / rules.minRatioToOtherRuns),
+        week.phase == .race
+          ? .infinity
+          : floorTenth(min(week.targetKm, week.ceilingKm) / (rules.minRatioToOtherRuns + 2))))
 
     switch week.phase {
     case .race:
       week.raceKm = context.raceKm
-      week.rules.append("Race day \(context.goal.timeline.raceDate.shortLabel): the \(context.goal.distance.displayName) "
-        + "is the last workout")
+      week.rules.append(
+        "Race day \(context.goal.timeline.raceDate.shortLabel): the \(context.goal.distance.displayName) "
+          + "is the last workout")
       return
     case .taper:
       let peakLong = history.compactMap(\.longKm).max() ?? context.longestKm
@@ -48,20 +53,31 @@ enum LongRunRule: WeekRule {
       let lastLong = history.last { !$0.cutback }?.longKm ?? context.longestKm
       let factor = context.base.cutback.longRunFactor
       // The cut-back long run returns to two weeks earlier: the minimum run gives way so that it can.
-      week.minRunKm = max(context.base.volume.minRunKm, min(week.minRunKm,
-        floorTenth(min(twoWeeksEarlier, factor * lastLong) / rules.minRatioToOtherRuns)))
-      week.longKm = max(shortestLong(week, context), floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit)))
+      week.minRunKm = max(
+        context.base.volume.minRunKm,
+        min(
+          week.minRunKm,
+          floorTenth(min(twoWeeksEarlier, factor * lastLong) / rules.minRatioToOtherRuns)))
+      week.longKm = max(
+        shortestLong(week, context), floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit)))
       week.longReason = .cutback
       week.longChosenKm = week.longKm
       return
     }
 
     let limits: [(km: Double, reason: String)] = [
-      (spikeLimit, "spike guard: at most \(rules.spikeFactor) × \(units.format(longestRecent)), "
-        + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"),
+      (
+        spikeLimit,
+        "spike guard: at most \(rules.spikeFactor) × \(units.format(longestRecent)), "
+          + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"
+      ),
       (volumeCap, "long-run cap for the week's \(units.format(week.targetKm)) target"),
-      (context.peakLongTargetKm, context.peakLongTargetKm < context.level.peakLongRunKm.upper
-        ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace" : "the peak long run for this distance and level"),
+      (
+        context.peakLongTargetKm,
+        context.peakLongTargetKm < context.level.peakLongRunKm.upper
+          ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace"
+          : "the peak long run for this distance and level"
+      ),
     ]
     let binding = limits.min { $0.km < $1.km } ?? limits[0]
     let long = max(shortestLong(week, context), floorTenth(binding.km))

@@ -27,15 +27,18 @@ enum QualityRule: WeekRule {
       var chosen: Session?
       for id in candidates {
         guard let template = context.library[id],
-              let session = Session.sized(id: id, template: template, progress: progress, volumeKm: week.sizingKm ?? week.targetKm,
-                                          maxKm: maxKm,
-                                          context: context) else { continue }
+          let session = Session.sized(
+            id: id, template: template, progress: progress, volumeKm: week.sizingKm ?? week.targetKm,
+            maxKm: maxKm,
+            context: context)
+        else { continue }
         chosen = session
         break
       }
       guard let session = chosen else {
-        week.rules.append("No quality session on \(slot.date.shortLabel): the week is too small for any session "
-          + "within the per-session caps, so it is an easy run")
+        week.rules.append(
+          "No quality session on \(slot.date.shortLabel): the week is too small for any session "
+            + "within the per-session caps, so it is an easy run")
         continue
       }
       used.insert(session.templateID)
@@ -46,7 +49,9 @@ enum QualityRule: WeekRule {
   /// 0 at the first build week, 1 at the last peak week; 0 in base, taper and cut-back weeks.
   static func progressFraction(week: WeekDraft, context: PlanContext) -> Double {
     guard !week.cutback, week.phase == .build || week.phase == .peak else { return 0 }
-    let buildPeak = context.phases.enumerated().filter { $0.element == .build || $0.element == .peak }.map { $0.offset + 1 }
+    let buildPeak = context.phases.enumerated().filter { $0.element == .build || $0.element == .peak }.map {
+      $0.offset + 1
+    }
     guard let first = buildPeak.first, let last = buildPeak.last, last > first else { return 1 }
     return Double(week.number - first) / Double(last - first)
   }

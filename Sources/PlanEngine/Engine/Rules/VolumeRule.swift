@@ -29,7 +29,8 @@ enum VolumeRule: WeekRule {
     }
 
     let every = context.base.cutback.every[context.goal.level]
-    let lastBeforeTaper = context.base.cutback.skipBeforeTaper
+    let lastBeforeTaper =
+      context.base.cutback.skipBeforeTaper
       && context.phases.firstIndex { $0 == .taper || $0 == .race } == week.number
     if week.number > 1 && week.number % every == 0 && lastBeforeTaper {
       week.rules.append("No cut-back week right before the taper: the taper that follows is the recovery")

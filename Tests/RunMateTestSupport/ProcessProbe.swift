@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Runs a child process under watch: `posix_spawn`, then `wait4(2)` for its exit status, wall time and peak
@@ -10,17 +11,26 @@ import Darwin
 ///
 /// The child's own numbers, not the test process's: unlike reading this process's peak memory, tests running
 /// alongside cannot inflate them. Output goes to files (no pipes to drain, so a chatty child cannot block).
-enum ProcessProbe {
+public enum ProcessProbe {
   /// How long and how large a child may get before it is killed.
-  struct Limits: Sendable, CustomStringConvertible {
-    var seconds: Double
-    var memoryMiB: Int
+  public struct Limits: Sendable, CustomStringConvertible {
+    /// Wall time, seconds.
+    public var seconds: Double
+    /// Peak resident memory, MiB.
+    public var memoryMiB: Int
 
-    var description: String { "\(seconds) s, \(memoryMiB) MiB" }
+    /// Bounds of `seconds` and `memoryMiB`.
+    public init(seconds: Double, memoryMiB: Int) {
+      self.seconds = seconds
+      self.memoryMiB = memoryMiB
+    }
+
+    /// `5.0 s, 150 MiB`.
+    public var description: String { "\(seconds) s, \(memoryMiB) MiB" }
   }
 
   /// How a child ended.
-  enum End: Equatable, Sendable, CustomStringConvertible {
+  public enum End: Equatable, Sendable, CustomStringConvertible {
     /// It called exit with this status.
     case exited(Int32)
     /// A signal it did not handle ended it (a crash: SIGILL from a Swift trap, SIGABRT, SIGSEGV, …).
@@ -30,7 +40,8 @@ enum ProcessProbe {
     /// Its resident memory went past its bound and it was killed.
     case killedOverMemory
 
-    var description: String {
+    /// `exit 65`, `killed by signal 4`, …
+    public var description: String {
       switch self {
       case .exited(let code): "exit \(code)"
       case .signaled(let signal): "killed by signal \(signal)"
@@ -41,29 +52,42 @@ enum ProcessProbe {
   }
 
   /// What a child printed, how it ended, how long it took and its peak resident memory.
-  struct Result: Sendable {
-    var end: End
-    var stdout: Data
-    var stderr: Data
-    var wallSeconds: Double
+  public struct Result: Sendable {
+    /// How it ended.
+    public var end: End
+    /// What it wrote on standard output.
+    public var stdout: Data
+    /// What it wrote on standard error.
+    public var stderr: Data
+    /// Wall time from spawn to exit.
+    public var wallSeconds: Double
     /// Peak resident set size, KiB: the child's own `ru_maxrss`, as measured by `rusage-probe`.
-    var peakRSSKiB: Int
+    public var peakRSSKiB: Int
 
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
-    var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
+    /// Standard output as UTF-8 text.
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    /// Standard error as UTF-8 text.
+    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    /// Peak resident set size, MiB.
+    public var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
   }
 
-  struct SpawnFailed: Error, CustomStringConvertible {
-    var executable: String
-    var code: Int32
-    var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
+  /// A child that could not be started.
+  public struct SpawnFailed: Error, CustomStringConvertible {
+    /// The program.
+    public var executable: String
+    /// The errno of the failure.
+    public var code: Int32
+    /// `cannot start PATH: REASON`.
+    public var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
   }
 
   /// Runs `executable` with `arguments` in `directory`, with exactly `environment`, standard input from
   /// `/dev/null` (or `stdin`), and waits for it within `limits`.
-  static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                  environment: [String: String], stdin: URL? = nil, limits: Limits) throws -> Result {
+  public static func run(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+    environment: [String: String], stdin: URL? = nil, limits: Limits
+  ) throws -> Result {
     let capture = FileManager.default.temporaryDirectory
       .appendingPathComponent("runmate-probe-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: capture, withIntermediateDirectories: true)
@@ -72,9 +96,9 @@ enum ProcessProbe {
     let errPath = capture.appendingPathComponent("stderr").path
 
     #if canImport(Glibc)
-    var actions = posix_spawn_file_actions_t()
+      var actions = posix_spawn_file_actions_t()
     #else
-    var actions: posix_spawn_file_actions_t?
+      var actions: posix_spawn_file_actions_t?
     #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -98,9 +122,9 @@ enum ProcessProbe {
     let helper = try rusageProbe()
     // The helper execs its second argument with the rest as argv: `prefix`'s first word or `executable` itself.
     let argv = ([helper.path, reportPath] + prefix + [executable.path] + arguments).map { strdup($0) }
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-    defer { envp.forEach { free($0) } }
+    defer { for pointer in envp { free(pointer) } }
 
     // Its own process group, so that a kill reaches the helper and the child together.
     var attributes = posix_spawnattr_t()
@@ -192,7 +216,7 @@ enum ProcessProbe {
   }
 
   /// The built `rusage-probe` helper, next to the built `runmate`.
-  static func rusageProbe() throws -> URL {
+  public static func rusageProbe() throws -> URL {
     let helper = try runmateBinary().deletingLastPathComponent().appendingPathComponent("rusage-probe")
     guard FileManager.default.isExecutableFile(atPath: helper.path) else {
       throw SpawnFailed(executable: helper.path, code: ENOENT)
@@ -201,18 +225,20 @@ enum ProcessProbe {
   }
 
   #if canImport(Glibc)
-  typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-  /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module does not declare.
-  static let addChdir: AddChdir? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np")
-    .map { unsafeBitCast($0, to: AddChdir.self) }
+    typealias AddChdir =
+      @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module does not declare.
+    static let addChdir: AddChdir? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np")
+      .map { unsafeBitCast($0, to: AddChdir.self) }
   #else
-  typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t?>, UnsafePointer<CChar>) -> Int32
-  static let addChdir: AddChdir? = { posix_spawn_file_actions_addchdir_np($0, $1) }
+    typealias AddChdir =
+      @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t?>, UnsafePointer<CChar>) -> Int32
+    static let addChdir: AddChdir? = { posix_spawn_file_actions_addchdir_np($0, $1) }
   #endif
 
   /// A process's resident memory now and its high-water mark, KiB (Linux `/proc/PID/status`; `self` for this
   /// process), nil where that cannot be read.
-  static func memoryKiB(of process: String) -> (resident: Int, peak: Int)? {
+  public static func memoryKiB(of process: String) -> (resident: Int, peak: Int)? {
     guard let text = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return nil }
     var resident: Int?
     var peak: Int?
@@ -225,8 +251,10 @@ enum ProcessProbe {
   }
 
   /// Runs `work` for each element on up to `width` threads at once; results keep the input's order.
-  static func concurrentMap<T: Sendable, R: Sendable>(_ items: [T], width: Int,
-                                                      _ work: @escaping @Sendable (T) -> R) -> [R] {
+  public static func concurrentMap<T: Sendable, R: Sendable>(
+    _ items: [T], width: Int,
+    _ work: @escaping @Sendable (T) -> R
+  ) -> [R] {
     let results = Results<R>(count: items.count)
     let next = Counter()
     let group = DispatchGroup()

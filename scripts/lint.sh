@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Lint: the code is formatted as .swift-format says (swift format lint --strict), and each C library and framework
+# is imported only by the module that owns it. Exits non-zero, naming each problem, when either fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+status=0
+
+# Module boundaries: "library owner-directory" (Sources/<owner>/ is the only place allowed to import it).
+boundaries=(
+  "CLibical Sources/ICalendar/"
+  "GRDB Sources/Logbook/"
+  "ArgumentParser Sources/runmate/"
+  "CZlib Sources/Health/"
+  "Yams Sources/PlanEngine/"
+)
+for rule in "${boundaries[@]}"; do
+  read -r library owner <<<"$rule"
+  pattern="^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((internal|public|package|private|fileprivate)[[:space:]]+)?import[[:space:]]+((struct|class|enum|protocol|typealias|func|var|let)[[:space:]]+)?${library}([.[:space:]]|$)"
+  while IFS= read -r hit; do
+    [[ -z "$hit" ]] && continue
+    case "$hit" in
+      "$owner"*) ;;
+      *)
+        echo "lint: ${hit%%:*}: imports $library, which only ${owner%/} may import (module boundary)" >&2
+        status=1
+        ;;
+    esac
+  done < <(grep -rnE --include='*.swift' "$pattern" Sources Tests | cut -d: -f1,2 || true)
+done
+
+# Formatting and style rules (.swift-format): line length 120, no force unwraps or force tries, documented public API.
+if ! swift format lint --strict --recursive --parallel Sources Tests Package.swift; then
+  echo "lint: swift format found the problems above; \`swift format format -i -r Sources Tests Package.swift\` fixes most" >&2
+  status=1
+fi
+
+if [[ $status -eq 0 ]]; then echo "lint: formatting and module boundaries OK"; fi
+exit $status
