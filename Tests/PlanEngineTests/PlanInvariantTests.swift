@@ -444,9 +444,13 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     .first { $0.zone == .easy && $0.distanceKm >= 1 }.map { Double($0.durationSeconds) / $0.distanceKm }
   for week in weeks {
     let long = week.workouts.first { $0.kind == .long }
-    // 10a. The day before the long run: at most its share of the long run, or rest.
+    // 10a. The day before the long run: at most its share of the long run, or rest (its run moves to another
+    // day), or the minimum run when every other day of the week already holds a run.
+    let weekFull = Set(week.workouts.map(\.date)).count >= 6
+    let minimumEve = easyPaceSeconds.map { structure.minRunMinutes * 60 / $0 + 0.15 } ?? 0
     if let long, let eve = week.workouts.first(where: { $0.date.days(to: long.date) == 1 }),
-      eve.distanceKm > structure.eveOfLongMaxOfLong * long.distanceKm + kmTolerance
+      eve.distanceKm > structure.eveOfLongMaxOfLong * long.distanceKm + kmTolerance,
+      !(weekFull && eve.distanceKm <= max(minimumEve, base.volume.minRunKm) + kmTolerance)
     {
       fail(
         "10a eve of long",

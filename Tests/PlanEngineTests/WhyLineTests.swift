@@ -216,15 +216,44 @@ private let claims: [Claim] = {
         || same(eve.distanceKm, c.nonRace.map(\.distanceKm).min() ?? 0)
         ? nil : "eve \(fmt(eve.distanceKm)) over the share of \(fmt(long))"
     },
-    Claim("eve rest", "^Day before the long run is a rest day: \(num) % of the long run is under the \(num) km minimum")
-    { g, c in
+    Claim(
+      "eve rest",
+      "^Day before the long run is a rest day: \(num) % of the long run is under the \(num) km minimum run"
+        + "(?:; that run moves to (\\w+))?"
+    ) { g, c in
       guard let long = c.long, let day = c.week.workouts.first(where: { $0.kind == .long })?.date else {
         return "no long run"
       }
       let share = c.base.weekStructure.eveOfLongMaxOfLong
+      // The moved run: an easy run (strides included) on the named weekday, not beside the long run's eve.
+      if let moved = g[3] {
+        let easyKinds: Set<WorkoutKind> = [.easy, .recovery, .strides]
+        guard
+          c.week.workouts.contains(where: {
+            $0.date.weekday.shortName == moved && easyKinds.contains($0.kind) && $0.date.days(to: day) != 1
+          })
+        else { return "says the run moves to \(moved), the week has no easy run there" }
+      }
       return double(g[1]) == pct(share) && share * long < double(g[2]) + tolerance
         && !c.week.workouts.contains { $0.date.days(to: day) == 1 }
         ? nil : "eve rest claim with a \(fmt(long)) km long run"
+    },
+    Claim(
+      "eve minimum",
+      "^Day before the long run holds the \(num) km minimum run: \(num) % of the long run is under it and no other "
+        + "day is free"
+    ) { g, c in
+      guard let long = c.long, let day = c.week.workouts.first(where: { $0.kind == .long })?.date else {
+        return "no long run"
+      }
+      let share = c.base.weekStructure.eveOfLongMaxOfLong
+      let eve = c.week.workouts.first { $0.date.days(to: day) == 1 }
+      guard let eve, same(eve.distanceKm, double(g[1])) else {
+        return "states \(g[1] ?? "") km on the eve, plan has \(eve.map { fmt($0.distanceKm) } ?? "none")"
+      }
+      return double(g[2]) == pct(share) && share * long < eve.distanceKm + tolerance
+        && Set(c.week.workouts.map(\.date)).count >= 6
+        ? nil : "eve minimum claim with a \(fmt(long)) km long run and \(c.week.workouts.count) runs"
     },
     Claim("few runs", "At most (\\d+) quality sessions? besides the long run at (\\d+) runs a week or fewer") { g, c in
       let structure = c.base.weekStructure

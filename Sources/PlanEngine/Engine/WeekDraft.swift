@@ -44,6 +44,10 @@ struct WeekDraft: Sendable {
   /// The day before the long run was held to its share of the long run (slot id), or made a rest day.
   var eveCappedSlot: String?
   var eveRest = false
+  /// The day the run of the day before the long run moved to (`weekStructure.eveOfLongTooShort: move`).
+  var eveMovedTo: CivilDate?
+  /// The day before the long run holds the minimum run: its share was under it and no other day was free.
+  var eveAtMinimum = false
   /// The volume quality sessions are sized against (the target, until the planned week turns out smaller).
   var sizingKm: Double?
 

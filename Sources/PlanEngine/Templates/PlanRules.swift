@@ -204,9 +204,11 @@ public struct WeekStructureRules: Sendable, Codable, Hashable {
   /// The shortest run, in minutes at easy pace (novices: at least about 20 minutes); `volume.minRunKm` stays
   /// the floor in km. A week too small for its runs at this length drops an easy run.
   public var minRunMinutes: Double
-  /// The day before the long run carries at most this share of the long run; when that is under the minimum
-  /// run the day is a rest day. The rest of the week's volume goes to the other days.
+  /// The day before the long run carries at most this share of the long run; the rest of the week's volume goes
+  /// to the other days. When that share is under the minimum run, `eveOfLongTooShort` says what happens.
   public var eveOfLongMaxOfLong: Double
+  /// What becomes of the run on the day before the long run when its share is under the minimum run.
+  public var eveOfLongTooShort: EveOfLongTooShort
   /// The long run is never more than this share of its week's planned volume.
   public var longRunMaxOfWeek: Double
   /// At this many runs a week or fewer, `qualityAtFewRuns` caps the quality sessions besides the long run.
@@ -215,6 +217,16 @@ public struct WeekStructureRules: Sendable, Codable, Hashable {
   public var qualityAtFewRuns: PerLevel<Int>
   /// Race week.
   public var raceWeek: RaceWeekRules
+}
+
+/// What becomes of the run on the day before the long run when `eveOfLongMaxOfLong` of the long run is under
+/// the minimum run.
+public enum EveOfLongTooShort: String, Sendable, Codable, Hashable {
+  /// The run moves to a free day of the week (the one with the fewest hard days, then runs, beside it), so the
+  /// week keeps its runs and the day before the long run rests; with no day free, it stays as the minimum run.
+  case move
+  /// The day rests and the week has one run fewer.
+  case rest
 }
 
 /// Race week: short runs before race day, nothing long in the last days.

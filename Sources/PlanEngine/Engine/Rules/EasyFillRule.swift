@@ -5,8 +5,10 @@
 /// - Every run is at least the minimum run (`weekStructure.minRunMinutes` at easy pace) and at most the long run
 ///   divided by 1.34 (the long run is at least a third longer than any other run of its week). Distances are
 ///   rounded down to half kilometres.
-/// - The day before the long run carries at most `weekStructure.eveOfLongMaxOfLong` of the long run, or is a
-///   rest day when that is under the minimum run; its share goes to the other days.
+/// - The day before the long run carries at most `weekStructure.eveOfLongMaxOfLong` of the long run; its share
+///   goes to the other days. When that is under the minimum run, the run moves to a free day of the week
+///   (`eveOfLongTooShort: move`; with no free day it stays as the minimum run) or the day rests (`rest`, or a
+///   week too small to hold every run at the minimum beside its long run and sessions).
 /// - In race week, the day before the race is a short shakeout and every run stays under the race-week caps.
 enum EasyFillRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
@@ -16,7 +18,8 @@ enum EasyFillRule: WeekRule {
     let structure = context.base.weekStructure
     let longDate = week.longKm == nil ? nil : week.slots.first { $0.role == .long }?.date
     week.eveCappedSlot = nil
-    week.eveRest = false
+    week.eveRest = week.eveMovedTo != nil
+    week.eveAtMinimum = false
     week.raisedToMinimum = false
 
     var fillSlots: [DaySlot] = []
@@ -33,7 +36,30 @@ enum EasyFillRule: WeekRule {
       if let longDate, let long = week.longKm, slot.date.days(to: longDate) == 1 {
         let eve = floorTenth(structure.eveOfLongMaxOfLong * long)
         if eve < minRun && week.sessions[slot.id] == nil {
-          week.eveRest = true
+          // The week must hold every run at the plan's minimum run with the long run and the sessions as they
+          // are; otherwise it is too small for this run, which is dropped (trimming the long run or a session,
+          // or shortening every run under the minimum, to keep one more easy run would be the wrong trade).
+          let fullMinimum = max(minRun, context.minRunKm)
+          let easyDays = week.slots.filter { $0.role != .long && week.sessions[$0.id] == nil }.count
+          let needed =
+            long
+            + week.sessions.values.map { $0.isStrides ? max(fullMinimum, $0.totalKm) : $0.totalKm }.reduce(0, +)
+            + Double(easyDays) * fullMinimum
+          if structure.eveOfLongTooShort == .rest || needed > week.ceilingKm + 1e-9 {
+            week.eveRest = true
+            continue
+          }
+          if let day = moveEveRun(&week, slotID: slot.id) {
+            // The moved run is an ordinary easy day now (the loop reads the slots as they were).
+            week.eveMovedTo = day
+            week.eveRest = true
+            fillSlots.append(DaySlot(id: slot.id, role: slot.role, offset: slot.offset, date: day))
+            caps.append(max(minRun, cap))
+            continue
+          }
+          week.eveAtMinimum = true
+          fillSlots.append(slot)
+          caps.append(minRun)
           continue
         }
         if eve < cap {
@@ -103,5 +129,37 @@ enum EasyFillRule: WeekRule {
       }
     }
     if cappedByLong { week.cappedByLong = true }
+  }
+}
+
+extension EasyFillRule {
+  /// Moves the run of `slotID` (the day before the long run) to a free day of the week that is not the day before
+  /// the long run: the one with the fewest hard days (quality, long) beside it, then the fewest runs, then the
+  /// nearest to where it was. Days beside the week's edges count the same weekdays of the pattern (weeks repeat).
+  /// - Returns: the new day, or nil when no day is free (or the slot is not an easy or recovery day).
+  static func moveEveRun(_ week: inout WeekDraft, slotID: String) -> CivilDate? {
+    guard let index = week.slots.firstIndex(where: { $0.id == slotID }),
+      week.slots[index].role == .easy || week.slots[index].role == .recovery,
+      let longDate = week.slots.first(where: { $0.role == .long })?.date
+    else { return nil }
+    let from = week.slots[index].date
+    let others = week.slots.filter { $0.id != slotID }
+    func weekday(_ date: CivilDate) -> Int { date.weekday.index }
+    let hard = Set(others.filter { $0.role == .quality || $0.role == .long }.map { weekday($0.date) })
+    let runs = Set(others.map { weekday($0.date) })
+    let taken = Set(others.map(\.date))
+    let candidates = (0..<7).map { week.start.adding(days: $0) }
+      .filter { !taken.contains($0) && $0 != from && $0.days(to: longDate) != 1 }
+    func score(_ day: CivilDate) -> (Int, Int, Int, Int) {
+      let beside = [(weekday(day) + 6) % 7, (weekday(day) + 1) % 7]
+      return (
+        beside.filter(hard.contains).count, beside.filter(runs.contains).count, abs(from.days(to: day)),
+        day.dayNumber
+      )
+    }
+    guard let day = candidates.min(by: { score($0) < score($1) }) else { return nil }
+    week.slots[index].date = day
+    week.slots.sort { $0.date < $1.date }
+    return day
   }
 }

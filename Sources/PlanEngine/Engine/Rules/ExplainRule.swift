@@ -96,9 +96,21 @@ enum ExplainRule: WeekRule {
           + "\(percent(structure.eveOfLongMaxOfLong)) of the long run; the rest goes to other days")
     }
     if week.eveRest {
+      // The moved run is named only when it is still in the week (the guard may have dropped an easy run).
+      let moved = week.eveMovedTo.flatMap { day in
+        week.slots.first { $0.date == day && week.easyKm[$0.id] != nil }.map { _ in day }
+      }
       lines.append(
         "Day before the long run is a rest day: \(percent(structure.eveOfLongMaxOfLong)) of the long run "
-          + "is under the \(units.format(week.minRunKm)) minimum run")
+          + "is under the \(units.format(week.minRunKm)) minimum run"
+          + (moved.map { "; that run moves to \($0.weekday.shortName)" } ?? ""))
+    }
+    if week.eveAtMinimum, let day = week.slots.first(where: { $0.role == .long })?.date,
+      let slot = week.slots.first(where: { $0.date.days(to: day) == 1 }), let km = week.easyKm[slot.id]
+    {
+      lines.append(
+        "Day before the long run holds the \(units.format(round1(km))) minimum run: "
+          + "\(percent(structure.eveOfLongMaxOfLong)) of the long run is under it and no other day is free")
     }
     if let cap = context.fewRunsQualityCap, !week.cutback, week.phase != .taper, week.phase != .race,
       min(context.levelRules.qualityPerWeek[week.phase], context.pattern.filter { $0.role == .quality }.count) > cap

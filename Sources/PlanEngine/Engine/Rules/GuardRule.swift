@@ -70,7 +70,8 @@ enum GuardRule: WeekRule {
   }
 
   /// The day before the long run holds at most its share of the long run as it finally is (the long run may
-  /// have given some volume since the easy runs were filled in), or rests when that is under the minimum run.
+  /// have given some volume since the easy runs were filled in); when that is under the minimum run, its run
+  /// moves to a free day (or stays as the minimum run when none is free), or the day rests (`eveOfLongTooShort`).
   static func limitEveOfLong(_ week: inout WeekDraft, context: PlanContext) -> Bool {
     guard let long = week.longKm, let day = week.slots.first(where: { $0.role == .long })?.date,
       let slot = week.slots.first(where: { $0.date.days(to: day) == 1 }), let km = week.easyKm[slot.id]
@@ -80,9 +81,21 @@ enum GuardRule: WeekRule {
     let limit = floorTenth(context.base.weekStructure.eveOfLongMaxOfLong * long)
     guard km > limit + 1e-9 else { return false }
     if limit < week.minRunKm {
-      week.easyKm[slot.id] = nil
-      week.eveRest = true
       week.eveCappedSlot = nil
+      switch context.base.weekStructure.eveOfLongTooShort {
+      case .rest:
+        week.easyKm[slot.id] = nil
+        week.eveRest = true
+      case .move:
+        if let day = EasyFillRule.moveEveRun(&week, slotID: slot.id) {
+          week.eveMovedTo = day
+          week.eveRest = true
+        } else {
+          week.eveAtMinimum = true
+          guard km > week.minRunKm + 1e-9 else { return false }
+          week.easyKm[slot.id] = week.minRunKm
+        }
+      }
     } else {
       week.easyKm[slot.id] = limit
       week.eveCappedSlot = slot.id
