@@ -35,6 +35,29 @@ struct WeekStructureTests {
       "\(raceWeek.workouts.map(\.distanceKm))")
   }
 
+  /// Beginner 10K, 10 weeks, 4 runs from 15 km: half of week 1's 5.5 km long run is under the minimum run, so
+  /// Saturday's run moves (to Friday) instead of being dropped: week 1 keeps 4 runs and at least the runner's
+  /// 15 km, and says where the run went. With `eveOfLongTooShort: rest` the run is dropped, as before.
+  @Test func beginnerTenKKeepsItsRunsWhenTheEveIsTooShort() throws {
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 10), rules: repositoryRules)
+    let week = try #require(plan.weeks.first)
+    let long = try #require(week.workouts.first { $0.kind == .long })
+    #expect(plan.goal.runsPerWeek == 4 && week.workouts.count == 4, "\(week.workouts.map(\.slot))")
+    #expect(week.plannedKm >= plan.goal.currentWeeklyKm, "\(week.plannedKm) < \(plan.goal.currentWeeklyKm)")
+    #expect(!week.workouts.contains { $0.date.days(to: long.date) == 1 }, "a run the day before the long run")
+    #expect(week.rules.contains { $0.contains("that run moves to Fri") }, "\(week.rules)")
+    for week in plan.weeks where !week.cutback && week.phase != .race {
+      #expect(week.workouts.count == 4, "week \(week.number): \(week.workouts.map(\.slot))")
+    }
+
+    var files = try templateFiles()
+    let index = try #require(files.firstIndex { $0.name.hasSuffix("base.yaml") })
+    files[index].text = files[index].text.replacingOccurrences(
+      of: "eveOfLongTooShort: move", with: "eveOfLongTooShort: rest")
+    let resting = try makePlan(goal: goal(.tenK, .beginner, weeks: 10), rules: PlanRules(files: files))
+    #expect(resting.weeks.first?.workouts.count == 3)
+  }
+
   /// A weekStructure value out of range names the file, the key, the value and what is allowed.
   @Test func validatorNamesWeekStructureKeys() throws {
     var files = try templateFiles()
