@@ -437,6 +437,76 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
       "\(actualTaperWeeks) taper/race weeks, expected \(taperWeeks) (peak planned volume "
         + "\(fmt(peakFull)) km\(taper.extended.map { ", extended taper above \(fmt($0.abovePeakKm))" } ?? ""))")
   }
+  // 10. Week structure (plan-templates/base.yaml weekStructure; training-rules.md "Week structure").
+  let structure = base.weekStructure
+  // Easy pace, seconds per km, from the plan's own easy steps.
+  let easyPaceSeconds = all.lazy.filter { $0.kind == .easy || $0.kind == .long }.flatMap(\.steps)
+    .first { $0.zone == .easy && $0.distanceKm >= 1 }.map { Double($0.durationSeconds) / $0.distanceKm }
+  for week in weeks {
+    let long = week.workouts.first { $0.kind == .long }
+    // 10a. The day before the long run: at most its share of the long run, or rest (its run moves to another
+    // day), or the minimum run when every other day of the week already holds a run.
+    let weekFull = Set(week.workouts.map(\.date)).count >= 6
+    let minimumEve = easyPaceSeconds.map { structure.minRunMinutes * 60 / $0 + 0.15 } ?? 0
+    if let long, let eve = week.workouts.first(where: { $0.date.days(to: long.date) == 1 }),
+      eve.distanceKm > structure.eveOfLongMaxOfLong * long.distanceKm + kmTolerance,
+      !(weekFull && eve.distanceKm <= max(minimumEve, base.volume.minRunKm) + kmTolerance)
+    {
+      fail(
+        "10a eve of long",
+        "week \(week.number): \(eve.slot) \(fmt(eve.distanceKm)) km the day before a "
+          + "\(fmt(long.distanceKm)) km long run (at most \(fmt(structure.eveOfLongMaxOfLong)) of it)")
+    }
+    // 10b. At few runs a week, at most qualityAtFewRuns quality sessions besides the long run.
+    if runs <= structure.fewRunsAtMost {
+      let quality = week.workouts.filter { $0.hard && $0.kind != .long && $0.kind != .race }
+      if quality.count > structure.qualityAtFewRuns[goal.level] {
+        fail(
+          "10b quality count",
+          "week \(week.number): \(quality.count) quality sessions at \(runs) runs a week ("
+            + quality.map(\.kind.rawValue).joined(separator: ", ") + ")")
+      }
+    }
+    // 10c. Race week: short runs before race day, shorter still in the last days.
+    if week.phase == .race {
+      let race = structure.raceWeek
+      let cap = min(race.maxRunKm, max(race.lastDaysMaxKm, race.maxRunOfRace * raceKm))
+      for workout in week.workouts where workout.kind != .race {
+        let late = workout.date.days(to: goal.timeline.raceDate) <= race.lastDays
+        let limit = late ? min(cap, race.lastDaysMaxKm) : cap
+        if workout.distanceKm > limit + kmTolerance {
+          fail(
+            "10c race week",
+            "week \(week.number): \(workout.slot) \(fmt(workout.distanceKm)) km "
+              + "\(workout.date.days(to: goal.timeline.raceDate)) days before the race (at most \(fmt(limit)))")
+        }
+      }
+    }
+    // 10d. The long run is at most its share of the week. A week cut to two runs (the runner's longest recent
+    // run is a few km) cannot hold this and the third-longer rule at once: it is left out.
+    if let long, week.workouts.count >= 3, long.distanceKm > structure.longRunMaxOfWeek * week.plannedKm + kmTolerance {
+      fail(
+        "10d long share",
+        "week \(week.number): long run \(fmt(long.distanceKm)) km of \(fmt(week.plannedKm)) km "
+          + "(at most \(fmt(structure.longRunMaxOfWeek)))")
+    }
+    // 10e. No easy run (strides included) under the minimum minutes at easy pace, unless the week is too small to
+    // hold one: its long run cannot be a third longer than such a run (spike guard, a short peak long run) or it
+    // cannot hold three of them. Quality sessions are not checked (their work is faster than easy pace).
+    guard let minimumKm = easyPaceSeconds.map({ structure.minRunMinutes * 60 / $0 }) else { continue }
+    let shortLong = long.map { $0.distanceKm < minimumKm * ratio + 0.2 } ?? false
+    let training = week.plannedKm - week.workouts.filter { $0.kind == .race }.map(\.distanceKm).reduce(0, +)
+    let small = training < (2 + ratio) * minimumKm + 0.2
+    for workout in week.workouts
+    where [.easy, .recovery, .strides].contains(workout.kind)
+      && !shortLong && !small && workout.distanceKm < minimumKm - 0.1
+    {
+      fail(
+        "10e min run",
+        "week \(week.number): \(workout.slot) \(fmt(workout.distanceKm)) km, under "
+          + "\(Int(structure.minRunMinutes)) minutes at easy pace (\(fmt(minimumKm)) km)")
+    }
+  }
   return out
 }
 

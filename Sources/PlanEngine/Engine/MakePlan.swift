@@ -5,6 +5,7 @@ import Foundation
 /// ```
 /// Goal ──► PlanContext (defaults, safety checks, phases, targets)
 ///      ──► for each week: VolumeRule → LongRunRule → QualityRule → EasyFillRule → IntensityBalanceRule
+///          → GuardRule → ExplainRule
 ///      ──► Workouts (steps, titles, descriptions) ──► Plan
 /// ```
 /// Pure: no clock, no disk, no time zone. The same inputs give the same plan, byte for byte.
@@ -91,7 +92,8 @@ func shapeWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
 
 /// Runs the week rules in order. Quality sessions are sized against the week's volume, which is only known
 /// once the easy running is filled in; when the week comes out smaller than its target, the sessions are
-/// sized again against what it holds. `GuardRule` then enforces the ceilings on the finished week.
+/// sized again against what it holds. `GuardRule` then enforces the ceilings on the finished week, and
+/// `ExplainRule` writes the week's "why" lines from its final numbers.
 func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
   VolumeRule.apply(to: &week, context: context, history: history)
   LongRunRule.apply(to: &week, context: context, history: history)
@@ -112,6 +114,7 @@ func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSumm
   }
   IntensityBalanceRule.apply(to: &week, context: context, history: history)
   GuardRule.apply(to: &week, context: context, history: history)
+  ExplainRule.apply(to: &week, context: context, history: history)
 }
 
 /// The week's days from the weekly pattern: offset 0 falls on the race weekday; days after race day are dropped.

@@ -29,6 +29,8 @@ struct PlanContext: Sendable {
   let timeCapKm: Double
   let maxLongMinutes: Double
   let compressed: Bool
+  /// The shortest run: `weekStructure.minRunMinutes` at easy pace, at least `volume.minRunKm`, rounded up to tenths.
+  let minRunKm: Double
   /// The distance's extended taper is in use.
   let usesExtendedTaper: Bool
   var warnings: [String] = []
@@ -149,6 +151,14 @@ struct PlanContext: Sendable {
     maxLongMinutes = distance.longRun.maxMinutes ?? rules.base.longRun.maxMinutes
     timeCapKm = paces.pace(.easy).kilometers(inMinutes: maxLongMinutes)
     peakLongTargetKm = min(level.peakLongRunKm.upper, timeCapKm)
+    // The minimum run in minutes at easy pace, but never so long that the peak long run could not be a third
+    // longer (a fast runner's 20 minutes in a beginner 5K plan).
+    let easyKm = paces.pace(.easy).kilometers(inMinutes: rules.base.weekStructure.minRunMinutes)
+    minRunKm = max(
+      rules.base.volume.minRunKm,
+      min(
+        (easyKm * 10 - 1e-9).rounded(.up) / 10,
+        floorTenth(peakLongTargetKm / rules.base.longRun.minRatioToOtherRuns)))
     if timeCapKm < level.peakLongRunKm.lower {
       warnings.append(
         "long runs are capped at \(Int(maxLongMinutes)) minutes, \(units.format(timeCapKm)) at your "
@@ -191,8 +201,7 @@ struct PlanContext: Sendable {
   ///   share first; the easy runs and the long run share the rest, with 10 % of headroom.
   func longRunCap(volumeKm: Double, phase: Phase) -> Double {
     let rules = base.longRun
-    let qualitySlots = pattern.filter { $0.role == .quality }.count
-    let quality = Double(min(levelRules.qualityPerWeek[phase], qualitySlots))
+    let quality = Double(qualityCount(phase: phase))
     let easyRuns = Double(runs - 1) - quality
     let structural = min(
       rules.noviceCapOfWeek,
@@ -200,6 +209,33 @@ struct PlanContext: Sendable {
     return max(
       rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, rules.noviceCapOfWeek * volumeKm),
       structural * volumeKm)
+  }
+
+  /// Quality sessions in a full week of `phase`: the level's count, at most the pattern's quality days, and at
+  /// `weekStructure.fewRunsAtMost` runs a week or fewer at most `qualityAtFewRuns`.
+  func qualityCount(phase: Phase) -> Int {
+    let slots = pattern.filter { $0.role == .quality }.count
+    let count = min(levelRules.qualityPerWeek[phase], slots)
+    return min(count, fewRunsQualityCap ?? count)
+  }
+
+  /// The few-runs cap on quality sessions when it applies to this plan (nil: it does not).
+  var fewRunsQualityCap: Int? {
+    let structure = base.weekStructure
+    return runs <= structure.fewRunsAtMost ? structure.qualityAtFewRuns[goal.level] : nil
+  }
+
+  /// Race week: the longest run before race day, and the longest in the last days.
+  var raceWeekCaps: (run: Double, lastDays: Double) {
+    let race = base.weekStructure.raceWeek
+    let run = max(minRunKm, floorTenth(min(race.maxRunKm, max(race.lastDaysMaxKm, race.maxRunOfRace * raceKm))))
+    return (run, max(minRunKm, min(run, race.lastDaysMaxKm)))
+  }
+
+  /// The longest run allowed on `date` in race week.
+  func raceWeekCap(on date: CivilDate) -> Double {
+    let caps = raceWeekCaps
+    return date.days(to: goal.timeline.raceDate) <= base.weekStructure.raceWeek.lastDays ? caps.lastDays : caps.run
   }
 
   /// The per-session cap on work at `zone`, in km, for a week of `volumeKm` (Daniels).

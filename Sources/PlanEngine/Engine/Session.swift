@@ -13,7 +13,7 @@ struct Session: Sendable, Hashable {
   /// For strides: the easy run the strides ride on (set by the easy-fill rule).
   var easyKm: Double = 0
   /// Set when the session had to be made smaller than its template's smallest form.
-  var note: String?
+  var shortened = false
 
   var warmupKm: Double { template.warmupKm }
   var cooldownKm: Double { template.cooldownKm }
@@ -89,7 +89,7 @@ struct Session: Sendable, Hashable {
     let shrunkRest = recovery(forWorkSeconds: session.workSeconds)
     session.recoveryKm = shrunkRest.km
     session.recoverySeconds = shrunkRest.seconds
-    session.note = "\(template.name) shortened to fit the per-session cap for a \(context.units.format(volumeKm)) week"
+    session.shortened = true
     return fits(session) ? session : nil
   }
 }

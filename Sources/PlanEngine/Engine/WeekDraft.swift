@@ -28,7 +28,26 @@ struct WeekDraft: Sendable {
   var easyKm: [String: Double] = [:]
   /// Slot ids whose easy run is the pre-race shakeout.
   var shakeoutSlots: Set<String> = []
+  /// Notes from the rules that shaped the week; ``ExplainRule`` turns them, with the final numbers, into `rules`.
   var rules: [String] = []
+  /// Why the week's volume is what it is (stated with the final numbers by ``ExplainRule``).
+  var volumeReason: VolumeReason?
+  /// Why the long run is what it is.
+  var longReason: LongReason?
+  /// The long run the rule chose before later rules trimmed it.
+  var longChosenKm: Double?
+  /// What later rules did: trimmed to the ceiling, long run trimmed to its share of the week.
+  var trimmedToCeiling = false
+  var longTrimmedToShare = false
+  /// Easy runs were raised to the minimum run.
+  var raisedToMinimum = false
+  /// The day before the long run was held to its share of the long run (slot id), or made a rest day.
+  var eveCappedSlot: String?
+  var eveRest = false
+  /// The day the run of the day before the long run moved to (`weekStructure.eveOfLongTooShort: move`).
+  var eveMovedTo: CivilDate?
+  /// The day before the long run holds the minimum run: its share was under it and no other day was free.
+  var eveAtMinimum = false
   /// The volume quality sessions are sized against (the target, until the planned week turns out smaller).
   var sizingKm: Double?
 
@@ -36,6 +55,9 @@ struct WeekDraft: Sendable {
   var cappedByLong = false
   /// The spike guard's limit for this week: 1.10 × the longest run of the look-back weeks.
   var spikeLimitKm = Double.infinity
+  /// The shortest run this week: the plan's minimum run, lowered when the spike guard keeps the long run so
+  /// short that it could not be a third longer than it (a runner whose longest run is 3 km); set by `LongRunRule`.
+  var minRunKm = 0.0
 
   /// The longest any run but the long run (and the race) may be: a third shorter than the long run, or in
   /// race week the spike guard's limit.
@@ -57,10 +79,40 @@ struct WeekDraft: Sendable {
   }
 
   /// The sum of the week's runs.
-  var plannedKm: Double { runDistances.reduce(0, +) }
+  /// Summed in whole tenths, so the order of the dictionaries cannot change the sum (and nothing is sorted:
+  /// the rules ask for it often).
+  var plannedKm: Double {
+    func tenths(_ km: Double) -> Int { Int((km * 10).rounded()) }
+    var total = tenths(longKm ?? 0) + tenths(raceKm ?? 0)
+    for session in sessions.values { total += tenths(session.totalKm) }
+    for km in easyKm.values { total += tenths(km) }
+    return Double(total) / 10
+  }
 
   /// The longest run of the week.
-  var maxRunKm: Double { runDistances.max() ?? 0 }
+  var maxRunKm: Double {
+    round1(max(longKm ?? 0, raceKm ?? 0, sessions.values.map(\.totalKm).max() ?? 0, easyKm.values.max() ?? 0))
+  }
+}
+
+/// What set a week's volume.
+enum VolumeReason: Sendable, Hashable {
+  /// A build or base week: ramped from the previous full week (named, with its volume) toward `cap`.
+  case ramp(previous: String, previousKm: Double)
+  /// At the volume cap: the base cap or the plan's peak.
+  case capped(previous: String, previousKm: Double, base: Bool)
+  /// A cut-back week at a share of the previous full week.
+  case cutback(previous: String, previousKm: Double, every: Int)
+  /// A taper or race week at a share of the peak.
+  case taper(fraction: Double, peakKm: Double)
+}
+
+/// What set a week's long run.
+enum LongReason: Sendable, Hashable {
+  /// The binding limit, in words with its numbers.
+  case limit(km: Double, reason: String)
+  case cutback
+  case taper(fraction: Double, peakLongKm: Double)
 }
 
 /// What the rules need to know of a finished week: small, so that passing the history around copies little.

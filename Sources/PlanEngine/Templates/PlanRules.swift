@@ -132,6 +132,9 @@ public struct BaseRules: Sendable, Codable, Hashable {
   public var levels: PerLevel<LevelRules>
   /// Day patterns, one per number of runs a week (3 … 7).
   public var weeklyPatterns: [WeeklyPattern]
+  /// How the runs of a week relate to each other: the day before the long run, the long run's share, the
+  /// shortest run, quality sessions at few runs a week, race week.
+  public var weekStructure: WeekStructureRules
   /// Effort descriptions per intensity zone (RPE and talk test).
   public var efforts: [String: String]
 }
@@ -193,6 +196,51 @@ public struct LongRunRules: Sendable, Codable, Hashable {
   public var minRatioToOtherRuns: Double
   /// Longest long run, in minutes at easy pace.
   public var maxMinutes: Double
+}
+
+/// Week structure (training-rules.md, "Week structure and race specificity"): principles shared by Higdon,
+/// Pfitzinger, Hansons and Daniels.
+public struct WeekStructureRules: Sendable, Codable, Hashable {
+  /// The shortest run, in minutes at easy pace (novices: at least about 20 minutes); `volume.minRunKm` stays
+  /// the floor in km. A week too small for its runs at this length drops an easy run.
+  public var minRunMinutes: Double
+  /// The day before the long run carries at most this share of the long run; the rest of the week's volume goes
+  /// to the other days. When that share is under the minimum run, `eveOfLongTooShort` says what happens.
+  public var eveOfLongMaxOfLong: Double
+  /// What becomes of the run on the day before the long run when its share is under the minimum run.
+  public var eveOfLongTooShort: EveOfLongTooShort
+  /// The long run is never more than this share of its week's planned volume.
+  public var longRunMaxOfWeek: Double
+  /// At this many runs a week or fewer, `qualityAtFewRuns` caps the quality sessions besides the long run.
+  public var fewRunsAtMost: Int
+  /// Most quality sessions besides the long run at `fewRunsAtMost` runs a week or fewer, per level.
+  public var qualityAtFewRuns: PerLevel<Int>
+  /// Race week.
+  public var raceWeek: RaceWeekRules
+}
+
+/// What becomes of the run on the day before the long run when `eveOfLongMaxOfLong` of the long run is under
+/// the minimum run.
+public enum EveOfLongTooShort: String, Sendable, Codable, Hashable {
+  /// The run moves to a free day of the week (the one with the fewest hard days, then runs, beside it), so the
+  /// week keeps its runs and the day before the long run rests; with no day free, it stays as the minimum run.
+  case move
+  /// The day rests and the week has one run fewer.
+  case rest
+}
+
+/// Race week: short runs before race day, nothing long in the last days.
+public struct RaceWeekRules: Sendable, Codable, Hashable {
+  /// No run before race day longer than this share of the race distance (never under the minimum run) ...
+  public var maxRunOfRace: Double
+  /// ... nor longer than this, km.
+  public var maxRunKm: Double
+  /// The last days before the race (3: the three days before race day) ...
+  public var lastDays: Int
+  /// ... hold runs of at most this, km.
+  public var lastDaysMaxKm: Double
+  /// The shakeout on the day before the race, km (at least the minimum run).
+  public var shakeoutKm: Double
 }
 
 /// Intensity distribution (Seiler) and Daniels' per-session caps.

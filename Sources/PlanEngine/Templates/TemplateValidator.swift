@@ -93,6 +93,24 @@ struct TemplateValidator {
           allowed: "no two hard days (long, quality) on consecutive days")
       }
     }
+    let structure = base.weekStructure
+    try number(structure.minRunMinutes, "weekStructure.minRunMinutes", in: 0...60, "minutes")
+    try number(
+      structure.eveOfLongMaxOfLong, "weekStructure.eveOfLongMaxOfLong", in: 0...1 / long.minRatioToOtherRuns,
+      "a share of the long run")
+    try number(
+      structure.longRunMaxOfWeek, "weekStructure.longRunMaxOfWeek", in: long.noviceCapOfWeek...0.6,
+      "a share of the week (at least longRun.noviceCapOfWeek)")
+    try integer(structure.fewRunsAtMost, "weekStructure.fewRunsAtMost", in: 3...7)
+    for level in Level.allCases {
+      try integer(structure.qualityAtFewRuns[level], "weekStructure.qualityAtFewRuns.\(level.rawValue)", in: 0...3)
+    }
+    let race = structure.raceWeek
+    try number(race.maxRunOfRace, "weekStructure.raceWeek.maxRunOfRace", in: 0.1...1, "a share of the race distance")
+    try number(race.maxRunKm, "weekStructure.raceWeek.maxRunKm", in: 2...30, "km")
+    try integer(race.lastDays, "weekStructure.raceWeek.lastDays", in: 1...6)
+    try number(race.lastDaysMaxKm, "weekStructure.raceWeek.lastDaysMaxKm", in: 2...race.maxRunKm, "km")
+    try number(race.shakeoutKm, "weekStructure.raceWeek.shakeoutKm", in: 1...race.lastDaysMaxKm, "km")
     for zone in Intensity.allCases where base.efforts[zone.rawValue] == nil {
       throw .missingKey(file: file, keyPath: "efforts.\(zone.rawValue)")
     }

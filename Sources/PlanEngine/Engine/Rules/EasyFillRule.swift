@@ -2,25 +2,75 @@
 ///
 /// - Easy, recovery and unused quality days share what the long run and the quality sessions leave; a
 ///   recovery day (the day after the long run) gets 70 % of an easy day's share.
-/// - Every run is at least `minRunKm` and at most the long run divided by 1.34 (the long run is at least a third
-///   longer than any other run of its week). Distances are rounded down to half kilometres.
-/// - In race week, the day before the race is a short shakeout.
+/// - Every run is at least the minimum run (`weekStructure.minRunMinutes` at easy pace) and at most the long run
+///   divided by 1.34 (the long run is at least a third longer than any other run of its week). Distances are
+///   rounded down to half kilometres.
+/// - The day before the long run carries at most `weekStructure.eveOfLongMaxOfLong` of the long run; its share
+///   goes to the other days. When that is under the minimum run, the run moves to a free day of the week
+///   (`eveOfLongTooShort: move`; with no free day it stays as the minimum run) or the day rests (`rest`, or a
+///   week too small to hold every run at the minimum beside its long run and sessions).
+/// - In race week, the day before the race is a short shakeout and every run stays under the race-week caps.
 enum EasyFillRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
-    let minRun = context.base.volume.minRunKm
+    let minRun = week.minRunKm
     let maxOther = max(minRun, floorTenth(week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)))
     let raceDate = context.goal.timeline.raceDate
+    let structure = context.base.weekStructure
+    let longDate = week.longKm == nil ? nil : week.slots.first { $0.role == .long }?.date
+    week.eveCappedSlot = nil
+    week.eveRest = week.eveMovedTo != nil
+    week.eveAtMinimum = false
+    week.raisedToMinimum = false
 
     var fillSlots: [DaySlot] = []
+    var caps: [Double] = []
+    var eveIndex: Int?
     for slot in week.slots where slot.role != .long {
       if let session = week.sessions[slot.id], !session.isStrides { continue }
       if week.phase == .race && slot.date.days(to: raceDate) == 1 {
         week.shakeoutSlots.insert(slot.id)
         continue
       }
+      var cap = maxOther
+      if week.phase == .race { cap = min(cap, context.raceWeekCap(on: slot.date)) }
+      if let longDate, let long = week.longKm, slot.date.days(to: longDate) == 1 {
+        let eve = floorTenth(structure.eveOfLongMaxOfLong * long)
+        if eve < minRun && week.sessions[slot.id] == nil {
+          // The week must hold every run at the plan's minimum run with the long run and the sessions as they
+          // are; otherwise it is too small for this run, which is dropped (trimming the long run or a session,
+          // or shortening every run under the minimum, to keep one more easy run would be the wrong trade).
+          let fullMinimum = max(minRun, context.minRunKm)
+          let easyDays = week.slots.filter { $0.role != .long && week.sessions[$0.id] == nil }.count
+          let needed =
+            long
+            + week.sessions.values.map { $0.isStrides ? max(fullMinimum, $0.totalKm) : $0.totalKm }.reduce(0, +)
+            + Double(easyDays) * fullMinimum
+          if structure.eveOfLongTooShort == .rest || needed > week.ceilingKm + 1e-9 {
+            week.eveRest = true
+            continue
+          }
+          if let day = moveEveRun(&week, slotID: slot.id) {
+            // The moved run is an ordinary easy day now (the loop reads the slots as they were).
+            week.eveMovedTo = day
+            week.eveRest = true
+            fillSlots.append(DaySlot(id: slot.id, role: slot.role, offset: slot.offset, date: day))
+            caps.append(max(minRun, cap))
+            continue
+          }
+          week.eveAtMinimum = true
+          fillSlots.append(slot)
+          caps.append(minRun)
+          continue
+        }
+        if eve < cap {
+          cap = max(minRun, eve)
+          eveIndex = fillSlots.count
+        }
+      }
       fillSlots.append(slot)
+      caps.append(max(minRun, cap))
     }
-    let shakeout = max(minRun, min(3, maxOther))
+    let shakeout = max(minRun, min(structure.raceWeek.shakeoutKm, maxOther, context.raceWeekCaps.lastDays))
     for id in week.shakeoutSlots { week.easyKm[id] = shakeout }
 
     let fixed =
@@ -29,31 +79,46 @@ enum EasyFillRule: WeekRule {
       + week.orderedSessions.map(\.session).filter(\.isStrides).map { $0.totalKm - $0.easyKm }.reduce(0, +)
     let remaining = max(0, week.targetKm - fixed)
     let weights = fillSlots.map { $0.role == .recovery ? 0.7 : 1.0 }
-    let totalWeight = weights.reduce(0, +)
-    var raisedToMinimum = false
+    // Water-filling: a day whose share is over its cap takes its cap, and the others share the rest.
+    var capped = [Bool](repeating: false, count: fillSlots.count)
+    var pool = remaining
+    var changed = true
+    while changed {
+      changed = false
+      let open = fillSlots.indices.filter { !capped[$0] }
+      let openWeight = open.map { weights[$0] }.reduce(0, +)
+      guard openWeight > 0 else { break }
+      for index in open where pool * weights[index] / openWeight > caps[index] {
+        capped[index] = true
+        pool -= caps[index]
+        changed = true
+      }
+    }
+    let openWeight = fillSlots.indices.filter { !capped[$0] }.map { weights[$0] }.reduce(0, +)
     var cappedByLong = false
     // Half kilometres, rounded down, then the leftover handed out half a kilometre at a time.
     var shares: [Double] = []
     var kms: [Double] = []
-    for weight in weights {
-      let share = totalWeight > 0 ? remaining * weight / totalWeight : 0
-      if share > maxOther { cappedByLong = true }
-      shares.append(min(share, maxOther))
-      // Runs held down by the long run keep their tenths; the rest come in half kilometres.
-      var km = share > maxOther ? maxOther : floorHalf(share)
+    for index in fillSlots.indices {
+      let share = capped[index] ? caps[index] : (openWeight > 0 ? max(0, pool) * weights[index] / openWeight : 0)
+      if capped[index] && caps[index] >= maxOther && openWeight == 0 { cappedByLong = true }
+      shares.append(share)
+      // Runs held at their cap keep their tenths; the rest come in half kilometres.
+      var km = capped[index] ? caps[index] : floorHalf(share)
       if km < minRun {
         km = minRun
-        raisedToMinimum = true
+        week.raisedToMinimum = true
       }
       kms.append(km)
     }
     var leftover = remaining - kms.reduce(0, +)
     for index in kms.indices.sorted(by: { (shares[$0] - kms[$0], -$0) > (shares[$1] - kms[$1], -$1) })
-    where leftover >= 0.5 - 1e-9 && kms[index] + 0.5 <= maxOther + 1e-9 {
+    where leftover >= 0.5 - 1e-9 && kms[index] + 0.5 <= caps[index] + 1e-9 {
       kms[index] += 0.5
       leftover -= 0.5
     }
-    for (slot, km) in zip(fillSlots, kms) {
+    for (index, (slot, km)) in zip(fillSlots, kms).enumerated() {
+      if index == eveIndex && capped[index] { week.eveCappedSlot = slot.id }
       if var session = week.sessions[slot.id], session.isStrides {
         let extras = session.totalKm - session.easyKm
         // The strides are part of the run: the whole run, strides included, is the easy share.
@@ -63,14 +128,38 @@ enum EasyFillRule: WeekRule {
         week.easyKm[slot.id] = km
       }
     }
-    if cappedByLong {
-      week.cappedByLong = true
-      week.rules.append(
-        "Easy runs capped at \(context.units.format(maxOther)) so the long run stays a third longer "
-          + "than any other run; the week comes out under its target")
+    if cappedByLong { week.cappedByLong = true }
+  }
+}
+
+extension EasyFillRule {
+  /// Moves the run of `slotID` (the day before the long run) to a free day of the week that is not the day before
+  /// the long run: the one with the fewest hard days (quality, long) beside it, then the fewest runs, then the
+  /// nearest to where it was. Days beside the week's edges count the same weekdays of the pattern (weeks repeat).
+  /// - Returns: the new day, or nil when no day is free (or the slot is not an easy or recovery day).
+  static func moveEveRun(_ week: inout WeekDraft, slotID: String) -> CivilDate? {
+    guard let index = week.slots.firstIndex(where: { $0.id == slotID }),
+      week.slots[index].role == .easy || week.slots[index].role == .recovery,
+      let longDate = week.slots.first(where: { $0.role == .long })?.date
+    else { return nil }
+    let from = week.slots[index].date
+    let others = week.slots.filter { $0.id != slotID }
+    func weekday(_ date: CivilDate) -> Int { date.weekday.index }
+    let hard = Set(others.filter { $0.role == .quality || $0.role == .long }.map { weekday($0.date) })
+    let runs = Set(others.map { weekday($0.date) })
+    let taken = Set(others.map(\.date))
+    let candidates = (0..<7).map { week.start.adding(days: $0) }
+      .filter { !taken.contains($0) && $0 != from && $0.days(to: longDate) != 1 }
+    func score(_ day: CivilDate) -> (Int, Int, Int, Int) {
+      let beside = [(weekday(day) + 6) % 7, (weekday(day) + 1) % 7]
+      return (
+        beside.filter(hard.contains).count, beside.filter(runs.contains).count, abs(from.days(to: day)),
+        day.dayNumber
+      )
     }
-    if raisedToMinimum {
-      week.rules.append("Easy runs kept at the \(context.units.format(minRun)) minimum")
-    }
+    guard let day = candidates.min(by: { score($0) < score($1) }) else { return nil }
+    week.slots[index].date = day
+    week.slots.sort { $0.date < $1.date }
+    return day
   }
 }

@@ -19,7 +19,7 @@ enum IntensityBalanceRule: WeekRule {
         week.sessions[slot] = smaller
       } else {
         week.sessions[slot] = nil
-        week.easyKm[slot] = floorHalf(session.totalKm)
+        week.easyKm[slot] = max(week.minRunKm, floorHalf(session.totalKm))
       }
     }
     if adjusted {

@@ -18,20 +18,31 @@ enum LongRunRule: WeekRule {
     let spikeLimit = rules.spikeFactor * longestRecent
     let volumeCap = context.longRunCap(volumeKm: week.targetKm, phase: week.phase)
     week.spikeLimitKm = spikeLimit
+    // The plan's minimum run, unless the spike guard or a small week cannot hold it: the long run must stay a
+    // third longer than it within the spike limit, and the week must hold the long run and two such runs (race
+    // week has no long run: there an easy run is dropped when the runs do not fit).
+    week.minRunKm = max(
+      context.base.volume.minRunKm,
+      min(
+        context.minRunKm, floorTenth(floorTenth(spikeLimit) / rules.minRatioToOtherRuns),
+        week.phase == .race
+          ? .infinity
+          : floorTenth(min(week.targetKm, week.ceilingKm) / (rules.minRatioToOtherRuns + 2))))
 
     switch week.phase {
     case .race:
       week.raceKm = context.raceKm
       week.rules.append(
-        "Race day \(context.goal.timeline.raceDate.shortLabel): the \(context.goal.distance.displayName) is the last workout"
-      )
+        "Race day \(context.goal.timeline.raceDate.shortLabel): the \(context.goal.distance.displayName) "
+          + "is the last workout")
       return
     case .taper:
       let peakLong = history.compactMap(\.longKm).max() ?? context.longestKm
       let index = week.number - (context.weeks - context.taperVolume.count) - 1
       let fraction = context.taperLongRun[max(0, min(index, context.taperLongRun.count - 1))]
-      week.longKm = max(shortestLong(context), floorTenth(min(fraction * peakLong, spikeLimit, volumeCap)))
-      week.rules.append("Taper long run: \(percent(fraction)) of the peak long run \(units.format(peakLong))")
+      week.longKm = max(shortestLong(week, context), floorTenth(min(fraction * peakLong, spikeLimit, volumeCap)))
+      week.longReason = .taper(fraction: fraction, peakLongKm: peakLong)
+      week.longChosenKm = week.longKm
       return
     default:
       break
@@ -41,11 +52,16 @@ enum LongRunRule: WeekRule {
       let twoWeeksEarlier = history.first { $0.number == week.number - 2 }?.longKm ?? context.longestKm
       let lastLong = history.last { !$0.cutback }?.longKm ?? context.longestKm
       let factor = context.base.cutback.longRunFactor
+      // The cut-back long run returns to two weeks earlier: the minimum run gives way so that it can.
+      week.minRunKm = max(
+        context.base.volume.minRunKm,
+        min(
+          week.minRunKm,
+          floorTenth(min(twoWeeksEarlier, factor * lastLong) / rules.minRatioToOtherRuns)))
       week.longKm = max(
-        shortestLong(context), floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit)))
-      week.rules.append(
-        "Cut-back long run \(units.format(week.longKm ?? 0)): back to two weeks earlier, "
-          + "at most \(percent(factor)) of the last full week's")
+        shortestLong(week, context), floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit)))
+      week.longReason = .cutback
+      week.longChosenKm = week.longKm
       return
     }
 
@@ -55,7 +71,7 @@ enum LongRunRule: WeekRule {
         "spike guard: at most \(rules.spikeFactor) × \(units.format(longestRecent)), "
           + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"
       ),
-      (volumeCap, "long-run cap for a \(units.format(week.targetKm)) week"),
+      (volumeCap, "long-run cap for the week's \(units.format(week.targetKm)) target"),
       (
         context.peakLongTargetKm,
         context.peakLongTargetKm < context.level.peakLongRunKm.upper
@@ -64,13 +80,14 @@ enum LongRunRule: WeekRule {
       ),
     ]
     let binding = limits.min { $0.km < $1.km } ?? limits[0]
-    let long = max(shortestLong(context), floorTenth(binding.km))
+    let long = max(shortestLong(week, context), floorTenth(binding.km))
     week.longKm = long
-    week.rules.append("Long run \(units.format(long)): \(binding.reason)")
+    week.longChosenKm = long
+    week.longReason = .limit(km: binding.km, reason: binding.reason)
   }
 
   /// The shortest long run that is still a third longer than a minimum-length run.
-  static func shortestLong(_ context: PlanContext) -> Double {
-    (context.base.volume.minRunKm * context.base.longRun.minRatioToOtherRuns * 10).rounded(.up) / 10
+  static func shortestLong(_ week: WeekDraft, _ context: PlanContext) -> Double {
+    (week.minRunKm * context.base.longRun.minRatioToOtherRuns * 10 - 1e-9).rounded(.up) / 10
   }
 }

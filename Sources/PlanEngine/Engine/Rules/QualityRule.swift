@@ -9,16 +9,16 @@
 enum QualityRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let qualitySlots = week.slots.filter { $0.role == .quality }
-    var count = min(context.levelRules.qualityPerWeek[week.phase], qualitySlots.count)
+    var count = context.qualityCount(phase: week.phase)
     if week.cutback { count = min(count, 1) }
     let list = context.level.workouts[week.phase]
     guard count > 0, !list.isEmpty else { return }
 
     let progress = progressFraction(week: week, context: context)
-    let maxKm = week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)
+    let maxOther = week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)
     var used: Set<String> = []
-    var names: [String] = []
     for (index, slot) in qualitySlots.prefix(count).enumerated() {
+      let maxKm = week.phase == .race ? min(maxOther, context.raceWeekCap(on: slot.date)) : maxOther
       // Base, build and peak rotate through their list; taper and race week take it as an order of preference.
       let rotating = week.phase == .base || week.phase == .build || week.phase == .peak
       let rotation = rotating ? (week.number - 1 + index) % list.count : index % list.count
@@ -43,15 +43,7 @@ enum QualityRule: WeekRule {
       }
       used.insert(session.templateID)
       week.sessions[slot.id] = session
-      names.append(session.template.name)
-      if let note = session.note { week.rules.append(note) }
     }
-    guard !names.isEmpty else { return }
-    let stage = week.phase == .build || week.phase == .peak ? ", at \(percent(progress)) of their build-up" : ""
-    week.rules.append(
-      "Quality: \(names.joined(separator: ", "))\(stage); capped per session "
-        + "(threshold ≤ \(percent(context.base.intensity.maxThresholdOfWeek)), intervals ≤ "
-        + "\(percent(context.base.intensity.maxIntervalOfWeek)) of the week)")
   }
 
   /// 0 at the first build week, 1 at the last peak week; 0 in base, taper and cut-back weeks.

@@ -9,7 +9,6 @@
 ///   intensity kept); race week's fraction is the running before race day, the race comes on top.
 enum VolumeRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
-    let units = context.units
     let fullWeeks = history.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race }
     let previousFull = fullWeeks.last
     let previousKm = previousFull?.plannedKm ?? context.currentKm
@@ -23,10 +22,7 @@ enum VolumeRule: WeekRule {
       week.targetKm = fraction * peak + (week.phase == .race ? context.raceKm : 0)
       // Rounding and minimum runs may lift a taper week over its share, never to the peak.
       week.ceilingKm = max(week.targetKm, peak - 0.1 + (week.phase == .race ? context.raceKm : 0))
-      week.rules.append(
-        week.phase == .race
-          ? "Race week: \(percent(fraction)) of the peak \(units.format(peak)) before race day, then the race"
-          : "Taper: \(percent(fraction)) of the peak \(units.format(peak)); volume down, one race-pace session kept")
+      week.volumeReason = .taper(fraction: fraction, peakKm: peak)
       return
     default:
       break
@@ -43,9 +39,7 @@ enum VolumeRule: WeekRule {
       week.cutback = true
       week.targetKm = context.base.cutback.volumeFactor * previousKm
       week.ceilingKm = week.targetKm
-      week.rules.append(
-        "Cut-back week (every \(ordinal(every)) week for \(context.goal.level.rawValue)s): "
-          + "\(percent(context.base.cutback.volumeFactor)) of \(previousName)'s \(units.format(previousKm))")
+      week.volumeReason = .cutback(previous: previousName, previousKm: previousKm, every: every)
       return
     }
 
@@ -53,23 +47,14 @@ enum VolumeRule: WeekRule {
     let cap = week.phase == .base ? volume.baseCapOfPeak * context.peakTargetKm : context.peakTargetKm
     let increase = min(volume.maxIncreasePercent / 100 * previousKm, volume.maxIncreaseKmPerRun * Double(context.runs))
     week.ceilingKm = previousKm + increase
-    if previousKm >= cap {
-      week.targetKm = previousKm
-      week.rules.append(
-        week.phase == .base
-          ? "Volume held at \(units.format(previousKm)): base weeks stay at or under \(percent(volume.baseCapOfPeak)) of peak volume"
-          : "Volume held at \(units.format(previousKm)): the peak volume for this plan")
-    } else if previousKm + increase >= cap {
-      week.targetKm = cap
-      week.rules.append(
-        "Volume \(units.format(cap)): "
-          + (week.phase == .base
-            ? "the base cap, \(percent(volume.baseCapOfPeak)) of peak volume" : "peak volume reached"))
+    if previousKm + increase >= cap {
+      week.targetKm = max(cap, previousKm)
+      // Held at the cap: rounding and minimum runs may not creep past it week after week.
+      week.ceilingKm = min(week.ceilingKm, week.targetKm)
+      week.volumeReason = .capped(previous: previousName, previousKm: previousKm, base: week.phase == .base)
     } else {
       week.targetKm = previousKm + increase
-      week.rules.append(
-        "Volume +\(units.format(increase)) over \(previousName): ramp cap min(\(Int(volume.maxIncreasePercent)) %, "
-          + "\(units.format(volume.maxIncreaseKmPerRun)) × \(context.runs) runs)")
+      week.volumeReason = .ramp(previous: previousName, previousKm: previousKm)
     }
   }
 

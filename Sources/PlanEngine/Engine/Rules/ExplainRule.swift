@@ -1,0 +1,160 @@
+/// The week's "why" lines, written last, from the week's final numbers: each line states the value the week
+/// actually has (volume, change over the week it ramps from, long run), the target, and the rule that bound it.
+/// The other rules leave reasons (``VolumeReason``, ``LongReason``, flags) and number-free notes; nothing here
+/// changes the week.
+enum ExplainRule: WeekRule {
+  static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
+    let units = context.units
+    let structure = context.base.weekStructure
+    let planned = round1(week.plannedKm)
+    var lines: [String] = []
+
+    func signed(_ km: Double) -> String {
+      let delta = round1(km)
+      return delta < 0 ? "-" + units.format(-delta) : "+" + units.format(delta)
+    }
+    func over(_ name: String, _ km: Double) -> String {
+      "\(units.format(planned)): \(signed(planned - round1(km))) over \(name) (\(units.format(round1(km))))"
+    }
+
+    // Volume.
+    switch week.volumeReason {
+    case .ramp(let name, let km):
+      let volume = context.base.volume
+      lines.append(
+        "Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), ramp cap "
+          + "min(\(Int(volume.maxIncreasePercent)) %, \(units.format(volume.maxIncreaseKmPerRun)) × \(context.runs) runs)"
+      )
+    case .capped(let name, let km, let base):
+      if base {
+        lines.append(
+          "Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), the base cap: "
+            + "\(percent(context.base.volume.baseCapOfPeak)) of peak volume")
+      } else if planned >= round1(context.peakTargetKm) - 0.05 {
+        lines.append("Volume \(over(name, km)); peak volume \(units.format(round1(context.peakTargetKm))) reached")
+      } else {
+        lines.append(
+          "Volume \(over(name, km)); target \(units.format(round1(week.targetKm))), the peak volume for "
+            + "this plan")
+      }
+    case .cutback(let name, let km, let every):
+      lines.append(
+        "Cut-back week, \(units.format(planned)) (every \(VolumeRule.ordinal(every)) week for "
+          + "\(context.goal.level.rawValue)s): target \(percent(context.base.cutback.volumeFactor)) of \(name)'s "
+          + "\(units.format(round1(km)))")
+    case .taper(let fraction, let peak):
+      if week.phase == .race {
+        let caps = context.raceWeekCaps
+        lines.append(
+          "Race week: \(units.format(round1(planned - (week.raceKm ?? 0)))) before race day, target "
+            + "\(percent(fraction)) of the peak \(units.format(round1(peak))), then the race; runs before race day at most "
+            + "\(units.format(caps.run)), the last \(structure.raceWeek.lastDays) days at most "
+            + "\(units.format(caps.lastDays))")
+      } else {
+        lines.append(
+          "Taper: \(units.format(planned)), target \(percent(fraction)) of the peak "
+            + "\(units.format(round1(peak))); volume down, one race-pace session kept")
+      }
+    case nil:
+      break
+    }
+
+    // Long run.
+    if let long = week.longKm.map(round1), let reason = week.longReason {
+      let chosen = round1(week.longChosenKm ?? long)
+      var trim = ""
+      if week.longTrimmedToShare {
+        trim = "trimmed to at most \(percent(structure.longRunMaxOfWeek)) of the week; "
+      } else if long < chosen - 0.05 {
+        trim = "trimmed to keep the week within its ceiling; "
+      }
+      switch reason {
+      case .limit(let km, let text):
+        if trim.isEmpty && chosen > floorTenth(km) + 0.05 {
+          lines.append(
+            "Long run \(units.format(long)): the shortest long run, a third longer than the "
+              + "\(units.format(week.minRunKm)) minimum run")
+        } else {
+          lines.append("Long run \(units.format(long)): \(trim)\(trim.isEmpty ? "" : "limit: ")\(text)")
+        }
+      case .cutback:
+        lines.append(
+          "Cut-back long run \(units.format(long)): \(trim)back to two weeks earlier, at most "
+            + "\(percent(context.base.cutback.longRunFactor)) of the last full week's")
+      case .taper(let fraction, let peakLong):
+        let raised = long > floorTenth(fraction * peakLong) + 0.05 ? ", raised to the shortest long run" : ""
+        lines.append(
+          "Taper long run \(units.format(long)): \(trim)\(percent(fraction)) of the peak long run "
+            + "\(units.format(round1(peakLong)))\(raised)")
+      }
+    }
+
+    // Week structure.
+    if let slot = week.eveCappedSlot, let km = week.easyKm[slot] {
+      lines.append(
+        "Day before the long run kept to \(units.format(round1(km))), at most "
+          + "\(percent(structure.eveOfLongMaxOfLong)) of the long run; the rest goes to other days")
+    }
+    if week.eveRest {
+      // The moved run is named only when it is still in the week (the guard may have dropped an easy run).
+      let moved = week.eveMovedTo.flatMap { day in
+        week.slots.first { $0.date == day && week.easyKm[$0.id] != nil }.map { _ in day }
+      }
+      lines.append(
+        "Day before the long run is a rest day: \(percent(structure.eveOfLongMaxOfLong)) of the long run "
+          + "is under the \(units.format(week.minRunKm)) minimum run"
+          + (moved.map { "; that run moves to \($0.weekday.shortName)" } ?? ""))
+    }
+    if week.eveAtMinimum, let day = week.slots.first(where: { $0.role == .long })?.date,
+      let slot = week.slots.first(where: { $0.date.days(to: day) == 1 }), let km = week.easyKm[slot.id]
+    {
+      lines.append(
+        "Day before the long run holds the \(units.format(round1(km))) minimum run: "
+          + "\(percent(structure.eveOfLongMaxOfLong)) of the long run is under it and no other day is free")
+    }
+    if let cap = context.fewRunsQualityCap, !week.cutback, week.phase != .taper, week.phase != .race,
+      min(context.levelRules.qualityPerWeek[week.phase], context.pattern.filter { $0.role == .quality }.count) > cap
+    {
+      lines.append(
+        "At most \(cap) quality session\(cap == 1 ? "" : "s") besides the long run at "
+          + "\(structure.fewRunsAtMost) runs a week or fewer (\(context.goal.level.rawValue)): the other quality day "
+          + "is an easy run")
+    }
+
+    lines += week.rules
+
+    // Quality, from the sessions the week kept.
+    let sessions = week.slots.compactMap { week.sessions[$0.id] }
+    if !sessions.isEmpty {
+      let progress = QualityRule.progressFraction(week: week, context: context)
+      let stage = week.phase == .build || week.phase == .peak ? ", at \(percent(progress)) of their build-up" : ""
+      lines.append(
+        "Quality: \(sessions.map(\.template.name).joined(separator: ", "))\(stage); capped per session "
+          + "(threshold ≤ \(percent(context.base.intensity.maxThresholdOfWeek)), intervals ≤ "
+          + "\(percent(context.base.intensity.maxIntervalOfWeek)) of the week)")
+    }
+    for session in sessions where session.shortened {
+      lines.append("\(session.template.name) shortened to fit the per-session cap for a \(units.format(planned)) week")
+    }
+
+    // Easy running.
+    let ratio = context.base.longRun.minRatioToOtherRuns
+    if week.cappedByLong, let long = week.longKm, planned < round1(week.targetKm) - 0.05 {
+      let others = week.runDistances.filter { $0 != round1(long) }.max() ?? 0
+      let cap = max(floorTenth(round1(long) / ratio), others)
+      lines.append(
+        "Easy runs capped at \(units.format(cap)) so the long run stays a third longer than any other run; "
+          + "the week comes out under its target")
+    }
+    let easyRuns = week.easyKm.values.map(round1) + sessions.filter(\.isStrides).map { round1($0.totalKm) }
+    if week.raisedToMinimum, easyRuns.contains(where: { abs($0 - week.minRunKm) < 0.05 }) {
+      lines.append("Easy runs kept at the \(units.format(week.minRunKm)) minimum")
+    }
+    if week.trimmedToCeiling {
+      lines.append(
+        "Trimmed to \(units.format(planned)) to stay within the week's ceiling of "
+          + "\(units.format(round1(week.ceilingKm)))")
+    }
+    week.rules = lines
+  }
+}
