@@ -257,20 +257,6 @@ import Testing
 
   /// Runs `executable` with `arguments` in `directory`.
   func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> RunResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return RunResult(
-      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-      status: process.terminationStatus)
+    try runProcess(URL(fileURLWithPath: executable), arguments, in: directory)
   }
 }

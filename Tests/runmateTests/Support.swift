@@ -16,10 +16,6 @@ func runmate(
   _ arguments: [String], in directory: URL = repositoryRoot,
   environment: [String: String] = [:]
 ) throws -> RunResult {
-  let process = Process()
-  process.executableURL = try runmateBinary()
-  process.arguments = arguments
-  process.currentDirectoryURL = directory
   var env = ProcessInfo.processInfo.environment
   env["RUNMATE_TEMPLATES"] = nil
   env["SOURCE_DATE_EPOCH"] = nil
@@ -31,19 +27,46 @@ func runmate(
   // The template cache of this test process, not the user's (~/.cache/runmate).
   env["XDG_CACHE_HOME"] = testDataHome.appendingPathComponent("cache").path
   for (key, value) in environment { env[key] = value }
-  process.environment = env
+  return try runProcess(try runmateBinary(), arguments, in: directory, environment: env)
+}
+
+/// Runs `executable` with `arguments` in `directory` (with `environment`, else this process's) and waits for it.
+/// Standard error is read on another thread while standard output is read here, so neither pipe can fill and block.
+func runProcess(
+  _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String]? = nil
+) throws -> RunResult {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  process.currentDirectoryURL = directory
+  if let environment { process.environment = environment }
   let out = Pipe()
   let err = Pipe()
   process.standardOutput = out
   process.standardError = err
   try process.run()
+  let errData = ErrorBox()
+  let group = DispatchGroup()
+  group.enter()
+  DispatchQueue.global().async {
+    errData.set(err.fileHandleForReading.readDataToEndOfFile())
+    group.leave()
+  }
   let outData = out.fileHandleForReading.readDataToEndOfFile()
-  let errData = err.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
   process.waitUntilExit()
   return RunResult(
-    stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+    stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData.get(), as: UTF8.self),
     status: process.terminationStatus,
     signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+}
+
+/// Bytes handed from the thread that reads standard error.
+private final class ErrorBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+  func set(_ value: Data) { lock.withLock { data = value } }
+  func get() -> Data { lock.withLock { data } }
 }
 
 /// `sqlite3`, which the kill tests use to read a database independently of the store.
