@@ -90,6 +90,8 @@ import Testing
     let result = try runmate(bad.arguments + ["--now", "2027-01-06"], environment: ["RUNMATE_DB": db])
     #expect(result.status == 64)
     #expect(result.stderr == bad.message + "\n")
+    // The run is checked before the logbook is opened: no database file is created for a bad value.
+    #expect(!FileManager.default.fileExists(atPath: db))
     let list = try runmate(["log", "list"], environment: ["RUNMATE_DB": db])
     #expect(list.stdout == "no runs logged yet\n")
   }

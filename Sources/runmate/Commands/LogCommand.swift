@@ -44,17 +44,17 @@ struct LogCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
+      // The run is checked before the database is opened (or created): a bad value leaves no file behind.
+      let completion = undo ? nil : try parsedCompletion(today: try clock.today())
       let db = try database.open()
       // Distances in the runner's unit; the run itself is stored in km.
       let units = try db.profile(named: nil)?.units ?? .km
-      if undo {
+      guard let completion else {
         let removed = try db.undoLastCompletion()
         try writeStandardOutput(
           "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(distanceText(removed.distanceKm, units))\n")
         return
       }
-      let today = try clock.today()
-      let completion = try parsedCompletion(today: today)
       let saved: SavedPlan? = try {
         do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
       }()
