@@ -170,6 +170,13 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
       track.startSegment()
     case .trkpt:
       guard countPoint(line: line, parser: parser) else { return }
+      // A point with neither lat nor lon is a device's record before its GPS fix (GPX 1.1 requires both, but
+      // watches write it): its time counts, it adds no distance. One of the two alone is a broken point.
+      if attributes["lat"] == nil && attributes["lon"] == nil {
+        point = PendingPoint(latitude: nil, longitude: nil, line: line)
+        inPoint = true
+        return
+      }
       guard let latitude = coordinate("lat", of: "trkpt", in: attributes, line: line, parser: parser),
         let longitude = coordinate("lon", of: "trkpt", in: attributes, line: line, parser: parser)
       else { return }

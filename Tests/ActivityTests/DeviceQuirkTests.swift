@@ -58,4 +58,25 @@ import Testing
     #expect(run.movingSeconds == 3600)
     #expect(abs(run.distanceMeters - 9600) < 10)
   }
+
+  /// A point before the GPS fix (no lat, no lon) keeps its time and adds no distance; one of the two alone is a
+  /// broken point, refused with its line.
+  @Test func aPointBeforeTheFixIsKept() throws {
+    func gpx(_ first: String) -> Data {
+      Data(
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+        <trkpt\(first)><time>2024-06-02T07:00:00Z</time></trkpt>
+        <trkpt lat="52.0" lon="13.0"><time>2024-06-02T07:00:05Z</time></trkpt>
+        <trkpt lat="52.01" lon="13.0"><time>2024-06-02T07:06:00Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.utf8)
+    }
+    let run = try #require(try readActivities(data: gpx(""), name: "nofix.gpx").first)
+    #expect(run.elapsedSeconds == 360)
+    #expect(abs(run.distanceMeters - 1112) < 2)
+    let error = #expect(throws: ActivityError.self) { try readActivities(data: gpx(#" lat="52.0""#), name: "half.gpx") }
+    #expect(error.map { "\($0)" } == "half.gpx:3: <trkpt> has no lon attribute")
+  }
 }
