@@ -26,7 +26,7 @@ public enum DeclaredSport: Sendable, Hashable, CustomStringConvertible {
     } else if DeclaredSport.runWords.contains(word) || word.hasSuffix("_running") || word.hasSuffix("_run") {
       self = .run
     } else {
-      self = .other(DeclaredSport.names.first { word.contains($0.key) }?.value ?? word)
+      self = .other(DeclaredSport.names.first { word.contains($0.part) }?.name ?? word)
     }
   }
 
@@ -51,11 +51,13 @@ public enum DeclaredSport: Sendable, Hashable, CustomStringConvertible {
     "virtual_run", "virtualrun", "trailrun", "treadmill", "jogging", "ultra_run", "road_running",
   ]
 
-  /// Other sports by a word their names contain, as a runner would call them.
-  static let names: [String: String] = [
-    "bik": "cycling", "cycl": "cycling", "ride": "cycling", "swim": "swimming", "walk": "walking", "hik": "hiking",
-    "ski": "skiing", "row": "rowing", "paddl": "paddling", "kayak": "paddling", "canoe": "paddling",
-    "skat": "skating", "elliptical": "elliptical", "yoga": "yoga", "strength": "strength training",
+  /// Other sports by a part of their names, as a runner would call them; the first that matches names it (an
+  /// ordered list, so that a word holding two parts, `skate_skiing`, is always named the same way).
+  static let names: [(part: String, name: String)] = [
+    ("bik", "cycling"), ("cycl", "cycling"), ("ride", "cycling"), ("swim", "swimming"), ("walk", "walking"),
+    ("hik", "hiking"), ("ski", "skiing"), ("row", "rowing"), ("paddl", "paddling"), ("kayak", "paddling"),
+    ("canoe", "paddling"), ("skat", "skating"), ("elliptical", "elliptical"), ("yoga", "yoga"),
+    ("strength", "strength training"),
   ]
 
   /// Strava's activity-type numbers as written in its GPX exports (other numbers are named by number).

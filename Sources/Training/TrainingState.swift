@@ -16,17 +16,20 @@ public struct Overrides: Sendable {
   public var reminders = false
   /// `--units` given.
   public var units = false
+  /// `--race-start` given.
+  public var raceStart = false
 
   /// Which defaults are overridden.
   public init(
     days: Bool = false, longRunDay: Bool = false, timeZone: Bool = false, reminders: Bool = false,
-    units: Bool = false
+    units: Bool = false, raceStart: Bool = false
   ) {
     self.days = days
     self.longRunDay = longRunDay
     self.timeZone = timeZone
     self.reminders = reminders
     self.units = units
+    self.raceStart = raceStart
   }
 }
 
@@ -49,7 +52,7 @@ public func profileSettings(
   if let zone = profile.timeZone, !overrides.timeZone { used.append(zone) }
   if let texts = settings.reminders, !overrides.reminders { used.append("reminders \(texts.joined(separator: " "))") }
   if let units = profile.units, !overrides.units { used.append(units.rawValue) }
-  if let start = profile.raceStart { used.append("race start \(start)") }
+  if let start = profile.raceStart, !overrides.raceStart { used.append("race start \(start)") }
   guard !used.isEmpty else { return (settings, nil) }
   return (settings, "from profile '\(profile.name)': \(used.joined(separator: ", "))")
 }

@@ -15,12 +15,8 @@ func profileDefaults(
     days: options?.days != nil, longRunDay: options?.longRunDay != nil,
     timeZone: options?.timeZone != nil,
     reminders: !(reminders?.reminders.isEmpty ?? true) || (reminders?.noReminders ?? false),
-    units: unitsGiven)
-  var defaults = Training.profileSettings(profile, overrides: overrides, systemZone: TimeZone.current.identifier)
-  if options?.raceStart != nil, let line = defaults.announcement {
-    defaults.announcement = line.replacingOccurrences(of: ", race start \(profile?.raceStart ?? "")", with: "")
-  }
-  return defaults
+    units: unitsGiven, raceStart: options?.raceStart != nil)
+  return Training.profileSettings(profile, overrides: overrides, systemZone: TimeZone.current.identifier)
 }
 
 extension TrainingState {
