@@ -123,7 +123,9 @@ public func fuzz(
   let clock = ContinuousClock()
   let deadline = clock.now + .milliseconds(Int(seconds * 1000))
   print("fuzz \(target): seed \(seed) (RUNMATE_FUZZ_SEED), \(seconds) s (RUNMATE_FUZZ_SECONDS)")
-  while clock.now < deadline {
+  // At least one input, whatever the clock says: under valgrind, translating the code on its first run can take
+  // the whole budget before the first input (a CI run once ended with 0 inputs and failed).
+  repeat {
     var random = SplitMix(seed: seed &+ UInt64(run.iterations) &* 0x9E37_79B9_7F4A_7C15)
     let input = mutator.mutate(corpus[Int(random.next() % UInt64(corpus.count))], corpus: corpus, &random)
     let started = clock.now
@@ -139,7 +141,7 @@ public func fuzz(
     if took >= run.inputLimit { problems.append("took \(took)") }
     run.failures += problems.map { "\(target): seed \(seed), iteration \(run.iterations): \($0)" }
     run.iterations += 1
-  }
+  } while clock.now < deadline
   print("fuzz \(target): \(run.iterations) inputs, \(run.refused) refused, slowest \(run.slowest)")
   return run
 }
