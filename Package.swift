@@ -21,48 +21,57 @@ let package = Package(
       providers: [.apt(["libical-dev"]), .brew(["libical"])]),
     // zlib, for the zip reader in Health (inflate with a size and ratio limit).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    // The shared vocabulary, no dependencies: civil dates, weekdays, distance units, edit distance. One
+    // implementation of each; every module uses it.
+    .target(name: "RunningCore"),
     // The only module that touches libical's C API: iCalendar values in and out.
-    .target(name: "ICalendar", dependencies: ["CLibical"]),
+    .target(name: "ICalendar", dependencies: ["CLibical", "RunningCore"]),
 
     // Core: plain value types in, plain value types out. No clock, no disk, no time zones.
-    .target(name: "PlanEngine", dependencies: ["Yams"]),
+    .target(name: "PlanEngine", dependencies: ["RunningCore", "Yams"]),
     // Plan → dated, timed schedule in the runner's time zone (preferences, blackouts, busy time).
-    .target(name: "Scheduling", dependencies: ["PlanEngine"]),
+    .target(name: "Scheduling", dependencies: ["RunningCore", "PlanEngine"]),
     // GPX / TCX files → activities (streaming XML, distance, moving time, elevation, heart rate).
     .target(name: "Activity"),
     // Completed runs from any source → new, twins, matched to planned workouts (pure rules; no storage).
-    .target(name: "Ingest", dependencies: ["PlanEngine"]),
+    .target(name: "Ingest", dependencies: ["RunningCore", "PlanEngine"]),
     // The embedded database (SQLite through GRDB): saved plans and completed workouts. The only module that sees GRDB.
     // It applies Ingest's decisions inside its write transactions.
-    .target(name: "Logbook", dependencies: ["PlanEngine", "Ingest", .product(name: "GRDB", package: "GRDB.swift")]),
+    .target(
+      name: "Logbook",
+      dependencies: ["RunningCore", "PlanEngine", "Ingest", .product(name: "GRDB", package: "GRDB.swift")]),
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
-    .target(name: "TrainingProgress", dependencies: ["PlanEngine", "Logbook"]),
+    .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
     .target(name: "Health", dependencies: ["CZlib"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
-    .target(name: "CalendarExport", dependencies: ["Scheduling", "ICalendar"]),
+    .target(name: "CalendarExport", dependencies: ["RunningCore", "Scheduling", "ICalendar"]),
 
     // The one training state: a saved plan with its schedule settings and dated workouts, read and written by every
     // command (settings values, profile defaults, run-day checks, planned slots, the plan's calendar, replan).
     .target(
       name: "Training",
       dependencies: [
-        "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest", "TrainingProgress", "Health",
+        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest",
+        "TrainingProgress",
+        "Health",
       ]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(
       name: "runmate",
       dependencies: [
-        "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity", "TrainingProgress", "Health",
-        "Training", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity",
+        "TrainingProgress",
+        "Health", "Training", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
     // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
     .executableTarget(
       name: "runmate-bench",
       dependencies: [
-        "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook", "TrainingProgress",
+        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook",
+        "TrainingProgress",
       ]),
 
     // Test tool: runs a child from a small process so that its ru_maxrss is its own (see ProcessProbe.swift).
@@ -70,19 +79,22 @@ let package = Package(
 
     // Tests (one target per module; fixtures next to the tests that use them, read in place through
     // RunMateTestSupport's fixtureURL)
-    .target(name: "RunMateTestSupport", dependencies: ["PlanEngine"], path: "Tests/RunMateTestSupport"),
-    .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
+    .target(name: "RunMateTestSupport", dependencies: ["RunningCore", "PlanEngine"], path: "Tests/RunMateTestSupport"),
+    .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),
+    .testTarget(name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RunMateTestSupport"]),
+    .testTarget(name: "SchedulingTests", dependencies: ["RunningCore", "Scheduling", "RunMateTestSupport"]),
     .testTarget(
-      name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine", "RunMateTestSupport"]),
-    .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
+      name: "LogbookTests", dependencies: ["RunningCore", "Logbook", "Ingest", "RunMateTestSupport"],
+      exclude: ["Fixtures"]),
+    .testTarget(name: "IngestTests", dependencies: ["RunningCore", "Ingest", "PlanEngine", "RunMateTestSupport"]),
+    .testTarget(
+      name: "TrainingProgressTests", dependencies: ["RunningCore", "TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(
-      name: "CalendarExportTests", dependencies: ["CalendarExport", "RunMateTestSupport"],
+      name: "CalendarExportTests", dependencies: ["RunningCore", "CalendarExport", "RunMateTestSupport"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "runmateTests", dependencies: ["PlanEngine", "RunMateTestSupport"]),
+    .testTarget(name: "runmateTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"]),
   ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import ICalendar
 import PlanEngine
+import RunningCore
 import Scheduling
 
 /// A reminder before a workout (VALARM, RFC 5545 §3.6.6).

@@ -1,6 +1,7 @@
 import Foundation
 import ICalendar
 import PlanEngine
+import RunningCore
 import Scheduling
 
 /// Why a calendar cannot be made or read.

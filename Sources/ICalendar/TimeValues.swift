@@ -1,31 +1,17 @@
 internal import CLibical
+import RunningCore
 
 // Conversions between the public time values and libical's `icaltimetype`, plus the calendar arithmetic
-// the module needs (proleptic Gregorian day numbers, H. Hinnant's algorithms).
+// the module needs (day numbers from RunningCore's CivilDate).
 
 extension ICalDate {
   /// Days since 1970-01-01.
-  var dayNumber: Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let shiftedMonth = (month + 9) % 12
-    let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
+  var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
 
   /// The date `dayNumber` days after 1970-01-01.
   init(dayNumber: Int) {
-    let z = dayNumber + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+    let fields = CivilDate.fields(ofDayNumber: dayNumber)
+    self.init(year: fields.year, month: fields.month, day: fields.day)
   }
 
   /// The date `days` days later (earlier when negative).
@@ -38,7 +24,7 @@ extension ICalDate {
   var invalidReason: String? {
     guard (1...9999).contains(year) else { return "the year must be between 1 and 9999" }
     guard (1...12).contains(month) else { return "the month must be between 1 and 12" }
-    guard (1...daysInMonth(year: year, month: month)).contains(day) else { return "there is no such day" }
+    guard (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) else { return "there is no such day" }
     return nil
   }
 
@@ -109,15 +95,6 @@ extension EventTime {
     case .utc(let time): "\(time.text) UTC"
     case .floating(let time): "\(time.text) (floating)"
     }
-  }
-}
-
-/// The number of days in a month of the proleptic Gregorian calendar.
-func daysInMonth(year: Int, month: Int) -> Int {
-  switch month {
-  case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-  case 4, 6, 9, 11: 30
-  default: 31
   }
 }
 

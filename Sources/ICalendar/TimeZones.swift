@@ -1,4 +1,5 @@
 internal import CLibical
+import RunningCore
 
 // libical's builtin zones (built from /usr/share/zoneinfo on Debian). They live in libical's process-wide
 // cache, behind its mutex: look them up per call, never free them, never keep them in globals.
@@ -72,7 +73,7 @@ func suggestedZoneName(for tzid: String) -> String? {
   let limit = max(2, wanted.count / 5)
   var best: (distance: Int, name: String)?
   for name in names {
-    let distance = editDistance(Array(wanted), Array(name.lowercased()))
+    let distance = editDistance(wanted, name.lowercased())
     guard distance <= limit else { continue }
     if let current = best, (current.distance, current.name) <= (distance, name) { continue }
     best = (distance, name)
@@ -95,22 +96,6 @@ private func builtinZoneNames() -> [String] {
     if let name = copyString(icaltimezone_get_location(zone)) { names.append(name) }
   }
   return names.sorted()
-}
-
-/// Levenshtein distance between two character arrays.
-private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-  if a.isEmpty { return b.count }
-  if b.isEmpty { return a.count }
-  var previous = Array(0...b.count)
-  var current = previous
-  for i in 1...a.count {
-    current[0] = i
-    for j in 1...b.count {
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-    }
-    swap(&previous, &current)
-  }
-  return previous[b.count]
 }
 
 /// A VTIMEZONE for a builtin zone, ready to add to a calendar: a clone of libical's definition (the original

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// What the ingest rules need to know about a run, whatever stores it (the logbook's `Completion` conforms).
 public protocol IngestibleRun: Sendable {

@@ -1,4 +1,5 @@
 import PlanEngine
+import RunningCore
 
 /// A planned workout a run can fulfil: which one, on which day, what kind, how far.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// The planned workout a run fulfilled, and how.
 public struct SlotMatch: Sendable, Hashable, Codable {

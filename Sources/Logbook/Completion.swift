@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import PlanEngine
+import RunningCore
 
 /// A run the runner did: logged by hand or imported from a GPX/TCX file.
 public struct Completion: Sendable, Hashable, Codable {

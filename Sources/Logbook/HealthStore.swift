@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Ingest
 import PlanEngine
+import RunningCore
 
 /// One day of health data, in the profile's time zone.
 public struct HealthDay: Sendable, Hashable, Codable {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Ingest
 import PlanEngine
+import RunningCore
 
 /// The runner's database: one SQLite file (WAL mode), reached only through this type.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// Records a runner can break.
 public struct PersonalBests: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// What the database accepts: values a person can produce, with room for ultras and odd devices. Everything
 /// stored goes through these checks first, so that what is read back can be formatted and summed safely.

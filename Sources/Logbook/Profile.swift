@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// A runner (or a coach): who they are and how they like to train. Plans and exports take their defaults from it.
 public struct Profile: Sendable, Hashable, Codable {

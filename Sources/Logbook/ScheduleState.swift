@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// How a saved plan is laid onto the runner's calendar, kept with the plan so that `schedule`, `export`, `today`,
 /// `week` and `replan` all use the same days and times.

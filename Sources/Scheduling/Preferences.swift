@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// A wall-clock time of day, `06:30`.
 public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// Something the runner should know about how the plan met their calendar: a workout moved or dropped, a busy
 /// race day. Recoverable outcomes are data; the CLI prints them.

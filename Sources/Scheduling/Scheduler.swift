@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// Why a plan cannot be scheduled.
 public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -74,23 +75,9 @@ func suggestTimeZone(_ name: String) -> String? {
   let known = TimeZone.knownTimeZoneIdentifiers
   if let exact = known.first(where: { $0.lowercased() == name.lowercased() }) { return exact }
   let lower = name.lowercased()
-  let scored = known.map { candidate -> (String, Int) in
-    (candidate, editDistance(Array(lower), Array(candidate.lowercased())))
-  }
+  let scored = known.map { candidate in (candidate, editDistance(lower, candidate.lowercased())) }
   guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }), best.1 <= 3 else { return nil }
   return best.0
-}
-
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-  var previous = Array(0...b.count)
-  for (i, ca) in a.enumerated() {
-    var current = [i + 1] + Array(repeating: 0, count: b.count)
-    for (j, cb) in b.enumerated() {
-      current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.count]
 }
 
 /// Schedules one week at a time.

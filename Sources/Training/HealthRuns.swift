@@ -2,6 +2,7 @@ import Foundation
 import Health
 import Logbook
 import PlanEngine
+import RunningCore
 
 /// The running workouts of a Health export as completed runs, on their local day in `timeZone`, and the running
 /// workouts that cannot be runs (no distance: a treadmill run without a footpod, a watch without GPS), so that the

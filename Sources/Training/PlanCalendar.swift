@@ -3,6 +3,7 @@ import Foundation
 import ICalendar
 import Logbook
 import PlanEngine
+import RunningCore
 import Scheduling
 import TrainingProgress
 

@@ -1,6 +1,7 @@
 import CalendarExport
 import Logbook
 import PlanEngine
+import RunningCore
 import Scheduling
 
 /// A schedule setting whose value is not one the program accepts: the option that sets it, the value, what is

@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import Logbook
 import PlanEngine
+import RunningCore
 import Scheduling
 
 /// Which of a profile's defaults the command line overrides (they are not announced as used).

@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 
 /// One plan week, planned against done.
 public struct WeekProgress: Sendable, Hashable, Codable {

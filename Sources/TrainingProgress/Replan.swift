@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 
 /// Why the remaining weeks cannot be rebuilt.
 public enum ReplanError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import CalendarExport
 import Foundation
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Scheduling
 import Testing
 

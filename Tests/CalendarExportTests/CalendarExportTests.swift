@@ -3,6 +3,7 @@ import Foundation
 import ICalendar
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Scheduling
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// A run as the rules see it: hand-logged (no start time) or from a device.

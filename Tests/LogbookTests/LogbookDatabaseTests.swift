@@ -3,6 +3,7 @@ import Ingest
 import Logbook
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// The database on real SQLite files in a temporary directory.

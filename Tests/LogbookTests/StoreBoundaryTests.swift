@@ -3,6 +3,7 @@ import Ingest
 import Logbook
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// What enters the store: runs read, checked for duplicates, matched and written in one transaction; impossible

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 import Testing
 
 /// The display formatters are total: no value a database or a command line can hold makes them trap.

@@ -1,5 +1,6 @@
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 @Suite struct TimelineTests {

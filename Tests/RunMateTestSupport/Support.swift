@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 
 // Shared by the test targets: the repository, its real templates, goals with fixed dates.
 

@@ -1,6 +1,7 @@
 import Foundation
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Scheduling
 import Testing
 

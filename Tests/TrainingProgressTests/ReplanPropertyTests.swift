@@ -1,6 +1,7 @@
 import Logbook
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Testing
 import TrainingProgress
 

@@ -1,6 +1,7 @@
 import Foundation
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// One training state: a saved plan keeps its schedule settings and dated workouts, and `schedule`, `export`,

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 /// Builds a training plan: `Goal + PlanRules → Plan`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 /// Everything the week rules need, resolved once from the goal and the templates: defaults filled in,
 /// phases laid out, targets computed. Built by ``PlanContext/init(goal:rules:units:)``, which also refuses

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 /// Why a plan cannot be made from the inputs. Every message names the option, the value and what is allowed,
 /// with a suggestion where one exists.

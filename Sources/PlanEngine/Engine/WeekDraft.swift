@@ -1,3 +1,5 @@
+import RunningCore
+
 /// A day of a week's pattern, with its date.
 struct DaySlot: Sendable, Hashable {
   /// `long`, `q1`, `easy2`, `recovery`, `race`.

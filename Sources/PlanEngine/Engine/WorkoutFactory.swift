@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 /// Turns a shaped week into workouts: steps with distances, durations, paces or efforts; titles; descriptions.
 struct WorkoutFactory {

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 /// A race distance the plan engine builds for.
 public enum RaceDistance: String, Sendable, Hashable, Codable, CaseIterable {
@@ -218,27 +219,4 @@ public struct Timeline: Sendable, Hashable, Codable {
     self.raceDate = raceDate
     self.weeks = weeks
   }
-}
-
-/// The closest candidate by edit distance, when it is close enough to be a likely typo.
-public func closestName(to text: String, among candidates: [String]) -> String? {
-  // A name this long is no typo of a short one, and the edit distance would cost length × length.
-  guard text.count <= 64 else { return nil }
-  func distance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, ca) in a.enumerated() {
-      var current = [i + 1] + Array(repeating: 0, count: b.count)
-      for (j, cb) in b.enumerated() {
-        current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-  let a = Array(text)
-  let scored = candidates.map { (name: $0, score: distance(a, Array($0))) }
-  guard let best = scored.min(by: { ($0.score, $0.name) < ($1.score, $1.name) }),
-    best.score <= max(1, min(2, text.count / 2))
-  else { return nil }
-  return best.name
 }

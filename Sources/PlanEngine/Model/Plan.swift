@@ -1,3 +1,5 @@
+import RunningCore
+
 /// A training phase (docs/training-rules.md, "Phases and taper").
 public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
   case base, build, peak, taper, race

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 // Daniels–Gilbert VDOT pace math.
 //

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 import Yams
 
 extension PlanRules {

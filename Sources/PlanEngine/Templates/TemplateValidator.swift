@@ -1,3 +1,5 @@
+import RunningCore
+
 /// Semantic checks on decoded templates: ranges, cross-references and the training rules' hard limits.
 struct TemplateValidator {
   let file: String

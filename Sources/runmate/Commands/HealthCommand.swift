@@ -4,6 +4,7 @@ import Health
 import Ingest
 import Logbook
 import PlanEngine
+import RunningCore
 import Training
 import TrainingProgress
 

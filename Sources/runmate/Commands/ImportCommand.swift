@@ -4,6 +4,7 @@ import Foundation
 import Ingest
 import Logbook
 import PlanEngine
+import RunningCore
 import Training
 
 /// `runmate import`: runs from GPX and TCX files.

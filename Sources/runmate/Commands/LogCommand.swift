@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import Logbook
 import PlanEngine
+import RunningCore
 import Training
 
 /// `runmate log`: record a run.

@@ -3,6 +3,7 @@ import CalendarExport
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 import Training
 import TrainingProgress
 

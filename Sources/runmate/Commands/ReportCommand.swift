@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 import Training
 import TrainingProgress
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// Value completions for the scripts `runmate --generate-completion-script bash|zsh|fish` writes. Each list comes
 /// from the type the option's value is checked against, so a new distance or workout kind completes without

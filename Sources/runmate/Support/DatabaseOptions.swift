@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 
 /// `--db PATH`: the runner's database.
 struct DatabaseOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logbook
 import PlanEngine
+import RunningCore
 import Training
 
 /// The goal: distance, level, timeline and the runner's current training.

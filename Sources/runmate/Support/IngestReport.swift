@@ -1,6 +1,7 @@
 import Ingest
 import Logbook
 import PlanEngine
+import RunningCore
 
 // The words `log`, `import` and `health import` use for what the one ingest path did
 // (`LogbookDatabase.ingestRuns`): matched, partial, extra, the same run as one logged already.

@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 import TrainingProgress
 
 /// JSON output: sorted keys, two-space indentation, a final newline (the `runmate.plan/1` and

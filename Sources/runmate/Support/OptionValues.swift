@@ -1,4 +1,5 @@
 import PlanEngine
+import RunningCore
 import Training
 
 /// Numbers and dates from the command line, checked where they are read: each bad value is one line naming the

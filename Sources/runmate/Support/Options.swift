@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlanEngine
+import RunningCore
 
 /// `--templates DIR`: where the plan rules live.
 struct TemplateOptions: ParsableArguments {

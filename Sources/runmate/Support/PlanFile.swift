@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 import Training
 
 /// A saved plan with its schedule settings as a file to share (`runmate plans export`, `runmate plans import`):

@@ -1,4 +1,5 @@
 import PlanEngine
+import RunningCore
 
 /// The plan as a week-by-week table for a terminal.
 struct PlanTable {

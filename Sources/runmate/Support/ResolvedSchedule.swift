@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import Logbook
 import PlanEngine
+import RunningCore
 import Scheduling
 import Training
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import RunningCore
 import Scheduling
 import Training
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlanEngine
+import RunningCore
 
 /// A mistyped subcommand (`runmate planz`), named in one line with the closest command, instead of the parser's
 /// "unexpected argument" and a usage dump.

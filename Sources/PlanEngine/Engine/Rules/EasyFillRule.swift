@@ -1,3 +1,5 @@
+import RunningCore
+
 /// Easy running fills the rest of the week's volume.
 ///
 /// - Easy, recovery and unused quality days share what the long run and the quality sessions leave; a

@@ -32,30 +32,36 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
   /// The date `dayNumber` days after 1970-01-01 (negative before it).
   public init(dayNumber: Int) {
-    // Howard Hinnant's civil_from_days.
-    let z = dayNumber + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-    self.month = m
-    self.day = d
+    (year, month, day) = CivilDate.fields(ofDayNumber: dayNumber)
   }
 
   /// Days since 1970-01-01.
-  public var dayNumber: Int {
-    // Howard Hinnant's days_from_civil.
+  public var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
+
+  /// Days from 1970-01-01 to a proleptic Gregorian year, month and day (Howard Hinnant's `days_from_civil`), with
+  /// no check of the fields: for callers that validate their own (a timestamp parser, libical's values).
+  public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = month > 2 ? month - 3 : month + 9
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
+    let yearOfEra = y - era * 400
+    let shiftedMonth = month > 2 ? month - 3 : month + 9
+    let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The proleptic Gregorian year, month and day `dayNumber` days after 1970-01-01 (Howard Hinnant's
+  /// `civil_from_days`).
+  public static func fields(ofDayNumber dayNumber: Int) -> (year: Int, month: Int, day: Int) {
+    let z = dayNumber + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   /// The weekday of this date.
@@ -111,9 +117,11 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     try container.encode(description)
   }
 
-  static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+  /// Whether `year` has a 29 February (proleptic Gregorian).
+  public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
-  static func daysInMonth(year: Int, month: Int) -> Int {
+  /// The number of days in `month` (1 to 12) of `year`.
+  public static func daysInMonth(year: Int, month: Int) -> Int {
     switch month {
     case 2: return isLeap(year) ? 29 : 28
     case 4, 6, 9, 11: return 30

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The unit distances are shown in. JSON output is always in kilometres.
 public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {
   case km, mi
