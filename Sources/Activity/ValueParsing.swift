@@ -93,22 +93,25 @@ enum ValueParsing {
   /// `inf` are refused.
   static func number(_ text: String) -> Double? {
     var copy = text
-    return copy.withUTF8 { raw -> Double? in
-      let bytes = trimmed(raw)
-      guard !bytes.isEmpty else { return nil }
-      // Only plain decimal notation: refuse `nan`, `inf`, hexadecimal floats.
-      for byte in bytes {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
-          UInt8(ascii: "e"), UInt8(ascii: "E"):
-          continue
-        default:
-          return nil
-        }
+    return copy.withUTF8 { number(bytes: $0) }
+  }
+
+  /// ``number(_:)`` on UTF-8 bytes.
+  static func number(bytes raw: UnsafeBufferPointer<UInt8>) -> Double? {
+    let bytes = trimmed(raw)
+    guard !bytes.isEmpty else { return nil }
+    // Only plain decimal notation: refuse `nan`, `inf`, hexadecimal floats.
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
+        UInt8(ascii: "e"), UInt8(ascii: "E"):
+        continue
+      default:
+        return nil
       }
-      guard let value = Double(Substring(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
-      return value
     }
+    guard let value = Double(Substring(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
+    return value
   }
 
   /// A value as quoted in a message: at most 40 characters, control characters replaced by `?`, so the
