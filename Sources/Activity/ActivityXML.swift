@@ -31,7 +31,7 @@ protocol ActivityHandler {
 struct ActivityDocument {
   let file: String
   let limits: ActivityLimits
-  let tokenizer = XMLTokenizer(doctypePolicy: .refuseInternalSubset)
+  var tokenizer = XMLTokenizer(doctypePolicy: .refuseInternalSubset)
   private let source: ActivitySource
   private var offset = 0
   private var stack: [ActivityTag] = []

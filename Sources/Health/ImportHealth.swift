@@ -132,7 +132,7 @@ final class RawFile {
 
 /// An export XML being streamed through the tokenizer (XMLStream) into the ``ExportHandler``.
 struct ExportStream {
-  private let tokenizer = XMLTokenizer(doctypePolicy: .skipInternalSubset)
+  private var tokenizer = XMLTokenizer(doctypePolicy: .skipInternalSubset)
   private var handler: ExportHandler
   private let file: String
 

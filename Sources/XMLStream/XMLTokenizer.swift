@@ -4,20 +4,28 @@
   import Darwin
 #endif
 
-/// A fixed table of attribute slots, reused for every tag (no allocation per tag).
-private final class AttributeSlots {
-  let pointer: UnsafeMutablePointer<XMLAttribute>
+/// The tokenizer's memory, allocated once: the byte buffer and a fixed table of attribute slots, reused for every
+/// tag (no allocation per tag).
+private final class Storage {
+  let bytes: UnsafeMutablePointer<UInt8>
+  let slots: UnsafeMutablePointer<XMLAttribute>
 
-  init(capacity: Int) { pointer = .allocate(capacity: capacity) }
+  init(capacity: Int, slots: Int) {
+    bytes = .allocate(capacity: capacity)
+    self.slots = .allocate(capacity: slots)
+  }
 
-  deinit { pointer.deallocate() }
+  deinit {
+    bytes.deallocate()
+    slots.deallocate()
+  }
 }
 
-/// A pull-style, allocation-free XML tokenizer over a fixed buffer, fed in chunks: memory stays flat whatever
+/// A pull-style, allocation-free XML tokenizer (a value type: no runtime exclusivity checks) over a fixed buffer, fed in chunks: memory stays flat whatever
 /// the size of the input (the buffer holds one chunk plus at most one incomplete tag).
 ///
 /// ```swift
-/// let tokenizer = XMLTokenizer(doctypePolicy: .refuseInternalSubset)
+/// var tokenizer = XMLTokenizer(doctypePolicy: .refuseInternalSubset)
 /// reading: while true {
 ///   switch try tokenizer.next() {
 ///   case .needsInput: if case .endOfInput = tokenizer.fill(from: descriptor) { tokenizer.endInput() }
@@ -51,7 +59,7 @@ private final class AttributeSlots {
 /// Leniencies kept from the Apple Health reader: control characters are passed through, a word without
 /// `=value` in a tag is skipped (iOS 8 wrote attribute names with spaces), names are not checked against
 /// XML's name grammar, and UTF-8 is not validated (text is repaired when it is turned into a `String`).
-public final class XMLTokenizer {
+public struct XMLTokenizer {
   /// What to do with a `<!DOCTYPE … [ internal subset ]>`.
   public enum DoctypePolicy: Sendable {
     /// Refuse it (``XMLStreamError/internalSubset(line:)``): GPX and TCX never need one.
@@ -123,6 +131,7 @@ public final class XMLTokenizer {
   /// The encoding named by the XML declaration (UTF-8 when none).
   public private(set) var encoding = Encoding.utf8
 
+  private let storage: Storage
   private let buffer: UnsafeMutablePointer<UInt8>
   private let capacity: Int
   private var filled = 0
@@ -152,20 +161,18 @@ public final class XMLTokenizer {
   private var stackNames: [UInt8] = []
   private var stackEnds: [Int] = []
   private var stackLines: [Int] = []
-  private let slots = AttributeSlots(capacity: XMLTokenizer.attributeCapacity)
 
   /// A tokenizer with an empty buffer.
   /// - Parameter doctypePolicy: What to do with a `<!DOCTYPE>` internal subset.
   public init(doctypePolicy: DoctypePolicy) {
     self.doctypePolicy = doctypePolicy
     capacity = Self.chunkBytes + Self.maximumTagBytes + (64 << 10)
-    buffer = .allocate(capacity: capacity)
+    storage = Storage(capacity: capacity, slots: Self.attributeCapacity)
+    buffer = storage.bytes
     stackNames.reserveCapacity(256)
     stackEnds.reserveCapacity(16)
     stackLines.reserveCapacity(16)
   }
-
-  deinit { buffer.deallocate() }
 
   private var base: UnsafePointer<UInt8> { UnsafePointer(buffer) }
 
@@ -189,7 +196,7 @@ public final class XMLTokenizer {
 
   /// Reads the next chunk (up to ``chunkBytes``) from `descriptor`; at its end, ends the input. Call it when
   /// ``next()`` returns ``XMLEvent/needsInput``.
-  public func fill(from descriptor: Int32) -> FillResult {
+  public mutating func fill(from descriptor: Int32) -> FillResult {
     compact()
     let room = min(Self.chunkBytes, capacity - filled)
     while true {
@@ -208,7 +215,7 @@ public final class XMLTokenizer {
 
   /// Copies bytes into the buffer, as many as fit (at least ``chunkBytes`` after ``next()`` returned
   /// ``XMLEvent/needsInput``); returns how many were taken. Spans from earlier events become invalid.
-  public func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+  public mutating func append(_ bytes: UnsafeRawBufferPointer) -> Int {
     guard let source = bytes.baseAddress, !bytes.isEmpty else { return 0 }
     compact()
     let count = min(capacity - filled, bytes.count)
@@ -218,10 +225,10 @@ public final class XMLTokenizer {
   }
 
   /// Declares that no more bytes follow: ``next()`` then checks that the document is complete.
-  public func endInput() { inputEnded = true }
+  public mutating func endInput() { inputEnded = true }
 
   /// Moves the unconsumed bytes to the front of the buffer.
-  private func compact() {
+  private mutating func compact() {
     guard position > 0 else { return }
     _ = line(at: position)
     var index = position - 1
@@ -239,9 +246,11 @@ public final class XMLTokenizer {
   // MARK: - Lines
 
   /// The 1-based line where the current event starts (the `<` of a tag, the first byte of a text).
-  public var line: Int { line(at: eventStart) }
+  public var line: Int {
+    mutating get { line(at: eventStart) }
+  }
 
-  private func line(at offset: Int) -> Int {
+  private mutating func line(at offset: Int) -> Int {
     if offset >= cursor {
       lineAtCursor += Self.newlines(buffer + cursor, offset - cursor)
       cursor = offset
@@ -263,14 +272,14 @@ public final class XMLTokenizer {
     return total
   }
 
-  private func malformed(_ offset: Int, _ detail: String) -> XMLStreamError {
+  private mutating func malformed(_ offset: Int, _ detail: String) -> XMLStreamError {
     .malformed(line: line(at: offset), column: column(at: offset), detail: detail)
   }
 
   // MARK: - Events
 
   /// The next event. Spans in it stay valid until the next call to `next()`, ``append(_:)`` or ``fill(from:)``.
-  public func next() throws(XMLStreamError) -> XMLEvent {
+  public mutating func next() throws(XMLStreamError) -> XMLEvent {
     if finished { return .endOfDocument }
     if !started {
       guard try begin() else { return try needInput() }
@@ -337,7 +346,7 @@ public final class XMLTokenizer {
   }
 
   /// Checks the first bytes (byte-order mark, UTF-16/32); false when more are needed.
-  private func begin() throws(XMLStreamError) -> Bool {
+  private mutating func begin() throws(XMLStreamError) -> Bool {
     let available = filled - position
     if available < 4, !inputEnded { return false }
     if available == 0 {
@@ -355,7 +364,7 @@ public final class XMLTokenizer {
   }
 
   /// The end of the buffered bytes: more are needed, or the input has ended and the document must be complete.
-  private func needInput() throws(XMLStreamError) -> XMLEvent {
+  private mutating func needInput() throws(XMLStreamError) -> XMLEvent {
     if !inputEnded {
       if filled - position > Self.maximumTagBytes {
         throw malformed(position, "a tag longer than \(Self.maximumTagBytes >> 20) MiB")
@@ -391,7 +400,7 @@ public final class XMLTokenizer {
     return String(decoding: stackNames[start..<last], as: UTF8.self)
   }
 
-  private func outsideRoot(_ offset: Int) throws(XMLStreamError) {
+  private mutating func outsideRoot(_ offset: Int) throws(XMLStreamError) {
     if place == .prolog { throw .textBeforeRoot(line: line(at: offset), column: column(at: offset)) }
     throw .contentAfterRoot(line: line(at: offset), column: column(at: offset), element: nil, root: rootName)
   }
@@ -421,7 +430,7 @@ public final class XMLTokenizer {
   // MARK: - Tags
 
   /// Parses the start tag at `start`; nil when it does not end within the buffer.
-  private func startTag(_ start: Int) throws(XMLStreamError) -> XMLStartTag? {
+  private mutating func startTag(_ start: Int) throws(XMLStreamError) -> XMLStartTag? {
     let end = base + filled
     let p = base + start
     var q = p + 1
@@ -429,7 +438,7 @@ public final class XMLTokenizer {
     guard q < end else { return nil }
     let name = ByteSpan(start: p + 1, count: q - (p + 1))
     guard name.count > 0 else { throw malformed(start, "'<' not followed by a name (write &lt;)") }
-    let slots = self.slots.pointer
+    let slots = storage.slots
     var count = 0
     var isEmpty = false
     attributes: while true {
@@ -531,7 +540,7 @@ public final class XMLTokenizer {
   }
 
   /// Parses the end tag at `start`; returns the depth after it, or nil when it does not end within the buffer.
-  private func endTag(_ start: Int) throws(XMLStreamError) -> Int? {
+  private mutating func endTag(_ start: Int) throws(XMLStreamError) -> Int? {
     let end = base + filled
     let p = base + start
     var q = p + 2
@@ -570,7 +579,7 @@ public final class XMLTokenizer {
 
   /// Handles `<?` at `start`: the XML declaration (read for its encoding) or another processing instruction
   /// (skipped); false when the declaration does not end within the buffer.
-  private func processingInstruction(_ start: Int) throws(XMLStreamError) -> Bool {
+  private mutating func processingInstruction(_ start: Int) throws(XMLStreamError) -> Bool {
     let available = filled - start
     guard available >= 6 || inputEnded else { return false }
     let p = buffer + start
@@ -636,7 +645,7 @@ public final class XMLTokenizer {
   }
 
   /// Handles `<!` at `start`: a comment, CDATA section or the document type declaration.
-  private func declaration(_ start: Int) throws(XMLStreamError) {
+  private mutating func declaration(_ start: Int) throws(XMLStreamError) {
     let available = filled - start
     let p = buffer + start
     func starts(_ literal: StaticString) -> Bool {
@@ -674,7 +683,7 @@ public final class XMLTokenizer {
   /// Continues a comment, CDATA section, processing instruction or DOCTYPE from `position`, up to its end
   /// (construct reset to `.none`) or the end of the buffer; returns a text event for CDATA content when text is
   /// reported.
-  private func continueConstruct() throws(XMLStreamError) -> XMLEvent? {
+  private mutating func continueConstruct() throws(XMLStreamError) -> XMLEvent? {
     var p = position
     defer { position = p }
     switch construct {
@@ -722,7 +731,7 @@ public final class XMLTokenizer {
   }
 
   /// CDATA content from `p`, with `pending` `]` bytes read before it and not reported yet.
-  private func continueCharacterData(_ pending: Int, _ p: inout Int) throws(XMLStreamError) -> XMLEvent? {
+  private mutating func continueCharacterData(_ pending: Int, _ p: inout Int) throws(XMLStreamError) -> XMLEvent? {
     eventStart = p
     var pending = pending
     while pending > 0 {
@@ -782,7 +791,7 @@ public final class XMLTokenizer {
   private static let entityKeyword: StaticString = "<!ENTITY"
 
   /// Advances the DOCTYPE state machine by one byte; true when the declaration has ended.
-  private func stepDoctype(_ state: inout DoctypeState, _ byte: UInt8) throws(XMLStreamError) -> Bool {
+  private mutating func stepDoctype(_ state: inout DoctypeState, _ byte: UInt8) throws(XMLStreamError) -> Bool {
     while true {
       switch state {
       case .outside(let quote?):
@@ -863,7 +872,7 @@ public final class XMLTokenizer {
   // MARK: - References
 
   /// Checks the reference starting with `&` at `start`.
-  private func checkReference(_ start: Int) throws(XMLStreamError) -> Reference {
+  private mutating func checkReference(_ start: Int) throws(XMLStreamError) -> Reference {
     let end = base + filled
     let p = base + start
     var q = p + 1

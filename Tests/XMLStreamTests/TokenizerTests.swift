@@ -5,7 +5,7 @@ import XMLStream
 /// Reads `text` through the tokenizer in chunks of `chunk` bytes and writes its events as text: `<name a=v>`,
 /// `</>`, `"text"` (decoded).
 func transcript(_ text: String, chunk: Int = 1 << 20, reportsText: Bool = true) throws -> String {
-  let tokenizer = XMLTokenizer(doctypePolicy: .refuseInternalSubset)
+  var tokenizer = XMLTokenizer(doctypePolicy: .refuseInternalSubset)
   tokenizer.reportsText = reportsText
   let bytes = Array(text.utf8)
   var offset = 0
@@ -116,7 +116,7 @@ func failure(_ text: String, chunk: Int = 1 << 20) -> XMLStreamError? {
   @Test func latin1IsConverted() throws {
     let bytes: [UInt8] =
       Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>caf".utf8) + [0xE9] + Array("</a>".utf8)
-    let tokenizer = XMLTokenizer(doctypePolicy: .refuseInternalSubset)
+    var tokenizer = XMLTokenizer(doctypePolicy: .refuseInternalSubset)
     tokenizer.reportsText = true
     _ = bytes.withUnsafeBytes { tokenizer.append($0) }
     tokenizer.endInput()
