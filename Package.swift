@@ -31,8 +31,10 @@ let package = Package(
     .target(name: "PlanEngine", dependencies: ["RunningCore", "Yams"]),
     // Plan → dated, timed schedule in the runner's time zone (preferences, blackouts, busy time).
     .target(name: "Scheduling", dependencies: ["RunningCore", "PlanEngine"]),
+    // The one streaming XML tokenizer (a leaf: no dependency), with an explicit DTD policy; read by Health and Activity.
+    .target(name: "XMLStream"),
     // GPX / TCX files → activities (streaming XML, distance, moving time, elevation, heart rate).
-    .target(name: "Activity"),
+    .target(name: "Activity", dependencies: ["XMLStream"]),
     // Completed runs from any source → new, twins, matched to planned workouts (pure rules; no storage).
     .target(name: "Ingest", dependencies: ["RunningCore", "PlanEngine"]),
     // The embedded database (SQLite through GRDB): saved plans and completed workouts. The only module that sees GRDB.
@@ -43,7 +45,7 @@ let package = Package(
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
-    .target(name: "Health", dependencies: ["CZlib"]),
+    .target(name: "Health", dependencies: ["CZlib", "XMLStream"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
     .target(name: "CalendarExport", dependencies: ["RunningCore", "Scheduling", "ICalendar"]),
 
@@ -92,6 +94,7 @@ let package = Package(
       name: "TrainingProgressTests", dependencies: ["RunningCore", "TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream", "RunMateTestSupport"]),
     .testTarget(
       name: "CalendarExportTests", dependencies: ["RunningCore", "CalendarExport", "RunMateTestSupport"],
       exclude: ["Fixtures"]),

@@ -30,6 +30,20 @@ for rule in "${boundaries[@]}"; do
   done < <(grep -rnE --include='*.swift' "$pattern" Sources Tests | cut -d: -f1,2 || true)
 done
 
+# XMLStream is a leaf (it imports only the C library: no Foundation, no other module), and it is the one XML
+# parser: FoundationXML is imported nowhere.
+while IFS= read -r hit; do
+  [[ -z "$hit" ]] && continue
+  echo "lint: ${hit%%:*}: XMLStream imports only Glibc or Darwin (a leaf module)" >&2
+  status=1
+done < <(grep -rnE --include='*.swift' '^[[:space:]]*import[[:space:]]+' Sources/XMLStream \
+  | grep -vE 'import[[:space:]]+(Glibc|Darwin)[[:space:]]*$' | cut -d: -f1,2 || true)
+while IFS= read -r hit; do
+  [[ -z "$hit" ]] && continue
+  echo "lint: ${hit%%:*}: imports FoundationXML; XML is read through XMLStream" >&2
+  status=1
+done < <(grep -rnE --include='*.swift' 'import[[:space:]]+FoundationXML' Sources Tests | cut -d: -f1,2 || true)
+
 # Formatting and style rules (.swift-format): line length 120, no force unwraps or force tries, documented public API.
 if ! swift format lint --strict --recursive --parallel Sources Tests Package.swift; then
   echo "lint: swift format found the problems above; \`swift format format -i -r Sources Tests Package.swift\` fixes most" >&2

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Reads one GPX 1.1 or TCX file and summarizes the activities in it, streaming: the file goes through
-/// `XMLParser(stream:)` in 128 KiB chunks and each track point is folded into running totals, so memory
-/// does not grow with the file's size.
+/// Reads one GPX 1.1 or TCX file and summarizes the activities in it, streaming: the file goes through the
+/// XMLStream tokenizer in 1 MiB chunks and each track point is folded into running totals, so memory does not
+/// grow with the file's size.
 ///
 /// ```swift
 /// let runs = try readActivities(at: URL(fileURLWithPath: "route_2021-01-03_5.53pm.gpx"))
@@ -10,9 +10,9 @@ import Foundation
 /// ```
 ///
 /// A GPX file gives one summary (all its tracks and segments); a TCX file gives one per `<Activity>` that
-/// has timed trackpoints or a lap with a start time. Before the XML parser sees anything, the prologue is
-/// checked: a `<!DOCTYPE>` with an internal subset (entity declarations: billion laughs, external entities)
-/// is refused, so no entity is ever expanded and no external file or URL is read.
+/// has timed trackpoints or a lap with a start time. A `<!DOCTYPE>` with an internal subset (entity
+/// declarations: billion laughs, external entities) is refused, no entity is ever expanded and no external file
+/// or URL is read.
 /// - Parameter url: A file URL.
 /// - Returns: The summaries, in file order; never empty.
 /// Every value is checked where it is parsed against its physical range (dates 1900–2200, heart rate
@@ -26,12 +26,13 @@ import Foundation
 public func readActivities(at url: URL) throws(ActivityError) -> [ActivitySummary] {
   let file = url.lastPathComponent
   guard url.isFileURL else { throw .unreadable(file: file, reason: "not a file URL") }
-  switch GuardedInputStream.open(path: url.path) {
-  case .failure(let failure):
-    throw .unreadable(file: file, reason: failure.reason)
-  case .success(let stream):
-    return try ActivityXMLReader.read(stream, file: file)
-  }
+  var descriptor: Int32
+  repeat {
+    descriptor = open(url.path, O_RDONLY)
+  } while descriptor < 0 && errno == EINTR
+  guard descriptor >= 0 else { throw .unreadable(file: file, reason: String(cString: strerror(errno))) }
+  defer { close(descriptor) }
+  return try ActivityDocument.read(.descriptor(descriptor), file: file)
 }
 
 /// Reads GPX or TCX bytes held in memory (tests, standard input), exactly as ``readActivities(at:)``
@@ -42,10 +43,10 @@ public func readActivities(at url: URL) throws(ActivityError) -> [ActivitySummar
 /// - Returns: The summaries, in order; never empty.
 /// - Throws: ``ActivityError``, as ``readActivities(at:)`` does.
 public func readActivities(data: Data, name: String) throws(ActivityError) -> [ActivitySummary] {
-  try ActivityXMLReader.read(GuardedInputStream(bytes: data), file: name)
+  try ActivityDocument.read(.bytes(data), file: name)
 }
 
 /// Reads bytes as ``readActivities(data:name:)`` does, with other limits (tests use a small point limit).
 func readActivities(data: Data, name: String, limits: ActivityLimits) throws(ActivityError) -> [ActivitySummary] {
-  try ActivityXMLReader.read(GuardedInputStream(bytes: data), file: name, limits: limits)
+  try ActivityDocument.read(.bytes(data), file: name, limits: limits)
 }

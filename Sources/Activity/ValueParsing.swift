@@ -93,22 +93,67 @@ enum ValueParsing {
   /// `inf` are refused.
   static func number(_ text: String) -> Double? {
     var copy = text
-    return copy.withUTF8 { raw -> Double? in
-      let bytes = trimmed(raw)
-      guard !bytes.isEmpty else { return nil }
-      // Only plain decimal notation: refuse `nan`, `inf`, hexadecimal floats.
-      for byte in bytes {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
-          UInt8(ascii: "e"), UInt8(ascii: "E"):
-          continue
-        default:
-          return nil
-        }
+    return copy.withUTF8 { number(bytes: $0) }
+  }
+
+  /// ``number(_:)`` on UTF-8 bytes.
+  static func number(bytes raw: UnsafeBufferPointer<UInt8>) -> Double? {
+    let bytes = trimmed(raw)
+    guard !bytes.isEmpty else { return nil }
+    // Only plain decimal notation: refuse `nan`, `inf`, hexadecimal floats.
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
+        UInt8(ascii: "e"), UInt8(ascii: "E"):
+        continue
+      default:
+        return nil
       }
-      guard let value = Double(Substring(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
-      return value
     }
+    if let exact = fastDecimal(bytes) { return exact }
+    guard let value = Double(Substring(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
+    return value
+  }
+
+  private static let powersOfTen: [Double] = (0...22).map { exponent in
+    var value = 1.0
+    for _ in 0..<exponent { value *= 10 }
+    return value
+  }
+
+  /// A plain decimal (`-52.349857`: sign, digits, point, digits; at most 15 significant digits and 22 decimals)
+  /// without a library call: the digits as an integer and the power of ten are both exact doubles, so one division
+  /// rounds correctly, exactly as `strtod` does. Nil for anything else (the caller falls back to `strtod`).
+  @inline(__always)
+  private static func fastDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    var index = 0
+    var negative = false
+    if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+      negative = bytes[0] == UInt8(ascii: "-")
+      index = 1
+    }
+    var mantissa: UInt64 = 0
+    var digits = 0
+    var decimals = 0
+    var sawPoint = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      let digit = byte &- UInt8(ascii: "0")
+      if digit < 10 {
+        if mantissa != 0 || digit != 0 { digits += 1 }
+        mantissa = mantissa &* 10 &+ UInt64(digit)
+        if sawPoint { decimals += 1 }
+      } else if byte == UInt8(ascii: "."), !sawPoint {
+        sawPoint = true
+      } else {
+        return nil
+      }
+      index += 1
+    }
+    let digitsBefore = index - (negative || bytes[0] == UInt8(ascii: "+") ? 1 : 0) - (sawPoint ? 1 : 0)
+    guard digitsBefore > 0, digits <= 15, decimals <= 22 else { return nil }
+    let value = Double(mantissa) / powersOfTen[decimals]
+    return negative ? -value : value
   }
 
   /// A value as quoted in a message: at most 40 characters, control characters replaced by `?`, so the

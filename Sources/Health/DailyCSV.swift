@@ -1,4 +1,5 @@
 import Foundation
+import XMLStream
 
 /// Reads a CSV of daily totals, `date,steps,distance_km,active_kcal` (the header is required; column
 /// names are matched without regard to case, quotes or surrounding spaces), one row per `YYYY-MM-DD`.

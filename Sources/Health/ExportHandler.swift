@@ -1,4 +1,5 @@
 import Foundation
+import XMLStream
 
 /// Unit conversion factors (the reference's tables for distance and energy).
 enum Units {
@@ -75,7 +76,7 @@ struct WorkoutDraft {
 /// does) when a date is not `yyyy-MM-dd HH:mm:ss ±hhmm`, the value is missing, negative or not finite, the
 /// unit is unknown, or it ends before it starts. A usable value outside its physical range (see
 /// `HealthLimits`) is an error naming the line, and so is a day whose total is.
-struct ExportHandler: XMLEventHandler {
+struct ExportHandler {
   private enum RecordKind {
     case metric(Metric)
     case measure(BodyMeasure.Kind)
@@ -110,7 +111,7 @@ struct ExportHandler: XMLEventHandler {
     aggregator = DayAggregator(zone: timeZone)
   }
 
-  mutating func startElement(_ tag: StartTag) throws(HealthError) {
+  mutating func startElement(_ tag: XMLStartTag) throws(HealthError) {
     switch tag.depth {
     case 0:
       return
@@ -182,14 +183,14 @@ struct ExportHandler: XMLEventHandler {
 
   // MARK: - Records
 
-  private mutating func record(_ tag: StartTag) throws(HealthError) {
-    var type: RawAttribute?
-    var unit: RawAttribute?
-    var value: RawAttribute?
-    var device: RawAttribute?
-    var startDate: RawAttribute?
-    var endDate: RawAttribute?
-    var sourceName: RawAttribute?
+  private mutating func record(_ tag: XMLStartTag) throws(HealthError) {
+    var type: XMLAttribute?
+    var unit: XMLAttribute?
+    var value: XMLAttribute?
+    var device: XMLAttribute?
+    var startDate: XMLAttribute?
+    var endDate: XMLAttribute?
+    var sourceName: XMLAttribute?
     for attribute in tag.attributes {
       let name = attribute.name
       switch name.count {
@@ -282,7 +283,7 @@ struct ExportHandler: XMLEventHandler {
     aggregator.add(sample.metric, source: source, start: sample.start, end: sample.end, value: sample.value)
   }
 
-  private static func classify(_ type: RawAttribute) -> RecordKind? {
+  private static func classify(_ type: XMLAttribute) -> RecordKind? {
     withText(type) { span -> RecordKind? in
       guard span.hasPrefix("HKQuantityTypeIdentifier") else { return nil }
       let rest = span.dropFirst(24)
@@ -298,7 +299,7 @@ struct ExportHandler: XMLEventHandler {
 
   // MARK: - Workouts
 
-  private mutating func workout(_ tag: StartTag) throws(HealthError) {
+  private mutating func workout(_ tag: XMLStartTag) throws(HealthError) {
     guard let startAttribute = tag.value(of: "startDate"), let start = Self.timestamp(startAttribute),
       let endAttribute = tag.value(of: "endDate"), let end = Self.timestamp(endAttribute), end >= start
     else { return }
@@ -339,7 +340,7 @@ struct ExportHandler: XMLEventHandler {
     }
   }
 
-  private mutating func workoutStatistics(_ tag: StartTag) {
+  private mutating func workoutStatistics(_ tag: XMLStartTag) {
     guard let type = tag.value(of: "type") else { return }
     pendingWorkout?.hasStatistics = true
     let isDistance = Self.withText(type) { $0.hasPrefix("HKQuantityTypeIdentifierDistance") }
@@ -379,7 +380,7 @@ struct ExportHandler: XMLEventHandler {
 
   /// Refuses an instant outside the accepted dates (the handler's errors leave the line to the scanner).
   private static func checkDate(
-    _ seconds: Int64, _ attribute: RawAttribute, field: String, file: String
+    _ seconds: Int64, _ attribute: XMLAttribute, field: String, file: String
   ) throws(HealthError) {
     guard HealthLimits.accepts(time: seconds) else {
       let value = HealthLimits.shown(string(attribute))
@@ -416,7 +417,7 @@ struct ExportHandler: XMLEventHandler {
 
   /// Calls `body` with the attribute's value, decoded when it holds references.
   @inline(__always)
-  static func withText<Result>(_ attribute: RawAttribute, _ body: (ByteSpan) -> Result) -> Result {
+  static func withText<Result>(_ attribute: XMLAttribute, _ body: (ByteSpan) -> Result) -> Result {
     guard attribute.hasReference else { return body(attribute.value) }
     let decoded = Array(XMLText.decode(attribute.value).utf8)
     return decoded.withUnsafeBufferPointer { buffer in
@@ -429,29 +430,29 @@ struct ExportHandler: XMLEventHandler {
   /// Calls `body` with the source name's bytes (`?` when absent, as the reference names it).
   @inline(__always)
   private static func withName<Result>(
-    _ attribute: RawAttribute?, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    _ attribute: XMLAttribute?, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result {
     guard let attribute else { return unnamedSource.withUnsafeBufferPointer(body) }
     return withText(attribute) { body(UnsafeBufferPointer(start: $0.start, count: $0.count)) }
   }
 
-  static func string(_ attribute: RawAttribute) -> String {
+  static func string(_ attribute: XMLAttribute) -> String {
     attribute.hasReference ? XMLText.decode(attribute.value) : attribute.value.string
   }
 
   @inline(__always)
-  private static func timestamp(_ attribute: RawAttribute) -> Int64? {
+  private static func timestamp(_ attribute: XMLAttribute) -> Int64? {
     attribute.hasReference ? withText(attribute, Timestamp.parse) : Timestamp.parse(attribute.value)
   }
 
   @inline(__always)
-  private static func number(_ attribute: RawAttribute) -> Double? {
+  private static func number(_ attribute: XMLAttribute) -> Double? {
     attribute.hasReference ? withText(attribute, DecimalNumber.parse) : DecimalNumber.parse(attribute.value)
   }
 
   /// A value × the factor of its unit; nil when either is missing or unusable.
   private static func amount(
-    _ value: RawAttribute?, _ unit: RawAttribute?, _ factor: (ByteSpan) -> Double?
+    _ value: XMLAttribute?, _ unit: XMLAttribute?, _ factor: (ByteSpan) -> Double?
   ) -> Double? {
     guard let value, let unit, let number = number(value), number.isFinite, number >= 0,
       let multiplier = withText(unit, factor)

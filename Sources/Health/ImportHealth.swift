@@ -1,4 +1,5 @@
 import Foundation
+import XMLStream
 
 /// Streams an Apple Health export (export.zip, export.xml, an unzipped export folder, or a CSV of
 /// date,steps,distance_km,active_kcal) and aggregates it: daily totals in `timeZone` with overlapping sources counted
@@ -50,7 +51,7 @@ public func importHealth(
     return try importZip(url, options: options)
   }
   let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
-  guard let first = text.first(where: { !XMLScanner.isWhitespace($0) }) else {
+  guard let first = text.first(where: { !(($0 == 0x20) || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D) }) else {
     throw .notAnExport(file: name, reason: "the file is empty")
   }
   if first == UInt8(ascii: "<") || first == 0 || first == 0xFE || first == 0xFF {
@@ -74,7 +75,7 @@ struct ImportOptions {
 
 /// A file read with POSIX calls (no buffering of its own, no Foundation wrappers per chunk).
 final class RawFile {
-  private let descriptor: Int32
+  let descriptor: Int32
   let name: String
 
   init(path: String, name: String) throws(HealthError) {
@@ -129,72 +130,104 @@ final class RawFile {
   }
 }
 
-/// The scan buffer: the unconsumed tail of the previous chunk followed by the next one.
-final class ScanBuffer {
-  static let chunk = 1 << 20
-  let capacity = ScanBuffer.chunk + XMLScanner.maximumTagBytes + (64 << 10)
-  let base: UnsafeMutablePointer<UInt8>
-  var filled = 0
-
-  init() { base = .allocate(capacity: capacity) }
-
-  deinit { base.deallocate() }
-}
-
-/// An export XML being streamed through the scanner.
+/// An export XML being streamed through the tokenizer (XMLStream) into the ``ExportHandler``.
 struct ExportStream {
-  private var scanner: XMLScanner
+  private var tokenizer = XMLTokenizer(doctypePolicy: .skipInternalSubset)
   private var handler: ExportHandler
-  private let buffer = ScanBuffer()
+  private let file: String
 
   init(file: String, options: ImportOptions) {
-    scanner = XMLScanner(file: file, rootName: "HealthData")
+    self.file = file
     handler = ExportHandler(file: file, timeZone: options.timeZone, priority: options.priority)
   }
 
-  /// Bytes handed to the scanner so far.
-  private(set) var bytesFed: Int64 = 0
+  /// Bytes handed to the tokenizer so far.
+  var bytesFed: Int64 { tokenizer.bytesRead }
 
   /// Adds bytes (from a zip entry) and scans what is complete.
   mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(HealthError) {
-    guard let source = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {
-      let count = min(buffer.capacity - buffer.filled, bytes.count - offset)
-      (buffer.base + buffer.filled).update(from: source.assumingMemoryBound(to: UInt8.self) + offset, count: count)
-      buffer.filled += count
-      offset += count
-      try scanFilled(isFinal: false)
+      offset += tokenizer.append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+      try drain()
     }
   }
 
-  /// Reads the next chunk of `file` into the buffer and scans it; false at the end of the file.
+  /// Reads the next chunk of `file` and scans it; false at the end of the file.
   mutating func read(from file: RawFile) throws(HealthError) -> Bool {
-    let room = min(ScanBuffer.chunk, buffer.capacity - buffer.filled)
-    let count = try file.read(into: buffer.base + buffer.filled, count: room)
-    guard count > 0 else { return false }
-    buffer.filled += count
-    try scanFilled(isFinal: false)
-    return true
+    switch tokenizer.fill(from: file.descriptor) {
+    case .filled:
+      try drain()
+      return true
+    case .endOfInput:
+      return false
+    case .failed(let code):
+      throw .unreadable(file: file.name, reason: String(cString: strerror(code)))
+    }
   }
 
-  private mutating func scanFilled(isFinal: Bool) throws(HealthError) {
-    let filled = buffer.filled
-    bytesFed += Int64(filled) - Int64(carried)
-    let consumed = try scanner.scan(
-      UnsafeBufferPointer(start: buffer.base, count: filled), isFinal: isFinal, handler: &handler)
-    let rest = filled - consumed
-    if rest > 0, consumed > 0 { (buffer.base).update(from: buffer.base + consumed, count: rest) }
-    buffer.filled = rest
-    carried = rest
+  /// Hands the complete elements to the handler; true once the document has ended.
+  @discardableResult
+  private mutating func drain() throws(HealthError) -> Bool {
+    while true {
+      let event: XMLEvent
+      do {
+        event = try tokenizer.next()
+      } catch {
+        // Health has always counted the line after a final line feed as the file's last.
+        if case .truncated(let line, let element) = error, tokenizer.lastByteIsNewline {
+          throw .truncated(file: file, line: line + 1, openElement: element)
+        }
+        throw Self.healthError(error, file: file)
+      }
+      do throws(HealthError) {
+        switch event {
+        case .startElement(let tag):
+          if tag.depth == 0, !tag.name.equals("HealthData") {
+            throw .notAnExport(file: file, reason: "root element <\(tag.name.string)>")
+          }
+          try handler.startElement(tag)
+        case .endElement(let depth):
+          try handler.endElement(depth: depth)
+        case .text:
+          break
+        case .needsInput:
+          return false
+        case .endOfDocument:
+          return true
+        }
+      } catch {
+        // The handler does not know lines: it leaves 0 for the tag's line.
+        throw error.at(line: tokenizer.line)
+      }
+    }
   }
 
-  private var carried = 0
+  /// The tokenizer's error in Health's words.
+  static func healthError(_ error: XMLStreamError, file: String) -> HealthError {
+    switch error {
+    case .empty: .notAnExport(file: file, reason: "the file is empty")
+    case .unsupportedEncoding(let name): .notAnExport(file: file, reason: "\(name) text; exports are UTF-8")
+    case .textBeforeRoot(let line, _): .xml(file: file, line: line, detail: "text before the root element <HealthData>")
+    case .noRootElement: .notAnExport(file: file, reason: "no <HealthData> element")
+    case .truncated(let line, let element): .truncated(file: file, line: line, openElement: element)
+    case .contentAfterRoot(let line, _, let element?, let root):
+      .xml(file: file, line: line, detail: "element <\(element)> after </\(root)>")
+    case .contentAfterRoot(let line, _, nil, let root): .xml(file: file, line: line, detail: "text after </\(root)>")
+    case .internalSubset(let line): .xml(file: file, line: line, detail: "<!DOCTYPE> with an internal subset")
+    case .undefinedEntity(let line, _, let name, let declared, _):
+      .entityReference(file: file, line: line, name: name, declaredInDocumentType: declared)
+    case .mismatchedEndTag(let line, _, let name, let open, _):
+      .xml(file: file, line: line, detail: "</\(name)> does not match the open element <\(open)>")
+    case .malformed(let line, _, let detail): .xml(file: file, line: line, detail: detail)
+    }
+  }
 
   /// Ends the document and returns the result.
   mutating func finish() throws(HealthError) -> HealthImport {
-    try scanFilled(isFinal: true)
-    return try handler.makeImport(bytesRead: scanner.bytesConsumed)
+    tokenizer.endInput()
+    try drain()
+    return try handler.makeImport(bytesRead: tokenizer.bytesConsumed)
   }
 }
 

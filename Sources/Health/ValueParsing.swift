@@ -1,41 +1,5 @@
 import Foundation
-
-/// A run of bytes inside the scanner's buffer (valid only while the callback that received it runs).
-struct ByteSpan {
-  var start: UnsafePointer<UInt8>
-  var count: Int
-
-  /// Whether the bytes equal `literal` (ASCII).
-  @inline(__always)
-  func equals(_ literal: StaticString) -> Bool {
-    count == literal.utf8CodeUnitCount && memcmp(start, literal.utf8Start, count) == 0
-  }
-
-  /// Whether the bytes start with `literal` (ASCII).
-  @inline(__always)
-  func hasPrefix(_ literal: StaticString) -> Bool {
-    count >= literal.utf8CodeUnitCount && memcmp(start, literal.utf8Start, literal.utf8CodeUnitCount) == 0
-  }
-
-  /// Whether `literal` occurs anywhere in the bytes.
-  func contains(_ literal: StaticString) -> Bool {
-    let needle = literal.utf8CodeUnitCount
-    guard needle > 0, count >= needle else { return needle == 0 }
-    let first = literal.utf8Start.pointee
-    var index = 0
-    while index <= count - needle {
-      if start[index] == first, memcmp(start + index, literal.utf8Start, needle) == 0 { return true }
-      index += 1
-    }
-    return false
-  }
-
-  /// The bytes after the first `n`.
-  func dropFirst(_ n: Int) -> ByteSpan { ByteSpan(start: start + min(n, count), count: max(0, count - n)) }
-
-  /// The bytes as a Swift string (UTF-8, invalid sequences repaired).
-  var string: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
-}
+import XMLStream
 
 /// Calendar arithmetic on the proleptic Gregorian calendar, by formula (days since 1970-01-01).
 enum CivilDate {

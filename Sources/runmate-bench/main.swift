@@ -16,6 +16,28 @@ import TrainingProgress
 // 3. GPX import: a generated GPX file (default 200,000 points, ~40 MB) streamed: MB/s and activities/s.
 // 4. Progress over a 10-year log: ~3,000 runs in a real SQLite file, `makeProgress` for a plan: time per report.
 
+// `runmate-bench gpx FILE…` (scripts/bench-gpx.sh): reads the files with readActivities, best of 3, and prints
+// one line: bytes, seconds, MB/s and the total distance (to compare with the reference's).
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gpx" {
+  let paths = CommandLine.arguments.dropFirst(2).map { URL(fileURLWithPath: $0) }
+  let total = paths.reduce(0.0) { sum, url in
+    sum + ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.doubleValue ?? 0)
+  }
+  var best = Duration.seconds(1_000_000)
+  var meters = 0.0
+  for _ in 0..<3 {
+    let start = ContinuousClock.now
+    meters = 0
+    for url in paths { meters += (try? readActivities(at: url))?.reduce(0) { $0 + $1.distanceMeters } ?? 0 }
+    best = min(best, ContinuousClock.now - start)
+  }
+  let (secondsPart, attoseconds) = best.components
+  let elapsed = Double(secondsPart) + Double(attoseconds) / 1e18
+  print(
+    "runmate \(paths.count) files \(Int(total)) bytes \(elapsed) s \(total / 1e6 / elapsed) MB/s \(meters / 1000) km")
+  exit(0)
+}
+
 var templatesPath = "plan-templates"
 var rounds = 5
 var exportPlans = 1000
