@@ -106,7 +106,7 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     switch format {
     case .gpx: startGPX(tag, parent: parent, attributes: attributeDict, line: line, parser: parser)
     case .tcx: startTCX(tag, parent: parent, attributes: attributeDict, line: line, parser: parser)
-    case nil: break
+    case .fit, nil: break  // FIT is never read here
     }
   }
 
@@ -124,7 +124,7 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
     switch format {
     case .gpx: endGPX(closing.tag)
     case .tcx: endTCX(closing.tag, parser: parser)
-    case nil: break
+    case .fit, nil: break  // FIT is never read here
     }
     if stack.isEmpty { rootClosed = true }
   }
@@ -472,7 +472,7 @@ final class ActivityXMLReader: NSObject, XMLParserDelegate {
         format: .gpx, sport: trackType, name: trackName ?? metadataName, distance: track.haversineDistance)
       if let problem = check(summary, track, line: track.firstLine ?? 1) { throw problem }
       return [summary]
-    case .tcx:
+    case .tcx, .fit:  // FIT is never read here
       guard !summaries.isEmpty else { throw .noTimedPoints(file: file) }
       return summaries
     }
