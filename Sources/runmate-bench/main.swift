@@ -15,6 +15,13 @@ import TrainingProgress
 // 3. GPX import: a generated GPX file (default 200,000 points, ~40 MB) streamed: MB/s and activities/s.
 // 4. Progress over a 10-year log: ~3,000 runs in a real SQLite file, `makeProgress` for a plan: time per report.
 
+// 5. FIT decoding (only this, when asked): `runmate-bench --fit FILE [ROUNDS]` (scripts/bench-fit.sh).
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--fit" {
+  exit(
+    runFITBenchmark(
+      path: CommandLine.arguments[2], rounds: CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 20))
+}
+
 var templatesPath = "plan-templates"
 var rounds = 5
 var exportPlans = 1000

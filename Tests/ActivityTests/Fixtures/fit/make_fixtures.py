@@ -202,7 +202,7 @@ def session_fields(w, local, big_endian, points, sport, sub_sport, timer):
              big_endian=big_endian)
     w.data(local, [points[-1][0] - FIT_EPOCH, points[0][0] - FIT_EPOCH, (points[-1][0] - points[0][0]) * 1000,
                    int(timer * 1000), int(round((points[-1][3] - points[0][3]) * 100)),
-                   round(sum(p[6] for p in points) / len(points)), max(p[6] for p in points), ascent(points),
+                   round(sum(p[6] for p in points) / len(points)), max(p[6] for p in points), min(ascent(points), 65534),
                    sport, sub_sport])
 
 
