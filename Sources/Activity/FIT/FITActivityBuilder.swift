@@ -14,7 +14,9 @@ import Foundation
 /// its barometer with its own filtering.
 ///
 /// **Legs.** The records up to a session message belong to that session (devices write a session at the end of each
-/// leg); records after the last session form a leg of their own, named by the `sport` message.
+/// leg); records after the last session form a leg of their own, named by the `sport` message. When several sessions
+/// follow all the records (some multisport files), ``sessionRangesNeeded`` asks for a second pass in which each record
+/// goes to the session whose span (`start_time` to `start_time + total_elapsed_time`) holds it.
 struct FITActivityBuilder {
   /// The most sessions one file may hold.
   static let maximumLegs = 1_000
@@ -34,10 +36,28 @@ struct FITActivityBuilder {
   /// The sum of the laps' `total_distance` since the last session.
   private var lapDistance: Double?
 
-  init(file: String, limits: ActivityLimits) {
+  /// The spans of the sessions, for the second pass; nil in the first.
+  private let sessionRanges: [ClosedRange<Double>]?
+  /// The legs of the second pass, one per session.
+  private var rangeLegs: [Leg] = []
+  /// The spans of the sessions seen, and whether a session closed without records while others had them.
+  private var seenRanges: [ClosedRange<Double>] = []
+  private var emptySessionAmongRecords = false
+
+  init(file: String, limits: ActivityLimits, sessionRanges: [ClosedRange<Double>]? = nil) {
     self.file = file
     self.limits = limits
+    self.sessionRanges = sessionRanges
     leg.statistics.glitchSpeed = limits.glitchRideSpeed
+    if let sessionRanges {
+      rangeLegs = Array(repeating: leg, count: sessionRanges.count)
+    }
+  }
+
+  /// The session spans to read the records against in a second pass, when the first found several sessions after
+  /// the records they hold.
+  var sessionRangesNeeded: [ClosedRange<Double>]? {
+    sessionRanges == nil && seenRanges.count > 1 && emptySessionAmongRecords ? seenRanges : nil
   }
 
   /// One leg's records being folded.
@@ -143,13 +163,28 @@ struct FITActivityBuilder {
       if abs(lat) <= 90, abs(lon) <= 180 {
         point.latitude = lat
         point.longitude = lon
-        leg.positions += 1
       }
     }
+    if let sessionRanges {
+      // Second pass: the latest session whose span holds the record (spans may overlap), else the last one that
+      // started before it.
+      let index =
+        sessionRanges.lastIndex { $0.contains(point.time) }
+        ?? sessionRanges.lastIndex { $0.lowerBound <= point.time } ?? 0
+      swap(&leg, &rangeLegs[index])
+      defer { swap(&leg, &rangeLegs[index]) }
+      fold(point, offset: offset)
+    } else {
+      fold(point, offset: offset)
+    }
+  }
+
+  private mutating func fold(_ point: TrackPoint, offset: Int) {
     if let distance = point.cumulativeDistance {
       if leg.firstDistance == nil { leg.firstDistance = distance }
       leg.lastDistance = distance
     }
+    if point.latitude != nil { leg.positions += 1 }
     if leg.firstOffset == nil { leg.firstOffset = offset }
     leg.records += 1
     leg.statistics.add(point)
@@ -179,6 +214,13 @@ struct FITActivityBuilder {
     if totals.sport == nil {
       totals.sport = fileSport
       totals.subSport = totals.subSport ?? fileSubSport
+    }
+    if let start = totals.start {
+      seenRanges.append(start...(start + max(0, totals.elapsed ?? totals.timer ?? 0)))
+    }
+    if leg.records == 0, records > 0 { emptySessionAmongRecords = true }
+    if let sessionRanges, sessions <= sessionRanges.count {
+      swap(&leg, &rangeLegs[sessions - 1])
     }
     try close(totals, offset: offset)
   }

@@ -39,6 +39,16 @@ struct FITDecoder {
       try decodeOne()
     } while !input.atEnd()
     if let reason = input.readError { throw .unreadable(file: file, reason: reason) }
+    // Sessions written together after all their records (a multisport file): read the records again, each folded
+    // into the session whose time span holds it.
+    if let ranges = builder.sessionRangesNeeded, input.rewind() {
+      builder = FITActivityBuilder(file: file, limits: builder.limits, sessionRanges: ranges)
+      definitions = [FITDefinition?](repeating: nil, count: 16)
+      lastTimestamp = nil
+      repeat {
+        try decodeOne()
+      } while !input.atEnd()
+    }
     return try builder.finish()
   }
 
@@ -175,12 +185,15 @@ struct FITDecoder {
       guard let base = FITBaseType.named(byte: baseByte) else {
         throw error(at + position + 2, "field \(number) of message \(global) has unknown base type \(hex(baseByte))")
       }
-      guard fieldSize % base.size == 0 else {
+      let field = FITMessage.field(global: global, number: number)
+      // A field the summary reads must fit its base type; any other is skipped by its size (as devices such as the
+      // Coros Pace 2 write a 1-byte event field declared uint32, which Garmin's SDK reads past too).
+      guard fieldSize % base.size == 0 || field == nil else {
         throw error(
           at + position + 1,
           "field \(number) of message \(global) is \(fieldSize) bytes, not a multiple of \(base.name)'s \(base.size)")
       }
-      if fieldSize >= base.size, let field = FITMessage.field(global: global, number: number) {
+      if fieldSize >= base.size, let field {
         let plan = FITFieldPlan(field: field, offset: size, baseType: base.number, size: fieldSize)
         if field == .timestamp { timestamp = plan } else { plans.append(plan) }
       }

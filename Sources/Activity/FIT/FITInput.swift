@@ -113,6 +113,21 @@ final class FITInput {
     start += count
   }
 
+  /// Goes back to the first byte (a second pass); false when the source cannot (a pipe).
+  func rewind() -> Bool {
+    switch source {
+    case .descriptor(let fd):
+      guard lseek(fd, 0, SEEK_SET) == 0 else { return false }
+    case .bytes(let data, _):
+      source = .bytes(data, next: data.startIndex)
+    }
+    start = 0
+    end = 0
+    base = 0
+    exhausted = false
+    return true
+  }
+
   /// Starts a new CRC (at a file header).
   func resetCRC() { crc = 0 }
 
