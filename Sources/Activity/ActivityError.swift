@@ -72,6 +72,9 @@ public enum ActivityError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The file is GPX or TCX but holds no track point with a time (and, for TCX, no lap with a start time),
   /// so there is no activity to summarize.
   case noTimedPoints(file: String)
+  /// A FIT file is refused at byte `offset`: a wrong CRC, truncation, a declared size the file does not hold, an
+  /// undefined local message type, a field size that does not fit its base type; `detail` says which.
+  case fit(file: String, offset: Int, detail: String)
 
   /// The sentence to show a runner, starting with the file name (and line), e.g.
   /// `route.gpx:57: the file ends before </trkseg> closes (truncated?)`.
@@ -105,6 +108,8 @@ public enum ActivityError: Error, Sendable, Equatable, CustomStringConvertible {
       "\(file):\(line): more than \(limit) track points (the most one file may hold)"
     case .noTimedPoints(let file):
       "\(file): no track points with times"
+    case .fit(let file, let offset, let detail):
+      "\(file): byte \(offset): \(detail)"
     }
   }
 }

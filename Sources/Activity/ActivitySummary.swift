@@ -18,6 +18,8 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
     case gpx
     /// Garmin Training Center XML (`<TrainingCenterDatabase>`): one summary per `<Activity>`.
     case tcx
+    /// A Garmin FIT activity file: one summary per session.
+    case fit
   }
 
   /// The format the summary was read from.

@@ -26,6 +26,7 @@ import Foundation
 public func readActivities(at url: URL) throws(ActivityError) -> [ActivitySummary] {
   let file = url.lastPathComponent
   guard url.isFileURL else { throw .unreadable(file: file, reason: "not a file URL") }
+  if url.pathExtension.lowercased() == "fit" { return try readFITActivities(at: url) }
   var descriptor: Int32
   repeat {
     descriptor = open(url.path, O_RDONLY)
@@ -43,7 +44,8 @@ public func readActivities(at url: URL) throws(ActivityError) -> [ActivitySummar
 /// - Returns: The summaries, in order; never empty.
 /// - Throws: ``ActivityError``, as ``readActivities(at:)`` does.
 public func readActivities(data: Data, name: String) throws(ActivityError) -> [ActivitySummary] {
-  try ActivityDocument.read(.bytes(data), file: name)
+  if isFITData(data) { return try readFITActivities(data: data, name: name) }
+  return try ActivityDocument.read(.bytes(data), file: name)
 }
 
 /// Reads bytes as ``readActivities(data:name:)`` does, with other limits (tests use a small point limit).

@@ -38,6 +38,13 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gpx" {
   exit(0)
 }
 
+// 5. FIT decoding (only this, when asked): `runmate-bench --fit FILE [ROUNDS]` (scripts/bench-fit.sh).
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--fit" {
+  exit(
+    runFITBenchmark(
+      path: CommandLine.arguments[2], rounds: CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 20))
+}
+
 var templatesPath = "plan-templates"
 var rounds = 5
 var exportPlans = 1000
