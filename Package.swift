@@ -19,10 +19,13 @@ let package = Package(
       name: "CLibical",
       pkgConfig: "libical",
       providers: [.apt(["libical-dev"]), .brew(["libical"])]),
-    // zlib, for the zip reader in Health (inflate with a size and ratio limit).
+    // zlib, for the zip and gzip readers in Archive (inflate with a size and ratio limit).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     // The only module that touches libical's C API: iCalendar values in and out.
     .target(name: "ICalendar", dependencies: ["CLibical"]),
+
+    // Zip archives and gzip data, streamed through zlib within size and ratio limits. The only module that sees zlib.
+    .target(name: "Archive", dependencies: ["CZlib"]),
 
     // Core: plain value types in, plain value types out. No clock, no disk, no time zones.
     .target(name: "PlanEngine", dependencies: ["Yams"]),
@@ -38,7 +41,7 @@ let package = Package(
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["PlanEngine", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
-    .target(name: "Health", dependencies: ["CZlib"]),
+    .target(name: "Health", dependencies: ["Archive"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
     .target(name: "CalendarExport", dependencies: ["Scheduling", "ICalendar"]),
 
@@ -48,6 +51,7 @@ let package = Package(
       name: "Training",
       dependencies: [
         "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest", "TrainingProgress", "Health",
+        "Activity", "Archive",
       ]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
@@ -78,6 +82,7 @@ let package = Package(
       name: "LogbookTests", dependencies: ["Logbook", "Ingest", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "IngestTests", dependencies: ["Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "TrainingProgressTests", dependencies: ["TrainingProgress", "RunMateTestSupport"]),
+    .testTarget(name: "ArchiveTests", dependencies: ["Archive", "RunMateTestSupport"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(
