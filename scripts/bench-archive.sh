@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 runs="${1:-1000}"
+# ../shared from the main checkout; a git worktree under wt/ finds it one level further up.
+shared="${RUNMATE_SHARED:-../shared}"
+[ -d "$shared" ] || shared="../../shared"
 dir="${BENCH_DIR:-/tmp/runmate-archive-bench}"
 zip_file="$dir/export_bench-$runs.zip"
 mkdir -p "$dir"
@@ -16,7 +19,7 @@ if [ ! -s "$zip_file" ]; then
   if [ "$(ls "$gen/workout-routes" 2>/dev/null | wc -l)" -lt "$runs" ]; then
     echo "bench-archive: generating GPX runs in $gen (a few minutes)" >&2
     days=$(( runs * 3 / 2 + 60 ))
-    python3 ../shared/tools/health-gen/gen_export.py --out "$gen/export.xml" --days "$days" --run-rate 2 \
+    python3 "$shared/tools/health-gen/gen_export.py" --out "$gen/export.xml" --days "$days" --run-rate 2 \
       --scale 0.02 --routes --quiet >&2
   fi
   stage="$dir/stage-$runs"
