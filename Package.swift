@@ -19,13 +19,16 @@ let package = Package(
       name: "CLibical",
       pkgConfig: "libical",
       providers: [.apt(["libical-dev"]), .brew(["libical"])]),
-    // zlib, for the zip reader in Health (inflate with a size and ratio limit).
+    // zlib, for the zip and gzip readers in Archive (inflate with a size and ratio limit).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     // The shared vocabulary, no dependencies: civil dates, weekdays, distance units, edit distance. One
     // implementation of each; every module uses it.
     .target(name: "RunningCore"),
     // The only module that touches libical's C API: iCalendar values in and out.
     .target(name: "ICalendar", dependencies: ["CLibical", "RunningCore"]),
+
+    // Zip archives and gzip data, streamed through zlib within size and ratio limits. The only module that sees zlib.
+    .target(name: "Archive", dependencies: ["CZlib"]),
 
     // Core: plain value types in, plain value types out. No clock, no disk, no time zones.
     .target(name: "PlanEngine", dependencies: ["RunningCore", "Yams"]),
@@ -45,7 +48,7 @@ let package = Package(
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
-    .target(name: "Health", dependencies: ["CZlib", "XMLStream"]),
+    .target(name: "Health", dependencies: ["Archive", "XMLStream"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
     .target(name: "CalendarExport", dependencies: ["RunningCore", "Scheduling", "ICalendar"]),
 
@@ -55,8 +58,7 @@ let package = Package(
       name: "Training",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest",
-        "TrainingProgress",
-        "Health",
+        "TrainingProgress", "Health", "Activity", "Archive",
       ]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
@@ -92,6 +94,7 @@ let package = Package(
     .testTarget(name: "IngestTests", dependencies: ["RunningCore", "Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(
       name: "TrainingProgressTests", dependencies: ["RunningCore", "TrainingProgress", "RunMateTestSupport"]),
+    .testTarget(name: "ArchiveTests", dependencies: ["Archive", "RunMateTestSupport"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream", "RunMateTestSupport"]),

@@ -12,7 +12,7 @@ boundaries=(
   "CLibical Sources/ICalendar/"
   "GRDB Sources/Logbook/"
   "ArgumentParser Sources/runmate/"
-  "CZlib Sources/Health/"
+  "CZlib Sources/Archive/"
   "Yams Sources/PlanEngine/"
 )
 for rule in "${boundaries[@]}"; do

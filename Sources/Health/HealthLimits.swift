@@ -1,3 +1,5 @@
+import Archive
+
 /// The physical ranges of what a health file may hold, and the work one zip may cause: the one place these
 /// numbers are chosen. A value outside its range is refused where it is parsed, with
 /// ``HealthError/outOfRange(file:line:field:value:allowed:)`` naming the line (the CSV row); a day whose
@@ -43,6 +45,10 @@ enum HealthLimits {
   /// The highest compression ratio accepted once ``ratioCheckedAfter`` bytes are inflated; a real export
   /// compresses 10 to 30 times, a bomb about 1,000 times.
   static let maximumRatio: Int64 = 200
+
+  /// The limits of one zip member: 16 GiB, and 200:1 once 16 MiB are inflated.
+  static let zipMember = DecompressionLimits(
+    maximumBytes: maximumMemberBytes, ratioCheckedAfter: ratioCheckedAfter, maximumRatio: maximumRatio)
 
   /// The range of a body measure, in its normalised unit, and that unit's name.
   static func range(of kind: BodyMeasure.Kind) -> (range: ClosedRange<Double>, unit: String) {

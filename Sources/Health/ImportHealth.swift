@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import XMLStream
 
@@ -279,13 +280,18 @@ func importFolder(_ url: URL, options: ImportOptions) throws(HealthError) -> Hea
 /// extracted to disk or to memory whole), within `HealthLimits`' size and ratio limits.
 func importZip(_ url: URL, options: ImportOptions) throws(HealthError) -> HealthImport {
   let name = url.lastPathComponent
-  let archive = try ZipArchive(path: url.path, name: name)
+  let archive: ZipArchive
   do {
+    archive = try ZipArchive(path: url.path, name: name)
     try archive.readDirectory()
   } catch {
     switch error {
-    case .damaged(let reason), .bomb(let reason):
+    case .unreadable(_, let reason): throw .unreadable(file: name, reason: reason)
+    case .damagedZip(_, let reason), .damagedGzip(_, let reason):
       throw .unreadableZip(file: name, reason: "not a zip archive, or damaged: \(reason)")
+    case .bomb(_, _, let reason), .gzipBomb(_, let reason):
+      throw .unreadableZip(file: name, reason: "not a zip archive, or damaged: \(reason)")
+    case .unsafeName(_, let member): throw .unreadableZip(file: name, reason: "an unsafe member path \(member)")
     }
   }
   let candidates = archive.members
@@ -318,7 +324,7 @@ func importZip(_ url: URL, options: ImportOptions) throws(HealthError) -> Health
   let uncompressed = max(member.uncompressedSize, 1)
   var stream = ExportStream(file: memberName, options: options)
   var reported: Int64 = 0
-  try archive.inflate(member) { bytes throws(HealthError) -> Bool in
+  try inflate(member, of: archive, limits: HealthLimits.zipMember) { bytes throws(HealthError) -> Bool in
     try stream.feed(bytes)
     if let progress = options.progress, stream.bytesFed - reported >= 1 << 20 {
       reported = stream.bytesFed
@@ -338,6 +344,28 @@ func fileSize(_ path: String) -> Int64 {
   return Int64(attributes[.size] as? Int ?? 0)
 }
 
+/// Inflates `member` of `archive` as ``ZipArchive/inflate(_:chunk:limits:consumer:)`` does, with its errors as
+/// ``HealthError``s (the zip's name, the member, the reason).
+func inflate(
+  _ member: ZipMember, of archive: ZipArchive, chunk: Int = 256 << 10, limits: DecompressionLimits,
+  consumer: (UnsafeRawBufferPointer) throws(HealthError) -> Bool
+) throws(HealthError) {
+  do {
+    try archive.inflate(member, chunk: chunk, limits: limits, consumer: consumer)
+  } catch {
+    switch error {
+    case .consumer(let error): throw error
+    case .archive(.unreadable(let file, let reason)): throw .unreadable(file: file, reason: reason)
+    case .archive(.bomb(let file, let member, let detail)): throw .zipBomb(file: file, member: member, detail: detail)
+    case .archive(.gzipBomb(let file, let detail)): throw .zipBomb(file: file, member: file, detail: detail)
+    case .archive(.damagedZip(let file, let reason)), .archive(.damagedGzip(let file, let reason)):
+      throw .unreadableZip(file: file, reason: reason)
+    case .archive(.unsafeName(let file, let member)):
+      throw .unreadableZip(file: file, reason: "an unsafe member path \(member)")
+    }
+  }
+}
+
 /// What the first bytes of a zip member are.
 private enum Sniffed {
   case export
@@ -349,7 +377,7 @@ private enum Sniffed {
 private func sniff(_ member: ZipMember, in archive: ZipArchive) -> Sniffed {
   var head: [UInt8] = []
   do {
-    try archive.inflate(member, chunk: 4096) { bytes throws(HealthError) -> Bool in
+    try inflate(member, of: archive, chunk: 4096, limits: HealthLimits.zipMember) { bytes throws(HealthError) -> Bool in
       head.append(contentsOf: bytes.prefix(4096 - head.count))
       return head.count < 4096
     }

@@ -620,13 +620,41 @@ enum HostileTable {
               withDestinationPath: "loop.gpx")
           }
         ]),
+      // One bad file never stops the import (issue 13): the good one lands, the bad one is listed.
       Row(
-        name: "import a good file then a bad one keeps nothing",
+        name: "import a good file then a bad one imports the good one",
         arguments: [
           "import",
           "{activity}/gpx/two-segments.gpx", "bad.gpx", "--tz", "UTC",
-        ], expect: .exit(65),
-        setup: [file("bad.gpx", "<gpx>")]),
+        ], expect: .succeeds,
+        setup: [file("bad.gpx", "<gpx>")], prints: ["refused bad.gpx", "1 imported"], writes: true),
+      // Archives: a bomb in a Strava layout stops once 16 MiB are out; a member climbing out is never read.
+      Row(
+        name: "import a zip bomb (Strava layout)",
+        arguments: ["import", "export_1.zip", "--tz", "UTC"], expect: .exit(65),
+        setup: [
+          file("export_1.zip") {
+            replacing(
+              "apple_health_export/export.xml", with: "activities/1234567890abcde.gpx",
+              in: HostileFiles.zipBomb(head: plain, fill: 0x20, count: 3 << 30, tail: "\n"))
+          }
+        ], mentions: ["(a zip bomb?)", "activities/1234567890abcde.gpx"], writes: true),
+      Row(
+        name: "import a zip member named ../../…",
+        arguments: ["import", "export_1.zip", "--tz", "UTC"], expect: .exit(65),
+        setup: [
+          file("export_1.zip") {
+            replacing(
+              "apple_health_export/export.xml", with: "../../../../../../../evil1.gpx",
+              in: HostileFiles.zipBomb(head: plain, fill: 0x20, count: 1 << 20, tail: "\n"))
+          }
+        ], mentions: ["its path leaves the archive"], writes: true),
+      Row(
+        name: "import a zip without activities",
+        arguments: ["import", "export_1.zip", "--tz", "UTC"], expect: .exit(65),
+        setup: [
+          file("export_1.zip") { HostileFiles.zipBomb(head: "<x>", fill: 0x20, count: 1 << 10, tail: "</x>") }
+        ], mentions: ["no activity files in the zip"], writes: true),
     ]
     return rows
   }()

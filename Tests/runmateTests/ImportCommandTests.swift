@@ -25,7 +25,7 @@ import Testing
     #expect(
       again.stdout.hasSuffix(
         "skipped 1 activity of another sport (cycling): two-activities.tcx\n"
-          + "0 imported, 5 already in the logbook\n"), "\(again.stdout)")
+          + "0 imported, 5 already in the logbook, 1 of other sports\n"), "\(again.stdout)")
   }
 
   /// A ride and a swim are never runs: a folder with them imports its runs and names the others by sport.
@@ -67,22 +67,46 @@ import Testing
     #expect(
       result.stdout.hasSuffix(
         "skipped flat.gpx (Sat 1 Jun): no duration (every point has the same time)\n"
-          + "1 imported, 0 already in the logbook, 1 without a run\n"), "\(result.stdout)")
+          + "1 imported, 0 already in the logbook, 1 without a run, 4 of other sports\n"), "\(result.stdout)")
     let list = try runmate(["log", "list"], environment: env)
     #expect(list.stdout.split(separator: "\n").count == 1, "\(list.stdout)")
   }
 
-  @Test func aBrokenFileIsNamedWithItsLineAndNothingIsWritten() throws {
+  /// One broken file never stops the import (issue 13): the rest is imported, the file is listed with its line.
+  @Test func aBrokenFileIsListedWithItsLineAndTheRestIsImported() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
     let good = Self.fixtures.appendingPathComponent("gpx").path
     let broken = Self.fixtures.appendingPathComponent("broken/truncated.gpx").path
     let result = try runmate(["import", good, broken, "--tz", "UTC"], environment: env)
-    #expect(result.status == 65)
-    #expect(result.stderr == "runmate: truncated.gpx:301: the file ends before </trkseg> closes (truncated?)\n")
-    let list = try runmate(["log", "list"], environment: env)
-    #expect(list.stdout == "no runs logged yet\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.isEmpty)
+    #expect(
+      result.stdout.hasSuffix(
+        "refused truncated.gpx:301: the file ends before </trkseg> closes (truncated?)\n"
+          + "4 imported, 0 already in the logbook, 1 file refused\n"), "\(result.stdout)")
+    #expect(try Self.runCount(env) == 4)
+  }
+
+  /// Nothing importable: exit 65, one line on stderr, and no database is made.
+  @Test func onlyBrokenFilesExit65AndWriteNothing() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let database = directory.appendingPathComponent("runmate.sqlite").path
+    let broken = Self.fixtures.appendingPathComponent("broken")
+    let one = try runmate(["import", broken.appendingPathComponent("truncated.gpx").path, "--db", database])
+    #expect(one.status == 65)
+    #expect(one.stderr == "runmate: truncated.gpx:301: the file ends before </trkseg> closes (truncated?)\n")
+    let two = try runmate(
+      [
+        "import", broken.appendingPathComponent("truncated.gpx").path, broken.appendingPathComponent("xxe.gpx").path,
+        "--db", database,
+      ])
+    #expect(two.status == 65)
+    #expect(two.stderr == "runmate: nothing imported: 2 files refused (listed above)\n")
+    #expect(two.stdout.hasSuffix("0 imported, 0 already in the logbook, 2 files refused\n"), "\(two.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: database))
   }
 
   @Test func hostileXMLIsRefused() throws {

@@ -169,7 +169,7 @@ import Testing
   let refused = try runmate(["import", gpx, "--tz", "UTC", "--now", "2027-01-08", "--db", database])
   #expect(refused.status == 65)
   #expect(
-    refused.stderr == "runmate: \(gpx): the run is dated 2027-01-09, after today (2027-01-08); "
+    refused.stderr == "runmate: saturday.gpx: the run is dated 2027-01-09, after today (2027-01-08); "
       + "check the device's clock\n")
   #expect(!FileManager.default.fileExists(atPath: database))
   let accepted = try runmate(["import", gpx, "--tz", "UTC", "--now", "2027-01-09", "--db", database])

@@ -96,6 +96,8 @@ enum CLIError: RunMateError {
   case notEncodable(field: String, value: String)
   /// A file that reads but holds something impossible (a run after today).
   case invalidData(path: String, reason: String)
+  /// `import` found files and refused them all: nothing importable (the reason, or a count of the files listed).
+  case nothingImported(reason: String)
 
   var message: String {
     switch self {
@@ -110,6 +112,8 @@ enum CLIError: RunMateError {
       return "\(path): cannot write: \(reason)"
     case .invalidData(let path, let reason):
       return "\(path): \(reason)"
+    case .nothingImported(let reason):
+      return reason
     case .notACalendar(let path):
       return "\(path): not an iCalendar file (it does not start with BEGIN:VCALENDAR)"
     case .notEncodable(let field, let value):
@@ -122,7 +126,7 @@ enum CLIError: RunMateError {
     case .invalidOption, .missingOption: ExitCodes.usage
     case .unreadable: ExitCodes.noInput
     case .cannotWrite: ExitCodes.cannotCreate
-    case .notACalendar, .notEncodable, .invalidData: ExitCodes.dataError
+    case .notACalendar, .notEncodable, .invalidData, .nothingImported: ExitCodes.dataError
     }
   }
 }
