@@ -6,7 +6,7 @@ import RunningCore
 /// A run the runner did: logged by hand or imported from a GPX/TCX file.
 public struct Completion: Sendable, Hashable, Codable {
   /// Where a completion came from.
-  public enum Source: String, Sendable, Hashable, Codable { case manual, gpx, tcx, health }
+  public enum Source: String, Sendable, Hashable, Codable { case manual, gpx, tcx, fit, health }
 
   /// The database id (nil before it is saved).
   public var id: Int64?

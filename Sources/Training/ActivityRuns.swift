@@ -2,6 +2,7 @@ import Activity
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 
 /// Why an activity read from a file is no run to store: one line for the runner, starting with the file's name
 /// (`flat.gpx (Sat 1 Jun): no duration (every point has the same time)`).
@@ -61,7 +62,7 @@ public func activityRun(
     averageHeartRate: heartRate, elevationGainMeters: summary.elevationGainMeters,
     note: title.flatMap { $0.isEmpty ? nil : $0 },
     // A format the logbook has no word for yet (FIT) is stored under the nearest one, TCX.
-    source: Completion.Source(rawValue: summary.format.rawValue) ?? .tcx, sourceFile: file)
+    source: Completion.Source(rawValue: summary.format.rawValue) ?? .manual, sourceFile: file)
   do {
     return try run.validated()
   } catch {

@@ -12,6 +12,7 @@ func sourceLabel(_ source: Completion.Source) -> String {
   case .manual: "logged by hand"
   case .gpx: "GPX"
   case .tcx: "TCX"
+  case .fit: "FIT"
   case .health: "Apple Health"
   }
 }
