@@ -148,6 +148,13 @@ private func prescriptionProblems(_ plan: Plan, goal: Goal, units: DistanceUnit)
       }
       // Warm-up and cool-down on quality days, as the template says; the day is their sum with the main set.
       guard quality else { continue }
+      // No quality day much shorter than the minimum run of about 20 minutes (easy runs: PlanInvariantTests 10e,
+      // with its exceptions). The smallest sessions (a 5-minute tempo, 2 × 2 min pickups in race week) with the
+      // templates' 1.5 km warm-up and 1 km cool-down last 18 minutes for a fast runner.
+      let minimum = repositoryRules.base.weekStructure.minRunMinutes * 0.9
+      if Double(workout.durationMin) < minimum {
+        out.append("\(at): \(workout.durationMin) minutes, under \(Int(minimum)) minutes")
+      }
       let warm = workout.steps.filter { $0.kind == .warmup }
       let cool = workout.steps.filter { $0.kind == .cooldown }
       if warm.count != 1 || cool.count != 1 || !near(warm[0].distanceKm, template.warmupKm, 0.005)
