@@ -491,10 +491,13 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
           + "(at most \(fmt(structure.longRunMaxOfWeek)))")
     }
     // 10e. No easy run (strides included) under the minimum minutes at easy pace, unless the week is too small to
-    // hold one: its long run cannot be a third longer than such a run (spike guard, a short peak long run) or it
-    // cannot hold three of them. Quality sessions are not checked (their work is faster than easy pace).
+    // hold one: its long run (in race week, the last one) cannot be a third longer than such a run (spike guard, a
+    // short peak long run) or it cannot hold three of them. Quality sessions are not checked (their work is faster
+    // than easy pace).
     guard let minimumKm = easyPaceSeconds.map({ structure.minRunMinutes * 60 / $0 }) else { continue }
-    let shortLong = long.map { $0.distanceKm < minimumKm * ratio + 0.2 } ?? false
+    // Race week has no long run: the last long run before it stands for it (the spike guard's reference).
+    let lastLong = long ?? weeks.filter { $0.number < week.number }.last?.workouts.first { $0.kind == .long }
+    let shortLong = lastLong.map { $0.distanceKm < minimumKm * ratio + 0.2 } ?? false
     let training = week.plannedKm - week.workouts.filter { $0.kind == .race }.map(\.distanceKm).reduce(0, +)
     let small = training < (2 + ratio) * minimumKm + 0.2
     for workout in week.workouts

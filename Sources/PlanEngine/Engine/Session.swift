@@ -20,11 +20,20 @@ struct Session: Sendable, Hashable {
   var zone: Intensity { template.zone }
   var isStrides: Bool { template.kind == .strides }
   var workTotalKm: Double { Double(reps) * workKm }
+  /// The fewest reps the session may drop to: half of the template's fewest, at least 2 (1 for a single block).
+  var fewestReps: Int { template.reps.upper <= 1 ? 1 : max(2, (Int(template.reps.lower.rounded()) + 1) / 2) }
   var totalKm: Double {
     warmupKm + easyKm + Double(reps) * workKm + Double(max(0, reps - 1)) * recoveryKm + cooldownKm
   }
 
-  /// Sizes `template` for a week.
+  /// Sizes `template` for a week, in the whole units a coach writes: reps of whole 100 m, whole minutes or whole
+  /// 10 seconds; a single block of whole minutes or half kilometres; recoveries of whole 15 seconds (30 s from two
+  /// minutes).
+  ///
+  /// A session too big for the per-session caps first drops reps down to the template's fewest, then shortens a
+  /// bout that has a range down to the range's low end, then drops reps below the fewest (to half of them, at
+  /// least 2). A rep is never shortened below its template: "1 km intervals" stay 1 km reps. Only a single block
+  /// (reps of 1: a tempo, a race-pace run) shrinks below its range, to half of its low end at most.
   ///
   /// - Parameters:
   ///   - progress: 0 at the start of the build, 1 at peak; picks reps and bout length within the template ranges.
@@ -36,60 +45,102 @@ struct Session: Sendable, Hashable {
     context: PlanContext
   ) -> Session? {
     let pace = context.paces.pace(template.zone)
-    func bout(at fraction: Double) -> (km: Double, seconds: Double) {
-      if let km = template.work.km {
-        let value = km.value(at: fraction)
-        return (value, value * pace.secondsPerKilometer)
+    let unit = BoutUnit(template.work)
+    let single = template.reps.upper <= 1
+    let range = unit.range(template.work)
+    let grain = unit.grain(single: single)
+    func whole(_ value: Double) -> Double { max(grain, (value / grain).rounded() * grain) }
+    func bout(_ value: Double) -> (km: Double, seconds: Double) {
+      switch unit {
+      case .km: return (value, value * pace.secondsPerKilometer)
+      case .minutes: return (pace.kilometers(inMinutes: value), value * 60)
+      case .seconds: return (pace.kilometers(inMinutes: value / 60), value)
       }
-      let seconds =
-        template.work.minutes.map { $0.value(at: fraction) * 60 } ?? template.work.seconds?.value(at: fraction) ?? 60
-      return (pace.kilometers(inMinutes: seconds / 60), seconds)
     }
     func recovery(forWorkSeconds work: Double) -> (km: Double, seconds: Double) {
       guard let amount = template.recovery else { return (0, 0) }
       let jog = context.paces.recoveryJog
-      var seconds =
-        amount.km.map { $0.lower * jog.secondsPerKilometer }
-        ?? amount.ofWork.map { $0 * work } ?? amount.minutes.map { $0.lower * 60 } ?? amount.seconds?.lower ?? 0
-      // Daniels: recoveries between intervals are no longer than the work bouts (also after shrinking a bout).
-      if template.zone == .interval { seconds = min(seconds, work) }
+      if let km = amount.km { return (km.lower, km.lower * jog.secondsPerKilometer) }
+      let raw = amount.ofWork.map { $0 * work } ?? amount.minutes.map { $0.lower * 60 } ?? amount.seconds?.lower ?? 0
+      let step: Double = raw >= 120 ? 30 : 15
+      var seconds = max(step, (raw / step).rounded() * step)
+      // Daniels: recoveries between intervals are no longer than the work bouts.
+      if template.zone == .interval && seconds > work { seconds = max(step, (work / step).rounded(.down) * step) }
       return (jog.kilometers(inMinutes: seconds / 60), seconds)
     }
-    let work = bout(at: progress)
-    let rest = recovery(forWorkSeconds: work.seconds)
-    var session = Session(
-      templateID: id, template: template,
-      reps: Int(template.reps.value(at: progress).rounded()),
-      workKm: work.km, workSeconds: work.seconds, recoveryKm: rest.km, recoverySeconds: rest.seconds)
+    func session(reps: Int, value: Double) -> Session {
+      let work = bout(value)
+      let rest = recovery(forWorkSeconds: work.seconds)
+      return Session(
+        templateID: id, template: template, reps: reps, workKm: work.km, workSeconds: work.seconds,
+        recoveryKm: rest.km, recoverySeconds: rest.seconds)
+    }
     let cap = context.workCap(zone: template.zone, volumeKm: volumeKm)
-    let lowestReps = Int(template.reps.lower.rounded())
     // 0.05 km of margin so that rounding the session to tenths keeps it inside the limit.
     func fits(_ s: Session) -> Bool { s.workTotalKm <= cap - 0.05 && (s.isStrides || s.totalKm <= maxKm - 0.05) }
-    while session.reps > lowestReps && !fits(session) { session.reps -= 1 }
-    if fits(session) { return session }
-    // Shrink the bouts themselves, down to half of the template's smallest bout, in whole units.
-    let smallest = bout(at: 0)
-    let byCap = (cap - 0.05) / Double(session.reps)
-    let bySession =
-      session.isStrides
-      ? Double.infinity
-      : (maxKm - 0.05 - session.warmupKm - session.cooldownKm - Double(session.reps - 1) * session.recoveryKm)
-        / Double(session.reps)
-    var km = min(byCap, bySession)
-    if template.work.km != nil {
-      km = (km * 10).rounded(.down) / 10
-    } else {
-      let seconds = pace.minutes(forKilometers: km) * 60
-      let step: Double = seconds >= 120 ? 60 : 5
-      km = pace.kilometers(inMinutes: ((seconds / step).rounded(.down) * step) / 60)
+
+    // A bout with a range takes whole units inside it; a bout without one is the template's, exactly.
+    let low = (range.lower / grain - 1e-9).rounded(.up) * grain
+    let high = (range.upper / grain + 1e-9).rounded(.down) * grain
+    let ranged = range.upper > range.lower && high >= low
+    var value = ranged ? min(high, max(low, whole(range.value(at: progress)))) : range.lower
+    var reps = Int(template.reps.value(at: progress).rounded())
+    let lowestReps = Int(template.reps.lower.rounded())
+    while reps > lowestReps && !fits(session(reps: reps, value: value)) { reps -= 1 }
+    // A bout with a range comes down to its low end, in whole units.
+    while ranged && value - grain >= low - 1e-9 && !fits(session(reps: reps, value: value)) {
+      value = ((value - grain) / grain).rounded() * grain
     }
-    guard km >= smallest.km * 0.5, km > 0 else { return nil }
-    session.workKm = km
-    session.workSeconds = km * pace.secondsPerKilometer
-    let shrunkRest = recovery(forWorkSeconds: session.workSeconds)
-    session.recoveryKm = shrunkRest.km
-    session.recoverySeconds = shrunkRest.seconds
-    session.shortened = true
-    return fits(session) ? session : nil
+    if fits(session(reps: reps, value: value)) { return session(reps: reps, value: value) }
+    var shortened: Session
+    if single {
+      // A single block shrinks, in whole units, to half of its low end.
+      let floor = max(grain, (range.lower / 2 / grain - 1e-9).rounded(.up) * grain)
+      while value - grain >= floor - 1e-9 && !fits(session(reps: reps, value: value)) {
+        value = ((value - grain) / grain).rounded() * grain
+      }
+      shortened = session(reps: reps, value: value)
+    } else {
+      // Reps drop, down to half of the fewest (at least 2); the rep itself stays as the template says.
+      let fewest = session(reps: reps, value: value).fewestReps
+      while reps > fewest && !fits(session(reps: reps, value: value)) { reps -= 1 }
+      shortened = session(reps: reps, value: value)
+    }
+    guard fits(shortened) else { return nil }
+    shortened.shortened = true
+    return shortened
+  }
+}
+
+/// The unit a template's work bout is given in, and the whole steps bouts come in.
+enum BoutUnit: Sendable, Hashable {
+  case km, minutes, seconds
+
+  init(_ amount: Amount) {
+    if amount.km != nil {
+      self = .km
+    } else if amount.minutes != nil {
+      self = .minutes
+    } else {
+      self = .seconds
+    }
+  }
+
+  /// The template's range in this unit.
+  func range(_ amount: Amount) -> ValueRange {
+    switch self {
+    case .km: amount.km ?? ValueRange(1, 1)
+    case .minutes: amount.minutes ?? ValueRange(1, 1)
+    case .seconds: amount.seconds ?? ValueRange(60, 60)
+    }
+  }
+
+  /// The step bouts are rounded to: reps of 100 m, whole minutes or 10 s; a single block of half kilometres.
+  func grain(single: Bool) -> Double {
+    switch self {
+    case .km: single ? 0.5 : 0.1
+    case .minutes: 1
+    case .seconds: 10
+    }
   }
 }

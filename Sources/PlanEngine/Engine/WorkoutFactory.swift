@@ -82,18 +82,45 @@ struct WorkoutFactory {
       seconds: easy.secondsPerKilometer * km)
   }
 
+  /// Race day: the prediction, then the distance's warm-up, pacing (splits from the predicted time, or by effort
+  /// when paces are not known) and fuelling, from its `raceDay` template text.
   private func raceWorkout(id: String, slot: DaySlot, km: Double) -> Workout {
     let seconds = context.paces.predictedRaceSeconds
-    var text = "Race day: \(context.goal.distance.displayName), \(units.format(km))."
+    let name = context.goal.distance.displayName
+    let guide = context.distance.raceDay
+    var text = "Race day: \(name), \(units.format(km))."
+    var values = ["effort": context.effort(.race), "distance": name]
     if context.paces.known {
       text += " Predicted from your recent race: \(formatRaceTime(seconds)) (\(target(.race)))."
-    } else {
-      text += " Start at \(context.effort(.race))."
+      values["racePace"] = context.paces.label(.race, perMile: perMile) ?? ""
+      values["raceTime"] = formatRaceTime(seconds)
+      values["halfTime"] = formatRaceTime(seconds / 2)
+      values["splits"] = splits(raceKm: km, seconds: seconds, every: perMile ? guide.splitEveryMi : guide.splitEveryKm)
     }
-    text += " Warm up with 10 minutes of easy jogging and a few strides."
+    func sentence(_ label: String, _ template: String) -> String {
+      " \(label): \(TextPlaceholders.fill(template, values))."
+    }
+    text += sentence("Warm-up", guide.warmup)
+    text += sentence("Pacing", context.paces.known ? guide.pacing : guide.pacingByEffort)
+    if let fuelling = guide.fuelling { text += sentence("Fuelling", fuelling) }
     return make(
-      id: id, slot: slot, kind: .race, title: "Race: \(context.goal.distance.displayName) \(units.format(km))",
+      id: id, slot: slot, kind: .race, title: "Race: \(name) \(units.format(km))",
       steps: [step(.work, km: km, seconds: seconds, zone: .race)], description: text, km: km, seconds: seconds)
+  }
+
+  /// `5 km in 23:20 · 10 km in 46:40 · 15 km in 1:10:00`: the time at every `every` units at even pace, and at the
+  /// finish.
+  private func splits(raceKm: Double, seconds: Double, every: Double) -> String {
+    let total = raceKm / units.kilometers
+    var marks: [Double] = []
+    var mark = every
+    while mark < total - 0.05 {
+      marks.append(mark)
+      mark += every
+    }
+    marks.append(total)
+    return marks.map { "\(oneDecimal($0)) \(units.rawValue) in \(formatRaceTime(seconds * $0 / total))" }
+      .joined(separator: " · ")
   }
 
   private func structured(id: String, slot: DaySlot, session: Session, purpose: String) -> Workout {
@@ -106,8 +133,10 @@ struct WorkoutFactory {
       steps.append(step(.warmup, km: warm, seconds: warm * easy, zone: .easy))
       parts.append(session.isStrides ? "\(units.format(warm)) easy" : "\(units.format(warm)) easy warm-up")
     }
-    steps.append(
-      step(.work, km: session.workKm, seconds: session.workSeconds, zone: session.zone, repeat: session.reps))
+    var work = step(.work, km: session.workKm, seconds: session.workSeconds, zone: session.zone, repeat: session.reps)
+    if template.effortOnly { work.pace = nil }
+    if let effort = template.effort { work.effort = effort }
+    steps.append(work)
     if session.reps > 1, session.recoverySeconds > 0 {
       steps.append(
         step(
@@ -115,21 +144,12 @@ struct WorkoutFactory {
           repeat: session.reps - 1))
     }
     let bout = boutLabel(session)
-    let zoneName: String =
-      switch session.zone {
-      case .race: "goal race pace"
-      case .marathon: "marathon pace"
-      case .threshold: "threshold"
-      case .interval: "interval pace"
-      case .repetition: "repetition pace"
-      case .easy: "easy"
-      }
     let repsText = session.reps > 1 ? "\(session.reps) × \(bout)" : bout
-    var work = "\(repsText) at \(zoneName) (\(target(session.zone)))"
+    var main = repsText + (template.terrain.map { " \($0)" } ?? "") + " at " + sessionTarget(session)
     if session.reps > 1, session.recoverySeconds > 0 {
-      work += ", \(durationLabel(session.recoverySeconds)) easy jog or walk between"
+      main += ", " + (template.recoveryText ?? "\(durationLabel(session.recoverySeconds)) easy jog between")
     }
-    parts.append(work)
+    parts.append(main)
     if session.cooldownKm > 0 {
       steps.append(step(.cooldown, km: session.cooldownKm, seconds: session.cooldownKm * easy, zone: .easy))
       parts.append("\(units.format(session.cooldownKm)) easy cool-down")
@@ -148,19 +168,45 @@ struct WorkoutFactory {
       km: total, seconds: seconds)
   }
 
-  private func boutLabel(_ session: Session) -> String {
-    if session.template.work.km != nil {
-      let km = session.workKm
-      if km < 1 && !perMile { return "\(Int((km * 1000).rounded())) m" }
-      return units.format(km)
-    }
-    return durationLabel(session.workSeconds)
+  /// What the work bouts aim at, in words: `4:23/km (interval pace; hard, RPE 8: …)`, `interval pace (hard, …)`
+  /// when paces are not known, or the template's effort alone (hills).
+  private func sessionTarget(_ session: Session) -> String {
+    let template = session.template
+    let effort = template.effort ?? context.effort(session.zone)
+    if template.effortOnly { return effort }
+    let zoneName: String =
+      switch session.zone {
+      case .race: "goal race pace"
+      case .marathon: "marathon pace"
+      case .threshold: "threshold pace"
+      case .interval: "interval pace"
+      case .repetition: "repetition pace"
+      case .easy: "easy"
+      }
+    guard let pace = context.paces.label(session.zone, perMile: perMile) else { return "\(zoneName) (\(effort))" }
+    return "\(pace) (\(zoneName); \(effort))"
   }
 
+  /// One bout in the template's unit: `800 m`, `1 km` (reps are track distances, metric also in mile plans), a
+  /// block of `6 km` or `3.7 mi`, `6 min`, `20 s`.
+  private func boutLabel(_ session: Session) -> String {
+    switch BoutUnit(session.template.work) {
+    case .km:
+      let km = session.workKm
+      if session.reps > 1 || session.template.reps.upper > 1 || !perMile {
+        return km < 1 ? "\(Int((km * 1000).rounded())) m" : "\(oneDecimal(km)) km"
+      }
+      return units.format(km)
+    case .minutes: return durationLabel(session.workSeconds)
+    case .seconds: return "\(Int(session.workSeconds.rounded())) s"
+    }
+  }
+
+  /// `45 s`, `2 min`, `2:30`.
   private func durationLabel(_ seconds: Double) -> String {
     let s = Int(seconds.rounded())
-    if s < 120 && s % 60 != 0 { return "\(s) s" }
+    if s < 60 { return "\(s) s" }
     if s % 60 == 0 { return "\(s / 60) min" }
-    return "\(s / 60):\(s % 60 < 10 ? "0" : "")\(s % 60) min"
+    return "\(s / 60):\(s % 60 < 10 ? "0" : "")\(s % 60)"
   }
 }

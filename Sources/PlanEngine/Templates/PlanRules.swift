@@ -297,8 +297,27 @@ public struct DistanceRules: Sendable, Codable, Hashable {
   public var longRun: DistanceLongRun
   /// What a runner needs before starting a plan for this distance (marathon).
   public var requirements: Requirements?
+  /// Race-day guidance: warm-up, pacing splits, fuelling.
+  public var raceDay: RaceDayRules
   /// Per-level volumes and workouts.
   public var levels: PerLevel<DistanceLevel>
+}
+
+/// Race-day guidance for a distance, as text with placeholders filled in from the runner's paces
+/// (see ``RaceDayText``).
+public struct RaceDayRules: Sendable, Codable, Hashable {
+  /// How to warm up.
+  public var warmup: String
+  /// Pacing when paces are known (a recent race was given); may use every placeholder.
+  public var pacing: String
+  /// Pacing by effort, when paces are not known; may use `{effort}` and `{distance}` only.
+  public var pacingByEffort: String
+  /// Fuelling and drinking (half marathon and marathon); none for short races.
+  public var fuelling: String?
+  /// The `{splits}` placeholder lists the time at every this many km (km plans) ...
+  public var splitEveryKm: Double
+  /// ... or miles (mile plans), and at the finish.
+  public var splitEveryMi: Double
 }
 
 /// Plan length limits.
@@ -389,6 +408,27 @@ public struct WorkoutTemplate: Sendable, Codable, Hashable {
   public var recovery: Amount?
   /// Words for the session's purpose.
   public var purpose: String
+  /// What the work bouts aim at: the zone's pace when paces are known (`pace`, the default), or an effort only
+  /// (`effort`: hills, where a road pace means nothing).
+  public var target: WorkoutTarget?
+  /// The effort for the work bouts, replacing `base.yaml`'s `efforts` text for the zone (`hard effort (about 5K
+  /// effort)`).
+  public var effort: String?
+  /// Where the bouts are run, written after the bout (`uphill`).
+  public var terrain: String?
+  /// The recovery in words, replacing "<duration> easy jog between" (`jog back down`).
+  public var recoveryText: String?
+
+  /// True when the work bouts show an effort only, never a pace.
+  public var effortOnly: Bool { target == .effort }
+}
+
+/// What a session's work bouts aim at.
+public enum WorkoutTarget: String, Sendable, Codable, Hashable, CaseIterable {
+  /// The zone's pace (when paces are known), with its effort.
+  case pace
+  /// An effort only.
+  case effort
 }
 
 /// An amount of running: one of km, minutes, seconds (a number or a range), or `ofWork` for recoveries.

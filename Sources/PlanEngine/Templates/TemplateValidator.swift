@@ -146,6 +146,17 @@ struct TemplateValidator {
       } else {
         try check(workout.reps.upper == 1, "\(path).recovery", "no recovery", "a recovery when reps can exceed 1")
       }
+      for (key, text) in [
+        ("effort", workout.effort), ("terrain", workout.terrain), ("recoveryText", workout.recoveryText),
+      ] {
+        guard let text else { continue }
+        try check(
+          text.contains { !$0.isWhitespace } && !text.contains("{") && !text.contains("}"),
+          "\(path).\(key)", "'\(text)'", "words without braces")
+      }
+      if workout.effortOnly {
+        try check(workout.effort != nil, "\(path).effort", "none", "an effort text when target is effort")
+      }
     }
   }
 
@@ -190,6 +201,7 @@ struct TemplateValidator {
       taperWeeks = max(taperWeeks, extended.volume.count)
     }
     try number(rules.longRun.minUsefulKm, "longRun.minUsefulKm", in: 2...40, "km")
+    try validate(rules.raceDay)
     if let minutes = rules.longRun.maxMinutes { try number(minutes, "longRun.maxMinutes", in: 60...240, "minutes") }
     if let requirements = rules.requirements {
       try number(requirements.minWeeklyKm, "requirements.minWeeklyKm", in: 0...150, "km")
@@ -231,6 +243,31 @@ struct TemplateValidator {
         }
       }
     }
+  }
+
+  private func validate(_ raceDay: RaceDayRules) throws(TemplateError) {
+    let texts: [(String, String?, Set<String>)] = [
+      ("warmup", raceDay.warmup, TextPlaceholders.always),
+      ("pacing", raceDay.pacing, TextPlaceholders.withPaces),
+      ("pacingByEffort", raceDay.pacingByEffort, TextPlaceholders.always),
+      ("fuelling", raceDay.fuelling, TextPlaceholders.always),
+    ]
+    for (key, text, allowed) in texts {
+      guard let text else { continue }
+      let path = "raceDay.\(key)"
+      try check(text.contains { !$0.isWhitespace }, path, "an empty text", "a sentence or more")
+      guard let names = TextPlaceholders.names(in: text) else {
+        throw .invalidValue(
+          file: file, keyPath: path, value: "'\(text)'", allowed: "text with {placeholder}s closed and not nested")
+      }
+      for name in names where !allowed.contains(name) {
+        throw .invalidValue(
+          file: file, keyPath: path, value: "the placeholder '{\(name)}'",
+          allowed: allowed.sorted().map { "{\($0)}" }.joined(separator: ", "))
+      }
+    }
+    try number(raceDay.splitEveryKm, "raceDay.splitEveryKm", in: 0.5...50, "km")
+    try number(raceDay.splitEveryMi, "raceDay.splitEveryMi", in: 0.5...30, "miles")
   }
 
   private func checkTaper(volume: [Double], longRun: [Double], path: String) throws(TemplateError) {

@@ -36,7 +36,7 @@ enum GuardRule: WeekRule {
       {
         let droppable = week.easyKm.filter { !week.shakeoutSlots.contains($0.key) }
           .min { ($0.value, $0.key) < ($1.value, $1.key) }
-        if session.reps > 1 {
+        if session.reps > session.fewestReps {
           week.sessions[slot]?.reps -= 1
         } else if week.phase == .taper || week.phase == .race, let (easy, _) = droppable {
           // Taper weeks keep their race-pace session: an easy day becomes a rest day first.

@@ -1,5 +1,6 @@
 /// About 80 % of running easy (Seiler; Esteve-Lanao): at least 75 % of each week's time at easy intensity.
-/// When the quality sessions take more, the largest one loses repetitions, then becomes an easy run.
+/// When the quality sessions take more, the largest one loses repetitions (down to its fewest), then becomes an
+/// easy run.
 enum IntensityBalanceRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let minimum = context.base.intensity.minEasyTimeFraction
@@ -13,7 +14,7 @@ enum IntensityBalanceRule: WeekRule {
         })
       else { break }
       adjusted = true
-      if session.reps > 1 {
+      if session.reps > session.fewestReps {
         var smaller = session
         smaller.reps -= 1
         week.sessions[slot] = smaller
