@@ -345,6 +345,9 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
         workReps[step.zone, default: 0] += step.repeat
       }
       for (zone, km) in workKm.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        // A long run's marathon-pace segment or fast finish is held to the marathon-pace budget
+        // (intensity.maxMarathonPaceOfWeek, LongRunTests), not to the per-session threshold cap.
+        if workout.kind == .long && (zone == .marathon || zone == .race) { continue }
         let share: Double =
           switch zone {
           case .marathon, .threshold: intensity.maxThresholdOfWeek

@@ -1,6 +1,7 @@
 import Foundation
 import PlanEngine
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 // Session prescriptions as a coach writes them, over every distance × level × plan length × runs per week (3–7),

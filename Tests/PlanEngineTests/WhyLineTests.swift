@@ -190,6 +190,48 @@ private let claims: [Claim] = {
       Double(g[1] ?? "") == (c.distance?.longRun.maxMinutes ?? c.base.longRun.maxMinutes)
         ? nil : "long-run minutes \(g[1] ?? "")"
     },
+    // Peak and step-back long runs, long-run variants and the marathon-pace budget (LongRunTests checks the rules).
+    Claim("peak long", "a peak long run \\(the plan aims for at most (\\d+), never two weeks running\\)") { g, c in
+      guard let long = c.long, let peaks = c.distance?.longRun.peaks else { return "no long run or no peak rules" }
+      let longest = c.plan.weeks.flatMap(\.workouts).filter { $0.kind == .long }.map(\.distanceKm).max() ?? 0
+      let count = c.plan.weeks.flatMap(\.workouts)
+        .filter { $0.kind == .long && $0.distanceKm >= (1 - peaks.withinOfLongest) * longest - 1e-9 }.count
+      // The count itself is LongRunTests' to check; the line names the aim and this long run's place in the band.
+      return Int(g[1] ?? "") == peaks.maxCount && long >= (1 - peaks.withinOfLongest) * longest - 1e-9
+        ? nil : "peak long-run claim: \(fmt(long)) km of the longest \(fmt(longest)), \(count) peak long runs"
+    },
+    Claim(
+      "step-back long",
+      "step-back long run, \(num) % of the longest long run so far \(num) km \\(at most (\\d+) peak long runs, never "
+        + "two weeks running\\)"
+    ) { g, c in
+      guard let long = c.long, let peaks = c.distance?.longRun.peaks else { return "no long run or no peak rules" }
+      let longest = c.longestLongSoFar
+      return double(g[1]) == pct(peaks.stepBackOfPeak) && same(double(g[2]), longest)
+        && Int(g[3] ?? "") == peaks.maxCount && long <= double(g[1]) / 100 * double(g[2]) + tolerance
+        ? nil : "step-back claim \(g[1] ?? "") % of \(g[2] ?? "") km: long run \(fmt(long)), longest \(fmt(longest))"
+    },
+    Claim(
+      "long variant",
+      "^(?:Marathon-pace|Fast-finish) long run: the last \(num) km at (marathon pace|goal race pace); marathon-pace "
+        + "budget \(num) km this week \\(long run and sessions\\), at most \(num) % of the week \\(\(num) km\\)"
+    ) { g, c in
+      guard let long = c.week.workouts.first(where: { $0.kind == .long }), let last = long.steps.last else {
+        return "no long run"
+      }
+      let zone: Intensity = g[2] == "marathon pace" ? .marathon : .race
+      guard last.zone == zone, same(last.distanceKm, double(g[1])) else {
+        return "states the last \(g[1] ?? "") km at \(g[2] ?? ""), the long run ends with \(fmt(last.distanceKm)) km "
+          + "at \(last.zone.rawValue)"
+      }
+      let share = c.base.intensity.maxMarathonPaceOfWeek
+      let marathonPace = marathonPaceKm(of: c.week, goal: c.goal)
+      return same(double(g[3]), marathonPace) && double(g[4]) == pct(share)
+        && same(double(g[5]), share * c.week.plannedKm, within: 0.101) && marathonPace <= double(g[5]) + tolerance
+        ? nil
+        : "budget claim \(g[3] ?? "") km of \(g[5] ?? "") km: the week has \(fmt(marathonPace)) km at marathon pace "
+          + "of \(fmt(c.week.plannedKm))"
+    },
     Claim("long share", "trimmed to at most \(num) % of the week") { g, c in
       guard let long = c.long else { return "no long run" }
       let share = c.base.weekStructure.longRunMaxOfWeek

@@ -5,8 +5,9 @@ import RunningCore
 ///
 /// ```
 /// Goal ──► PlanContext (defaults, safety checks, phases, targets)
-///      ──► for each week: VolumeRule → LongRunRule → QualityRule → EasyFillRule → IntensityBalanceRule
-///          → GuardRule → ExplainRule
+///      ──► for each week: VolumeRule → LongRunRule → QualityRule → EasyFillRule → LongRunVariantRule
+///          → IntensityBalanceRule → GuardRule → ExplainRule
+///      (half, marathon: shaped twice, the second time with the peak long runs laid out: LongRunLayout)
 ///      ──► Workouts (steps, titles, descriptions) ──► Plan
 /// ```
 /// Pure: no clock, no disk, no time zone. The same inputs give the same plan, byte for byte.
@@ -29,7 +30,7 @@ public func makePlan(
   guard (1...context.weeks).contains(fromWeek) else {
     throw .outOfRange(option: "week", value: String(fromWeek), allowed: "1–\(context.weeks)")
   }
-  var drafts = shapeWeeks(context: context, fromWeek: fromWeek)
+  var drafts = shapeWeeksWithLongRunLayout(context: context, fromWeek: fromWeek)
   // The extended taper depends on the peak the plan reaches, known only once it is built: build again when
   // the first guess (from the peak target) was wrong.
   if extendedTaper == nil, let extended = context.distance.taper.extended {
@@ -41,7 +42,7 @@ public func makePlan(
       let retry = try PlanContext(
         goal: goal, rules: rules, units: units,
         extendedTaper: peak(drafts) > extended.abovePeakKm)
-      let retried = shapeWeeks(context: retry, fromWeek: fromWeek)
+      let retried = shapeWeeksWithLongRunLayout(context: retry, fromWeek: fromWeek)
       if (peak(retried) > extended.abovePeakKm) == retry.usesExtendedTaper {
         context = retry
         drafts = retried
@@ -113,8 +114,10 @@ func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSumm
     if fits { break }
     week.sizingKm = min(planned, week.sizingKm ?? week.targetKm) - 0.5
   }
+  LongRunVariantRule.apply(to: &week, context: context, history: history)
   IntensityBalanceRule.apply(to: &week, context: context, history: history)
   GuardRule.apply(to: &week, context: context, history: history)
+  LongRunVariantRule.enforce(&week, context: context)
   ExplainRule.apply(to: &week, context: context, history: history)
 }
 

@@ -35,6 +35,8 @@ struct PlanContext: Sendable {
   /// The distance's extended taper is in use.
   let usesExtendedTaper: Bool
   var warnings: [String] = []
+  /// Peak and step-back long runs and long-run variants (half, marathon), from a first shaping of the plan.
+  var longRunLayout: LongRunLayout?
 
   var weeks: Int { goal.timeline.weeks }
   var raceKm: Double { goal.distance.kilometers }

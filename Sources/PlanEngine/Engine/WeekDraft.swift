@@ -52,6 +52,10 @@ struct WeekDraft: Sendable {
   var eveAtMinimum = false
   /// The volume quality sessions are sized against (the target, until the planned week turns out smaller).
   var sizingKm: Double?
+  /// The long run's place among the plan's peak long runs (half, marathon; see ``LongRunLayout``).
+  var longRole: LongRole?
+  /// The race-specific part of the long run (marathon-pace segment, fast finish); nil: easy throughout.
+  var longVariant: LongRunVariant?
 
   /// Easy runs were held down to stay a third shorter than the long run (the week could not reach its target).
   var cappedByLong = false

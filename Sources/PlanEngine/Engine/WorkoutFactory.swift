@@ -16,6 +16,9 @@ struct WorkoutFactory {
       if slot.role == .long {
         if let race = week.raceKm { return raceWorkout(id: id, slot: slot, km: race) }
         guard let long = week.longKm else { return nil }
+        if let variant = week.longVariant {
+          return variantLongRun(id: id, slot: slot, km: long, variant: variant, purpose: purpose)
+        }
         return simple(id: id, slot: slot, kind: .long, km: long, purpose: purpose)
       }
       if let session = week.sessions[slot.id] {

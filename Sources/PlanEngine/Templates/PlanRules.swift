@@ -253,6 +253,9 @@ public struct IntensityRules: Sendable, Codable, Hashable {
   public var maxIntervalOfWeek: Double
   /// Repetition work per session, as a share of weekly volume.
   public var maxRepetitionOfWeek: Double
+  /// The marathon-pace budget: work at marathon pace in a week (long-run segments, fast finishes and marathon-pace
+  /// sessions together) as a share of the week's volume; separate from the per-session threshold cap.
+  public var maxMarathonPaceOfWeek: Double
 }
 
 /// Settings per level that hold for every distance.
@@ -354,6 +357,52 @@ public struct DistanceLongRun: Sendable, Codable, Hashable {
   public var minUsefulKm: Double
   /// Overrides the base `longRun.maxMinutes`.
   public var maxMinutes: Double?
+  /// Peak long runs: how many, how far apart, and the step-back length between them (half, marathon).
+  public var peaks: LongRunPeaks?
+  /// Race-specific long runs: marathon-pace segments and fast finishes (half, marathon).
+  public var variants: LongRunVariantRules?
+}
+
+/// Peak long runs (Pfitzinger, Hansons, Higdon): a few at the peak length, never two weeks running, the weeks
+/// between them at a step-back length; the last one well before race day.
+public struct LongRunPeaks: Sendable, Codable, Hashable {
+  /// Most long runs at the peak length in a plan.
+  public var maxCount: Int
+  /// A long run within this share of the plan's longest counts as a peak long run (0.03: within 3 %).
+  public var withinOfLongest: Double
+  /// The build and peak weeks between peak long runs run this share of the peak long run (0.80–0.85).
+  public var stepBackOfPeak: Double
+  /// The last peak long run is at least this many days before race day.
+  public var lastDaysBeforeRace: Int
+}
+
+/// A race-specific long-run variant.
+public enum LongRunVariantKind: String, Sendable, Codable, Hashable, CaseIterable {
+  /// Easy throughout.
+  case easy
+  /// The last kilometres at marathon pace (Pfitzinger, Hansons).
+  case marathonPace = "marathon-pace"
+  /// The last few kilometres at `fastFinishZone` pace.
+  case fastFinish = "fast-finish"
+}
+
+/// Race-specific long runs: the step-back long runs of the build and peak weeks (not the peak long runs, not
+/// cut-back weeks) take these variants in rotation, for the levels listed.
+public struct LongRunVariantRules: Sendable, Codable, Hashable {
+  /// Levels that get variants (beginners keep easy long runs).
+  public var levels: [Level]
+  /// The variants in rotation over the eligible long runs.
+  public var rotation: [LongRunVariantKind]
+  /// The marathon-pace segment at the end of the long run, km; a range grows over the build.
+  public var marathonPaceKm: ValueRange
+  /// The fast finish, km; a range grows over the build.
+  public var fastFinishKm: ValueRange
+  /// The fast finish's pace: `M` (marathon pace) or `race` (goal race pace).
+  public var fastFinishZone: Intensity
+  /// A week with a variant keeps at least this share of its time easy (the segment gives way).
+  public var minEasyTimeOfWeek: Double
+  /// Most quality sessions in a week whose long run has a marathon-pace segment (the other quality days are easy).
+  public var qualityBesideMarathonPace: Int
 }
 
 /// Entry requirements.

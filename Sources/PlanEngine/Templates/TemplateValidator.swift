@@ -60,6 +60,9 @@ struct TemplateValidator {
     try number(intensity.maxThresholdOfWeek, "intensity.maxThresholdOfWeek", in: 0...0.2)
     try number(intensity.maxIntervalOfWeek, "intensity.maxIntervalOfWeek", in: 0...0.2)
     try number(intensity.maxRepetitionOfWeek, "intensity.maxRepetitionOfWeek", in: 0...0.2)
+    try number(
+      intensity.maxMarathonPaceOfWeek, "intensity.maxMarathonPaceOfWeek", in: intensity.maxThresholdOfWeek...0.35,
+      "a share of the week (at least intensity.maxThresholdOfWeek)")
     for level in Level.allCases {
       let rules = base.levels[level]
       let path = "levels.\(level.rawValue)"
@@ -203,6 +206,8 @@ struct TemplateValidator {
     try number(rules.longRun.minUsefulKm, "longRun.minUsefulKm", in: 2...40, "km")
     try validate(rules.raceDay)
     if let minutes = rules.longRun.maxMinutes { try number(minutes, "longRun.maxMinutes", in: 60...240, "minutes") }
+    if let peaks = rules.longRun.peaks { try validate(peaks) }
+    if let variants = rules.longRun.variants { try validate(variants) }
     if let requirements = rules.requirements {
       try number(requirements.minWeeklyKm, "requirements.minWeeklyKm", in: 0...150, "km")
       try number(requirements.minLongestRunKm, "requirements.minLongestRunKm", in: 0...40, "km")
@@ -268,6 +273,30 @@ struct TemplateValidator {
     }
     try number(raceDay.splitEveryKm, "raceDay.splitEveryKm", in: 0.5...50, "km")
     try number(raceDay.splitEveryMi, "raceDay.splitEveryMi", in: 0.5...30, "miles")
+  }
+
+  private func validate(_ peaks: LongRunPeaks) throws(TemplateError) {
+    try integer(peaks.maxCount, "longRun.peaks.maxCount", in: 1...10)
+    try number(peaks.withinOfLongest, "longRun.peaks.withinOfLongest", in: 0...0.1, "a share of the longest long run")
+    try number(
+      peaks.stepBackOfPeak, "longRun.peaks.stepBackOfPeak", in: 0.5...(1 - peaks.withinOfLongest - 0.01),
+      "a share of the peak long run, under the peak band")
+    try integer(peaks.lastDaysBeforeRace, "longRun.peaks.lastDaysBeforeRace", in: 0...42)
+  }
+
+  private func validate(_ variants: LongRunVariantRules) throws(TemplateError) {
+    try check(
+      !variants.rotation.isEmpty, "longRun.variants.rotation", "an empty list",
+      "one or more of \(LongRunVariantKind.allCases.map(\.rawValue).joined(separator: ", "))")
+    for (name, km) in [("marathonPaceKm", variants.marathonPaceKm), ("fastFinishKm", variants.fastFinishKm)] {
+      try number(km.lower, "longRun.variants.\(name)", in: 1...30, "km")
+      try number(km.upper, "longRun.variants.\(name)", in: km.lower...30, "km")
+    }
+    try check(
+      variants.fastFinishZone == .marathon || variants.fastFinishZone == .race, "longRun.variants.fastFinishZone",
+      "'\(variants.fastFinishZone.rawValue)'", "M or race")
+    try number(variants.minEasyTimeOfWeek, "longRun.variants.minEasyTimeOfWeek", in: 0.5...1, "a share of the week")
+    try integer(variants.qualityBesideMarathonPace, "longRun.variants.qualityBesideMarathonPace", in: 0...3)
   }
 
   private func checkTaper(volume: [Double], longRun: [Double], path: String) throws(TemplateError) {

@@ -57,6 +57,9 @@ struct PlanTable {
     }
     lines.append("")
     lines.append("↓ cut-back week. Distances in \(units.rawValue); `--format json` for every detail.")
+    if plan.workouts.contains(where: { $0.kind == .long && $0.steps.count > 1 }) {
+      lines.append("long … w/ N MP (RP): the long run's last N \(units.rawValue) at marathon pace (goal race pace).")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -82,6 +85,11 @@ struct PlanTable {
       case .race: "RACE"
       case .crossTraining: "cross"
       }
+    // A long run with a marathon-pace segment or fast finish: `long 28 w/ 8 MP` (RP: goal race pace).
+    if workout.kind == .long, let last = workout.steps.last, workout.steps.count > 1, last.zone != .easy {
+      let km = units.format(last.distanceKm).replacingOccurrences(of: " \(units.rawValue)", with: "")
+      return "\(name) \(distance) w/ \(km) \(last.zone == .marathon ? "MP" : "RP")"
+    }
     return "\(name) \(distance)"
   }
 

@@ -77,6 +77,7 @@ enum ExplainRule: WeekRule {
         } else {
           lines.append("Long run \(units.format(long)): \(trim)\(trim.isEmpty ? "" : "limit: ")\(text)")
         }
+
       case .cutback:
         lines.append(
           "Cut-back long run \(units.format(long)): \(trim)back to two weeks earlier, at most "
@@ -87,6 +88,17 @@ enum ExplainRule: WeekRule {
           "Taper long run \(units.format(long)): \(trim)\(percent(fraction)) of the peak long run "
             + "\(units.format(round1(peakLong)))\(raised)")
       }
+    }
+
+    // The long run's race-specific finish and the week's marathon-pace budget.
+    if let variant = week.longVariant {
+      let share = context.base.intensity.maxMarathonPaceOfWeek
+      let name = variant.kind == .marathonPace ? "Marathon-pace long run" : "Fast-finish long run"
+      let pace = variant.zone == .marathon ? "marathon pace" : "goal race pace"
+      lines.append(
+        "\(name): the last \(units.format(variant.km)) at \(pace); marathon-pace budget "
+          + "\(units.format(round1(LongRunVariantRule.marathonPaceKm(week, context)))) this week (long run and sessions), "
+          + "at most \(percent(share)) of the week (\(units.format(floorTenth(share * planned))))")
     }
 
     // Week structure.

@@ -35,6 +35,11 @@ enum IntensityBalanceRule: WeekRule {
     let easyPace = context.paces.pace(.easy).secondsPerKilometer
     var easy = ((week.longKm ?? 0) + week.easyKm.sorted { $0.key < $1.key }.map(\.value).reduce(0, +)) * easyPace
     var total = easy
+    // A long run's marathon-pace segment or fast finish is not easy running.
+    if let variant = week.longVariant {
+      easy -= variant.km * easyPace
+      total += variant.km * (context.paces.pace(variant.zone).secondsPerKilometer - easyPace)
+    }
     for (_, session) in week.orderedSessions {
       let easyPart =
         (session.warmupKm + session.cooldownKm + session.easyKm) * easyPace

@@ -7,6 +7,8 @@
 ///   (180 for the marathon).
 /// - Cut-back weeks return to the long run of two weeks earlier (at most 85 % of the last one); taper weeks run a fraction of the peak long
 ///   run; race week has the race instead.
+/// - Half and marathon (`longRun.peaks`): at most a few long runs at the peak length, never two weeks running; the
+///   full weeks between them step back to 80–85 % of it (``LongRunLayout``).
 enum LongRunRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let units = context.units
@@ -79,7 +81,31 @@ enum LongRunRule: WeekRule {
           : "the peak long run for this distance and level"
       ),
     ]
-    let binding = limits.min { $0.km < $1.km } ?? limits[0]
+    var stepBack: [(km: Double, reason: String)] = []
+    if let layout = context.longRunLayout, let peaks = context.distance.longRun.peaks {
+      if layout.peakWeeks.contains(week.number) {
+        week.longRole = .peak
+      } else if layout.stepBackWeeks.contains(week.number) {
+        week.longRole = .stepBack
+        // After a peak long run: a share of the longest long run so far (the plan's own number); before the first
+        // one (a week that would reach the peak early): a share of the peak the first shaping reached.
+        let after = history.contains { layout.peakWeeks.contains($0.number) }
+        let longestSoFar = history.compactMap(\.longKm).max() ?? layout.peakKm
+        stepBack.append(
+          after
+            ? (
+              floorTenth(peaks.stepBackOfPeak * round1(longestSoFar)),
+              "step-back long run, \(percent(peaks.stepBackOfPeak)) of the longest long run so far "
+                + "\(units.format(round1(longestSoFar))) (at most \(peaks.maxCount) peak long runs, never two weeks "
+                + "running)"
+            )
+            : (
+              floorTenth(peaks.stepBackOfPeak * layout.peakKm),
+              "step-back long run: the peak long runs come later (never two weeks running)"
+            ))
+      }
+    }
+    let binding = (limits + stepBack).min { $0.km < $1.km } ?? limits[0]
     let long = max(shortestLong(week, context), floorTenth(binding.km))
     week.longKm = long
     week.longChosenKm = long

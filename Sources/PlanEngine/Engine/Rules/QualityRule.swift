@@ -11,6 +11,13 @@ enum QualityRule: WeekRule {
     let qualitySlots = week.slots.filter { $0.role == .quality }
     var count = context.qualityCount(phase: week.phase)
     if week.cutback { count = min(count, 1) }
+    if context.longRunLayout?.variants[week.number] == .marathonPace,
+      let beside = context.distance.longRun.variants?.qualityBesideMarathonPace, beside < count
+    {
+      count = beside
+      week.rules.append(
+        LongRunVariantRule.fewerQualityNote)
+    }
     let list = context.level.workouts[week.phase]
     guard count > 0, !list.isEmpty else { return }
 
