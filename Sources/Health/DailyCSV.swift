@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 import XMLStream
 
 /// Reads a CSV of daily totals, `date,steps,distance_km,active_kcal` (the header is required; column
@@ -45,7 +46,7 @@ struct DailyCSVReader {
   let file: String
   private(set) var lineNumber = 0
   private var sawHeader = false
-  private var days: [Int: (totals: DayTotals, line: Int)] = [:]
+  private var days: [Int: (totals: HealthDay, line: Int)] = [:]
 
   init(file: String) { self.file = file }
 
@@ -74,7 +75,7 @@ struct DailyCSVReader {
     var dateBytes = Array(fields[0].utf8)
     let day = dateBytes.withUnsafeMutableBufferPointer { buffer -> Int? in
       guard let base = buffer.baseAddress else { return nil }
-      return CivilDate.days(fromISODate: ByteSpan(start: base, count: buffer.count))
+      return ExportDate.days(fromISODate: ByteSpan(start: base, count: buffer.count))
     }
     guard let day else {
       throw .csv(file: file, line: lineNumber, detail: "'\(HealthLimits.shown(fields[0]))' is not a date (YYYY-MM-DD)")
@@ -112,8 +113,8 @@ struct DailyCSVReader {
     }
     dateBytes.removeAll()
     days[day] = (
-      DayTotals(
-        date: CivilDate.string(fromDays: day), steps: values[0], distanceKm: values[1],
+      HealthDay(
+        date: CivilDate(dayNumber: day), steps: values[0], distanceKm: values[1],
         activeEnergyKcal: values[2]),
       lineNumber
     )

@@ -123,7 +123,7 @@ public func makeProgress(
         averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
         hardSessions: done.filter(\.hard).count,
         steps: healthSum(health, week.start, end, \.steps),
-        activeKcal: healthSum(health, week.start, end, \.activeKcal)))
+        activeKcal: healthSum(health, week.start, end, \.activeEnergyKcal)))
   }
   // Streak: consecutive days with a run, ending today (or yesterday, when today's run is still to come).
   let days = Set(completions.map(\.date.dayNumber))
