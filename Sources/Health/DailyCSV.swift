@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import RunningCore
 import XMLStream
@@ -8,7 +9,7 @@ import XMLStream
 /// dates 1900–2200, at most 200,000 steps, 1,000 km and 20,000 kcal a day), a date given twice, or a row
 /// with another number of fields are errors naming the line. Streamed line by line (a line may be at most 64 KiB).
 func importDailyCSV(_ url: URL, name: String, options: ImportOptions) throws(HealthError) -> HealthImport {
-  let file = try RawFile(path: url.path, name: name)
+  let file = try openFile(url.path, name: name)
   let chunk = 256 << 10
   let maximumLine = 64 << 10
   var pending: [UInt8] = []
@@ -18,7 +19,8 @@ func importDailyCSV(_ url: URL, name: String, options: ImportOptions) throws(Hea
   defer { buffer.deallocate() }
   var total: Int64 = 0
   while true {
-    let count = try file.read(into: buffer, count: chunk)
+    let count: Int
+    do { count = try file.read(into: buffer, count: chunk) } catch { throw HealthError(reading: error, file: name) }
     if count == 0 { break }
     total += Int64(count)
     pending.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: count))
