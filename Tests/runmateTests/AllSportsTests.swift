@@ -138,4 +138,32 @@ import Testing
     #expect(again.stdout.contains(", 0 new runs, 0 new cross-training\n"), "\(again.stdout)")
     #expect(try runmate(["log", "list"], environment: all).stdout == list)
   }
+
+  /// A Strava export: with `--all-sports` the activity Strava calls a Ride (its file a GPX without a type) is read and
+  /// stored as cycling, named by activities.csv; the runs are what they were without the flag.
+  @Test(.enabled(if: hasZipTools, "needs the zip and gzip tools (scripts/apt-packages.txt)"))
+  func aStravaRideIsCrossTrainingWithAllSports() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let export = directory.appendingPathComponent("export")
+    try ArchiveImportTests.stravaExport(in: export)
+    try ArchiveImportTests.shell("zip -q -r ../export_123.zip .", in: export)
+    let result = try runmate(
+      ["import", "--all-sports", "export_123.zip", "--tz", "UTC"], in: directory, environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.contains("imported 104.gpx.gz as cross-training (cycling): Mon 4 Mar, 3.7 km in "),
+      "\(result.stdout)")
+    #expect(
+      result.stdout.hasSuffix("5 imported, 0 already in the logbook, 2 files refused\n"), "\(result.stdout)")
+    let list = try runmate(["log", "list"], environment: env).stdout
+    #expect(list.split(separator: "\n").filter { !$0.contains("cross-training") }.count == 4, "\(list)")
+    #expect(list.contains("\t2024-03-04\t3.7 km\t"), "\(list)")
+    #expect(list.split(separator: "\n").filter { $0.contains("cross-training: cycling") }.count == 1, "\(list)")
+    let again = try runmate(
+      ["import", "--all-sports", "export_123.zip", "--tz", "UTC"], in: directory, environment: env)
+    #expect(again.stdout.hasSuffix("0 imported, 5 already in the logbook, 2 files refused\n"), "\(again.stdout)")
+    #expect(try runmate(["log", "list"], environment: env).stdout == list)
+  }
 }
