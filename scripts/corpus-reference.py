@@ -30,8 +30,8 @@ The manifest's columns (tab-separated, one file a row):
               is still there, so that a fix shows up as a row to mark ok.
 """
 
-import math
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 from datetime import datetime
@@ -52,6 +52,7 @@ SOURCES = {
 # Fetched by scripts/fetch-corpus.sh (licences that do not allow committing them): Tests/Corpus/fetched-manifest.tsv.
 FETCHED = {
     "fetched/pytrainer": ("pytrainer/pytrainer", None, "e5603ddadfd8b74e13effd5906eab9d703b6ca5a", "GPL-2.0"),
+    "fetched/runalyze": ("Runalyze/Runalyze", None, "5669237a78c7d3512df969052fd0d97e5dca6820", "none stated"),
 }
 FETCHED_PATHS = {
     "sample.fit": "pytrainer/test/imports", "sample.tcx": "pytrainer/test/imports",
@@ -93,7 +94,17 @@ def sport_expectation(word):
 
 def gpx_reference(path):
     with open(path, encoding="utf-8-sig") as handle:
-        gpx = gpxpy.parse(handle)
+        text = handle.read()
+    note = ""
+    try:
+        gpx = gpxpy.parse(text)
+    except gpxpy.gpx.GPXException as error:
+        if "latitude is mandatory" not in str(error):
+            raise
+        # gpxpy refuses a point without a position (before the GPS fix); such points are left out and counted.
+        text, removed = re.subn(r"<trkpt(?![^>]*\blat=)[^>]*?(/>|>.*?</trkpt>)", "", text, flags=re.S)
+        gpx = gpxpy.parse(text)
+        note = "; %d points without a position removed first" % removed
     metres = 0.0
     times = []
     sport = None
@@ -112,7 +123,7 @@ def gpx_reference(path):
     if metres <= 0:
         return "skipped:no distance", None, None, "gpxpy: no distance"
     return plausible(sport_expectation(sport), metres / 1000, seconds,
-                     "gpxpy haversine within segments (mean Earth radius); time bounds")
+                     "gpxpy haversine within segments (mean Earth radius); time bounds" + note)
 
 
 def plausible(expect, km, seconds, how):
@@ -125,11 +136,20 @@ def plausible(expect, km, seconds, how):
 def tcx_reference(path):
     ns = {"t": "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"}
     root = ET.parse(path).getroot()
-    activity = root.find(".//t:Activities/t:Activity", ns)
-    if activity is None:
+    if root.find(".//t:MultiSportSession", ns) is not None:
+        legs = len(root.findall(".//t:MultiSportSession//t:Activity", ns))
+        return "skipped:multisport session (%d legs; legs not compared)" % legs, None, None, "xml.etree"
+    activities = root.findall(".//t:Activities/t:Activity", ns)
+    if not activities:
         return "skipped:no activity", None, None, "xml.etree: no Activity"
+    activity = activities[0]
     metres = sum(float(lap.findtext("t:DistanceMeters", "0", ns)) for lap in activity.findall("t:Lap", ns))
     seconds = sum(float(lap.findtext("t:TotalTimeSeconds", "0", ns)) for lap in activity.findall("t:Lap", ns))
+    if metres <= 0:
+        return "skipped:no distance", None, None, "the laps' DistanceMeters sum to 0"
+    if len(activities) > 1:
+        kinds = sorted(sport_expectation(a.get("Sport")) for a in activities)
+        return "several:" + ",".join(kinds), None, None, "xml.etree: %d activities (kinds compared)" % len(activities)
     return plausible(sport_expectation(activity.get("Sport")), metres / 1000, seconds,
                      "sum of the laps' DistanceMeters and TotalTimeSeconds")
 
@@ -170,6 +190,18 @@ def main():
         print("fetched files absent (scripts/fetch-corpus.sh): fetched-manifest.tsv kept", file=sys.stderr)
 
 
+def fetched_path(name):
+    """A fetched file's path in its repository, as scripts/fetch-corpus.sh names it."""
+    if name in FETCHED_PATHS:
+        return FETCHED_PATHS[name]
+    with open(os.path.join(ROOT, "scripts", "fetch-corpus.sh"), encoding="utf-8") as handle:
+        for line in handle:
+            parts = line.strip().strip('"').split()
+            if len(parts) == 5 and parts[3].endswith("/" + name):
+                return os.path.dirname(parts[3])
+    return ""
+
+
 def write(sources, manifest):
     rows = []
     for folder in sorted(sources):
@@ -195,7 +227,7 @@ def write(sources, manifest):
                 km_tol, s_tol = 0.0, 0.0
             file = folder + "/" + name
             rows.append([
-                file, repo, (base or FETCHED_PATHS.get(name, "")) + "/" + name, commit, licence, expect,
+                file, repo, (base or fetched_path(name)) + "/" + name, commit, licence, expect,
                 "" if km is None else "%.5f" % km, "" if seconds is None else "%.1f" % seconds,
                 str(km_tol), str(s_tol), how, KNOWN_WRONG.get(file, "ok")])
     header = ["file", "repo", "path", "commit", "licence", "expect", "ref_km", "ref_s", "km_tol", "s_tol",
