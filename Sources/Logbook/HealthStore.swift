@@ -79,7 +79,7 @@ extension LogbookDatabase {
           wroteRow()
         }
         let added = try LogbookDatabase.ingestRuns(runs, planID: planID, slots: slots, in: db, wroteRow: wroteRow)
-        result.newRuns = added.added.count
+        result.newRuns = added.added.filter(\.run.isRun).count
         result.skippedRuns = added.twins.count + added.skipped.count
         result.runs = added
         return result

@@ -29,10 +29,13 @@ public struct UnusableActivity: Error, Sendable, Hashable, CustomStringConvertib
 ///   - title: The activity's name from an index (Strava's `activities.csv`), stored as the note; nil for none.
 ///   - calendar: A Gregorian calendar in the runner's time zone.
 ///   - today: The runner's today: a run dated after it is a device clock gone wrong.
+///   - sport: ``Completion/run`` for a run; another sport's name (`cycling`) stores the activity as cross-training
+///     (`import --all-sports`), never counted as a run.
 /// - Throws: ``UnusableActivity`` when the activity has no date, distance or duration, is dated after today, or
 ///   holds a value the logbook would refuse (see `Completion.validated()`).
 public func activityRun(
-  _ summary: ActivitySummary, file: String, title: String? = nil, calendar: Calendar, today: CivilDate
+  _ summary: ActivitySummary, file: String, title: String? = nil, calendar: Calendar, today: CivilDate,
+  sport: String = Completion.run
 ) throws(UnusableActivity) -> Completion {
   let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
   guard let year = parts.year, let month = parts.month, let day = parts.day,
@@ -62,7 +65,7 @@ public func activityRun(
     averageHeartRate: heartRate, elevationGainMeters: summary.elevationGainMeters,
     note: title.flatMap { $0.isEmpty ? nil : $0 },
     // A format the logbook has no word for yet (FIT) is stored under the nearest one, TCX.
-    source: Completion.Source(rawValue: summary.format.rawValue) ?? .manual, sourceFile: file)
+    source: Completion.Source(rawValue: summary.format.rawValue) ?? .manual, sourceFile: file, sport: sport)
   do {
     return try run.validated()
   } catch {

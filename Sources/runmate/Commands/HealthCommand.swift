@@ -45,6 +45,10 @@ struct HealthCommand: ParsableCommand {
         "The saved plan its runs count for (default: the active plan).",
         valueName: "name"))
     var plan: String?
+    @Flag(
+      name: .long,
+      help: "Also store workouts of other types with a distance (cycling, swimming, walking) as cross-training.")
+    var allSports = false
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions
 
@@ -73,7 +77,7 @@ struct HealthCommand: ParsableCommand {
       // Running workouts join the logbook the one ingest way, inside saveHealth's write transaction: a run already
       // there (an earlier import, a GPX/TCX file, the run logged by hand) is one run, so two imports at once store
       // each run once; new runs are matched to the plan.
-      let (runs, withoutDistance) = healthRuns(data.workouts, timeZone: zone)
+      let (runs, withoutDistance) = healthRuns(data.workouts, timeZone: zone, allSports: allSports)
       let result = try db.saveHealth(
         days: data.days, measures: data.measures, runs: runs, profile: name, planID: saved?.id,
         slots: try plannedSlots(for: saved, in: db))
@@ -81,6 +85,7 @@ struct HealthCommand: ParsableCommand {
       var lines = [
         "imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
           + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"
+          + (allSports ? ", \(result.runs.added.count - result.newRuns) new cross-training" : "")
       ]
       if data.skippedRecords > 0 {
         let records = data.skippedRecords == 1 ? "1 record" : "\(data.skippedRecords) records"

@@ -129,6 +129,15 @@ struct WeekCommand: ParsableCommand {
         : ""
       lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title)\(ran)")
     }
+    let others = try db.crossTraining().filter { week.start <= $0.date && $0.date <= week.start.adding(days: 6) }
+    if !others.isEmpty {
+      lines.append("Cross-training (not counted as running):")
+      for activity in others {
+        lines.append(
+          "  + \(activity.date.shortLabel)  \(terminalSafe(activity.sport)), "
+            + "\(crossTrainingMinutes(activity.durationSeconds)) min, \(units.format(activity.distanceKm))")
+      }
+    }
     try writeText(lines.joined(separator: "\n") + "\n")
   }
 }

@@ -16,6 +16,8 @@ struct HTMLReport {
   let runs: [Completion]
   var units: DistanceUnit = .km
   var scheduledDates: [String: CivilDate] = [:]
+  /// Activities of other sports (cross-training): listed, never in the running figures.
+  var crossTraining: [Completion] = []
 
   func render() -> String {
     let goal = plan.goal
@@ -27,6 +29,7 @@ struct HTMLReport {
     body += section("Long run", longRunChart())
     body += section("Easy pace (m:ss per \(units.rawValue), faster is higher)", paceChart())
     body += section("Plan calendar", calendar())
+    if !crossTraining.isEmpty { body += section("Cross-training (not counted as running)", crossTrainingTable()) }
     return """
       <!DOCTYPE html>
       \(OutputKind.reportMarker)
@@ -51,6 +54,17 @@ struct HTMLReport {
       \(body)</body></html>
 
       """
+  }
+
+  /// One row per cross-training activity: day, sport, distance, minutes.
+  func crossTrainingTable() -> String {
+    var html = "<table><tr><th>Day</th><th>Sport</th><th>Distance</th><th>Minutes</th></tr>"
+    for activity in crossTraining {
+      html +=
+        "<tr><td>\(activity.date)</td><td>\(escape(activity.sport))</td><td>\(escape(distance(activity.distanceKm)))</td>"
+        + "<td>\(crossTrainingMinutes(activity.durationSeconds))</td></tr>"
+    }
+    return html + "</table>"
   }
 
   func section(_ title: String, _ content: String) -> String { "<h2>\(escape(title))</h2>\n\(content)\n" }

@@ -181,8 +181,20 @@ struct WeekJSON: Encodable {
 /// `runmate log list --format json`.
 struct LogJSON: Encodable {
   let runs: [Completion]
+  /// Other sports (`import --all-sports`): a `cross_training` list, written only when there is any.
+  var crossTraining: [Completion] = []
 
-  enum CodingKeys: String, CodingKey { case schema, runs }
+  enum CodingKeys: String, CodingKey {
+    case schema, runs
+    case crossTraining = "cross_training"
+  }
+
+  enum CrossTrainingKeys: String, CodingKey {
+    case id, date, sport, source
+    case distanceKm = "distance_km"
+    case durationS = "duration_s"
+    case sourceFile = "source_file"
+  }
 
   enum RunKeys: String, CodingKey {
     case id, date, kind, rpe, note, source, status
@@ -219,6 +231,18 @@ struct LogJSON: Encodable {
       try item.encode(run.planID, forKey: .planID)
       try item.encode(run.workoutID, forKey: .workoutID)
       try item.encode(run.status?.rawValue, forKey: .status)
+    }
+    guard !crossTraining.isEmpty else { return }
+    var others = container.nestedUnkeyedContainer(forKey: .crossTraining)
+    for activity in crossTraining {
+      var item = others.nestedContainer(keyedBy: CrossTrainingKeys.self)
+      try item.encode(activity.id, forKey: .id)
+      try item.encode(activity.date.description, forKey: .date)
+      try item.encode(activity.sport, forKey: .sport)
+      try item.encode(jsonKm(activity.distanceKm), forKey: .distanceKm)
+      try item.encode(jsonSeconds(activity.durationSeconds), forKey: .durationS)
+      try item.encode(activity.source.rawValue, forKey: .source)
+      try item.encode(activity.sourceFile, forKey: .sourceFile)
     }
   }
 }
