@@ -207,6 +207,7 @@ struct HTMLReport {
     case .race: "Race: \(plan.goal.distance.displayName) \(distance(workout.distanceKm))"
     case .long: "Long run \(distance(workout.distanceKm))"
     case .strides: "Easy \(distance(workout.distanceKm)) + strides"
+    case .crossTraining, .strength: "\(workout.kind.displayName) \(workout.durationMin) min"
     default: "\(workout.kind.displayName) \(distance(workout.distanceKm))"
     }
   }
