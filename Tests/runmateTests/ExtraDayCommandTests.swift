@@ -109,6 +109,36 @@ import Testing
     #expect(third.filter { $0.summary.contains("Strength") }.count >= 10, "\(third.map(\.summary))")
   }
 
+  /// A run logged on a strength or cross-training day matches a run of the plan (or none), never that day; progress
+  /// counts runs only.
+  @Test func aLoggedRunIsNeverMatchedToThem() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let saved = try runmate(
+      ["plan"] + Self.goal + ["--cross-training", "1", "--strength", "1", "--save", "--name", "s", "--format", "json"],
+      environment: env)
+    #expect(saved.status == 0, "\(saved.stderr)")
+    let weeks = try #require(try Self.json(saved.stdout)["weeks"] as? [[String: Any]])
+    let first = try #require(weeks.first?["workouts"] as? [[String: Any]])
+    let extraDays = first.filter {
+      ($0["kind"] as? String) == "strength" || ($0["kind"] as? String) == "cross-training"
+    }
+    .compactMap { $0["date"] as? String }
+    #expect(extraDays.count == 2)
+    for day in extraDays {
+      let logged = try runmate(
+        ["log", day, "--distance", "1.5km", "--time", "9:00", "--now", day, "--kind", "strength"], environment: env)
+      #expect(logged.status == 0, "\(logged.stderr)")
+      #expect(!logged.stdout.contains("Strength") && !logged.stdout.contains("Cross-training"), "\(logged.stdout)")
+    }
+    let progress = try runmate(["progress", "--now", "2027-01-11", "--format", "json"], environment: env)
+    #expect(progress.status == 0, "\(progress.stderr)")
+    let week = try #require((try Self.json(progress.stdout)["weeks"] as? [[String: Any]])?.first)
+    let runs = first.filter { ($0["distance_km"] as? Double ?? 0) > 0 }.count
+    #expect(week["planned_sessions"] as? Int == runs, "\(week)")
+  }
+
   /// A database saved by the version before these options (Tests/LogbookTests/Fixtures/saved-plan-main.sqlite,
   /// made by saved-plan-main.sh): its plan loads, schedules, exports and replans as before.
   @Test func aPlanSavedBeforeTheOptionsStillLoads() throws {
