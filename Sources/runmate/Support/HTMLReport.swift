@@ -235,7 +235,9 @@ struct HTMLReport {
         var state =
           cells.contains { matched.contains($0.id) }
           ? "done"
-          : !cells.isEmpty && day < report.today ? "missed" : ran.contains(where: isExtra) ? "extra" : ""
+          // Only a run can be missed: cross-training and strength days are never matched to a logged run.
+          : cells.contains(where: { $0.kind.isRun }) && day < report.today
+            ? "missed" : ran.contains(where: isExtra) ? "extra" : ""
         if day == report.today { state += state.isEmpty ? "today" : " today" }
         var lines = cells.map { "<span class=\"\($0.kind == .race ? "race" : "")\">\(escape(label($0)))</span>" }
         lines += ran.map { run in
