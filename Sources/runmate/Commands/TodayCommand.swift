@@ -27,7 +27,8 @@ struct TodayCommand: ParsableCommand {
     let runs = try db.completions()
     let workout = state.plan.workouts.first { $0.date == today }
     let next = state.plan.workouts.first { $0.date > today }
-    let energy = workout.flatMap { item in profile?.weightKg.map { $0 * item.distanceKm } }
+    // Running energy (about 1 kcal per kg and km): none for a cross-training or strength day.
+    let energy = workout.flatMap { item in item.kind.isRun ? profile?.weightKg.map { $0 * item.distanceKm } : nil }
     if output.format == .json {
       let dated = { (id: String) in state.workouts.first { $0.workoutID == id } }
       return try writeStandardOutput(

@@ -221,6 +221,7 @@ struct HTMLReport {
     case .race: "Race: \(plan.goal.distance.displayName) \(distance(workout.distanceKm))"
     case .long: "Long run \(distance(workout.distanceKm))"
     case .strides: "Easy \(distance(workout.distanceKm)) + strides"
+    case .crossTraining, .strength: "\(workout.kind.displayName) \(workout.durationMin) min"
     default: "\(workout.kind.displayName) \(distance(workout.distanceKm))"
     }
   }
@@ -248,7 +249,9 @@ struct HTMLReport {
         var state =
           cells.contains { matched.contains($0.id) }
           ? "done"
-          : !cells.isEmpty && day < report.today ? "missed" : ran.contains(where: isExtra) ? "extra" : ""
+          // Only a run can be missed: cross-training and strength days are never matched to a logged run.
+          : cells.contains(where: { $0.kind.isRun }) && day < report.today
+            ? "missed" : ran.contains(where: isExtra) ? "extra" : ""
         if day == report.today { state += state.isEmpty ? "today" : " today" }
         var lines = cells.map { "<span class=\"\($0.kind == .race ? "race" : "")\">\(escape(label($0)))</span>" }
         lines += ran.map { run in
