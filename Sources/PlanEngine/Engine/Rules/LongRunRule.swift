@@ -85,10 +85,17 @@ enum LongRunRule: WeekRule {
     if let layout = context.longRunLayout, let peaks = context.distance.longRun.peaks {
       if layout.peakWeeks.contains(week.number) {
         week.longRole = .peak
+        stepBack.append((layout.peakKm, "the length of the plan's peak long runs"))
+      } else if layout.leadInWeeks.contains(week.number) {
+        stepBack.append(
+          (
+            layout.leadInKm(spikeFactor: rules.spikeFactor, withinOfLongest: peaks.withinOfLongest),
+            "a lead-in long run, a spike guard's step under the peak long runs that come later"
+          ))
       } else if layout.stepBackWeeks.contains(week.number) {
         week.longRole = .stepBack
         // After a peak long run: a share of the longest long run so far (the plan's own number); before the first
-        // one (a week that would reach the peak early): a share of the peak the first shaping reached.
+        // one: a share of the plan's peak long run.
         let after = history.contains { layout.peakWeeks.contains($0.number) }
         let longestSoFar = history.compactMap(\.longKm).max() ?? layout.peakKm
         stepBack.append(
@@ -105,6 +112,7 @@ enum LongRunRule: WeekRule {
             ))
       }
     }
+    week.longNaturalKm = floorTenth(limits.map(\.km).min() ?? spikeLimit)
     let binding = (limits + stepBack).min { $0.km < $1.km } ?? limits[0]
     let long = max(shortestLong(week, context), floorTenth(binding.km))
     week.longKm = long
