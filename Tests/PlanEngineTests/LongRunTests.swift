@@ -196,6 +196,36 @@ struct LongRunTests {
     #expect(longs.filter { $0.date < first.date }.allSatisfy { $0.distanceKm < 0.97 * longest })
   }
 
+  /// examples/5k-beginner, week 6 (a cut-back week with a 9.375 km ceiling): the minimum run left room for two runs
+  /// and the long run only before the long run's rounding up (2.8 + 2.8 + 3.8 = 9.4 km), so an easy run was dropped
+  /// and the long run was 58 % of a 6.6 km week. Every week with a long run keeps three runs or more, the long run at
+  /// most half of it.
+  @Test func smallWeeksKeepThreeRuns() throws {
+    let share = repositoryRules.base.weekStructure.longRunMaxOfWeek
+    var checked = 0
+    for distance in [RaceDistance.fiveK, .tenK] {
+      for weeks in 6...12 {
+        for current: Double? in [nil, 8, 10, 12, 15] {
+          let asked = goal(distance, .beginner, weeks: weeks, runs: 3, currentKm: current)
+          guard let plan = try? makePlan(goal: asked, rules: repositoryRules) else { continue }
+          checked += 1
+          for week in plan.weeks {
+            guard let long = week.workouts.first(where: { $0.kind == .long }) else { continue }
+            #expect(
+              week.workouts.count >= 3, "\(distance.rawValue) \(weeks)w current=\(current ?? 0): week \(week.number)")
+            #expect(
+              long.distanceKm <= share * week.plannedKm + 0.05,
+              "\(distance.rawValue) \(weeks)w: week \(week.number) long \(long.distanceKm) of \(week.plannedKm)")
+          }
+        }
+      }
+    }
+    #expect(checked > 20)
+    let example = try makePlan(goal: goal(.fiveK, .beginner, weeks: 8), rules: repositoryRules)
+    let week6 = try #require(example.weeks.first { $0.number == 6 })
+    #expect(week6.cutback && week6.workouts.count == 3, "\(week6.workouts.map(\.distanceKm))")
+  }
+
   /// Shorter distances keep easy long runs and no peak layout.
   @Test(arguments: [RaceDistance.fiveK, .tenK, .fifteenK], Level.allCases)
   func shorterDistancesKeepEasyLongRuns(distance: RaceDistance, level: Level) throws {

@@ -29,7 +29,7 @@ enum LongRunRule: WeekRule {
         context.minRunKm, floorTenth(floorTenth(spikeLimit) / rules.minRatioToOtherRuns),
         week.phase == .race
           ? .infinity
-          : floorTenth(min(week.targetKm, week.ceilingKm) / (rules.minRatioToOtherRuns + 2))))
+          : smallWeekMinRun(min(week.targetKm, week.ceilingKm), ratio: rules.minRatioToOtherRuns)))
 
     switch week.phase {
     case .race:
@@ -118,6 +118,17 @@ enum LongRunRule: WeekRule {
     week.longKm = long
     week.longChosenKm = long
     week.longReason = .limit(km: binding.km, reason: binding.reason)
+  }
+
+  /// The longest minimum run (tenths) with which a week of `budgetKm` holds two such runs and the shortest long run
+  /// beside them, rounded up to tenths as ``shortestLong(_:_:)`` rounds it: 2 m + ⌈ratio × m⌉ ≤ budget.
+  /// (`budget / (ratio + 2)` rounded down leaves no room for the long run's rounding up: 9.375 km gave
+  /// 2.8 + 2.8 + 3.8 = 9.4 km, and the guard dropped a run.)
+  static func smallWeekMinRun(_ budgetKm: Double, ratio: Double) -> Double {
+    var tenths = Int((budgetKm / (ratio + 2) * 10 + 1e-9).rounded(.down))
+    func longTenths(_ minRun: Int) -> Int { Int((Double(minRun) * ratio - 1e-9).rounded(.up)) }
+    while tenths > 0 && Double(2 * tenths + longTenths(tenths)) / 10 > budgetKm + 1e-9 { tenths -= 1 }
+    return Double(tenths) / 10
   }
 
   /// The shortest long run that is still a third longer than a minimum-length run.
