@@ -400,6 +400,8 @@ public struct LongRunPeaks: Sendable, Codable, Hashable {
   public var stepBackOfPeak: Double
   /// The last peak long run is at least this many days before race day.
   public var lastDaysBeforeRace: Int
+  /// No peak long run earlier than this many days before race day: the peaks close the build.
+  public var earliestDaysBeforeRace: Int
 }
 
 /// A race-specific long-run variant.

@@ -299,6 +299,10 @@ struct TemplateValidator {
       peaks.stepBackOfPeak, "longRun.peaks.stepBackOfPeak", in: 0.5...(1 - peaks.withinOfLongest - 0.01),
       "a share of the peak long run, under the peak band")
     try integer(peaks.lastDaysBeforeRace, "longRun.peaks.lastDaysBeforeRace", in: 0...42)
+    // Room for every peak long run, a week apart from the next, between the two limits.
+    let earliest = peaks.lastDaysBeforeRace + 7 * (2 * peaks.maxCount - 2)
+    try integer(
+      peaks.earliestDaysBeforeRace, "longRun.peaks.earliestDaysBeforeRace", in: earliest...max(earliest, 140))
   }
 
   private func validate(_ variants: LongRunVariantRules) throws(TemplateError) {
