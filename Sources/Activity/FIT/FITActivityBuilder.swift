@@ -228,8 +228,10 @@ struct FITActivityBuilder {
       case .totalElapsedTime: totals.elapsed = value.map { $0 / 1000 }
       case .totalTimerTime: totals.timer = value.map { $0 / 1000 }
       case .totalDistance: totals.distance = value.map { $0 / 100 }
-      case .averageHeartRate: totals.averageHeartRate = value
-      case .maximumHeartRate: totals.maximumHeartRate = value
+      // A session without a heart-rate sensor may write 0 rather than the invalid value: no heart rate, like the
+      // records' readings outside the plausible range.
+      case .averageHeartRate: totals.averageHeartRate = value.flatMap { limits.heartRate.contains($0) ? $0 : nil }
+      case .maximumHeartRate: totals.maximumHeartRate = value.flatMap { limits.heartRate.contains($0) ? $0 : nil }
       case .totalAscent: totals.ascent = value
       case .sport: totals.sport = value.map { Int($0) }
       case .subSport: totals.subSport = value.map { Int($0) }
