@@ -5,7 +5,7 @@ import PlanEngine
 import RunningCore
 
 /// Why an activity read from a file is no run to store: one line for the runner, starting with the file's name
-/// (`flat.gpx (Sat 1 Jun): no duration (every point has the same time)`).
+/// (`flat.gpx (Sat 1 Jun): no duration (under a second from the first point to the last)`).
 public struct UnusableActivity: Error, Sendable, Hashable, CustomStringConvertible {
   /// The line to show.
   public var description: String
@@ -49,8 +49,9 @@ public func activityRun(
     throw UnusableActivity(
       "\(file) (\(date.shortLabel)): no distance (fewer than two points with a position)")
   }
-  guard summary.elapsedSeconds > 0 else {
-    throw UnusableActivity("\(file) (\(date.shortLabel)): no duration (every point has the same time)")
+  guard summary.elapsedSeconds >= 1 else {
+    throw UnusableActivity(
+      "\(file) (\(date.shortLabel)): no duration (under a second from the first point to the last)")
   }
   var heartRate: Int?
   if let value = summary.averageHeartRate {
