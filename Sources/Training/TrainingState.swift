@@ -91,7 +91,7 @@ public func checkRunDays(
   source: String
 ) throws(SettingError) {
   guard let days = settings.runDays else { return }
-  let most = plan.weeks.map(\.workouts.count).max() ?? 0
+  let most = plan.weeks.map { $0.workouts.filter(\.kind.isRun).count }.max() ?? 0
   if most > days.count {
     throw SettingError(
       option: "--days", value: SettingValues.dayList(days),

@@ -54,6 +54,27 @@ import Testing
     #expect(table.stdout.contains("strength 25 min") && table.stdout.contains("cross 30 min"), "\(table.stdout)")
   }
 
+  /// A 4-run plan with a strength day on a profile of 4 run days: the strength day is no run, so the run days are
+  /// enough for `export` and `schedule` (they counted it, and asked for 5 run days).
+  @Test func strengthDaysDoNotCountAsRunDays() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let profile = try runmate(
+      ["profile", "init", "bo", "--days", "tue,thu,sat,sun", "--long-run-day", "sun"], environment: env)
+    #expect(profile.status == 0, "\(profile.stderr)")
+    let saved = try runmate(
+      ["plan"] + Self.goal + ["--runs-per-week", "4", "--strength", "1", "--save", "--name", "may"], environment: env)
+    #expect(saved.status == 0, "\(saved.stderr)")
+    let out = directory.appendingPathComponent("may.ics").path
+    let export = try runmate(["export", "--out", out, "--now", "2027-01-01T10:00:00Z"], environment: env)
+    #expect(export.status == 0, "\(export.stderr)")
+    let text = try String(contentsOfFile: out, encoding: .utf8)
+    #expect(Self.events(text).filter { $0.summary.contains("Strength") }.count == 11)
+    let schedule = try runmate(["schedule", "--now", "2027-01-01"], environment: env)
+    #expect(schedule.status == 0, "\(schedule.stderr)")
+  }
+
   @Test func badCountsAndSavedPlansAreRefused() throws {
     let high = try runmate(["plan"] + Self.goal + ["--strength", "3"])
     #expect(high.status == 64)
