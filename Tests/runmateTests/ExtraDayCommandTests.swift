@@ -160,6 +160,60 @@ import Testing
     #expect(week["planned_sessions"] as? Int == runs, "\(week)")
   }
 
+  /// A past strength or cross-training day is optional: `week` marks it "not logged" (never ✘ missed) until an
+  /// activity of its kind is imported on its day (`import --all-sports`), then done; `today` says the same.
+  @Test func pastExtraDaysAreNotLoggedUntilAnActivityOfTheirKindIsImported() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    let saved = try runmate(
+      ["plan"] + Self.goal + ["--cross-training", "1", "--strength", "1", "--save", "--name", "s", "--format", "json"],
+      environment: env)
+    #expect(saved.status == 0, "\(saved.stderr)")
+    let weeks = try #require(try Self.json(saved.stdout)["weeks"] as? [[String: Any]])
+    let first = try #require(weeks.first?["workouts"] as? [[String: Any]])
+    func day(of kind: String) throws -> String {
+      try #require(first.first { ($0["kind"] as? String) == kind }?["date"] as? String)
+    }
+    let strengthDay = try day(of: "strength")
+    let crossDay = try day(of: "cross-training")
+    // The Sunday of week 1: both days are past.
+    let now = "2027-01-10"
+    func statuses() throws -> [String: String] {
+      let week = try runmate(["week", "--now", now, "--format", "json"], environment: env)
+      #expect(week.status == 0, "\(week.stderr)")
+      let nested = try #require(try Self.json(week.stdout)["week"] as? [String: Any])
+      let days = try #require(nested["workouts"] as? [[String: Any]])
+      return Dictionary(
+        days.compactMap { item in (item["date"] as? String).map { ($0, item["status"] as? String ?? "") } },
+        uniquingKeysWith: { first, _ in first })
+    }
+    let before = try statuses()
+    #expect(before[strengthDay] == "not_logged" && before[crossDay] == "not_logged", "\(before)")
+    let text = try runmate(["week", "--now", now], environment: env).stdout
+    let extraLines = text.split(separator: "\n").filter { $0.contains("Strength") || $0.contains("Cross-training") }
+    #expect(extraLines.count == 2 && extraLines.allSatisfy { $0.hasPrefix("  · ") }, "\(text)")
+    #expect(text.components(separatedBy: "(optional, not logged)").count == 3, "\(text)")
+
+    // A strength session and a ride, each on its day (a real GPX track, its type and date changed).
+    let track = try String(
+      contentsOf: repositoryRoot.appendingPathComponent(
+        "Tests/ActivityTests/Fixtures/gpx/route_2021-01-03_5.53pm.gpx"), encoding: .utf8)
+    for (name, type, date) in [("lift", "strength_training", strengthDay), ("ride", "cycling", crossDay)] {
+      let file = directory.appendingPathComponent("\(name).gpx")
+      try track.replacingOccurrences(of: "2021-01-03T", with: "\(date)T")
+        .replacingOccurrences(of: "<trkseg>", with: "<type>\(type)</type><trkseg>")
+        .write(to: file, atomically: true, encoding: .utf8)
+      let imported = try runmate(
+        ["import", "--all-sports", file.path, "--tz", "UTC", "--now", now], environment: env)
+      #expect(imported.status == 0 && imported.stdout.contains("as cross-training"), "\(imported.stdout)")
+    }
+    let after = try statuses()
+    #expect(after[strengthDay] == "done" && after[crossDay] == "done", "\(after)")
+    let today = try runmate(["today", "--now", strengthDay], environment: env)
+    #expect(today.stdout.contains("Strength") && today.stdout.contains("(done)"), "\(today.stdout)")
+  }
+
   /// A database saved by the version before these options (Tests/LogbookTests/Fixtures/saved-plan-main.sqlite,
   /// made by saved-plan-main.sh): its plan loads, schedules, exports and replans as before.
   @Test func aPlanSavedBeforeTheOptionsStillLoads() throws {
