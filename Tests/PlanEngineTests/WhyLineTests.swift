@@ -99,7 +99,10 @@ private let claims: [Claim] = {
     Claim("volume", "^Volume \(num) km") { g, c in
       same(double(g[1]), c.week.plannedKm) ? nil : "states \(g[1] ?? "") km, the week plans \(fmt(c.week.plannedKm))"
     },
-    Claim("delta", "\(signed) km over \(ref)(?: \\(\(num) km\\))?") { g, c in
+    Claim("delta", "(?:\(signed) km over|\(num) km under|(the same as)) \(ref)(?: \\(\(num) km\\))?") { raw, c in
+      // One shape for the checks below: the signed change, the week named, its number, its stated volume.
+      let change = raw[1] ?? raw[2].map { "-" + $0 } ?? (raw[3] == nil ? nil : "+0")
+      let g = [raw[0], change, raw[4], raw[5], raw[6]]
       guard let previous = c.referenced(g[2] ?? "", g[3]) else {
         return "refers to \(g[2] ?? "") from week \(c.week.number)"
       }

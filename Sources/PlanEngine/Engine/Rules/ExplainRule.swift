@@ -9,12 +9,15 @@ enum ExplainRule: WeekRule {
     let planned = round1(week.plannedKm)
     var lines: [String] = []
 
-    func signed(_ km: Double) -> String {
-      let delta = round1(km)
-      return delta < 0 ? "-" + units.format(-delta) : "+" + units.format(delta)
-    }
+    /// The week against the one it ramps from: `+3.3 km over week 1 (45 km)`, `0.2 km under week 1 (48.3 km)`
+    /// or `the same as week 1 (48.3 km)`.
     func over(_ name: String, _ km: Double) -> String {
-      "\(units.format(planned)): \(signed(planned - round1(km))) over \(name) (\(units.format(round1(km))))"
+      let reference = round1(km)
+      let delta = round1(planned - reference)
+      let change =
+        delta > 0
+        ? "+\(units.format(delta)) over" : delta < 0 ? "\(units.format(-delta)) under" : "the same as"
+      return "\(units.format(planned)): \(change) \(name) (\(units.format(reference)))"
     }
 
     // Volume.
