@@ -49,11 +49,16 @@ public final class InputFile {
 
   /// The first `count` bytes (fewer if the file is shorter): enough to tell a file's format.
   public func readHead(_ count: Int) throws(ArchiveError) -> [UInt8] {
+    try read(upTo: count, at: 0)
+  }
+
+  /// Up to `count` bytes at `offset`, fewer only where the file ends (short reads are continued).
+  public func read(upTo count: Int, at offset: Int64) throws(ArchiveError) -> [UInt8] {
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 1)
     defer { buffer.deallocate() }
     var filled = 0
     while filled < count {
-      let read = try read(into: buffer + filled, count: count - filled)
+      let read = try read(at: offset + Int64(filled), into: buffer + filled, count: count - filled)
       if read == 0 { break }
       filled += read
     }

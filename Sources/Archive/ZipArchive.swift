@@ -289,20 +289,14 @@ public final class ZipArchive {
     guard offset >= 0, count >= 0, offset <= size - Int64(count) else {
       throw Damage("a record past the end of the file (truncated?)")
     }
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 1)
-    defer { buffer.deallocate() }
-    var filled = 0
-    while filled < count {
-      let got: Int
-      do {
-        got = try file.read(at: offset + Int64(filled), into: buffer + filled, count: count - filled)
-      } catch {
-        throw Damage(error.description)
-      }
-      guard got > 0 else { throw Damage("a record past the end of the file (truncated?)") }
-      filled += got
+    let bytes: [UInt8]
+    do {
+      bytes = try file.read(upTo: count, at: offset)
+    } catch {
+      throw Damage(error.description)
     }
-    return Array(UnsafeRawBufferPointer(start: buffer, count: count))
+    guard bytes.count == count else { throw Damage("a record past the end of the file (truncated?)") }
+    return bytes
   }
 
   private static func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 {
