@@ -13,7 +13,7 @@ import Foundation
 /// | a TCX `DistanceMeters` (trackpoint or lap) | 0 to 1,000,000 m |
 /// | a TCX lap `TotalTimeSeconds` | 0 to 604,800 s (7 days) |
 /// | an activity's distance | 0 to 1,000 km (0: no distance recorded) |
-/// | an activity's elapsed time | 0 to 24 hours (a 100-mile race; longer is several recordings joined) |
+/// | an activity's elapsed time | 0 to 168 hours, 7 days (Tor des Géants' 150-hour cut-off; a 100-mile race takes 20-36) |
 /// | a gap between consecutive points | at most 12 hours: GPX tracks further apart are separate activities, a TCX or
 ///   FIT activity holding one is refused (recorded on different days) |
 /// | a run's speed over any 30 s of track | at most 25 km/h (2:24 min/km), after GPS jumps are dropped |
@@ -43,8 +43,9 @@ struct ActivityLimits: Sendable {
   var lapSeconds = 0.0...604_800.0
   /// The longest activity, metres.
   var maximumDistance = 1_000_000.0
-  /// The longest activity, seconds (24 hours).
-  var maximumElapsed = 86_400.0
+  /// The longest activity, seconds (168 hours: the longest single-stage races, Tor des Géants' 150-hour cut-off,
+  /// with room; several days of separate runs are caught by ``maximumGap``, not by this).
+  var maximumElapsed = 604_800.0
   /// The longest gap between consecutive points of one activity, seconds (12 hours): points further apart were
   /// recorded on different days.
   var maximumGap = 43_200.0

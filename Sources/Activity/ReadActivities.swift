@@ -18,7 +18,7 @@ import Foundation
 /// - Returns: The summaries, in file order; never empty.
 /// Every value is checked where it is parsed against its physical range (dates 1900–2200, heart rate
 /// 20–250 bpm, elevation −1,000–10,000 m, TCX distances 0–1,000 km), every activity against what a body
-/// can do (at most 1,000 km, 24 hours, 1:30 min/km on average and 2:24 min/km over any 30 s for a run), and a file
+/// can do (at most 1,000 km, 168 hours, 1:30 min/km on average and 2:24 min/km over any 30 s for a run), and a file
 /// may hold at most 2,000,000 track points; GPS jumps (more than 100 m at more than 15 m/s) are dropped and counted in
 /// ``ActivitySummary/droppedPoints``. The ranges are chosen in one place, `ActivityLimits`.
 /// - Throws: ``ActivityError`` when the file cannot be read, is empty, is not GPX or TCX, is refused

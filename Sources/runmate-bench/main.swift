@@ -219,7 +219,7 @@ do {
   let t0 = 1_700_000_000
   for i in 0..<gpxPoints {
     let lat = 52.5 + Double(i) * 0.00002
-    // A point every 0.4 s (5.5 m/s), so 200,000 points stay within the 24-hour limit of one activity.
+    // A point every 0.4 s (5.5 m/s), so 200,000 points take 22 hours.
     let tenths = i * 4
     let seconds = t0 + tenths / 10
     let day = CivilDate(dayNumber: seconds / 86_400)

@@ -134,19 +134,27 @@ struct PlausibilityTests {
     #expect(ride.droppedPoints == 0)
   }
 
-  @Test func anActivityLongerThan24HoursIsRefused() {
-    // Trackpoints every 10 hours (never 12 apart): 07:00, 17:00, 03:00 next day, 13:00 (30 hours).
-    let times = ["2024-03-01T07:00:00Z", "2024-03-01T17:00:00Z", "2024-03-02T03:00:00Z", "2024-03-02T13:00:00Z"]
-    let points = times.enumerated().map { index, time in
-      "<Trackpoint><Time>\(time)</Time><DistanceMeters>\(index * 50_000)</DistanceMeters></Trackpoint>"
+  /// Trackpoints every 10 hours (never 12 apart) over `hours`, 50 km apart.
+  static func ultra(hours: Int) -> String {
+    let start = Date(timeIntervalSince1970: 1_709_276_400)  // 2024-03-01T07:00:00Z
+    let points = stride(from: 0, through: hours, by: 10).enumerated().map { index, hour in
+      let time = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(hour) * 3600))
+      return "<Trackpoint><Time>\(time)</Time><DistanceMeters>\(index * 50_000)</DistanceMeters></Trackpoint>"
     }
-    let text = Self.tcx(distance: "2000").replacingOccurrences(
+    return Self.tcx(distance: "2000").replacingOccurrences(
       of: "<Trackpoint><Time>2024-03-01T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>",
       with: points.joined()
     ).replacingOccurrences(
       of: "<Trackpoint><Time>2024-03-01T07:10:00Z</Time><DistanceMeters>2000</DistanceMeters></Trackpoint>", with: "")
-    let error = Self.error(text, named: "long.tcx")
-    #expect(error?.description == "long.tcx:4: implausible activity: elapsed time 30:00:00 is longer than 24 hours")
+  }
+
+  /// A 30-hour 100-miler (Western States' cut-off) is a run; a week and more is not one activity.
+  @Test func ultrasUpToAWeekAreAcceptedLongerIsRefused() throws {
+    #expect(Self.error(Self.ultra(hours: 30), named: "ultra.tcx") == nil)
+    let week = Self.error(Self.ultra(hours: 170), named: "long.tcx")
+    #expect(
+      week?.description == "long.tcx:4: implausible activity: elapsed time 170:00:00 is longer than 168 hours",
+      "\(String(describing: week))")
   }
 
   @Test func aTCXActivityRecordedOnDifferentDaysIsRefused() {
