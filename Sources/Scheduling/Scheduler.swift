@@ -174,6 +174,7 @@ struct WeekScheduler {
     case .long: 5
     case .tempo, .intervals, .hills, .fartlek: 4
     case .strides: 3
+    case .mediumLong: 3
     case .easy: 2
     case .recovery, .crossTraining, .strength: 1
     }

@@ -319,7 +319,8 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
   // 7. Intensity.
   let intensity = base.intensity
   let allowed = Set(base.levels[goal.level].allowedKinds)
-  let alwaysAllowed: Set<WorkoutKind> = [.easy, .recovery, .long, .race, .crossTraining]
+  // The medium-long run is an easy run (10g checks where it may be).
+  let alwaysAllowed: Set<WorkoutKind> = [.easy, .recovery, .long, .race, .crossTraining, .mediumLong]
   var buildEasy = 0
   var buildTotal = 0
   for week in weeks {
@@ -497,6 +498,37 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
         "10d long share",
         "week \(week.number): long run \(fmt(long.distanceKm)) km of \(fmt(week.plannedKm)) km "
           + "(at most \(fmt(structure.longRunMaxOfWeek)))")
+    }
+    // 10f. A recovery run lasts at most weekStructure.recoveryMaxMinutes at easy pace (one minute of rounding), unless
+    // it is the minimum run.
+    for workout in week.workouts
+    where workout.kind == .recovery && Double(workout.durationMin) > structure.recoveryMaxMinutes + 1
+      && workout.distanceKm > base.volume.minRunKm + kmTolerance
+    {
+      fail(
+        "10f recovery",
+        "week \(week.number): \(workout.slot) \(fmt(workout.distanceKm)) km takes \(workout.durationMin) min "
+          + "(at most \(Int(structure.recoveryMaxMinutes)))")
+    }
+    // 10g. The medium-long run: only at mediumLong.fromRuns runs a week or more, never in race week, at most one a
+    // week, not beside the long run, at least minKm, a third shorter than the long run, and no easy run longer.
+    let mediums = week.workouts.filter { $0.kind == .mediumLong }
+    let medium = structure.mediumLong
+    if !mediums.isEmpty && (runs < medium.fromRuns || week.phase == .race || mediums.count > 1) {
+      fail("10g medium-long", "week \(week.number): \(mediums.count) medium-long runs at \(runs) runs a week")
+    }
+    for workout in mediums {
+      let easier = week.workouts.filter { [.easy, .recovery, .strides].contains($0.kind) }.map(\.distanceKm)
+      let beside = long.map { abs(workout.date.days(to: $0.date)) <= 1 } ?? true
+      if beside || workout.distanceKm < medium.minKm - kmTolerance
+        || workout.distanceKm > (long?.distanceKm ?? 0) / ratio + kmTolerance
+        || easier.contains(where: { $0 > workout.distanceKm + kmTolerance })
+      {
+        fail(
+          "10g medium-long",
+          "week \(week.number): \(workout.slot) \(fmt(workout.distanceKm)) km medium-long beside or against a "
+            + "\(fmt(long?.distanceKm ?? 0)) km long run, easy runs \(easier.map(fmt))")
+      }
     }
     // 10e. No easy run (strides included) under the minimum minutes at easy pace, unless the week is too small to
     // hold one: its long run (in race week, the last one) cannot be a third longer than such a run (spike guard, a

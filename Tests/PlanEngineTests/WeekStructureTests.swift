@@ -14,6 +14,40 @@ struct WeekStructureTests {
     #expect(long.distanceKm <= 0.5 * week.plannedKm + 0.05, "\(long.distanceKm) of \(week.plannedKm)")
   }
 
+  /// Advanced marathon, 6 runs a week from 70 km: the review found 14-15.5 km "recovery" runs the day after the long
+  /// run and no medium-long run. Now every full week has one medium-long run midweek (the week's second-longest,
+  /// 50-75 % of the long run (65 % where the other days can give it), not beside it) and recovery runs last at most 50 minutes; with the template's
+  /// medium-long rule raised to 7 runs a week, none has one and the weekly volumes are unchanged.
+  @Test func marathonSixRunsHasAMediumLongRunAndShortRecoveries() throws {
+    let asked = goal(.marathon, .advanced, weeks: 18, runs: 6, currentKm: 70)
+    let plan = try makePlan(goal: asked, rules: repositoryRules)
+    let full = plan.weeks.filter { !$0.cutback && $0.phase != .race && $0.phase != .taper }
+    for week in full {
+      let mediums = week.workouts.filter { $0.kind == .mediumLong }
+      let long = try #require(week.workouts.first { $0.kind == .long })
+      #expect(mediums.count == 1, "week \(week.number): \(week.workouts.map(\.kind))")
+      guard let medium = mediums.first else { continue }
+      #expect(abs(medium.date.days(to: long.date)) >= 2, "week \(week.number)")
+      #expect(
+        medium.distanceKm >= 0.5 * long.distanceKm, "week \(week.number): \(medium.distanceKm) of \(long.distanceKm)")
+      #expect(
+        week.workouts.filter { $0.kind != .long && $0.id != medium.id }.allSatisfy {
+          $0.distanceKm <= medium.distanceKm
+        }, "week \(week.number)")
+    }
+    for workout in plan.weeks.flatMap(\.workouts) where workout.kind == .recovery {
+      #expect(workout.durationMin <= 51, "\(workout.id): \(workout.durationMin) min")
+    }
+
+    var files = try templateFiles()
+    let index = try #require(files.firstIndex { $0.name.hasSuffix("base.yaml") })
+    files[index].text = files[index].text.replacingOccurrences(
+      of: "mediumLong: {fromRuns: 5", with: "mediumLong: {fromRuns: 7")
+    let without = try makePlan(goal: asked, rules: PlanRules(files: files))
+    #expect(!without.weeks.flatMap(\.workouts).contains { $0.kind == .mediumLong })
+    #expect(without.weeks.map(\.plannedKm) == plan.weeks.map(\.plannedKm))
+  }
+
   /// Intermediate half: Sat 15.6 + Sun 21 became at most half the long run on Saturday; four runs carry one
   /// quality session besides the long run; race week has no 10-13 km Thursday.
   @Test func halfIntermediateWeekShape() throws {

@@ -375,6 +375,34 @@ private let claims: [Claim] = {
         ? nil
         : "easy cap \(g[1] ?? "") km with a \(fmt(long)) km long run; over it: \(over.map(\.distanceKm))"
     },
+    Claim(
+      "medium-long",
+      "^Medium-long run \(num) km: the week's second-longest run, \(num) % of the long run \\(aim \(num) % at "
+        + "(\\d+)\\+ runs a week\\)"
+    ) { g, c in
+      let rules = c.base.weekStructure.mediumLong
+      guard let long = c.long, let medium = c.week.workouts.first(where: { $0.kind == .mediumLong }) else {
+        return "no medium-long run or long run"
+      }
+      guard same(medium.distanceKm, double(g[1])) else {
+        return "states \(g[1] ?? ""), plans \(fmt(medium.distanceKm))"
+      }
+      let others = c.nonRace.filter { $0.kind != .long && $0.id != medium.id }.map(\.distanceKm)
+      if let longer = others.first(where: { $0 > medium.distanceKm + tolerance }) {
+        return "not the second-longest run: \(fmt(longer)) km is longer"
+      }
+      guard abs(double(g[2]) - pct(medium.distanceKm / long)) <= 1 else { return "share \(g[2] ?? "") %" }
+      return double(g[3]) == pct(rules.ofLong) && Int(g[4] ?? "") == rules.fromRuns ? nil : "aim \(g[3] ?? "")"
+    },
+    Claim("recovery kept", "^Recovery run kept to \(num) km, at most (\\d+) minutes at easy pace") { g, c in
+      let recoveries = c.week.workouts.filter { $0.kind == .recovery }
+      guard let first = recoveries.first, same(first.distanceKm, double(g[1])) else {
+        return "states \(g[1] ?? "") km, recovery runs \(recoveries.map(\.distanceKm))"
+      }
+      return Double(g[2] ?? "") == c.base.weekStructure.recoveryMaxMinutes
+        && recoveries.allSatisfy({ Double($0.durationMin) <= c.base.weekStructure.recoveryMaxMinutes + 1 })
+        ? nil : "recovery minutes \(recoveries.map(\.durationMin))"
+    },
     Claim("easy minimum", "kept at the \(num) km minimum") { g, c in
       let minimum = double(g[1])
       let easyKinds: Set<WorkoutKind> = [.easy, .recovery, .strides]

@@ -75,7 +75,7 @@ import Testing
     Bad(
       arguments: ["log", "--distance", "5km", "--time", "30:00", "--kind", "jog"],
       message:
-        "runmate: --kind: 'jog' is not valid, allowed is easy, recovery, long, tempo, intervals, hills, fartlek, "
+        "runmate: --kind: 'jog' is not valid, allowed is easy, recovery, long, medium-long, tempo, intervals, hills, fartlek, "
         + "strides, race, cross-training, strength"),
     Bad(
       arguments: ["log", "--distance", "5km", "--time", "30:00", "--rpe", "11"],

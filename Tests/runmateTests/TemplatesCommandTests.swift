@@ -73,7 +73,7 @@ import Testing
       file: "workouts.yaml", find: "    kind: tempo\n    zone: T\n    name: Tempo run",
       replace: "    kind: tempoo\n    zone: T\n    name: Tempo run",
       message:
-        "workouts.yaml: workouts.tempo.kind: 'tempoo' is wrong, allowed is easy, recovery, long, tempo, intervals, "
+        "workouts.yaml: workouts.tempo.kind: 'tempoo' is wrong, allowed is easy, recovery, long, medium-long, tempo, intervals, "
         + "hills, fartlek, strides, race, cross-training, strength"),
     Broken(
       file: "marathon.yaml", find: "schemaVersion: 1", replace: "schemaVersion: 2",

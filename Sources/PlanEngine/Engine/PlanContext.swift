@@ -32,6 +32,9 @@ struct PlanContext: Sendable {
   let compressed: Bool
   /// The shortest run: `weekStructure.minRunMinutes` at easy pace, at least `volume.minRunKm`, rounded up to tenths.
   let minRunKm: Double
+  /// The longest recovery run: `weekStructure.recoveryMaxMinutes` at easy pace, rounded down to half kilometres
+  /// (never under the minimum run).
+  let recoveryMaxKm: Double
   /// The distance's extended taper is in use.
   let usesExtendedTaper: Bool
   var warnings: [String] = []
@@ -167,6 +170,8 @@ struct PlanContext: Sendable {
       min(
         (easyKm * 10 - 1e-9).rounded(.up) / 10,
         floorTenth(peakLongTargetKm / rules.base.longRun.minRatioToOtherRuns)))
+    recoveryMaxKm = max(
+      minRunKm, floorHalf(paces.pace(.easy).kilometers(inMinutes: rules.base.weekStructure.recoveryMaxMinutes)))
     if timeCapKm < level.peakLongRunKm.lower {
       warnings.append(
         "long runs are capped at \(Int(maxLongMinutes)) minutes, \(units.format(timeCapKm)) at your "

@@ -62,11 +62,26 @@ struct WeekDraft: Sendable {
 
   /// Easy runs were held down to stay a third shorter than the long run (the week could not reach its target).
   var cappedByLong = false
+  /// The slot whose easy run is the week's medium-long run (`weekStructure.mediumLong`).
+  var mediumLongSlot: String?
+  /// Recovery runs were held to `weekStructure.recoveryMaxMinutes` (their share went to other days).
+  var recoveryCapped = false
   /// The spike guard's limit for this week: 1.10 × the longest run of the look-back weeks.
   var spikeLimitKm = Double.infinity
   /// The shortest run this week: the plan's minimum run, lowered when the spike guard keeps the long run so
   /// short that it could not be a third longer than it (a runner whose longest run is 3 km); set by `LongRunRule`.
   var minRunKm = 0.0
+
+  /// The medium-long run as the week finally has it: its slot and distance, while it is still at least `minKm`
+  /// and no other run but the long run is longer (a later trim may have shortened it: then it is an easy run like
+  /// the others).
+  func mediumLong(minKm: Double) -> (slot: String, km: Double)? {
+    guard let slot = mediumLongSlot, let km = easyKm[slot], km >= minKm - 1e-9 else { return nil }
+    let others =
+      easyKm.filter { $0.key != slot && !shakeoutSlots.contains($0.key) }.map(\.value)
+      + sessions.values.map(\.totalKm)
+    return others.allSatisfy { $0 <= km + 1e-9 } ? (slot, km) : nil
+  }
 
   /// The longest any run but the long run (and the race) may be: a third shorter than the long run, or in
   /// race week the spike guard's limit.

@@ -30,6 +30,12 @@ struct WorkoutFactory {
           id: id, slot: slot, kind: .easy, km: km,
           purpose: "Shakeout before race day: short and easy, legs fresh.", title: "Shakeout")
       }
+      if slot.id == week.mediumLong(minKm: context.base.weekStructure.mediumLong.minKm)?.slot {
+        return simple(
+          id: id, slot: slot, kind: .mediumLong, km: km,
+          purpose: "The week's second-longest run, steady and easy: endurance without a second long-run day. "
+            + purpose)
+      }
       return simple(id: id, slot: slot, kind: slot.role == .recovery ? .recovery : .easy, km: km, purpose: purpose)
     }
   }

@@ -7,7 +7,10 @@ public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// What a workout is. `hard` kinds never fall on consecutive days.
 public enum WorkoutKind: String, Sendable, Hashable, Codable, CaseIterable {
-  case easy, recovery, long, tempo, intervals, hills, fartlek, strides, race
+  case easy, recovery, long
+  /// The midweek medium-long run at 5+ runs a week: easy pace, the week's second-longest run.
+  case mediumLong = "medium-long"
+  case tempo, intervals, hills, fartlek, strides, race
   case crossTraining = "cross-training"
   case strength
 
@@ -15,7 +18,7 @@ public enum WorkoutKind: String, Sendable, Hashable, Codable, CaseIterable {
   public var isHard: Bool {
     switch self {
     case .long, .tempo, .intervals, .hills, .fartlek, .race: true
-    case .easy, .recovery, .strides, .crossTraining, .strength: false
+    case .easy, .recovery, .strides, .crossTraining, .strength, .mediumLong: false
     }
   }
 
@@ -32,6 +35,7 @@ public enum WorkoutKind: String, Sendable, Hashable, Codable, CaseIterable {
   public var displayName: String {
     switch self {
     case .crossTraining: "Cross-training"
+    case .mediumLong: "Medium-long run"
     default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
     }
   }

@@ -241,8 +241,25 @@ public struct WeekStructureRules: Sendable, Codable, Hashable {
   public var fewRunsAtMost: Int
   /// Most quality sessions besides the long run at `fewRunsAtMost` runs a week or fewer, per level.
   public var qualityAtFewRuns: PerLevel<Int>
+  /// The midweek medium-long run at many runs a week.
+  public var mediumLong: MediumLongRules
+  /// The longest recovery run (the day after the long run), minutes at easy pace.
+  public var recoveryMaxMinutes: Double
   /// Race week.
   public var raceWeek: RaceWeekRules
+}
+
+/// The medium-long run: at `fromRuns` runs a week or more, the easy day furthest from the long run carries about
+/// `ofLong` of the long run and is the week's second-longest run.
+public struct MediumLongRules: Sendable, Codable, Hashable {
+  /// The fewest runs a week that have one.
+  public var fromRuns: Int
+  /// Its length as a share of the week's long run.
+  public var ofLong: Double
+  /// Shorter than this, km, it is an ordinary easy run.
+  public var minKm: Double
+  /// The other easy days must keep at least this share of it on average, or the week stays even.
+  public var othersAtLeastOfIt: Double
 }
 
 /// What becomes of the run on the day before the long run when `eveOfLongMaxOfLong` of the long run is under

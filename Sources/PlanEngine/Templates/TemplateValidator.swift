@@ -110,6 +110,14 @@ struct TemplateValidator {
     for level in Level.allCases {
       try integer(structure.qualityAtFewRuns[level], "weekStructure.qualityAtFewRuns.\(level.rawValue)", in: 0...3)
     }
+    let medium = structure.mediumLong
+    try integer(medium.fromRuns, "weekStructure.mediumLong.fromRuns", in: 3...8)
+    try number(
+      medium.ofLong, "weekStructure.mediumLong.ofLong", in: 0.3...1 / long.minRatioToOtherRuns,
+      "a share of the long run (at most 1 / longRun.minRatioToOtherRuns)")
+    try number(medium.minKm, "weekStructure.mediumLong.minKm", in: 0...40, "km")
+    try number(medium.othersAtLeastOfIt, "weekStructure.mediumLong.othersAtLeastOfIt", in: 0...1, "a share of it")
+    try number(structure.recoveryMaxMinutes, "weekStructure.recoveryMaxMinutes", in: 20...120, "minutes")
     let race = structure.raceWeek
     try number(race.maxRunOfRace, "weekStructure.raceWeek.maxRunOfRace", in: 0.1...1, "a share of the race distance")
     try number(race.maxRunKm, "weekStructure.raceWeek.maxRunKm", in: 2...30, "km")

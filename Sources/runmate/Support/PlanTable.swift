@@ -82,6 +82,7 @@ struct PlanTable {
         workout.slot.hasPrefix("easy") || workout.slot.hasPrefix("q")
           ? (workout.title.hasPrefix("Shakeout") ? "shakeout" : "easy") : "easy"
       case .recovery: "recovery"
+      case .mediumLong: "medium-long"
       case .long: "long"
       case .tempo: "tempo"
       case .intervals: "intervals"

@@ -27,6 +27,9 @@ enum EasyFillRule: WeekRule {
     var fillSlots: [DaySlot] = []
     var caps: [Double] = []
     var eveIndex: Int?
+    var recoveryCapped: Set<Int> = []
+    week.mediumLongSlot = nil
+    week.recoveryCapped = false
     for slot in week.slots where slot.role != .long {
       if let session = week.sessions[slot.id], !session.isStrides { continue }
       if week.phase == .race && slot.date.days(to: raceDate) == 1 {
@@ -68,6 +71,10 @@ enum EasyFillRule: WeekRule {
           cap = max(minRun, eve)
           eveIndex = fillSlots.count
         }
+      }
+      if slot.role == .recovery && context.recoveryMaxKm < cap {
+        cap = context.recoveryMaxKm
+        recoveryCapped.insert(fillSlots.count)
       }
       fillSlots.append(slot)
       caps.append(max(minRun, cap))
@@ -119,6 +126,10 @@ enum EasyFillRule: WeekRule {
       kms[index] += 0.5
       leftover -= 0.5
     }
+    if let medium = mediumLong(&kms, fillSlots, week: week, context: context, eveIndex: eveIndex) {
+      week.mediumLongSlot = fillSlots[medium].id
+    }
+    week.recoveryCapped = recoveryCapped.contains { capped[$0] && kms[$0] >= caps[$0] - 1e-9 }
     for (index, (slot, km)) in zip(fillSlots, kms).enumerated() {
       if index == eveIndex && capped[index] { week.eveCappedSlot = slot.id }
       if var session = week.sessions[slot.id], session.isStrides {
@@ -135,6 +146,46 @@ enum EasyFillRule: WeekRule {
 }
 
 extension EasyFillRule {
+  /// The medium-long run (`weekStructure.mediumLong`): at `fromRuns` runs a week or more, the plain easy day
+  /// furthest from the long run (never the day before or after it) becomes the week's second-longest run, about
+  /// `ofLong` of the long run. Its extra distance comes from the other easy days, half a kilometre at a time from
+  /// the longest, none going under the minimum run or `othersAtLeastOfIt` of it: the week's volume is unchanged.
+  /// Returns its index in `slots`, or nil when the week has none (too few runs, race week, no such day, or a week
+  /// too small: under `minKm`, or not as long as every other run but the long run).
+  static func mediumLong(
+    _ kms: inout [Double], _ slots: [DaySlot], week: WeekDraft, context: PlanContext, eveIndex: Int?
+  ) -> Int? {
+    let rules = context.base.weekStructure.mediumLong
+    guard context.runs >= rules.fromRuns, week.phase != .race, let long = week.longKm,
+      let longDate = week.slots.first(where: { $0.role == .long })?.date
+    else { return nil }
+    let candidates = slots.indices.filter { index in
+      slots[index].role == .easy && week.sessions[slots[index].id] == nil && index != eveIndex
+        && abs(slots[index].date.days(to: longDate)) > 1
+    }
+    guard
+      let chosen = candidates.max(by: {
+        (abs(slots[$0].date.days(to: longDate)), -$0) < (abs(slots[$1].date.days(to: longDate)), -$1)
+      })
+    else { return nil }
+    let maxOther = floorTenth(week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns))
+    let target = min(maxOther, floorHalf(rules.ofLong * long))
+    var result = kms
+    let floor = max(week.minRunKm, rules.othersAtLeastOfIt * target)
+    while result[chosen] + 0.5 <= target + 1e-9 {
+      let donors = result.indices.filter { $0 != chosen && result[$0] - 0.5 >= floor - 1e-9 }
+      guard let donor = donors.max(by: { (result[$0], -$0) < (result[$1], -$1) }) else { break }
+      result[donor] -= 0.5
+      result[chosen] += 0.5
+    }
+    let others =
+      result.indices.filter { $0 != chosen }.map { result[$0] }
+      + week.sessions.values.filter { !$0.isStrides }.map(\.totalKm)
+    guard result[chosen] >= rules.minKm - 1e-9, others.allSatisfy({ $0 <= result[chosen] + 1e-9 }) else { return nil }
+    kms = result
+    return chosen
+  }
+
   /// Moves the run of `slotID` (the day before the long run) to a free day of the week that is not the day before
   /// the long run: the one with the fewest hard days (quality, long) beside it, then the fewest runs, then the
   /// nearest to where it was. Days beside the week's edges count the same weekdays of the pattern (weeks repeat).

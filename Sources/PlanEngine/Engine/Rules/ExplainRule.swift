@@ -161,6 +161,20 @@ enum ExplainRule: WeekRule {
         "Easy runs capped at \(units.format(cap)) so the long run stays a third longer than any other run; "
           + "the week comes out under its target")
     }
+    let structureRules = context.base.weekStructure
+    if let long = week.longKm, let medium = week.mediumLong(minKm: structureRules.mediumLong.minKm) {
+      lines.append(
+        "Medium-long run \(units.format(round1(medium.km))): the week's second-longest run, "
+          + "\(percent(round1(medium.km) / round1(long))) of the long run (aim "
+          + "\(percent(structureRules.mediumLong.ofLong)) at \(structureRules.mediumLong.fromRuns)+ runs a week)")
+    }
+    if week.recoveryCapped,
+      let km = week.slots.first(where: { $0.role == .recovery }).flatMap({ week.easyKm[$0.id] })
+    {
+      lines.append(
+        "Recovery run kept to \(units.format(round1(km))), at most \(Int(structureRules.recoveryMaxMinutes)) "
+          + "minutes at easy pace; the rest goes to other days")
+    }
     let easyRuns = week.easyKm.values.map(round1) + sessions.filter(\.isStrides).map { round1($0.totalKm) }
     if week.raisedToMinimum, easyRuns.contains(where: { abs($0 - week.minRunKm) < 0.05 }) {
       lines.append("Easy runs kept at the \(units.format(week.minRunKm)) minimum")
