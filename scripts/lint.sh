@@ -14,6 +14,7 @@ boundaries=(
   "ArgumentParser Sources/runmate/"
   "CZlib Sources/Archive/"
   "Yams Sources/PlanEngine/"
+  "Hummingbird Sources/FeedServer/"
 )
 for rule in "${boundaries[@]}"; do
   read -r library owner <<<"$rule"

@@ -249,6 +249,7 @@ public final class LogbookDatabase: Sendable {
       }
     }
     registerIngestMigration(in: &migrator)
+    registerFeedMigration(in: &migrator)
     return migrator
   }
 
