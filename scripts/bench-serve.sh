@@ -27,6 +27,7 @@ export RUNMATE_DB="$work/runmate.sqlite" TZ=UTC
   --remind 30m --save --name bench --now 2026-12-28 >/dev/null 2>&1
 url="$("$runmate" feed create --plan bench 2>/dev/null)"
 token="${url##*/feeds/}"
+token="${token%.ics}"
 
 start_server() {
   "$runmate" serve --port 0 "$@" 2>"$work/serve.log" &
