@@ -43,7 +43,7 @@ let package = Package(
     // The one streaming XML tokenizer (a leaf: no dependency), with an explicit DTD policy; read by Health and Activity.
     .target(name: "XMLStream"),
     // GPX / TCX files → activities (streaming XML, distance, moving time, elevation, heart rate).
-    .target(name: "Activity", dependencies: ["XMLStream"]),
+    .target(name: "Activity", dependencies: ["RunningCore", "XMLStream"]),
     // Completed runs from any source → new, twins, matched to planned workouts (pure rules; no storage).
     .target(name: "Ingest", dependencies: ["RunningCore", "PlanEngine"]),
     // The embedded database (SQLite through GRDB): saved plans and completed workouts. The only module that sees GRDB.
@@ -56,7 +56,7 @@ let package = Package(
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
-    .target(name: "Health", dependencies: ["Archive", "XMLStream"]),
+    .target(name: "Health", dependencies: ["Archive", "RunningCore", "XMLStream"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
     .target(name: "CalendarExport", dependencies: ["RunningCore", "Scheduling", "ICalendar"]),
 
@@ -117,7 +117,8 @@ let package = Package(
     .testTarget(
       name: "TrainingProgressTests", dependencies: ["RunningCore", "TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "ArchiveTests", dependencies: ["Archive", "RunMateTestSupport"]),
-    .testTarget(name: "HealthTests", dependencies: ["Health", "RunMateTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "HealthTests", dependencies: ["Health", "RunningCore", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ActivityTests", dependencies: ["Activity", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream", "RunMateTestSupport"]),
     .testTarget(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CLI start-up benchmark (release build): wall and CPU time of `runmate plan --distance half --level beginner
 # --weeks 12` with a cold decoded-templates cache (a fresh $XDG_CACHE_HOME each run: the YAML is decoded and the
-# entry written) and a warm one, next to `runmate --version`. Runs interleave; medians, and ratios to --version.
+# entry written) and a warm one, and an 18-week intermediate marathon (warm), next to `runmate --version`. Runs interleave; medians, and ratios to --version.
 #   scripts/bench-cli.sh [RUNS]     (default 21)
 # BASELINE=/path/to/an/older/runmate adds that binary's plan (cold cache) to the same interleaved runs.
 set -euo pipefail
@@ -18,6 +18,9 @@ env = dict(os.environ, RUNMATE_DB=os.path.join(work, "none.sqlite"), XDG_DATA_HO
            SOURCE_DATE_EPOCH="1795000000")
 env.pop("RUNMATE_TEMPLATES", None)
 plan = ["plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--templates", "plan-templates"]
+# The heaviest shaping: peak long runs, MP budget and a 3-week taper over 18 weeks.
+marathon = ["plan", "--distance", "marathon", "--level", "intermediate", "--weeks", "18", "--recent-race",
+            "10k=50:00", "--templates", "plan-templates"]
 
 def timed(arguments, cache, program=binary):
     """Wall and CPU (user + system, the child's own rusage) milliseconds of one run."""
@@ -32,7 +35,7 @@ def timed(arguments, cache, program=binary):
 
 warm = os.path.join(work, "warm")
 timed(plan, warm)  # writes the entry the warm runs read
-cases = {"--version": [], "plan, cold cache": [], "plan, warm cache": []}
+cases = {"--version": [], "plan, cold cache": [], "plan, warm cache": [], "marathon, warm": []}
 if baseline:
     cases["plan, BASELINE"] = []
 for index in range(runs):
@@ -40,6 +43,7 @@ for index in range(runs):
     cases["--version"].append(timed(["--version"], cold))
     cases["plan, cold cache"].append(timed(plan, cold))
     cases["plan, warm cache"].append(timed(plan, warm))
+    cases["marathon, warm"].append(timed(marathon, warm))
     if baseline:
         cases["plan, BASELINE"].append(timed(plan, os.path.join(work, f"baseline-{index}"), baseline))
 shutil.rmtree(work)

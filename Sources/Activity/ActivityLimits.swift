@@ -1,3 +1,5 @@
+import Foundation
+
 /// The physical ranges every value read from a GPX or TCX file must fall in, and the work one file may
 /// cause: the one place these numbers are chosen. A value outside its range is refused where it is parsed,
 /// with ``ActivityError/outOfRange(file:line:field:value:allowed:)`` naming the line; a summary outside
@@ -11,7 +13,10 @@
 /// | a TCX `DistanceMeters` (trackpoint or lap) | 0 to 1,000,000 m |
 /// | a TCX lap `TotalTimeSeconds` | 0 to 604,800 s (7 days) |
 /// | an activity's distance | 0 to 1,000 km (0: no distance recorded) |
-/// | an activity's elapsed time | 0 to 7 days |
+/// | an activity's elapsed time | 0 to 24 hours (a 100-mile race; longer is several recordings joined) |
+/// | a gap between consecutive points | at most 12 hours: GPX tracks further apart are separate activities, a TCX or
+///   FIT activity holding one is refused (recorded on different days) |
+/// | a run's speed over any 30 s of track | at most 25 km/h (2:24 min/km), after GPS jumps are dropped |
 /// | an activity's average speed | at most 1:30 min/km (11.1 m/s) for a run, 90 km/h for a ride, with 100 m of slack |
 /// | an activity's elevation gain | at most 50,000 m (the hardest mountain ultras climb about 25,000 m) |
 /// | track points per file | 2,000,000 (a 30-hour ultra at 1 Hz is 108,000) |
@@ -38,8 +43,15 @@ struct ActivityLimits: Sendable {
   var lapSeconds = 0.0...604_800.0
   /// The longest activity, metres.
   var maximumDistance = 1_000_000.0
-  /// The longest activity, seconds.
-  var maximumElapsed = 604_800.0
+  /// The longest activity, seconds (24 hours).
+  var maximumElapsed = 86_400.0
+  /// The longest gap between consecutive points of one activity, seconds (12 hours): points further apart were
+  /// recorded on different days.
+  var maximumGap = 43_200.0
+  /// The window, seconds, over which a run's speed is checked (``maximumSustainedRunSpeed``).
+  var sustainedWindow = 30.0
+  /// The fastest a run may go over any ``sustainedWindow`` of its track, m/s (25 km/h, 2:24 min/km).
+  var maximumSustainedRunSpeed = 25 / 3.6
   /// The most climbing in one activity, metres.
   var maximumElevationGain = 50_000.0
   /// The fastest average speed of a run, m/s (1:30 min/km).
@@ -85,7 +97,7 @@ struct ActivityLimits: Sendable {
       return "distance \(Self.kilometres(distance)) km is more than \(Int(maximumDistance / 1000)) km"
     }
     if elapsed > maximumElapsed {
-      return "elapsed time \(Self.clock(elapsed)) is longer than 7 days"
+      return "elapsed time \(Self.clock(elapsed)) is longer than \(Int(maximumElapsed / 3600)) hours"
     }
     if let gain = summary.elevationGainMeters, gain > maximumElevationGain {
       return "elevation gain \(Int(gain.rounded())) m is more than \(Int(maximumElevationGain)) m"
@@ -96,6 +108,49 @@ struct ActivityLimits: Sendable {
       return "\(Self.kilometres(distance)) km in \(Self.clock(elapsed)) is faster than \(limit)"
     }
     return nil
+  }
+
+  /// Why a track's points cannot be one activity (two of them more than ``maximumGap`` apart: recorded on
+  /// different days), with the line (byte offset for FIT) of the later point; nil when they can.
+  func differentDays(_ statistics: TrackStatistics) -> (detail: String, line: Int)? {
+    if let gap = statistics.longestGap, gap.seconds > maximumGap {
+      return (
+        "points \(Self.clock(gap.seconds)) apart (\(Self.timestamp(gap.before)) to \(Self.timestamp(gap.after))): "
+          + "recorded on different days, more than \(Int(maximumGap / 3600)) hours apart",
+        gap.line
+      )
+    }
+    return nil
+  }
+
+  /// Why a run's track is faster than a runner (over ``maximumSustainedRunSpeed`` for a ``sustainedWindow``), with
+  /// the line (byte offset for FIT) where that stretch starts; nil when it is not, or the sport is not a run.
+  func tooFastForARun(_ statistics: TrackStatistics, sport: String?) -> (detail: String, line: Int)? {
+    if DeclaredSport(sport).isRun, let fastest = statistics.fastestWindow, fastest.speed > maximumSustainedRunSpeed {
+      let kmh = Self.kilometres(fastest.speed * 3600)
+      let seconds = Int((fastest.end - fastest.start).rounded())
+      let limit = maximumSustainedRunSpeed
+      return (
+        "\(Self.pace(fastest.speed)) min/km (\(kmh) km/h) for \(seconds) s from \(Self.timestamp(fastest.start)) "
+          + "is faster than a run (at most \(Self.pace(limit)) min/km, \(Self.kilometres(limit * 3600)) km/h)",
+        fastest.line
+      )
+    }
+    return nil
+  }
+
+  /// A speed in m/s as a pace, `M:SS` per kilometre, e.g. `2:24`.
+  static func pace(_ metersPerSecond: Double) -> String {
+    let seconds = 1000 / metersPerSecond
+    guard seconds.isFinite, seconds < 1e9 else { return "-" }
+    let total = Int(seconds.rounded())
+    return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
+  }
+
+  /// Seconds since 1970 as an ISO 8601 UTC time, e.g. `2024-03-01T07:12:05Z`.
+  static func timestamp(_ seconds: Double) -> String {
+    guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds) s" }
+    return ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
   }
 
   /// Metres as kilometres with one decimal, e.g. `20015.1`.

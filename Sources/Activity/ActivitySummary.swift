@@ -6,7 +6,7 @@ import Foundation
 /// The figures follow the rules of the project's reference (`gpx_stats.py`, see docs/references.md), except where
 /// a property says otherwise:
 /// - distance: haversine between consecutive points of a segment (Earth radius 6,371,008.8 m); for TCX the
-///   device's own `DistanceMeters` when the file has it;
+///   device's own `DistanceMeters` when the file has it, the time always from the same source (``distanceSource``);
 /// - moving time: intervals of at most 30 s covered at 0.894 m/s (30 min/mile) or faster; on a sparsely sampled
 ///   track (most intervals over 30 s) also longer intervals, up to 5 min, covered at that speed;
 /// - elevation gain: climbs counted once they reach 3 m above the last low (hysteresis against GPS noise);
@@ -14,16 +14,39 @@ import Foundation
 public struct ActivitySummary: Sendable, Hashable, Codable {
   /// The file format an activity was read from.
   public enum Format: String, Sendable, Codable {
-    /// GPX 1.1 (`<gpx>`): one summary per file, all tracks and segments together.
+    /// GPX 1.1 (`<gpx>`): one summary per file, all tracks and segments together, except that points more than
+    /// 12 hours apart (recorded on different days) start another summary.
     case gpx
-    /// Garmin Training Center XML (`<TrainingCenterDatabase>`): one summary per `<Activity>`.
+    /// Garmin Training Center XML (`<TrainingCenterDatabase>`): one summary per `<Activity>`, including each leg
+    /// (`<FirstSport>`, `<NextSport>`) of a `<MultiSportSession>`.
     case tcx
     /// A Garmin FIT activity file: one summary per session.
     case fit
   }
 
+  /// Where ``distanceMeters`` and, with it, the time (``start``, ``end``, ``elapsedSeconds``) came from: always one
+  /// source for both, so a distance is never paired with another source's time.
+  public enum DistanceSource: String, Sendable, Codable {
+    /// The device's cumulative distance on the points (TCX `Trackpoint/DistanceMeters`, FIT `record.distance`): the
+    /// last point's minus the first's; time from the same points.
+    case device
+    /// The laps' totals (TCX `Lap/DistanceMeters` with `TotalTimeSeconds` and `StartTime`): used when the points
+    /// carry no device distance and the laps cover the track (or there is no track); time from the laps.
+    case laps
+    /// The device's session totals (FIT `session.total_distance`, `total_elapsed_time`), for records without
+    /// distance or position.
+    case session
+    /// Haversine between consecutive positions, time from the same points.
+    case positions
+    /// No distance recorded (times only): the distance is 0.
+    case none
+  }
+
   /// The format the summary was read from.
   public var format: Format
+  /// Where the distance and time came from (see ``DistanceSource``); nil for a summary stored before this was
+  /// recorded.
+  public var distanceSource: DistanceSource?
   /// The sport as the file names it: the TCX `Activity Sport` attribute (`Running`, `Biking`, `Other`) or
   /// the GPX `trk/type` (`running`, or an app's own code); nil when the file names none.
   public var sport: String?
@@ -34,9 +57,10 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   public var start: Date
   /// The latest timestamp of the activity (the last one in a well-formed file).
   public var end: Date
-  /// The distance in metres. TCX: the device's figure when present (the largest cumulative trackpoint
-  /// `DistanceMeters`, else the sum of the laps' `DistanceMeters`), else haversine; GPX: haversine over
-  /// consecutive points within each segment, segments not joined.
+  /// The distance in metres, from the source named by ``distanceSource``. TCX: the device's figure when the
+  /// trackpoints carry it (last `DistanceMeters` minus the first, within the activity), else the laps' sum when
+  /// the laps cover the track, else haversine; GPX: haversine over consecutive points within each segment,
+  /// segments not joined.
   public var distanceMeters: Double
   /// `end − start`, in seconds, pauses included.
   public var elapsedSeconds: Double
@@ -76,12 +100,14 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   ///   - maxHeartRate: Highest heart rate, or nil.
   ///   - pointCount: The number of points used.
   ///   - droppedPoints: The number of points dropped as GPS jumps.
+  ///   - distanceSource: Where the distance and time came from.
   public init(
     format: Format, sport: String?, name: String?, start: Date, end: Date, distanceMeters: Double,
     elapsedSeconds: Double, movingSeconds: Double, elevationGainMeters: Double?, averageHeartRate: Double?,
-    maxHeartRate: Int?, pointCount: Int, droppedPoints: Int = 0
+    maxHeartRate: Int?, pointCount: Int, droppedPoints: Int = 0, distanceSource: DistanceSource? = nil
   ) {
     self.format = format
+    self.distanceSource = distanceSource
     self.sport = sport
     self.name = name
     self.start = start

@@ -271,8 +271,15 @@ struct ActivityDocument {
         detail: "\(statistics.droppedPoints) of \(total) track points are GPS jumps "
           + "(over \(Self.plain(statistics.glitchJump)) m faster than \(speed) m/s)")
     }
+    // Points on different days first: they also make the activity too long, but this says why.
+    if let problem = limits.differentDays(statistics) {
+      return .implausibleActivity(file: file, line: problem.line, detail: problem.detail)
+    }
     if let detail = limits.implausibility(of: summary) {
       return .implausibleActivity(file: file, line: line, detail: detail)
+    }
+    if let problem = limits.tooFastForARun(statistics, sport: summary.sport) {
+      return .implausibleActivity(file: file, line: problem.line, detail: problem.detail)
     }
     return nil
   }
@@ -306,7 +313,8 @@ struct ActivityDocument {
 /// The elements the readers know, by local name (any namespace prefix removed).
 enum ActivityTag {
   case gpx, metadata, trk, trkseg, trkpt, time, ele, name, type, hr, hAcc
-  case trainingCenterDatabase, activities, activity, id, notes, lap, totalTimeSeconds, distanceMeters, track
+  case trainingCenterDatabase, activities, firstSport, nextSport, activity, id, notes, lap, totalTimeSeconds,
+    distanceMeters, track
   case trackpoint, tcxTime, position, latitudeDegrees, longitudeDegrees, altitudeMeters, heartRateBpm, value
   case other
 
@@ -357,6 +365,8 @@ enum ActivityTag {
     if local.equals("TotalTimeSeconds") { return .totalTimeSeconds }
     if local.equals("Activity") { return .activity }
     if local.equals("Activities") { return .activities }
+    if local.equals("FirstSport") { return .firstSport }
+    if local.equals("NextSport") { return .nextSport }
     if local.equals("Id") { return .id }
     if local.equals("Notes") { return .notes }
     if local.equals("TrainingCenterDatabase") { return .trainingCenterDatabase }
@@ -389,15 +399,17 @@ struct PendingPoint {
 }
 
 extension TrackStatistics {
-  /// The summary of at least one point, with the distance chosen by the caller.
+  /// The summary of at least one point, with the distance chosen by the caller from `source`; the time always
+  /// from these points.
   func summary(
-    format: ActivitySummary.Format, sport: String?, name: String?, distance: Double
+    format: ActivitySummary.Format, sport: String?, name: String?, distance: Double,
+    source: ActivitySummary.DistanceSource
   ) -> ActivitySummary {
     ActivitySummary(
       format: format, sport: sport, name: name, start: Date(timeIntervalSince1970: earliest),
       end: Date(timeIntervalSince1970: latest), distanceMeters: distance, elapsedSeconds: latest - earliest,
       movingSeconds: min(movingSeconds, latest - earliest), elevationGainMeters: elevationGain,
       averageHeartRate: averageHeartRate, maxHeartRate: maximumHeartRate, pointCount: pointCount,
-      droppedPoints: droppedPoints)
+      droppedPoints: droppedPoints, distanceSource: source)
   }
 }

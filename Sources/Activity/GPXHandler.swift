@@ -3,8 +3,13 @@ import XMLStream
 /// GPX 1.1: one summary for the whole file (all tracks and segments), named by `trk/name` (else
 /// `metadata/name`), with the sport from `trk/type`. Points without a time are skipped, and so are Apple's points
 /// with a horizontal accuracy worse than 50 m, as the reference does.
+///
+/// **Different days.** A point more than ``ActivityLimits/maximumGap`` (12 hours) from the previous one (tracks
+/// recorded on different days, joined into one file) ends the activity so far and starts another: the file gives
+/// one summary per such stretch, each checked on its own, rather than one run of thousands of hours.
 struct GPXHandler: ActivityHandler {
   private var track = TrackStatistics()
+  private var summaries: [ActivitySummary] = []
   private var point = PendingPoint()
   private var inPoint = false
   private var trackName: String?
@@ -16,6 +21,7 @@ struct GPXHandler: ActivityHandler {
     self.limits = limits
     track.glitchJump = limits.glitchJump
     track.glitchSpeed = limits.glitchSpeed(sport: nil)
+    track.sustainedWindow = limits.sustainedWindow
   }
 
   mutating func start(
@@ -80,6 +86,14 @@ struct GPXHandler: ActivityHandler {
     case .trkpt:
       inPoint = false
       guard let time = point.time, (point.horizontalAccuracy ?? 0) <= 50 else { return }
+      if let last = track.lastTime, abs(time - last) > limits.maximumGap {
+        try closeActivity(document: document)
+        var next = TrackStatistics()
+        next.glitchJump = track.glitchJump
+        next.glitchSpeed = track.glitchSpeed
+        next.sustainedWindow = track.sustainedWindow
+        track = next
+      }
       track.add(point.trackPoint(time: time))
     case .trk, .trkseg:
       track.startSegment()
@@ -110,11 +124,21 @@ struct GPXHandler: ActivityHandler {
     }
   }
 
-  func finish(document: ActivityDocument) throws(ActivityError) -> [ActivitySummary] {
-    guard track.pointCount > 0 else { throw .noTimedPoints(file: document.file) }
+  /// Summarizes the points read so far as one activity, checked on its own.
+  private mutating func closeActivity(document: ActivityDocument) throws(ActivityError) {
+    guard track.pointCount > 0 else { return }
+    let source: ActivitySummary.DistanceSource = track.positionedPoints >= 2 ? .positions : .none
     let summary = track.summary(
-      format: .gpx, sport: trackType, name: trackName ?? metadataName, distance: track.haversineDistance)
+      format: .gpx, sport: trackType, name: trackName ?? metadataName, distance: track.haversineDistance,
+      source: source)
     if let problem = document.check(summary, track, line: track.firstLine ?? 1) { throw problem }
-    return [summary]
+    summaries.append(summary)
+  }
+
+  func finish(document: ActivityDocument) throws(ActivityError) -> [ActivitySummary] {
+    var handler = self
+    try handler.closeActivity(document: document)
+    guard !handler.summaries.isEmpty else { throw .noTimedPoints(file: document.file) }
+    return handler.summaries
   }
 }

@@ -9,16 +9,17 @@ import Foundation
 /// print(runs[0].distanceMeters, runs[0].movingSeconds)
 /// ```
 ///
-/// A GPX file gives one summary (all its tracks and segments); a TCX file gives one per `<Activity>` that
-/// has timed trackpoints or a lap with a start time. A `<!DOCTYPE>` with an internal subset (entity
+/// A GPX file gives one summary (all its tracks and segments; points more than 12 hours apart start another); a
+/// TCX file gives one per `<Activity>` (each leg of a `<MultiSportSession>` too) that has timed trackpoints or a lap
+/// with a start time. A `<!DOCTYPE>` with an internal subset (entity
 /// declarations: billion laughs, external entities) is refused, no entity is ever expanded and no external file
 /// or URL is read.
 /// - Parameter url: A file URL.
 /// - Returns: The summaries, in file order; never empty.
 /// Every value is checked where it is parsed against its physical range (dates 1900–2200, heart rate
 /// 20–250 bpm, elevation −1,000–10,000 m, TCX distances 0–1,000 km), every activity against what a body
-/// can do (at most 1,000 km, 7 days, 1:30 min/km for a run), and a file may hold at most 2,000,000 track
-/// points; GPS jumps (more than 100 m at more than 15 m/s) are dropped and counted in
+/// can do (at most 1,000 km, 24 hours, 1:30 min/km on average and 2:24 min/km over any 30 s for a run), and a file
+/// may hold at most 2,000,000 track points; GPS jumps (more than 100 m at more than 15 m/s) are dropped and counted in
 /// ``ActivitySummary/droppedPoints``. The ranges are chosen in one place, `ActivityLimits`.
 /// - Throws: ``ActivityError`` when the file cannot be read, is empty, is not GPX or TCX, is refused
 ///   (DTD, encoding), is malformed or truncated (naming the line), holds an unusable or out-of-range value,

@@ -2,8 +2,8 @@ import Foundation
 import XMLStream
 
 /// Garmin Training Center XML: one summary per `<Activity>` that has timed trackpoints or a lap with a start
-/// time. Distance is the device's cumulative `DistanceMeters` when the trackpoints carry it, else the laps' sum,
-/// else the haversine of the track.
+/// time, the legs of a `<MultiSportSession>` (`<FirstSport>`, `<NextSport>`) each an activity of its own sport.
+/// Distance and time come from one source (see ``TCXActivity/summary()``).
 struct TCXHandler: ActivityHandler {
   private var activity: TCXActivity?
   private var summaries: [ActivitySummary] = []
@@ -15,11 +15,12 @@ struct TCXHandler: ActivityHandler {
   ) throws(ActivityError) {
     let limits = document.limits
     switch tag {
-    case .activity where parent == .activities:
+    case .activity where parent == .activities || parent == .firstSport || parent == .nextSport:
       let sport = element.value(of: "Sport").flatMap { nonEmpty(document.string($0)) }
       activity = TCXActivity(sport: sport, line: document.tokenizer.line)
       activity?.statistics.glitchJump = limits.glitchJump
       activity?.statistics.glitchSpeed = limits.glitchSpeed(sport: sport)
+      activity?.statistics.sustainedWindow = limits.sustainedWindow
     case .id where parent == .activity:
       document.capture(.activityID, element: element)
     case .notes where parent == .activity:
@@ -128,7 +129,10 @@ private struct TCXActivity {
   var statistics = TrackStatistics()
   var lapSeconds: Double?
   private var lapStart: Double?
+  private var lapDistance: Double?
   private var lapHasTrack = false
+  /// Whether every lap so far has a start time, a `TotalTimeSeconds` and a `DistanceMeters`.
+  private var lapsComplete = true
   private var lapDistanceSum: Double?
   private var lapSecondsSum: Double?
   private var earliestLapStart: Double?
@@ -142,6 +146,7 @@ private struct TCXActivity {
   mutating func beginLap(start: Double?) {
     lapStart = start
     lapSeconds = nil
+    lapDistance = nil
     lapHasTrack = false
   }
 
@@ -154,10 +159,12 @@ private struct TCXActivity {
 
   mutating func addLapDistance(_ meters: Double?) {
     guard let meters else { return }
+    lapDistance = meters
     lapDistanceSum = (lapDistanceSum ?? 0) + meters
   }
 
   mutating func endLap() {
+    if lapStart == nil || lapSeconds == nil || lapDistance == nil { lapsComplete = false }
     if let seconds = lapSeconds { lapSecondsSum = (lapSecondsSum ?? 0) + seconds }
     guard let start = lapStart else { return }
     earliestLapStart = min(earliestLapStart ?? start, start)
@@ -172,11 +179,53 @@ private struct TCXActivity {
     return id
   }
 
-  /// The summary; nil for an activity with neither timed trackpoints nor a lap start time.
+  /// How far the laps may start after the first trackpoint, or end before the last one, and still cover the track.
+  static let lapCoverageSlack = 60.0
+
+  /// The summary; nil for an activity with neither timed trackpoints nor a lap start time. Distance and time always
+  /// come from the same source (``ActivitySummary/distanceSource``), the first that applies:
+  /// 1. `device`: at least two trackpoints carry `DistanceMeters`: the last one's minus the first one's (a device
+  ///    distance that starts at 42,014 m counts from there, not from 0), time from the trackpoints;
+  /// 2. `laps`: every lap has `StartTime`, `TotalTimeSeconds` and `DistanceMeters`, and the laps cover the track
+  ///    (from at most ``lapCoverageSlack`` after its first point to at most that before its last) or the track has
+  ///    no positions: the laps' distances summed, time from the first lap's start to the last lap's end, moving time
+  ///    the laps' `TotalTimeSeconds`;
+  /// 3. `positions`: haversine over the trackpoints, time from them;
+  /// 4. `none`: no distance at all (0), time from the trackpoints.
   func summary() -> ActivitySummary? {
+    let lapTotals: (start: Double, end: Double, distance: Double, seconds: Double)?
+    if lapsComplete, let start = earliestLapStart, let end = latestLapEnd, let distance = lapDistanceSum,
+      let seconds = lapSecondsSum
+    {
+      lapTotals = (start, max(end, start), distance, seconds)
+    } else {
+      lapTotals = nil
+    }
     if statistics.pointCount > 0 {
-      let distance = statistics.maximumCumulativeDistance ?? lapDistanceSum ?? statistics.haversineDistance
-      return statistics.summary(format: .tcx, sport: sport, name: name, distance: distance)
+      if statistics.cumulativePoints >= 2, let first = statistics.firstCumulativeDistance,
+        let last = statistics.lastCumulativeDistance
+      {
+        return statistics.summary(
+          format: .tcx, sport: sport, name: name, distance: max(0, last - first), source: .device)
+      }
+      let hasPositions = statistics.positionedPoints >= 2
+      if let laps = lapTotals,
+        !hasPositions
+          || (laps.start <= statistics.earliest + Self.lapCoverageSlack
+            && laps.end >= statistics.latest - Self.lapCoverageSlack)
+      {
+        var summary = statistics.summary(format: .tcx, sport: sport, name: name, distance: laps.distance, source: .laps)
+        summary.start = Date(timeIntervalSince1970: laps.start)
+        summary.end = Date(timeIntervalSince1970: laps.end)
+        summary.elapsedSeconds = laps.end - laps.start
+        summary.movingSeconds = min(laps.seconds, laps.end - laps.start)
+        return summary
+      }
+      if hasPositions {
+        return statistics.summary(
+          format: .tcx, sport: sport, name: name, distance: statistics.haversineDistance, source: .positions)
+      }
+      return statistics.summary(format: .tcx, sport: sport, name: name, distance: 0, source: .none)
     }
     guard let start = earliestLapStart else { return nil }
     let end = max(latestLapEnd ?? start, start)
@@ -184,7 +233,8 @@ private struct TCXActivity {
       format: .tcx, sport: sport, name: name, start: Date(timeIntervalSince1970: start),
       end: Date(timeIntervalSince1970: end), distanceMeters: lapDistanceSum ?? 0, elapsedSeconds: end - start,
       movingSeconds: min(lapSecondsSum ?? 0, end - start), elevationGainMeters: nil, averageHeartRate: nil,
-      maxHeartRate: nil, pointCount: 0)
+      maxHeartRate: nil, pointCount: 0,
+      distanceSource: lapDistanceSum == nil ? ActivitySummary.DistanceSource.none : .laps)
   }
 }
 

@@ -53,6 +53,28 @@ struct TrackStatistics {
   private var longIntervals = 0
   /// The largest device cumulative distance seen, metres.
   private(set) var maximumCumulativeDistance: Double?
+  /// The device cumulative distance of the first and the last point (in file order) that carry one, metres.
+  private(set) var firstCumulativeDistance: Double?
+  private(set) var lastCumulativeDistance: Double?
+  /// Points that carry a device cumulative distance, and points that carry a position.
+  private(set) var cumulativePoints = 0
+  private(set) var positionedPoints = 0
+  /// The time of the last point added (in file order, across segments).
+  private(set) var lastTime: Double?
+  /// The longest interval between consecutive points (in file order, across segments, either direction), with the
+  /// times on both sides and the line of the later point.
+  private(set) var longestGap: (seconds: Double, before: Double, after: Double, line: Int)?
+  /// The fastest stretch of at least ``sustainedWindow`` seconds (and less than twice that) within a segment: its
+  /// speed (device distance between points that both carry it, else haversine), its times and the line of its
+  /// first point.
+  private(set) var fastestWindow: (speed: Double, start: Double, end: Double, line: Int)?
+  /// The shortest stretch, seconds, over which ``fastestWindow`` is measured.
+  var sustainedWindow = ActivityLimits.standard.sustainedWindow
+  /// The points of the current segment within the last ``sustainedWindow`` (and the one before): time, path
+  /// travelled in the segment up to the point, line. `windowHead` is the first one still in use.
+  private var window: [(time: Double, path: Double, line: Int)] = []
+  private var windowHead = 0
+  private var path = 0.0
   /// Points dropped as GPS jumps (see ``ActivityLimits``).
   private(set) var droppedPoints = 0
   /// The line of the first point dropped as a GPS jump.
@@ -91,6 +113,9 @@ struct TrackStatistics {
   /// Starts a new segment: the next point forms no interval with the one before it.
   mutating func startSegment() {
     previous = nil
+    window.removeAll(keepingCapacity: true)
+    windowHead = 0
+    path = 0
   }
 
   /// Adds the next point of the current segment, unless it is a GPS jump from the previous one: more than
@@ -113,8 +138,17 @@ struct TrackStatistics {
     pointCount += 1
     earliest = min(earliest, point.time)
     latest = max(latest, point.time)
+    if let last = lastTime {
+      let gap = abs(point.time - last)
+      if gap > longestGap?.seconds ?? 0 { longestGap = (gap, last, point.time, point.line) }
+    }
+    lastTime = point.time
+    if point.latitude != nil, point.longitude != nil { positionedPoints += 1 }
     if let cumulative = point.cumulativeDistance {
       maximumCumulativeDistance = max(maximumCumulativeDistance ?? cumulative, cumulative)
+      if firstCumulativeDistance == nil { firstCumulativeDistance = cumulative }
+      cumulativePoints += 1
+      lastCumulativeDistance = cumulative
     }
     if let heartRate = point.heartRate {
       heartRateSampleSum += heartRate
@@ -165,8 +199,35 @@ struct TrackStatistics {
         heartRateWeightedSum += heartRate * seconds
         heartRateSeconds += seconds
       }
+      if seconds > 0 {
+        path += max(0, travelled ?? 0)
+        advanceWindow(point)
+      }
+    } else {
+      window.append((point.time, path, point.line))
     }
     previous = point
+  }
+
+  /// Adds `point` (later than the previous one) to the sliding window and measures the stretch ending at it.
+  private mutating func advanceWindow(_ point: TrackPoint) {
+    if let last = window.last, point.time <= last.time {
+      // After points out of time order the window starts again here.
+      window.removeAll(keepingCapacity: true)
+      windowHead = 0
+    }
+    window.append((point.time, path, point.line))
+    let from = point.time - sustainedWindow
+    while window.count - windowHead >= 2, window[windowHead + 1].time <= from { windowHead += 1 }
+    if windowHead > 4_096, windowHead * 2 > window.count {
+      window.removeFirst(windowHead)
+      windowHead = 0
+    }
+    let start = window[windowHead]
+    let seconds = point.time - start.time
+    guard seconds >= sustainedWindow, seconds < 2 * sustainedWindow else { return }
+    let speed = (path - start.path) / seconds
+    if speed > fastestWindow?.speed ?? 0 { fastestWindow = (speed, start.time, point.time, start.line) }
   }
 
   /// Great-circle distance in metres between two positions in degrees (haversine, ``earthRadius``).

@@ -1,3 +1,5 @@
+import RunningCore
+
 /// Parsers for the text values of GPX and TCX elements: ISO 8601 timestamps and decimal numbers. They work
 /// on the UTF-8 bytes directly and allocate nothing, because they run once per track point.
 enum ValueParsing {
@@ -45,7 +47,7 @@ enum ValueParsing {
     guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2), expect(UInt8(ascii: ":")),
       let second = digits(2)
     else { return nil }
-    guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour <= 23,
+    guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month), hour <= 23,
       minute <= 59, second <= 60
     else { return nil }
 
@@ -84,7 +86,7 @@ enum ValueParsing {
     }
     guard index == bytes.count else { return nil }
 
-    let days = daysFromCivil(year: year, month: month, day: day)
+    let days = CivilDate.dayNumber(year: year, month: month, day: day)
     let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     return Double(whole) + fraction
   }
@@ -189,25 +191,5 @@ enum ValueParsing {
   /// Whether `byte` is XML whitespace.
   static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-  }
-
-  /// Days in `month` of `year` (proleptic Gregorian calendar).
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
-  }
-
-  /// Days from 1970-01-01 to a civil date (Howard Hinnant's `days_from_civil`, proleptic Gregorian).
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let shiftedMonth = month > 2 ? month - 3 : month + 9
-    let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
   }
 }

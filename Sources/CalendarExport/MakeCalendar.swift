@@ -153,7 +153,10 @@ struct EventBuilder {
 
   func event(for item: ScheduledWorkout, week: ScheduledWeek, stamp: ICalDateTime) -> VEvent {
     let workout = item.workout
-    let summary = "W\(week.week.number) \(name(workout)) · \(options.units.format(workout.distanceKm))"
+    // Cross-training and strength days are in minutes: they have no distance.
+    let amount =
+      workout.kind.isRun ? options.units.format(workout.distanceKm) : "\(workout.durationMin) min"
+    let summary = "W\(week.week.number) \(name(workout)) · \(amount)"
     let day = ICalDate(year: workout.date.year, month: workout.date.month, day: workout.date.day)
     let start: EventTime
     let end: EventTime
@@ -173,6 +176,7 @@ struct EventBuilder {
     text += "\nPlan \(schedule.plan.id) · RunningMate"
     var categories = ["Running", name(workout)]
     if workout.kind == .race { categories = ["Running", "Race"] }
+    if !workout.kind.isRun { categories = ["Training", name(workout)] }
     return VEvent(
       uid: uid(for: item, week: week), dtstamp: stamp, start: start, end: end, summary: summary,
       description: text, location: nil, categories: categories, sequence: 0, status: nil,

@@ -1,4 +1,6 @@
+import Archive
 import Foundation
+import RunningCore
 import XMLStream
 
 /// Reads a CSV of daily totals, `date,steps,distance_km,active_kcal` (the header is required; column
@@ -7,7 +9,7 @@ import XMLStream
 /// dates 1900–2200, at most 200,000 steps, 1,000 km and 20,000 kcal a day), a date given twice, or a row
 /// with another number of fields are errors naming the line. Streamed line by line (a line may be at most 64 KiB).
 func importDailyCSV(_ url: URL, name: String, options: ImportOptions) throws(HealthError) -> HealthImport {
-  let file = try RawFile(path: url.path, name: name)
+  let file = try openFile(url.path, name: name)
   let chunk = 256 << 10
   let maximumLine = 64 << 10
   var pending: [UInt8] = []
@@ -17,7 +19,8 @@ func importDailyCSV(_ url: URL, name: String, options: ImportOptions) throws(Hea
   defer { buffer.deallocate() }
   var total: Int64 = 0
   while true {
-    let count = try file.read(into: buffer, count: chunk)
+    let count: Int
+    do { count = try file.read(into: buffer, count: chunk) } catch { throw HealthError(reading: error, file: name) }
     if count == 0 { break }
     total += Int64(count)
     pending.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: count))
@@ -45,7 +48,7 @@ struct DailyCSVReader {
   let file: String
   private(set) var lineNumber = 0
   private var sawHeader = false
-  private var days: [Int: (totals: DayTotals, line: Int)] = [:]
+  private var days: [Int: (totals: HealthDay, line: Int)] = [:]
 
   init(file: String) { self.file = file }
 
@@ -74,7 +77,7 @@ struct DailyCSVReader {
     var dateBytes = Array(fields[0].utf8)
     let day = dateBytes.withUnsafeMutableBufferPointer { buffer -> Int? in
       guard let base = buffer.baseAddress else { return nil }
-      return CivilDate.days(fromISODate: ByteSpan(start: base, count: buffer.count))
+      return ExportDate.days(fromISODate: ByteSpan(start: base, count: buffer.count))
     }
     guard let day else {
       throw .csv(file: file, line: lineNumber, detail: "'\(HealthLimits.shown(fields[0]))' is not a date (YYYY-MM-DD)")
@@ -112,8 +115,8 @@ struct DailyCSVReader {
     }
     dateBytes.removeAll()
     days[day] = (
-      DayTotals(
-        date: CivilDate.string(fromDays: day), steps: values[0], distanceKm: values[1],
+      HealthDay(
+        date: CivilDate(dayNumber: day), steps: values[0], distanceKm: values[1],
         activeEnergyKcal: values[2]),
       lineNumber
     )

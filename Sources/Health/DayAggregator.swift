@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 /// The summed daily metrics.
 enum Metric: Int, CaseIterable {
@@ -242,13 +243,13 @@ struct DayAggregator {
 
   /// The de-duplicated totals per local day, sorted by date; the pieces are released as they are totalled.
   /// - Parameter ranks: Each source's rank (indexed by source id).
-  mutating func dayTotals(ranks: [SourceTable.Rank]) -> [DayTotals] {
+  mutating func dayTotals(ranks: [SourceTable.Rank]) -> [HealthDay] {
     // Source id → position in rank order.
     let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
     var position = [UInt64](repeating: 0, count: ranks.count)
     for (place, id) in order.enumerated() { position[id] = UInt64(place) }
 
-    var days: [Int64: DayTotals] = [:]
+    var days: [Int64: HealthDay] = [:]
     var scratch = CoverageScratch()
     for (index, bucketKey) in bucketKeys.enumerated() {
       let day = bucketKey >> 2
@@ -257,7 +258,8 @@ struct DayAggregator {
       buckets[index] = []
       let total = Self.total(&pieces, position: position, scratch: &scratch)
       var entry =
-        days[day] ?? DayTotals(date: CivilDate.string(fromDays: Int(day)), steps: 0, distanceKm: 0, activeEnergyKcal: 0)
+        days[day]
+        ?? HealthDay(date: CivilDate(dayNumber: Int(day)), steps: 0, distanceKm: 0, activeEnergyKcal: 0)
       switch metric {
       case .steps: entry.steps = total
       case .distance: entry.distanceKm = total

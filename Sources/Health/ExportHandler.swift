@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 import XMLStream
 
 /// Unit conversion factors (the reference's tables for distance and energy).
@@ -24,7 +25,7 @@ enum Units {
   }
 
   /// To the unit of a body measure (cm, kg, beats per minute).
-  static func measure(_ kind: BodyMeasure.Kind, _ unit: ByteSpan) -> Double? {
+  static func measure(_ kind: MeasureKind, _ unit: ByteSpan) -> Double? {
     switch kind {
     case .heightCm:
       if unit.equals("cm") { return 1 }
@@ -79,7 +80,7 @@ struct WorkoutDraft {
 struct ExportHandler {
   private enum RecordKind {
     case metric(Metric)
-    case measure(BodyMeasure.Kind)
+    case measure(MeasureKind)
   }
 
   private struct PendingSample {
@@ -164,7 +165,8 @@ struct ExportHandler {
         guard range.contains(total) else {
           let limit = HealthLimits.plain(range.upperBound)
           throw .implausibleDay(
-            file: file, date: day.date, detail: "\(HealthLimits.plain(total)) \(unit) in one day is more than \(limit)")
+            file: file, date: day.date.description,
+            detail: "\(HealthLimits.plain(total)) \(unit) in one day is more than \(limit)")
         }
       }
     }

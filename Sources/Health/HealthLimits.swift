@@ -1,4 +1,5 @@
 import Archive
+import RunningCore
 
 /// The physical ranges of what a health file may hold, and the work one zip may cause: the one place these
 /// numbers are chosen. A value outside its range is refused where it is parsed, with
@@ -51,7 +52,7 @@ enum HealthLimits {
     maximumBytes: maximumMemberBytes, ratioCheckedAfter: ratioCheckedAfter, maximumRatio: maximumRatio)
 
   /// The range of a body measure, in its normalised unit, and that unit's name.
-  static func range(of kind: BodyMeasure.Kind) -> (range: ClosedRange<Double>, unit: String) {
+  static func range(of kind: MeasureKind) -> (range: ClosedRange<Double>, unit: String) {
     switch kind {
     case .heightCm: (50...260, "cm")
     case .bodyMassKg: (20...400, "kg")

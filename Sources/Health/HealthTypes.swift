@@ -1,63 +1,5 @@
 import Foundation
-
-/// One local calendar day's activity totals, after overlapping sources have been de-duplicated (see
-/// ``importHealth(at:timeZone:progress:)`` for the rule).
-public struct DayTotals: Sendable, Hashable, Codable {
-  /// The local calendar date, `YYYY-MM-DD`, in the time zone the import was asked for.
-  public var date: String
-  /// Steps (`HKQuantityTypeIdentifierStepCount`); fractional because samples crossing midnight are split
-  /// in proportion to time.
-  public var steps: Double
-  /// Walking and running distance (`HKQuantityTypeIdentifierDistanceWalkingRunning`), in kilometres.
-  public var distanceKm: Double
-  /// Active energy (`HKQuantityTypeIdentifierActiveEnergyBurned`), in kilocalories.
-  public var activeEnergyKcal: Double
-
-  /// Creates a day's totals.
-  /// - Parameters:
-  ///   - date: `YYYY-MM-DD`.
-  ///   - steps: Steps.
-  ///   - distanceKm: Kilometres walked or run.
-  ///   - activeEnergyKcal: Active kilocalories.
-  public init(date: String, steps: Double, distanceKm: Double, activeEnergyKcal: Double) {
-    self.date = date
-    self.steps = steps
-    self.distanceKm = distanceKm
-    self.activeEnergyKcal = activeEnergyKcal
-  }
-}
-
-/// A body measurement from the export (height, body mass, resting heart rate), in normalised units.
-public struct BodyMeasure: Sendable, Hashable, Codable {
-  /// What was measured, and so the unit of ``value``.
-  public enum Kind: String, Sendable, Codable {
-    /// Height in centimetres (`HKQuantityTypeIdentifierHeight`; cm, m, mm, in and ft are converted).
-    case heightCm = "height_cm"
-    /// Body mass in kilograms (`HKQuantityTypeIdentifierBodyMass`; kg, g, lb, oz and st are converted).
-    case bodyMassKg = "body_mass_kg"
-    /// Resting heart rate in beats per minute (`HKQuantityTypeIdentifierRestingHeartRate`; count/min,
-    /// count/s and count/hr are converted).
-    case restingHeartRate = "resting_heart_rate"
-  }
-
-  /// What was measured.
-  public var kind: Kind
-  /// When: the record's `startDate`.
-  public var date: Date
-  /// The value in the unit ``kind`` names: cm, kg or beats per minute.
-  public var value: Double
-
-  /// Creates a measurement.
-  /// - Parameters:
-  ///   - kind: What was measured.
-  ///   - date: When.
-  ///   - value: The value, in the unit `kind` names.
-  public init(kind: Kind, date: Date, value: Double) {
-    self.kind = kind
-    self.date = date
-    self.value = value
-  }
-}
+import RunningCore
 
 /// A workout from the export (`<Workout>`), running or any other activity type.
 public struct HealthWorkout: Sendable, Hashable, Codable {
@@ -109,7 +51,7 @@ public struct HealthWorkout: Sendable, Hashable, Codable {
 /// What an import found: daily totals, body measures and workouts.
 public struct HealthImport: Sendable, Hashable {
   /// One entry per local day that has any step, distance or active-energy sample, sorted by date.
-  public var days: [DayTotals]
+  public var days: [HealthDay]
   /// Height, body mass and resting heart rate readings, sorted by date (exact repeats removed).
   public var measures: [BodyMeasure]
   /// Workouts of every activity type, sorted by start; the same workout written by two sources (the
@@ -133,7 +75,7 @@ public struct HealthImport: Sendable, Hashable {
   ///   - bytesRead: Bytes parsed.
   ///   - skippedRecords: Records left out for an unreadable date, value or unit.
   public init(
-    days: [DayTotals], measures: [BodyMeasure], workouts: [HealthWorkout], recordCount: Int, bytesRead: Int64,
+    days: [HealthDay], measures: [BodyMeasure], workouts: [HealthWorkout], recordCount: Int, bytesRead: Int64,
     skippedRecords: Int = 0
   ) {
     self.skippedRecords = skippedRecords

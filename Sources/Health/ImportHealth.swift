@@ -47,7 +47,10 @@ public func importHealth(
   if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
     return try importFolder(url, options: options)
   }
-  let head = try RawFile(path: url.path, name: name).readHead(4096)
+  let head: [UInt8]
+  do { head = try InputFile(path: url.path, name: name).readHead(4096) } catch {
+    throw HealthError(reading: error, file: name)
+  }
   if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
     return try importZip(url, options: options)
   }
@@ -74,60 +77,19 @@ struct ImportOptions {
 
 // MARK: - Files
 
-/// A file read with POSIX calls (no buffering of its own, no Foundation wrappers per chunk).
-final class RawFile {
-  let descriptor: Int32
-  let name: String
+/// Opens a file through Archive's reader, with its errors in Health's words.
+func openFile(_ path: String, name: String) throws(HealthError) -> InputFile {
+  do { return try InputFile(path: path, name: name) } catch { throw HealthError(reading: error, file: name) }
+}
 
-  init(path: String, name: String) throws(HealthError) {
-    self.name = name
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw .unreadable(file: name, reason: RawFile.lastError()) }
-    self.descriptor = descriptor
-  }
-
-  deinit { close(descriptor) }
-
-  static func lastError() -> String { String(cString: strerror(errno)) }
-
-  /// Reads up to `count` bytes into `pointer`; 0 at the end of the file.
-  func read(into pointer: UnsafeMutableRawPointer, count: Int) throws(HealthError) -> Int {
-    while true {
-      let result = Foundation.read(descriptor, pointer, count)
-      if result >= 0 { return result }
-      if errno == EINTR { continue }
-      throw .unreadable(file: name, reason: RawFile.lastError())
+extension HealthError {
+  /// A read error from Archive's file reader, as Health's (only `unreadable` happens on a plain file).
+  init(reading error: ArchiveError, file: String) {
+    if case .unreadable(_, let reason) = error {
+      self = .unreadable(file: file, reason: reason)
+    } else {
+      self = .unreadable(file: file, reason: "\(error)")
     }
-  }
-
-  /// Reads up to `count` bytes at `offset` into `pointer` (the file position is not used); 0 at the end.
-  func read(at offset: Int64, into pointer: UnsafeMutableRawPointer, count: Int) throws(HealthError) -> Int {
-    while true {
-      let result = pread(descriptor, pointer, count, off_t(offset))
-      if result >= 0 { return result }
-      if errno == EINTR { continue }
-      throw .unreadable(file: name, reason: RawFile.lastError())
-    }
-  }
-
-  /// The size of the file in bytes.
-  func size() throws(HealthError) -> Int64 {
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw .unreadable(file: name, reason: RawFile.lastError()) }
-    return Int64(status.st_size)
-  }
-
-  /// The first `count` bytes (fewer if the file is shorter).
-  func readHead(_ count: Int) throws(HealthError) -> [UInt8] {
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 1)
-    defer { buffer.deallocate() }
-    var filled = 0
-    while filled < count {
-      let read = try read(into: buffer + filled, count: count - filled)
-      if read == 0 { break }
-      filled += read
-    }
-    return Array(UnsafeRawBufferPointer(start: buffer, count: filled))
   }
 }
 
@@ -155,7 +117,7 @@ struct ExportStream {
   }
 
   /// Reads the next chunk of `file` and scans it; false at the end of the file.
-  mutating func read(from file: RawFile) throws(HealthError) -> Bool {
+  mutating func read(from file: InputFile) throws(HealthError) -> Bool {
     switch tokenizer.fill(from: file.descriptor) {
     case .filled:
       try drain()
@@ -234,7 +196,7 @@ struct ExportStream {
 
 /// Streams an export XML file.
 func importXMLFile(_ url: URL, displayName: String, options: ImportOptions) throws(HealthError) -> HealthImport {
-  let file = try RawFile(path: url.path, name: displayName)
+  let file = try openFile(url.path, name: displayName)
   var stream = ExportStream(file: displayName, options: options)
   while try stream.read(from: file) {
     options.progress?(stream.bytesFed)
@@ -266,7 +228,7 @@ func importFolder(_ url: URL, options: ImportOptions) throws(HealthError) -> Hea
       .map { folder.appendingPathComponent($0) }
   }
   for candidate in candidates {
-    guard let head = try? RawFile(path: candidate.path, name: candidate.lastPathComponent).readHead(4096),
+    guard let head = try? InputFile(path: candidate.path, name: candidate.lastPathComponent).readHead(4096),
       looksLikeExport(head)
     else { continue }
     return try importXMLFile(candidate, displayName: candidate.lastPathComponent, options: options)

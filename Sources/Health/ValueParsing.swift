@@ -1,48 +1,16 @@
 import Foundation
+import RunningCore
 import XMLStream
 
-/// Calendar arithmetic on the proleptic Gregorian calendar, by formula (days since 1970-01-01).
-enum CivilDate {
+/// The dates of an export as day numbers (days since 1970-01-01), through RunningCore's civil-date arithmetic.
+enum ExportDate {
   /// Days from 1970-01-01 to the date (negative before), or nil when the date does not exist.
   @inline(__always)
   static func days(year: Int, month: Int, day: Int) -> Int? {
-    guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
-    // Howard Hinnant's days_from_civil.
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
-  /// The number of days in a month.
-  @inline(__always)
-  static func daysInMonth(year: Int, month: Int) -> Int {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
+    guard month >= 1, month <= 12, day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else {
+      return nil
     }
-  }
-
-  /// The date `days` after 1970-01-01 as `YYYY-MM-DD`.
-  static func string(fromDays days: Int) -> String {
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthPart = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthPart + 2) / 5 + 1
-    let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    func pad(_ value: Int, _ width: Int) -> String {
-      let text = String(value)
-      return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-    return "\(year < 0 ? "-" : "")\(pad(abs(year), 4))-\(pad(month, 2))-\(pad(day, 2))"
+    return CivilDate.dayNumber(year: year, month: month, day: day)
   }
 
   /// Days since 1970-01-01 of a `YYYY-MM-DD` text, or nil.
@@ -86,12 +54,12 @@ enum Timestamp {
     else { return nil }
     let sign = p[20]
     guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
-    guard let year = CivilDate.digits(p, 4), let month = CivilDate.digits(p + 5, 2),
-      let day = CivilDate.digits(p + 8, 2), let hour = CivilDate.digits(p + 11, 2),
-      let minute = CivilDate.digits(p + 14, 2), let second = CivilDate.digits(p + 17, 2),
-      let offsetHours = CivilDate.digits(p + 21, 2), let offsetMinutes = CivilDate.digits(p + 23, 2)
+    guard let year = ExportDate.digits(p, 4), let month = ExportDate.digits(p + 5, 2),
+      let day = ExportDate.digits(p + 8, 2), let hour = ExportDate.digits(p + 11, 2),
+      let minute = ExportDate.digits(p + 14, 2), let second = ExportDate.digits(p + 17, 2),
+      let offsetHours = ExportDate.digits(p + 21, 2), let offsetMinutes = ExportDate.digits(p + 23, 2)
     else { return nil }
-    guard hour <= 23, minute <= 59, second <= 60, let days = CivilDate.days(year: year, month: month, day: day)
+    guard hour <= 23, minute <= 59, second <= 60, let days = ExportDate.days(year: year, month: month, day: day)
     else { return nil }
     let offset = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "+") ? 1 : -1)
     guard abs(offset) <= maximumOffset else { return nil }

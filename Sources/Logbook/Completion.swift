@@ -3,7 +3,8 @@ import Ingest
 import PlanEngine
 import RunningCore
 
-/// A run the runner did: logged by hand or imported from a GPX/TCX file.
+/// A run the runner did: logged by hand or imported from a GPX/TCX file; or, imported with `--all-sports`, an
+/// activity of another sport (``sport`` not ``Completion/run``): cross-training, never counted as running.
 public struct Completion: Sendable, Hashable, Codable {
   /// Where a completion came from.
   public enum Source: String, Sendable, Hashable, Codable { case manual, gpx, tcx, fit, health }
@@ -40,6 +41,15 @@ public struct Completion: Sendable, Hashable, Codable {
   public var workoutID: String?
   /// How it fulfilled that workout: done, or partial (much shorter than planned); nil when unplanned.
   public var status: MatchStatus?
+  /// The sport: ``Completion/run`` for a run, else the other sport's name (`cycling`, `swimming`, `walking`):
+  /// cross-training, kept out of running volume, personal bests, progress and plan matching.
+  public var sport: String
+
+  /// The sport of a run.
+  public static let run = "run"
+
+  /// True for a run; false for cross-training.
+  public var isRun: Bool { sport == Completion.run }
 
   /// Creates a completion.
   public init(
@@ -47,7 +57,7 @@ public struct Completion: Sendable, Hashable, Codable {
     movingSeconds: Double? = nil, kind: WorkoutKind? = nil, rpe: Int? = nil, averageHeartRate: Int? = nil,
     elevationGainMeters: Double? = nil, note: String? = nil, source: Source = .manual,
     sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil,
-    status: MatchStatus? = nil
+    status: MatchStatus? = nil, sport: String = Completion.run
   ) {
     self.id = id
     self.date = date
@@ -65,6 +75,7 @@ public struct Completion: Sendable, Hashable, Codable {
     self.planID = planID
     self.workoutID = workoutID
     self.status = status ?? (workoutID == nil ? nil : .done)
+    self.sport = sport
   }
 
   /// Pace in seconds per kilometre (moving time when known).

@@ -37,7 +37,7 @@ private let watchedTables = ["plan", "scheduledWorkout", "export", "profile", "c
 
 /// Adds the feed tokens and the change counter (appended after the other migrations of the logbook).
 func registerFeedMigration(in migrator: inout DatabaseMigrator) {
-  migrator.registerMigration("v7-feed-tokens") { db in
+  migrator.registerMigration("v8-feed-tokens") { db in
     try db.create(table: "feedToken") { t in
       t.autoIncrementedPrimaryKey("id")
       t.column("planID", .text).notNull().indexed().references("plan", onDelete: .cascade)

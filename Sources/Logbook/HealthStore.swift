@@ -4,43 +4,6 @@ import Ingest
 import PlanEngine
 import RunningCore
 
-/// One day of health data, in the profile's time zone.
-public struct HealthDay: Sendable, Hashable, Codable {
-  /// The local day.
-  public var date: CivilDate
-  /// Steps, deduplicated across sources.
-  public var steps: Double
-  /// Walking and running distance, km.
-  public var distanceKm: Double
-  /// Active energy, kcal.
-  public var activeKcal: Double
-
-  /// Creates a day.
-  public init(date: CivilDate, steps: Double, distanceKm: Double, activeKcal: Double) {
-    self.date = date
-    self.steps = steps
-    self.distanceKm = distanceKm
-    self.activeKcal = activeKcal
-  }
-}
-
-/// A body measurement (height cm, body mass kg, resting heart rate).
-public struct HealthMeasure: Sendable, Hashable, Codable {
-  /// `height_cm`, `body_mass_kg`, `resting_heart_rate`.
-  public var kind: String
-  /// When it was measured.
-  public var date: Date
-  /// The value, in the kind's unit.
-  public var value: Double
-
-  /// Creates a measure.
-  public init(kind: String, date: Date, value: Double) {
-    self.kind = kind
-    self.date = date
-    self.value = value
-  }
-}
-
 /// What a health import changed.
 public struct HealthImportResult: Sendable, Hashable {
   /// Days not in the database before.
@@ -68,7 +31,7 @@ extension LogbookDatabase {
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written when a value is
   ///   impossible.
   public func saveHealth(
-    days: [HealthDay], measures: [HealthMeasure], runs: [Completion], profile: String,
+    days: [HealthDay], measures: [BodyMeasure], runs: [Completion], profile: String,
     planID: String? = nil, slots: [PlannedSlot] = []
   ) throws(LogbookError) -> HealthImportResult {
     for day in days { _ = try day.validated() }
@@ -94,7 +57,7 @@ extension LogbookDatabase {
             let same =
               abs((existing["steps"] as Double) - day.steps) < 1e-6
               && abs((existing["distanceKm"] as Double) - day.distanceKm) < 1e-6
-              && abs((existing["activeKcal"] as Double) - day.activeKcal) < 1e-6
+              && abs((existing["activeKcal"] as Double) - day.activeEnergyKcal) < 1e-6
             if same { continue }
             result.updatedDays += 1
           } else {
@@ -105,18 +68,18 @@ extension LogbookDatabase {
               INSERT INTO healthDay (profile, date, steps, distanceKm, activeKcal) VALUES (?, ?, ?, ?, ?)
               ON CONFLICT(profile, date) DO UPDATE SET steps = excluded.steps, distanceKm = excluded.distanceKm,
                 activeKcal = excluded.activeKcal
-              """, arguments: [profile, day.date.description, day.steps, day.distanceKm, day.activeKcal])
+              """, arguments: [profile, day.date.description, day.steps, day.distanceKm, day.activeEnergyKcal])
           wroteRow()
         }
         for measure in measures {
           try db.execute(
             sql: "INSERT OR IGNORE INTO healthMeasure (profile, kind, date, value) VALUES (?, ?, ?, ?)",
-            arguments: [profile, measure.kind, measure.date, measure.value])
+            arguments: [profile, measure.kind.rawValue, measure.date, measure.value])
           result.newMeasures += db.changesCount
           wroteRow()
         }
         let added = try LogbookDatabase.ingestRuns(runs, planID: planID, slots: slots, in: db, wroteRow: wroteRow)
-        result.newRuns = added.added.count
+        result.newRuns = added.added.filter(\.run.isRun).count
         result.skippedRuns = added.twins.count + added.skipped.count
         result.runs = added
         return result
@@ -136,7 +99,7 @@ extension LogbookDatabase {
         ).compactMap { row -> HealthDay? in
           guard let date = CivilDate(iso: row["date"]) else { return nil }
           return HealthDay(
-            date: date, steps: row["steps"], distanceKm: row["distanceKm"], activeKcal: row["activeKcal"])
+            date: date, steps: row["steps"], distanceKm: row["distanceKm"], activeEnergyKcal: row["activeKcal"])
         }
       }
     } catch {
@@ -145,13 +108,13 @@ extension LogbookDatabase {
   }
 
   /// The latest measure of `kind` for `profile`.
-  public func latestMeasure(kind: String, profile: String) throws(LogbookError) -> HealthMeasure? {
+  public func latestMeasure(kind: MeasureKind, profile: String) throws(LogbookError) -> BodyMeasure? {
     do {
       return try writer.read { db in
         try Row.fetchOne(
           db, sql: "SELECT date, value FROM healthMeasure WHERE profile = ? AND kind = ? ORDER BY date DESC LIMIT 1",
-          arguments: [profile, kind]
-        ).map { HealthMeasure(kind: kind, date: $0["date"], value: $0["value"]) }
+          arguments: [profile, kind.rawValue]
+        ).map { BodyMeasure(kind: kind, date: $0["date"], value: $0["value"]) }
       }
     } catch {
       throw LogbookDatabase.describe(error, path: path)

@@ -86,14 +86,37 @@ extension LogbookDatabase {
 
   /// The body of ``ingestRuns(_:planID:slots:)``, inside the caller's write transaction; `wroteRow` is called after
   /// each row written.
+  ///
+  /// Runs and cross-training (other sports, ``Completion/isRun`` false) are ingested apart: runs are compared with
+  /// the stored runs and matched to `slots`; cross-training only with stored cross-training, never matched to a
+  /// planned run. ``IngestedRuns/before`` holds the stored runs.
   static func ingestRuns(
     _ candidates: [Completion], planID: String?, slots: [PlannedSlot], in db: Database,
     wroteRow: () -> Void
   ) throws -> IngestedRuns {
-    let before = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
+    let stored = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
     var planID = planID
     if let id = planID, try !PlanRecord.exists(db, key: id) { planID = nil }
     let slots = planID == nil ? [] : slots
+    var result = try ingestBatch(
+      candidates.filter(\.isRun), stored: stored.filter(\.isRun), planID: planID, slots: slots, in: db,
+      wroteRow: wroteRow)
+    let others = candidates.filter { !$0.isRun }
+    if !others.isEmpty {
+      let crossTraining = try ingestBatch(
+        others, stored: stored.filter { !$0.isRun }, planID: nil, slots: [], in: db, wroteRow: wroteRow)
+      result.added += crossTraining.added
+      result.twins += crossTraining.twins
+      result.skipped += crossTraining.skipped
+    }
+    return result
+  }
+
+  /// Ingests `candidates` against `before` (all of one kind: runs, or cross-training).
+  private static func ingestBatch(
+    _ candidates: [Completion], stored before: [Completion], planID: String?, slots: [PlannedSlot],
+    in db: Database, wroteRow: () -> Void
+  ) throws -> IngestedRuns {
     let taken = Set(before.filter { $0.planID != nil && $0.planID == planID }.compactMap(\.workoutID))
     let outcome = ingest(candidates, stored: before, slots: slots, taken: taken)
 
@@ -107,6 +130,7 @@ extension LogbookDatabase {
       run.planID = before[index].planID
       run.workoutID = before[index].workoutID
       run.status = duplicate.status ?? before[index].status
+      run.sport = before[index].sport
       try CompletionRecord(run).update(db)
       wroteRow()
       current[index] = run

@@ -249,6 +249,12 @@ public final class LogbookDatabase: Sendable {
       }
     }
     registerIngestMigration(in: &migrator)
+    migrator.registerMigration("v7-completion-sport") { db in
+      // Cross-training (`import --all-sports`): the sport of each completion; everything stored before is a run.
+      try db.alter(table: "completion") { t in
+        t.add(column: "sport", .text).notNull().defaults(to: Completion.run)
+      }
+    }
     registerFeedMigration(in: &migrator)
     return migrator
   }
@@ -596,9 +602,21 @@ public final class LogbookDatabase: Sendable {
     }
   }
 
-  /// Every completion, by date.
+  /// Every run, by date: what running volume, personal bests, progress and matching count. Cross-training (other
+  /// sports imported with `--all-sports`) is left out: see ``crossTraining()``.
   public func completions() throws(LogbookError) -> [Completion] {
-    try read { db in try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion) }
+    try read { db in
+      try CompletionRecord.filter(Column("sport") == Completion.run).order(Column("date"), Column("id"))
+        .fetchAll(db).map(\.completion)
+    }
+  }
+
+  /// Every activity of another sport (cross-training), by date.
+  public func crossTraining() throws(LogbookError) -> [Completion] {
+    try read { db in
+      try CompletionRecord.filter(Column("sport") != Completion.run).order(Column("date"), Column("id"))
+        .fetchAll(db).map(\.completion)
+    }
   }
 
   /// Deletes the completion with `id`, returning it.
@@ -660,6 +678,7 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
   var planID: String?
   var workoutID: String?
   var status: String?  // v6-ingest-status
+  var sport: String  // v7-completion-sport
 
   init(_ c: Completion) {
     id = c.id
@@ -678,6 +697,7 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
     planID = c.planID
     workoutID = c.workoutID
     status = c.status?.rawValue
+    sport = c.sport
   }
 
   mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -689,6 +709,6 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
       kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
       elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
       sourceFile: sourceFile, planID: planID, workoutID: workoutID,
-      status: status.flatMap(MatchStatus.init(rawValue:)))
+      status: status.flatMap(MatchStatus.init(rawValue:)), sport: sport)
   }
 }

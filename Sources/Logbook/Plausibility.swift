@@ -29,10 +29,14 @@ public enum Plausible {
   public static let dayKm: ClosedRange<Double> = 0...1_000
   /// Active energy in one day, kcal.
   public static let dayKcal: ClosedRange<Double> = 0...50_000
-  /// Body measures by kind; other kinds must be finite and not negative.
-  public static let measures: [String: ClosedRange<Double>] = [
-    "height_cm": 30...300, "body_mass_kg": 1...700, "resting_heart_rate": 20...250,
-  ]
+  /// The possible values of each body measure, in its kind's unit.
+  public static func measure(_ kind: MeasureKind) -> ClosedRange<Double> {
+    switch kind {
+    case .heightCm: 30...300
+    case .bodyMassKg: 1...700
+    case .restingHeartRate: 20...250
+    }
+  }
 }
 
 /// `1e+21`, `nan`, `5.0`: a value as stored, for messages (never traps).
@@ -108,30 +112,24 @@ extension HealthDay {
     }
     try check("steps", steps, Plausible.daySteps, "")
     try check("distance", distanceKm, Plausible.dayKm, "km")
-    try check("active energy", activeKcal, Plausible.dayKcal, "kcal")
+    try check("active energy", activeEnergyKcal, Plausible.dayKcal, "kcal")
     return self
   }
 }
 
-extension HealthMeasure {
+extension BodyMeasure {
   /// The measure when its value and date are possible.
   ///
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)``.
-  public func validated() throws(LogbookError) -> HealthMeasure {
-    let record = "health measure \(kind)"
+  public func validated() throws(LogbookError) -> BodyMeasure {
+    let record = "health measure \(kind.rawValue)"
     guard Plausible.instants.contains(date) else {
       throw .implausible(record: record, field: "date", value: "\(date)", allowed: "between 1900 and 2100")
     }
-    if let range = Plausible.measures[kind] {
-      guard range.contains(value) else {
-        throw .implausible(
-          record: record + " of \(date)", field: kind, value: valueText(value),
-          allowed: range.text(""))
-      }
-    } else if !(value.isFinite && value >= 0) {
+    let range = Plausible.measure(kind)
+    guard range.contains(value) else {
       throw .implausible(
-        record: record + " of \(date)", field: kind, value: valueText(value),
-        allowed: "a finite number, 0 or more")
+        record: record + " of \(date)", field: kind.rawValue, value: valueText(value), allowed: range.text(""))
     }
     return self
   }

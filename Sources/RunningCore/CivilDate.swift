@@ -40,6 +40,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
   /// Days from 1970-01-01 to a proleptic Gregorian year, month and day (Howard Hinnant's `days_from_civil`), with
   /// no check of the fields: for callers that validate their own (a timestamp parser, libical's values).
+  @inlinable
   public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
@@ -118,9 +119,11 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
   }
 
   /// Whether `year` has a 29 February (proleptic Gregorian).
+  @inlinable
   public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
   /// The number of days in `month` (1 to 12) of `year`.
+  @inlinable
   public static func daysInMonth(year: Int, month: Int) -> Int {
     switch month {
     case 2: return isLeap(year) ? 29 : 28

@@ -166,15 +166,16 @@ struct WeekScheduler {
     return Result(workouts: scheduled, notes: notes)
   }
 
-  /// Higher is more important: race, long run, quality, strides, easy, recovery.
+  /// Higher is more important: race, long run, quality, strides, easy, then recovery runs, cross-training and
+  /// strength days.
   func priority(_ workout: Workout) -> Int {
     switch workout.kind {
     case .race: 6
     case .long: 5
     case .tempo, .intervals, .hills, .fartlek: 4
     case .strides: 3
-    case .easy, .crossTraining: 2
-    case .recovery: 1
+    case .easy: 2
+    case .recovery, .crossTraining, .strength: 1
     }
   }
 
@@ -193,7 +194,8 @@ struct WeekScheduler {
         continue
       }
       if day >= plan.goal.raceDate { continue }
-      if let why = unavailability(workout, on: day, ignoringRunDays: false) {
+      // Cross-training and strength days are not runs: the runner's run days do not bind them.
+      if let why = unavailability(workout, on: day, ignoringRunDays: !workout.kind.isRun) {
         reasons[day.dayNumber] = why
       } else {
         candidates.append(day)

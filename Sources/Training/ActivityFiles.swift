@@ -10,7 +10,11 @@ import RunningCore
 public struct ActivityFiles: Sendable {
   /// The runs read, in the order found (files sorted by path, archive members in archive order).
   public var runs: [Completion] = []
-  /// Activities of other sports, by sport (`cycling`), each named by where it was found.
+  /// Activities of other sports read as cross-training (`--all-sports`), in the order found: each with its sport
+  /// (``Completion/sport``), never a run.
+  public var crossTraining: [Completion] = []
+  /// Activities of other sports left out (without `--all-sports`), by sport (`cycling`), each named by where it
+  /// was found.
   public var otherSports: [String: [String]] = [:]
   /// Activities read from a file but holding no run to store (no distance, no duration, dated after today), one
   /// line each starting with the file's name.
@@ -56,10 +60,13 @@ func isActivityName(_ name: String) -> Bool {
 ///   - paths: Files and folders, as given.
 ///   - calendar: A Gregorian calendar in the runner's time zone (the runs' days).
 ///   - today: The runner's today.
+///   - allSports: True to read activities of other sports as cross-training (``ActivityFiles/crossTraining``)
+///     instead of leaving them out (``ActivityFiles/otherSports``).
 ///   - progress: Called after each activity file with (files done, files known so far).
 /// - Throws: ``ActivityFilesError`` when a path does not exist or no temporary folder can be made.
 public func readActivityFiles(
-  _ paths: [String], calendar: Calendar, today: CivilDate, progress: ((Int, Int) -> Void)? = nil
+  _ paths: [String], calendar: Calendar, today: CivilDate, allSports: Bool = false,
+  progress: ((Int, Int) -> Void)? = nil
 ) throws(ActivityFilesError) -> ActivityFiles {
   var top: [String] = []
   for path in paths {
@@ -74,6 +81,7 @@ public func readActivityFiles(
     }
   }
   let reader = try ActivityFileReader(calendar: calendar, today: today, progress: progress)
+  reader.allSports = allSports
   defer { reader.removeTemporaryFolder() }
   reader.total = top.count
   for path in top { reader.readTopLevel(path) }
@@ -128,6 +136,8 @@ final class ActivityFileReader {
   let today: CivilDate
   let progress: ((Int, Int) -> Void)?
   let temporaryFolder: URL
+  /// True to keep other sports as cross-training.
+  var allSports = false
   var result = ActivityFiles()
   var total = 0
   var done = 0
@@ -347,7 +357,7 @@ final class ActivityFileReader {
     archive: String, member: String,
     inflate: (TemporaryOutput) throws(ArchiveError) -> Void
   ) {
-    if let type = entry?.type, case .other(let sport) = DeclaredSport(type) {
+    if !allSports, let type = entry?.type, case .other(let sport) = DeclaredSport(type) {
       result.otherSports[sport, default: []].append(shownName(fileName))
       return
     }
@@ -368,7 +378,7 @@ final class ActivityFileReader {
   /// Reads one GPX, TCX (or, where the reader knows it, FIT) file; its activities become runs, other sports or
   /// unusable lines, its error a refused line naming `shown`.
   func readActivityFile(at path: String, shown: String, fileName: String, entry: StravaIndex.Entry?) {
-    if let type = entry?.type, case .other(let sport) = DeclaredSport(type) {
+    if !allSports, let type = entry?.type, case .other(let sport) = DeclaredSport(type) {
       result.otherSports[sport, default: []].append(shownName(fileName))
       return
     }
@@ -390,14 +400,19 @@ final class ActivityFileReader {
     let safeName = shownName(fileName)
     for summary in summaries {
       // The index's type is what the runner chose on Strava; without one, the file's own sport decides.
-      let isRun = entry?.type.map { DeclaredSport($0).isRun } ?? DeclaredSport(summary.sport).isRun
-      guard isRun else {
-        result.otherSports[DeclaredSport(summary.sport).description, default: []].append(safeName)
-        continue
+      let declared = entry?.type.map { DeclaredSport($0) } ?? DeclaredSport(summary.sport)
+      var sport = Completion.run
+      if case .other(let name) = declared {
+        guard allSports else {
+          result.otherSports[DeclaredSport(summary.sport).description, default: []].append(safeName)
+          continue
+        }
+        sport = name
       }
       do {
-        result.runs.append(
-          try activityRun(summary, file: safeName, title: entry?.name, calendar: calendar, today: today))
+        let run = try activityRun(
+          summary, file: safeName, title: entry?.name, calendar: calendar, today: today, sport: sport)
+        if run.isRun { result.runs.append(run) } else { result.crossTraining.append(run) }
       } catch  where error.isImpossible {
         result.refused.append(error.description)
       } catch {

@@ -5,7 +5,7 @@ import PlanEngine
 import RunningCore
 
 /// Why an activity read from a file is no run to store: one line for the runner, starting with the file's name
-/// (`flat.gpx (Sat 1 Jun): no duration (every point has the same time)`).
+/// (`flat.gpx (Sat 1 Jun): no duration (under a second from the first point to the last)`).
 public struct UnusableActivity: Error, Sendable, Hashable, CustomStringConvertible {
   /// The line to show.
   public var description: String
@@ -29,10 +29,13 @@ public struct UnusableActivity: Error, Sendable, Hashable, CustomStringConvertib
 ///   - title: The activity's name from an index (Strava's `activities.csv`), stored as the note; nil for none.
 ///   - calendar: A Gregorian calendar in the runner's time zone.
 ///   - today: The runner's today: a run dated after it is a device clock gone wrong.
+///   - sport: ``Completion/run`` for a run; another sport's name (`cycling`) stores the activity as cross-training
+///     (`import --all-sports`), never counted as a run.
 /// - Throws: ``UnusableActivity`` when the activity has no date, distance or duration, is dated after today, or
 ///   holds a value the logbook would refuse (see `Completion.validated()`).
 public func activityRun(
-  _ summary: ActivitySummary, file: String, title: String? = nil, calendar: Calendar, today: CivilDate
+  _ summary: ActivitySummary, file: String, title: String? = nil, calendar: Calendar, today: CivilDate,
+  sport: String = Completion.run
 ) throws(UnusableActivity) -> Completion {
   let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
   guard let year = parts.year, let month = parts.month, let day = parts.day,
@@ -46,8 +49,9 @@ public func activityRun(
     throw UnusableActivity(
       "\(file) (\(date.shortLabel)): no distance (fewer than two points with a position)")
   }
-  guard summary.elapsedSeconds > 0 else {
-    throw UnusableActivity("\(file) (\(date.shortLabel)): no duration (every point has the same time)")
+  guard summary.elapsedSeconds >= 1 else {
+    throw UnusableActivity(
+      "\(file) (\(date.shortLabel)): no duration (under a second from the first point to the last)")
   }
   var heartRate: Int?
   if let value = summary.averageHeartRate {
@@ -62,7 +66,7 @@ public func activityRun(
     averageHeartRate: heartRate, elevationGainMeters: summary.elevationGainMeters,
     note: title.flatMap { $0.isEmpty ? nil : $0 },
     // A format the logbook has no word for yet (FIT) is stored under the nearest one, TCX.
-    source: Completion.Source(rawValue: summary.format.rawValue) ?? .manual, sourceFile: file)
+    source: Completion.Source(rawValue: summary.format.rawValue) ?? .manual, sourceFile: file, sport: sport)
   do {
     return try run.validated()
   } catch {

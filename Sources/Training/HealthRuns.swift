@@ -1,3 +1,4 @@
+import Activity
 import Foundation
 import Health
 import Logbook
@@ -7,28 +8,37 @@ import RunningCore
 /// The running workouts of a Health export as completed runs, on their local day in `timeZone`, and the running
 /// workouts that cannot be runs (no distance: a treadmill run without a footpod, a watch without GPS), so that the
 /// import can say what it left out instead of dropping them silently.
+///
+/// With `allSports`, workouts of other types with a distance (cycling, swimming, walking) are in `runs` too, as
+/// cross-training: ``Completion/sport`` names the sport (as `import --all-sports` names it), never a run; other
+/// types without a distance are left out (the logbook stores a distance).
 public func healthRuns(
   _ workouts: [HealthWorkout],
-  timeZone: TimeZone
+  timeZone: TimeZone,
+  allSports: Bool = false
 ) -> (runs: [Completion], withoutDistance: [CivilDate]) {
   var calendar = Calendar(identifier: .gregorian)
   calendar.timeZone = timeZone
   var runs: [Completion] = []
   var withoutDistance: [CivilDate] = []
-  for workout in workouts where workout.isRunning && workout.durationSeconds > 0 {
+  for workout in workouts where (workout.isRunning || allSports) && workout.durationSeconds > 0 {
+    var sport = Completion.run
+    if !workout.isRunning {
+      if case .other(let name) = DeclaredSport(workout.activityType) { sport = name }
+    }
     let parts = calendar.dateComponents([.year, .month, .day], from: workout.start)
     guard let year = parts.year, let month = parts.month, let day = parts.day,
       let date = CivilDate(year: year, month: month, day: day)
     else { continue }
     guard let km = workout.distanceKm, km > 0 else {
-      withoutDistance.append(date)
+      if workout.isRunning { withoutDistance.append(date) }
       continue
     }
     runs.append(
       Completion(
         date: date, startedAt: workout.start, distanceKm: km,
         durationSeconds: workout.durationSeconds, source: .health,
-        sourceFile: "Apple Health (\(workout.sourceName))"))
+        sourceFile: "Apple Health (\(workout.sourceName))", sport: sport))
   }
   return (runs, withoutDistance)
 }

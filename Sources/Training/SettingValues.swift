@@ -107,23 +107,28 @@ public enum SettingValues {
   /// `--skip 2027-02-14` or `--skip 2027-02-14..2027-02-20`.
   public static func blackouts(_ texts: [String]) throws(SettingError) -> [ClosedRange<CivilDate>] {
     var blackouts: [ClosedRange<CivilDate>] = []
-    for text in texts {
-      let parts = text.components(separatedBy: "..")
-      guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
-        let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first
-      else {
-        throw SettingError(option: "--skip", value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
-      }
-      _ = try date(parts[0], option: "--skip")
-      _ = try date(parts[parts.count - 1], option: "--skip")
-      guard first <= last else {
-        throw SettingError(
-          option: "--skip", value: text, allowed: "a range whose first day is not after its last",
-          suggestion: "\(last)..\(first)")
-      }
-      blackouts.append(first...last)
-    }
+    for text in texts { blackouts.append(try dateRange(text, option: "--skip")) }
     return blackouts
+  }
+
+  /// A day or a range of days, `2027-02-01` or `2027-02-01..2027-02-07` (`--skip`, `replan --pause`).
+  /// - Throws: ``SettingError`` naming `option` for anything else, with the range turned round as the suggestion
+  ///   when its first day is after its last.
+  public static func dateRange(_ text: String, option: String) throws(SettingError) -> ClosedRange<CivilDate> {
+    let parts = text.components(separatedBy: "..")
+    guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
+      let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first
+    else {
+      throw SettingError(option: option, value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+    }
+    _ = try date(parts[0], option: option)
+    _ = try date(parts[parts.count - 1], option: option)
+    guard first <= last else {
+      throw SettingError(
+        option: option, value: text, allowed: "a range whose first day is not after its last",
+        suggestion: "\(last)..\(first)")
+    }
+    return first...last
   }
 
   /// `--race-start 09:00`.

@@ -91,7 +91,7 @@ public func checkRunDays(
   source: String
 ) throws(SettingError) {
   guard let days = settings.runDays else { return }
-  let most = plan.weeks.map(\.workouts.count).max() ?? 0
+  let most = plan.weeks.map { $0.workouts.filter(\.kind.isRun).count }.max() ?? 0
   if most > days.count {
     throw SettingError(
       option: "--days", value: SettingValues.dayList(days),
@@ -165,10 +165,11 @@ public struct TrainingState: Sendable {
   }
 
   /// The planned workouts runs are matched to: each workout on its scheduled day (so a workout the scheduler moved
-  /// matches on its new day, and one it dropped never matches).
+  /// matches on its new day, and one it dropped never matches). Cross-training and strength days are not runs: a
+  /// run never matches them, and a day that holds only one of them is a rest day for matching.
   public var plannedSlots: [PlannedSlot] {
     let weekStarts = Dictionary(saved.plan.weeks.map { ($0.number, $0.start) }, uniquingKeysWith: { first, _ in first })
-    return workouts.map { workout in
+    return workouts.filter(\.kind.isRun).map { workout in
       PlannedSlot(
         workoutID: workout.workoutID, date: workout.date, kind: workout.kind, distanceKm: workout.distanceKm,
         weekStart: weekStarts[workout.week])

@@ -65,7 +65,7 @@ public func makeHealthSummary(days: [HealthDay], today: CivilDate, previousBest:
   func window(_ length: Int) -> [HealthDay] {
     (0..<length).reversed().map { offset in
       let day = today.adding(days: -offset)
-      return byDay[day] ?? HealthDay(date: day, steps: 0, distanceKm: 0, activeKcal: 0)
+      return byDay[day] ?? HealthDay(date: day, steps: 0, distanceKm: 0, activeEnergyKcal: 0)
     }
   }
   func average(_ length: Int) -> Double { (window(length).map(\.steps).reduce(0, +) / Double(length)).rounded() }

@@ -101,8 +101,10 @@ public func makeProgress(
   for week in plan.weeks {
     let end = week.start.adding(days: 6)
     let runs = completions.filter { week.start <= $0.date && $0.date <= end }
-    let done = week.workouts.filter { completed.contains($0.id) }
-    let missed = week.workouts.filter { !matched.contains($0.id) && $0.date < today }
+    // Cross-training and strength days are never matched to a run: they count neither as done nor as missed.
+    let planned = week.workouts.filter(\.kind.isRun)
+    let done = planned.filter { completed.contains($0.id) }
+    let missed = planned.filter { !matched.contains($0.id) && $0.date < today }
     let easy = runs.filter { run in
       let kind = run.workoutID.flatMap { workoutsByID[$0]?.kind } ?? run.kind
       return kind == .easy || kind == .recovery || kind == .long || kind == .strides
@@ -115,7 +117,7 @@ public func makeProgress(
     weeks.append(
       WeekProgress(
         number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
-        doneKm: (doneKm * 10).rounded() / 10, plannedSessions: week.workouts.count, doneSessions: done.count,
+        doneKm: (doneKm * 10).rounded() / 10, plannedSessions: planned.count, doneSessions: done.count,
         missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
         compliancePercent: week.start <= today && week.plannedKm > 0
           ? wholePercent(100 * doneKm / week.plannedKm) : nil,
@@ -123,7 +125,7 @@ public func makeProgress(
         averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
         hardSessions: done.filter(\.hard).count,
         steps: healthSum(health, week.start, end, \.steps),
-        activeKcal: healthSum(health, week.start, end, \.activeKcal)))
+        activeKcal: healthSum(health, week.start, end, \.activeEnergyKcal)))
   }
   // Streak: consecutive days with a run, ending today (or yesterday, when today's run is still to come).
   let days = Set(completions.map(\.date.dayNumber))

@@ -134,11 +134,29 @@ struct PlausibilityTests {
     #expect(ride.droppedPoints == 0)
   }
 
-  @Test func anActivityLongerThanAWeekIsRefused() {
+  @Test func anActivityLongerThan24HoursIsRefused() {
+    // Trackpoints every 10 hours (never 12 apart): 07:00, 17:00, 03:00 next day, 13:00 (30 hours).
+    let times = ["2024-03-01T07:00:00Z", "2024-03-01T17:00:00Z", "2024-03-02T03:00:00Z", "2024-03-02T13:00:00Z"]
+    let points = times.enumerated().map { index, time in
+      "<Trackpoint><Time>\(time)</Time><DistanceMeters>\(index * 50_000)</DistanceMeters></Trackpoint>"
+    }
+    let text = Self.tcx(distance: "2000").replacingOccurrences(
+      of: "<Trackpoint><Time>2024-03-01T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>",
+      with: points.joined()
+    ).replacingOccurrences(
+      of: "<Trackpoint><Time>2024-03-01T07:10:00Z</Time><DistanceMeters>2000</DistanceMeters></Trackpoint>", with: "")
+    let error = Self.error(text, named: "long.tcx")
+    #expect(error?.description == "long.tcx:4: implausible activity: elapsed time 30:00:00 is longer than 24 hours")
+  }
+
+  @Test func aTCXActivityRecordedOnDifferentDaysIsRefused() {
     let text = Self.tcx(distance: "2000").replacingOccurrences(
       of: "<Time>2024-03-01T07:10:00Z</Time>", with: "<Time>2024-03-09T07:10:00Z</Time>")
-    let error = Self.error(text, named: "long.tcx")
-    #expect(error?.description == "long.tcx:4: implausible activity: elapsed time 192:10:00 is longer than 7 days")
+    let error = Self.error(text, named: "days.tcx")
+    #expect(
+      error?.description
+        == "days.tcx:11: implausible activity: points 192:10:00 apart (2024-03-01T07:00:00Z to 2024-03-09T07:10:00Z): "
+        + "recorded on different days, more than 12 hours apart")
   }
 
   @Test(arguments: [

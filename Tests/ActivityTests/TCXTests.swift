@@ -22,6 +22,7 @@ struct TCXTests {
     // Distance: the device's, the last trackpoint's cumulative DistanceMeters = 436.0 m. (The laps say
     // 124.0 + 312.5 = 436.5 m and the positions give a haversine of 435.996 m: neither is used.)
     #expect(run.distanceMeters == 436.0)
+    #expect(run.distanceSource == .device)
     // Elapsed: 07:00:00 → 07:02:30 = 150 s.
     #expect(run.start == (try utc(2024, 3, 10, 7, 0, 0)))
     #expect(run.end == (try utc(2024, 3, 10, 7, 2, 30)))
@@ -49,14 +50,16 @@ struct TCXTests {
   @Test func theRideUsesTheLapDistancesAndOffsets() throws {
     let ride = try #require(try readFixture("tcx/two-activities.tcx").last)
 
-    // No trackpoint has DistanceMeters: the laps' sum, 1000 + 1500 = 2500 m.
+    // No trackpoint has DistanceMeters and the laps (19:00:00 + 40 s, 19:01:00 + 40 s) cover the track: the laps'
+    // sum, 1000 + 1500 = 2500 m, and the laps' times with it.
     #expect(ride.distanceMeters == 2500)
+    #expect(ride.distanceSource == .laps)
     #expect(ride.start == (try utc(2024, 3, 12, 18, 0, 0)))
     #expect(ride.end == (try utc(2024, 3, 12, 18, 1, 40)))
     #expect(ride.elapsedSeconds == 100)
-    // 0.001° along a meridian = 111.2 m per 20 s (5.6 m/s). A new lap continues the track, so the interval
-    // across the lap boundary (19:00:40 → 19:01:00) counts too: 5 × 20 s = 100 s.
-    #expect(ride.movingSeconds == 100)
+    // Moving time from the same source as the distance: the laps' TotalTimeSeconds, 40 + 40 = 80 s (the track
+    // alone would say 100 s).
+    #expect(ride.movingSeconds == 80)
     #expect(ride.elevationGainMeters == nil)
     #expect(ride.averageHeartRate == nil)
     #expect(ride.maxHeartRate == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Health
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// CSV files of daily totals (`date,steps,distance_km,active_kcal`).
@@ -11,9 +12,9 @@ struct DailyCSVTests {
     let health = try importFixture("csv/daily.csv")
     #expect(
       health.days == [
-        DayTotals(date: "2024-05-01", steps: 8123, distanceKm: 6.2, activeEnergyKcal: 410.5),
-        DayTotals(date: "2024-05-02", steps: 9500, distanceKm: 7.25, activeEnergyKcal: 388),
-        DayTotals(date: "2024-05-03", steps: 12000, distanceKm: 0, activeEnergyKcal: 512),
+        HealthDay(date: day("2024-05-01"), steps: 8123, distanceKm: 6.2, activeEnergyKcal: 410.5),
+        HealthDay(date: day("2024-05-02"), steps: 9500, distanceKm: 7.25, activeEnergyKcal: 388),
+        HealthDay(date: day("2024-05-03"), steps: 12000, distanceKm: 0, activeEnergyKcal: 512),
       ])
     #expect(health.recordCount == 3)
     #expect(health.measures.isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import Health
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// `Fixtures/handwritten/export.xml`: an iPhone and an Apple Watch counting the same steps, samples crossing
@@ -31,9 +32,9 @@ struct HandwrittenExportTests {
   ///   Energy: Watch 09:00–09:10 418.4 kJ × 0.239005736 = 99.99999994 kcal; iPhone 09:00–09:20 50 Cal, half
   ///   under the Watch → 25; a record in "furlongs" is skipped. Total 124.99999994 kcal.
   static let berlinDays = [
-    DayTotals(date: "2021-03-27", steps: 200, distanceKm: 0, activeEnergyKcal: 0),
-    DayTotals(date: "2021-03-28", steps: 1400, distanceKm: 0, activeEnergyKcal: 0),
-    DayTotals(date: "2021-03-29", steps: 2507, distanceKm: 4.909344, activeEnergyKcal: 125),
+    HealthDay(date: day("2021-03-27"), steps: 200, distanceKm: 0, activeEnergyKcal: 0),
+    HealthDay(date: day("2021-03-28"), steps: 1400, distanceKm: 0, activeEnergyKcal: 0),
+    HealthDay(date: day("2021-03-29"), steps: 2507, distanceKm: 4.909344, activeEnergyKcal: 125),
   ]
 
   @Test func dailyTotalsDeduplicateSourcesAcrossMidnightAndSummerTime() throws {
@@ -79,9 +80,9 @@ struct HandwrittenExportTests {
     expectSameDays(
       health.days,
       [
-        DayTotals(date: "2021-03-27", steps: 400, distanceKm: 0, activeEnergyKcal: 0),
-        DayTotals(date: "2021-03-28", steps: 1200, distanceKm: 0, activeEnergyKcal: 0),
-        DayTotals(date: "2021-03-29", steps: 2507, distanceKm: 4.909344, activeEnergyKcal: 125),
+        HealthDay(date: day("2021-03-27"), steps: 400, distanceKm: 0, activeEnergyKcal: 0),
+        HealthDay(date: day("2021-03-28"), steps: 1200, distanceKm: 0, activeEnergyKcal: 0),
+        HealthDay(date: day("2021-03-29"), steps: 2507, distanceKm: 4.909344, activeEnergyKcal: 125),
       ], tolerance: 1e-6)
   }
 
@@ -98,9 +99,9 @@ struct HandwrittenExportTests {
     expectSameDays(
       health.days,
       [
-        DayTotals(date: "2021-03-27", steps: 200, distanceKm: 0, activeEnergyKcal: 0),
-        DayTotals(date: "2021-03-28", steps: 1400, distanceKm: 0, activeEnergyKcal: 0),
-        DayTotals(date: "2021-03-29", steps: 3016, distanceKm: 4.018688, activeEnergyKcal: 50),
+        HealthDay(date: day("2021-03-27"), steps: 200, distanceKm: 0, activeEnergyKcal: 0),
+        HealthDay(date: day("2021-03-28"), steps: 1400, distanceKm: 0, activeEnergyKcal: 0),
+        HealthDay(date: day("2021-03-29"), steps: 3016, distanceKm: 4.018688, activeEnergyKcal: 50),
       ], tolerance: 1e-6)
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Health
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// Exports generated with `gen_export.py --days 2 --scale 0.05 --malformed KIND` (`Fixtures/hostile/`), and a
@@ -65,13 +66,13 @@ struct HostileFileTests {
   @Test func anExternalDTDIsNeverLoaded() throws {
     // <!DOCTYPE HealthData SYSTEM "file:///etc/passwd"> and one StepCount record of 1234 steps.
     let health = try importFixture("hostile/external-dtd.xml")
-    #expect(health.days == [DayTotals(date: "2021-01-01", steps: 1234, distanceKm: 0, activeEnergyKcal: 0)])
+    #expect(health.days == [HealthDay(date: day("2021-01-01"), steps: 1234, distanceKm: 0, activeEnergyKcal: 0)])
   }
 
   @Test func parameterEntitiesInTheSubsetAreNeverProcessed() throws {
     // %remote; (file:///etc/passwd) and a parameter entity declaring another entity: the subset is skipped.
     let health = try importFixture("hostile/parameter-entity.xml")
-    #expect(health.days == [DayTotals(date: "2021-01-01", steps: 1234, distanceKm: 0, activeEnergyKcal: 0)])
+    #expect(health.days == [HealthDay(date: day("2021-01-01"), steps: 1234, distanceKm: 0, activeEnergyKcal: 0)])
     #expect(health.recordCount == 1)
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Health
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// A scale check, not a timed test: exports of 6 and 60 days (about 6 and 62 MB) written here, with a Watch and an
@@ -87,8 +88,8 @@ struct ScaleTests {
     let (url, size) = try Self.writeExport(named: "export.xml", days: days, in: directory)
     let health = try importHealth(at: url, timeZone: zone("Europe/Berlin"))
     #expect(health.days.count == days)
-    #expect(health.days.first?.date == "2021-06-01")
-    #expect(health.days.last?.date == "2021-06-06")
+    #expect(health.days.first?.date == day("2021-06-01"))
+    #expect(health.days.last?.date == day("2021-06-06"))
     for day in health.days {
       #expect(abs(day.steps - 10_200) < 1e-6, "\(day.date)")
       #expect(abs(day.distanceKm - 7.68) < 1e-9, "\(day.date)")

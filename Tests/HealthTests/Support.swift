@@ -1,6 +1,7 @@
 import Foundation
 import Health
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 /// A named time zone.
@@ -26,21 +27,22 @@ func importError(_ path: String) throws -> HealthError? {
 }
 
 /// Daily totals from a CSV fixture written from `reference_aggregate.py` output (`#` lines are comments).
-func referenceDays(_ path: String) throws -> [DayTotals] {
+func referenceDays(_ path: String) throws -> [HealthDay] {
   let text = try String(contentsOf: fixtureURL(path), encoding: .utf8)
   let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
   return try rows.map { row in
     let fields = row.split(separator: ",").map(String.init)
     try #require(fields.count == 4)
-    return DayTotals(
-      date: fields[0], steps: try #require(Double(fields[1])), distanceKm: try #require(Double(fields[2])),
+    return HealthDay(
+      date: try #require(CivilDate(iso: fields[0])), steps: try #require(Double(fields[1])),
+      distanceKm: try #require(Double(fields[2])),
       activeEnergyKcal: try #require(Double(fields[3])))
   }
 }
 
 /// Expects the same days, each total within `tolerance`.
 func expectSameDays(
-  _ actual: [DayTotals], _ expected: [DayTotals], tolerance: Double = 0.01,
+  _ actual: [HealthDay], _ expected: [HealthDay], tolerance: Double = 0.01,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
   #expect(actual.map(\.date) == expected.map(\.date), sourceLocation: sourceLocation)
@@ -52,4 +54,13 @@ func expectSameDays(
       abs(day.activeEnergyKcal - reference.activeEnergyKcal) <= tolerance, "\(day.date) active energy",
       sourceLocation: sourceLocation)
   }
+}
+
+/// The day `iso` (`YYYY-MM-DD`), for expectations; a wrong literal stops the test at its line.
+func day(_ iso: String, sourceLocation: SourceLocation = #_sourceLocation) -> CivilDate {
+  guard let date = CivilDate(iso: iso) else {
+    Issue.record("not a date: \(iso)", sourceLocation: sourceLocation)
+    return CivilDate(dayNumber: 0)
+  }
+  return date
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RunMateTestSupport
+import RunningCore
 import Testing
 
 @testable import Health
@@ -39,7 +40,7 @@ struct ZipLimitTests {
 
   @Test func aZip64ExportImports() throws {
     let health = try importFixture("zip/zip64.zip")
-    #expect(health.days == [DayTotals(date: "2024-03-01", steps: 1234, distanceKm: 0, activeEnergyKcal: 0)])
+    #expect(health.days == [HealthDay(date: day("2024-03-01"), steps: 1234, distanceKm: 0, activeEnergyKcal: 0)])
   }
 
   @Test(arguments: [

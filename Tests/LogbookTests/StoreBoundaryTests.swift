@@ -223,38 +223,38 @@ import Testing
   @Test func impossibleHealthValuesAreRefusedAndNothingIsStored() throws {
     let db = try LogbookDatabase()
     let day = try #require(CivilDate(iso: "2021-01-02"))
-    let good = HealthDay(date: day, steps: 8000, distanceKm: 6, activeKcal: 400)
+    let good = HealthDay(date: day, steps: 8000, distanceKm: 6, activeEnergyKcal: 400)
     let when = Date(timeIntervalSince1970: 1_609_577_200)
-    let measure = HealthMeasure(kind: "body_mass_kg", date: when, value: 70)
-    let cases: [([HealthDay], [HealthMeasure], LogbookError)] = [
+    let measure = BodyMeasure(kind: .bodyMassKg, date: when, value: 70)
+    let cases: [([HealthDay], [BodyMeasure], LogbookError)] = [
       (
-        [good, HealthDay(date: day, steps: 1e21, distanceKm: 6, activeKcal: 400)], [],
+        [good, HealthDay(date: day, steps: 1e21, distanceKm: 6, activeEnergyKcal: 400)], [],
         .implausible(record: "health day 2021-01-02", field: "steps", value: "1e+21", allowed: "0 to 500000")
       ),
       (
-        [HealthDay(date: day, steps: 10, distanceKm: -1, activeKcal: 400)], [],
+        [HealthDay(date: day, steps: 10, distanceKm: -1, activeEnergyKcal: 400)], [],
         .implausible(record: "health day 2021-01-02", field: "distance", value: "-1.0 km", allowed: "0 to 1000 km")
       ),
       (
-        [HealthDay(date: day, steps: 10, distanceKm: 1, activeKcal: .infinity)], [],
+        [HealthDay(date: day, steps: 10, distanceKm: 1, activeEnergyKcal: .infinity)], [],
         .implausible(
           record: "health day 2021-01-02", field: "active energy", value: "inf kcal",
           allowed: "0 to 50000 kcal")
       ),
       (
-        [good], [measure, HealthMeasure(kind: "height_cm", date: when, value: 1700)],
+        [good], [measure, BodyMeasure(kind: .heightCm, date: when, value: 1700)],
         .implausible(
           record: "health measure height_cm of \(when)", field: "height_cm", value: "1700.0",
           allowed: "30 to 300")
       ),
       (
-        [good], [HealthMeasure(kind: "vo2max", date: when, value: .nan)],
+        [good], [BodyMeasure(kind: .restingHeartRate, date: when, value: .nan)],
         .implausible(
-          record: "health measure vo2max of \(when)", field: "vo2max", value: "nan",
-          allowed: "a finite number, 0 or more")
+          record: "health measure resting_heart_rate of \(when)", field: "resting_heart_rate", value: "nan",
+          allowed: "20 to 250")
       ),
       (
-        [good], [HealthMeasure(kind: "body_mass_kg", date: Date(timeIntervalSince1970: 1e12), value: 70)],
+        [good], [BodyMeasure(kind: .bodyMassKg, date: Date(timeIntervalSince1970: 1e12), value: 70)],
         .implausible(
           record: "health measure body_mass_kg", field: "date", value: "\(Date(timeIntervalSince1970: 1e12))",
           allowed: "between 1900 and 2100")
@@ -264,10 +264,10 @@ import Testing
       #expect(throws: error) { try db.saveHealth(days: days, measures: measures, runs: [], profile: "anna") }
     }
     #expect(try db.healthDays(profile: "anna").isEmpty)
-    #expect(try db.latestMeasure(kind: "body_mass_kg", profile: "anna") == nil)
+    #expect(try db.latestMeasure(kind: .bodyMassKg, profile: "anna") == nil)
     let result = try db.saveHealth(days: [good], measures: [measure], runs: [], profile: "anna")
     #expect(result.newDays == 1 && result.newMeasures == 1 && result.previousBestSteps == 0)
-    let later = HealthDay(date: day.adding(days: 1), steps: 9000, distanceKm: 7, activeKcal: 1)
+    let later = HealthDay(date: day.adding(days: 1), steps: 9000, distanceKm: 7, activeEnergyKcal: 1)
     let next = try db.saveHealth(days: [later], measures: [], runs: [], profile: "anna")
     #expect(next.previousBestSteps == 8000)
   }

@@ -485,9 +485,14 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
         }
       }
     }
-    // 10d. The long run is at most its share of the week. A week cut to two runs (the runner's longest recent
-    // run is a few km) cannot hold this and the third-longer rule at once: it is left out.
-    if let long, week.workouts.count >= 3, long.distanceKm > structure.longRunMaxOfWeek * week.plannedKm + kmTolerance {
+    // 10d. The long run is at most its share of the week, in every week that has one, however few its runs: a week
+    // of two runs cannot hold this and the third-longer rule at once, so no week may come down to two runs unless
+    // it is too small for three at the absolute minimum run (under (2 + ratio) × volume.minRunKm, 6.7 km: a runner
+    // whose longest recent run is 3 km, in a cut-back week). Race week has no long run: the race takes its day.
+    let tooSmallForThree = week.plannedKm < (2 + ratio) * base.volume.minRunKm - kmTolerance
+    if let long, !(week.workouts.count < 3 && tooSmallForThree),
+      long.distanceKm > structure.longRunMaxOfWeek * week.plannedKm + kmTolerance
+    {
       fail(
         "10d long share",
         "week \(week.number): long run \(fmt(long.distanceKm)) km of \(fmt(week.plannedKm)) km "

@@ -66,7 +66,7 @@ import Testing
     #expect(result.stdout.contains("skipped 1 activity of another sport (swimming): swim.gpx\n"), "\(result.stdout)")
     #expect(
       result.stdout.hasSuffix(
-        "skipped flat.gpx (Sat 1 Jun): no duration (every point has the same time)\n"
+        "skipped flat.gpx (Sat 1 Jun): no duration (under a second from the first point to the last)\n"
           + "1 imported, 0 already in the logbook, 1 without a run, 4 of other sports\n"), "\(result.stdout)")
     let list = try runmate(["log", "list"], environment: env)
     #expect(list.stdout.split(separator: "\n").count == 1, "\(list.stdout)")

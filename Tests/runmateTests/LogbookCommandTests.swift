@@ -76,7 +76,7 @@ import Testing
       arguments: ["log", "--distance", "5km", "--time", "30:00", "--kind", "jog"],
       message:
         "runmate: --kind: 'jog' is not valid, allowed is easy, recovery, long, tempo, intervals, hills, fartlek, "
-        + "strides, race, cross-training"),
+        + "strides, race, cross-training, strength"),
     Bad(
       arguments: ["log", "--distance", "5km", "--time", "30:00", "--rpe", "11"],
       message: "runmate: --rpe: '11' is not valid, allowed is 1 to 10"),

@@ -74,7 +74,7 @@ import Testing
       replace: "    kind: tempoo\n    zone: T\n    name: Tempo run",
       message:
         "workouts.yaml: workouts.tempo.kind: 'tempoo' is wrong, allowed is easy, recovery, long, tempo, intervals, "
-        + "hills, fartlek, strides, race, cross-training"),
+        + "hills, fartlek, strides, race, cross-training, strength"),
     Broken(
       file: "marathon.yaml", find: "schemaVersion: 1", replace: "schemaVersion: 2",
       message: "marathon.yaml: schemaVersion: '2' is wrong, allowed is 1"),

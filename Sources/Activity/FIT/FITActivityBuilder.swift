@@ -16,7 +16,11 @@ import Foundation
 /// **Legs.** The records up to a session message belong to that session (devices write a session at the end of each
 /// leg); records after the last session form a leg of their own, named by the `sport` message. When several sessions
 /// follow all the records (some multisport files), ``sessionRangesNeeded`` asks for a second pass in which each record
-/// goes to the session whose span (`start_time` to `start_time + total_elapsed_time`) holds it.
+/// goes to the session that started last at or before it (legs follow one another): not to a session whose span
+/// (`start_time` to `start_time + total_elapsed_time`) merely holds it, because spans overlap and leave gaps (a Garmin
+/// multisport file gives its first, "generic" leg a span reaching 45 minutes into the legs after it, and a second
+/// between two legs then held only by that span took the run's 2,245 m as the first leg's last distance). Records
+/// before every session's `start_time` go to the earliest-starting session.
 struct FITActivityBuilder {
   /// The most sessions one file may hold.
   static let maximumLegs = 1_000
@@ -49,6 +53,7 @@ struct FITActivityBuilder {
     self.limits = limits
     self.sessionRanges = sessionRanges
     leg.statistics.glitchSpeed = limits.glitchRideSpeed
+    leg.statistics.sustainedWindow = limits.sustainedWindow
     if let sessionRanges {
       rangeLegs = Array(repeating: leg, count: sessionRanges.count)
     }
@@ -166,17 +171,37 @@ struct FITActivityBuilder {
       }
     }
     if let sessionRanges {
-      // Second pass: the latest session whose span holds the record (spans may overlap), else the last one that
-      // started before it.
-      let index =
-        sessionRanges.lastIndex { $0.contains(point.time) }
-        ?? sessionRanges.lastIndex { $0.lowerBound <= point.time } ?? 0
+      // Second pass: the innermost session whose span holds the record (spans may overlap), else the last one that
+      // started before it, else the first.
+      let index = Self.session(holding: point.time, in: sessionRanges)
       swap(&leg, &rangeLegs[index])
       defer { swap(&leg, &rangeLegs[index]) }
       fold(point, offset: offset)
     } else {
       fold(point, offset: offset)
     }
+  }
+
+  /// The index of the session a record at `time` belongs to (see the type's "Legs"): the session that started
+  /// last at or before `time` (on equal starts the shorter span), else the earliest-starting one.
+  static func session(holding time: Double, in ranges: [ClosedRange<Double>]) -> Int {
+    var best: Int?
+    var earliest = 0
+    for (index, range) in ranges.enumerated() {
+      if range.lowerBound < ranges[earliest].lowerBound { earliest = index }
+      guard range.lowerBound <= time else { continue }
+      guard let current = best else {
+        best = index
+        continue
+      }
+      let start = ranges[current].lowerBound
+      if range.lowerBound > start
+        || (range.lowerBound == start && range.upperBound - range.lowerBound < ranges[current].upperBound - start)
+      {
+        best = index
+      }
+    }
+    return best ?? earliest
   }
 
   private mutating func fold(_ point: TrackPoint, offset: Int) {
@@ -203,8 +228,10 @@ struct FITActivityBuilder {
       case .totalElapsedTime: totals.elapsed = value.map { $0 / 1000 }
       case .totalTimerTime: totals.timer = value.map { $0 / 1000 }
       case .totalDistance: totals.distance = value.map { $0 / 100 }
-      case .averageHeartRate: totals.averageHeartRate = value
-      case .maximumHeartRate: totals.maximumHeartRate = value
+      // A session without a heart-rate sensor may write 0 rather than the invalid value: no heart rate, like the
+      // records' readings outside the plausible range.
+      case .averageHeartRate: totals.averageHeartRate = value.flatMap { limits.heartRate.contains($0) ? $0 : nil }
+      case .maximumHeartRate: totals.maximumHeartRate = value.flatMap { limits.heartRate.contains($0) ? $0 : nil }
       case .totalAscent: totals.ascent = value
       case .sport: totals.sport = value.map { Int($0) }
       case .subSport: totals.subSport = value.map { Int($0) }
@@ -230,6 +257,7 @@ struct FITActivityBuilder {
     defer {
       leg = Leg()
       leg.statistics.glitchSpeed = limits.glitchRideSpeed
+      leg.statistics.sustainedWindow = limits.sustainedWindow
       lapDistance = nil
     }
     let sport = FITSport.name(
@@ -239,10 +267,13 @@ struct FITActivityBuilder {
     if statistics.pointCount > 0, leg.firstDistance != nil || leg.positions > 1 || totals?.start == nil {
       // One source: the records (device distance, else haversine), time from their timestamps.
       let distance: Double
+      let source: ActivitySummary.DistanceSource
       if let first = leg.firstDistance, let last = leg.lastDistance {
         distance = max(0, last - first)
+        source = .device
       } else {
         distance = statistics.haversineDistance
+        source = leg.positions > 1 ? .positions : .none
       }
       let elapsed = statistics.latest - statistics.earliest
       summary = ActivitySummary(
@@ -250,7 +281,7 @@ struct FITActivityBuilder {
         end: Date(timeIntervalSince1970: statistics.latest), distanceMeters: distance, elapsedSeconds: elapsed,
         movingSeconds: min(statistics.movingSeconds, elapsed), elevationGainMeters: statistics.elevationGain,
         averageHeartRate: statistics.averageHeartRate, maxHeartRate: statistics.maximumHeartRate,
-        pointCount: statistics.pointCount, droppedPoints: statistics.droppedPoints)
+        pointCount: statistics.pointCount, droppedPoints: statistics.droppedPoints, distanceSource: source)
     } else if let totals, let start = totals.start {
       // One source: the session's totals.
       let elapsed = totals.elapsed ?? totals.timer ?? 0
@@ -260,7 +291,7 @@ struct FITActivityBuilder {
         elapsedSeconds: elapsed, movingSeconds: min(totals.timer ?? elapsed, elapsed),
         elevationGainMeters: statistics.elevationGain, averageHeartRate: statistics.averageHeartRate,
         maxHeartRate: statistics.maximumHeartRate, pointCount: statistics.pointCount,
-        droppedPoints: statistics.droppedPoints)
+        droppedPoints: statistics.droppedPoints, distanceSource: .session)
     } else {
       return
     }
@@ -277,8 +308,14 @@ struct FITActivityBuilder {
         "implausible activity: \(statistics.droppedPoints) of \(total) records are GPS jumps "
           + "(over \(Int(statistics.glitchJump)) m faster than \(Int(statistics.glitchSpeed)) m/s)")
     }
+    if let problem = limits.differentDays(statistics) {
+      throw error(problem.line, "implausible activity: \(problem.detail)")
+    }
     if let detail = limits.implausibility(of: summary) {
       throw error(at, "implausible activity: \(detail)")
+    }
+    if let problem = limits.tooFastForARun(statistics, sport: summary.sport) {
+      throw error(problem.line, "implausible activity: \(problem.detail)")
     }
     summaries.append(summary)
   }

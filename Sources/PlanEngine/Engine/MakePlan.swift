@@ -53,13 +53,14 @@ public func makePlan(
 
   let id = planID(context: context)
   let factory = WorkoutFactory(context: context, planID: id)
-  let weeks = drafts.map { draft in
+  let runningWeeks = drafts.map { draft in
     let workouts = factory.workouts(for: draft)
     return Week(
       number: draft.number, phase: draft.phase, start: draft.start, targetKm: round1(draft.targetKm),
       plannedKm: round1(workouts.map(\.distanceKm).reduce(0, +)), cutback: draft.cutback,
       rules: draft.rules, workouts: workouts)
   }
+  let weeks = ExtraDays.place(on: runningWeeks, context: context, planID: id)
   let predicted = goal.recentRace.map { _ in
     Int(context.paces.vdot.predictedTime(distanceMeters: goal.distance.kilometers * 1000).rounded())
   }
@@ -69,7 +70,8 @@ public func makePlan(
     raceDate: goal.timeline.raceDate, runsPerWeek: context.runs,
     currentWeeklyKm: context.currentKm, longestRecentRunKm: context.longestKm,
     vdot: goal.recentRace.map { _ in (context.paces.vdot.value * 10).rounded() / 10 },
-    predictedTimeSeconds: predicted)
+    predictedTimeSeconds: predicted, crossTrainingPerWeek: goal.crossTrainingPerWeek,
+    strengthPerWeek: goal.strengthPerWeek)
   return Plan(id: id, goal: resolved, warnings: context.warnings, weeks: weeks)
 }
 
@@ -198,8 +200,12 @@ func planID(context: PlanContext) -> String {
     formatKm(context.currentKm), formatKm(context.longestKm),
     goal.recentRace.map { "\(formatKm($0.distanceKm))=\(Int($0.timeSeconds.rounded()))" } ?? "-",
   ]
+  // Only plans with cross-training or strength days hash them, so every other plan keeps its id.
+  let extras =
+    goal.crossTrainingPerWeek > 0 || goal.strengthPerWeek > 0
+    ? ["x\(goal.crossTrainingPerWeek)s\(goal.strengthPerWeek)"] : []
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for byte in parts.joined(separator: "|").utf8 {
+  for byte in (parts + extras).joined(separator: "|").utf8 {
     hash ^= UInt64(byte)
     hash = hash &* 0x0000_0100_0000_01b3
   }

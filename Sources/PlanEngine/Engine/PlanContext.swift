@@ -57,6 +57,11 @@ struct PlanContext: Sendable {
     guard (3...7).contains(runs) else {
       throw .outOfRange(option: "--runs-per-week", value: String(runs), allowed: "3–7")
     }
+    let extras = rules.base.extraDays.maxPerWeek
+    for (option, count) in [("--cross-training", goal.crossTrainingPerWeek), ("--strength", goal.strengthPerWeek)]
+    where !(0...extras).contains(count) {
+      throw .outOfRange(option: option, value: String(count), allowed: "0–\(extras) a week")
+    }
     let current = goal.currentWeeklyKm ?? level.startWeeklyKm
     guard current.isFinite, (5...250).contains(current) else {
       throw .outOfRange(option: "--current-weekly-km", value: formatKm(current), allowed: "5–250 km")

@@ -54,6 +54,9 @@ struct WeekDraft: Sendable {
   var sizingKm: Double?
   /// The long run's place among the plan's peak long runs (half, marathon; see ``LongRunLayout``).
   var longRole: LongRole?
+  /// The long run the week's own limits allow (spike guard, long-run cap, peak target), before the peak layout's
+  /// caps (``LongRunLayout``): how far a peak long run could go.
+  var longNaturalKm: Double?
   /// The race-specific part of the long run (marathon-pace segment, fast finish); nil: easy throughout.
   var longVariant: LongRunVariant?
 

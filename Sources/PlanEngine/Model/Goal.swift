@@ -137,11 +137,16 @@ public struct Goal: Sendable, Hashable, Codable {
   public var longestRecentRunKm: Double?
   /// A recent race result, for VDOT paces.
   public var recentRace: RecentRace?
+  /// Cross-training days a week (0 … `extraDays.maxPerWeek`), placed on days without a run; 0: none.
+  public var crossTrainingPerWeek: Int
+  /// Strength days a week (0 … `extraDays.maxPerWeek`), placed on days without a run; 0: none.
+  public var strengthPerWeek: Int
 
   /// Creates a goal.
   public init(
     distance: RaceDistance, level: Level, timeline: Timeline, runsPerWeek: Int? = nil,
-    currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: RecentRace? = nil
+    currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: RecentRace? = nil,
+    crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0
   ) {
     self.distance = distance
     self.level = level
@@ -150,6 +155,42 @@ public struct Goal: Sendable, Hashable, Codable {
     self.currentWeeklyKm = currentWeeklyKm
     self.longestRecentRunKm = longestRecentRunKm
     self.recentRace = recentRace
+    self.crossTrainingPerWeek = crossTrainingPerWeek
+    self.strengthPerWeek = strengthPerWeek
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case distance, level, timeline, runsPerWeek, currentWeeklyKm, longestRecentRunKm, recentRace
+    case crossTrainingPerWeek, strengthPerWeek
+  }
+
+  /// Decodes a goal; one written before cross-training and strength days has neither (0).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      distance: try c.decode(RaceDistance.self, forKey: .distance), level: try c.decode(Level.self, forKey: .level),
+      timeline: try c.decode(Timeline.self, forKey: .timeline),
+      runsPerWeek: try c.decodeIfPresent(Int.self, forKey: .runsPerWeek),
+      currentWeeklyKm: try c.decodeIfPresent(Double.self, forKey: .currentWeeklyKm),
+      longestRecentRunKm: try c.decodeIfPresent(Double.self, forKey: .longestRecentRunKm),
+      recentRace: try c.decodeIfPresent(RecentRace.self, forKey: .recentRace),
+      crossTrainingPerWeek: try c.decodeIfPresent(Int.self, forKey: .crossTrainingPerWeek) ?? 0,
+      strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0)
+  }
+
+  /// Encodes the goal; the cross-training and strength counts only when not 0 (a goal without them is written as
+  /// before).
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(distance, forKey: .distance)
+    try c.encode(level, forKey: .level)
+    try c.encode(timeline, forKey: .timeline)
+    try c.encodeIfPresent(runsPerWeek, forKey: .runsPerWeek)
+    try c.encodeIfPresent(currentWeeklyKm, forKey: .currentWeeklyKm)
+    try c.encodeIfPresent(longestRecentRunKm, forKey: .longestRecentRunKm)
+    try c.encodeIfPresent(recentRace, forKey: .recentRace)
+    if crossTrainingPerWeek != 0 { try c.encode(crossTrainingPerWeek, forKey: .crossTrainingPerWeek) }
+    if strengthPerWeek != 0 { try c.encode(strengthPerWeek, forKey: .strengthPerWeek) }
   }
 }
 

@@ -9,12 +9,22 @@ public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
 public enum WorkoutKind: String, Sendable, Hashable, Codable, CaseIterable {
   case easy, recovery, long, tempo, intervals, hills, fartlek, strides, race
   case crossTraining = "cross-training"
+  case strength
 
   /// Quality sessions, long runs and the race are hard days.
   public var isHard: Bool {
     switch self {
     case .long, .tempo, .intervals, .hills, .fartlek, .race: true
-    case .easy, .recovery, .strides, .crossTraining: false
+    case .easy, .recovery, .strides, .crossTraining, .strength: false
+    }
+  }
+
+  /// A run: counts in the running volume and can be matched to a logged run. Cross-training and strength days
+  /// are not runs (minutes, no kilometres; a logged run never matches them).
+  public var isRun: Bool {
+    switch self {
+    case .crossTraining, .strength: false
+    default: true
     }
   }
 
@@ -150,6 +160,11 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
   public var vdot: Double?
   /// Predicted race time in seconds, when a recent race was given.
   public var predictedTimeSeconds: Int?
+  /// Cross-training days asked for a week (`--cross-training`); 0: none. Written only when not 0, so plans
+  /// without them read and print as before.
+  public var crossTrainingPerWeek: Int = 0
+  /// Strength days asked for a week (`--strength`); 0: none. Written only when not 0.
+  public var strengthPerWeek: Int = 0
 
   enum CodingKeys: String, CodingKey {
     case distance, level, weeks, start, vdot
@@ -159,6 +174,64 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     case currentWeeklyKm = "current_weekly_km"
     case longestRecentRunKm = "longest_recent_run_km"
     case predictedTimeSeconds = "predicted_time_s"
+    case crossTrainingPerWeek = "cross_training_per_week"
+    case strengthPerWeek = "strength_per_week"
+  }
+
+  init(
+    distance: RaceDistance, distanceKm: Double, level: Level, weeks: Int, start: CivilDate, raceDate: CivilDate,
+    runsPerWeek: Int, currentWeeklyKm: Double, longestRecentRunKm: Double, vdot: Double?,
+    predictedTimeSeconds: Int?, crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0
+  ) {
+    self.distance = distance
+    self.distanceKm = distanceKm
+    self.level = level
+    self.weeks = weeks
+    self.start = start
+    self.raceDate = raceDate
+    self.runsPerWeek = runsPerWeek
+    self.currentWeeklyKm = currentWeeklyKm
+    self.longestRecentRunKm = longestRecentRunKm
+    self.vdot = vdot
+    self.predictedTimeSeconds = predictedTimeSeconds
+    self.crossTrainingPerWeek = crossTrainingPerWeek
+    self.strengthPerWeek = strengthPerWeek
+  }
+
+  /// Decodes a goal; a plan saved before cross-training and strength days has neither field (0).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      distance: try c.decode(RaceDistance.self, forKey: .distance),
+      distanceKm: try c.decode(Double.self, forKey: .distanceKm), level: try c.decode(Level.self, forKey: .level),
+      weeks: try c.decode(Int.self, forKey: .weeks), start: try c.decode(CivilDate.self, forKey: .start),
+      raceDate: try c.decode(CivilDate.self, forKey: .raceDate),
+      runsPerWeek: try c.decode(Int.self, forKey: .runsPerWeek),
+      currentWeeklyKm: try c.decode(Double.self, forKey: .currentWeeklyKm),
+      longestRecentRunKm: try c.decode(Double.self, forKey: .longestRecentRunKm),
+      vdot: try c.decodeIfPresent(Double.self, forKey: .vdot),
+      predictedTimeSeconds: try c.decodeIfPresent(Int.self, forKey: .predictedTimeSeconds),
+      crossTrainingPerWeek: try c.decodeIfPresent(Int.self, forKey: .crossTrainingPerWeek) ?? 0,
+      strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0)
+  }
+
+  /// Encodes the goal; the cross-training and strength counts only when not 0 (the `runmate.plan/1` fields are
+  /// additive: a plan without them is written byte for byte as before).
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(distance, forKey: .distance)
+    try c.encode(distanceKm, forKey: .distanceKm)
+    try c.encode(level, forKey: .level)
+    try c.encode(weeks, forKey: .weeks)
+    try c.encode(start, forKey: .start)
+    try c.encode(raceDate, forKey: .raceDate)
+    try c.encode(runsPerWeek, forKey: .runsPerWeek)
+    try c.encode(currentWeeklyKm, forKey: .currentWeeklyKm)
+    try c.encode(longestRecentRunKm, forKey: .longestRecentRunKm)
+    try c.encodeIfPresent(vdot, forKey: .vdot)
+    try c.encodeIfPresent(predictedTimeSeconds, forKey: .predictedTimeSeconds)
+    if crossTrainingPerWeek != 0 { try c.encode(crossTrainingPerWeek, forKey: .crossTrainingPerWeek) }
+    if strengthPerWeek != 0 { try c.encode(strengthPerWeek, forKey: .strengthPerWeek) }
   }
 }
 

@@ -135,8 +135,34 @@ public struct BaseRules: Sendable, Codable, Hashable {
   /// How the runs of a week relate to each other: the day before the long run, the long run's share, the
   /// shortest run, quality sessions at few runs a week, race week.
   public var weekStructure: WeekStructureRules
+  /// Cross-training and strength days (`--cross-training N`, `--strength N`): how many, how long, where.
+  public var extraDays: ExtraDayRules
   /// Effort descriptions per intensity zone (RPE and talk test).
   public var efforts: [String: String]
+}
+
+/// Optional non-running days: cross-training and strength, on days without a run, never in race week, never
+/// counted in the running volume.
+public struct ExtraDayRules: Sendable, Codable, Hashable {
+  /// The most of each kind a week (the largest `--cross-training` and `--strength` accepted).
+  public var maxPerWeek: Int
+  /// Low-intensity cross-training (cycling, swimming, elliptical).
+  public var crossTraining: ExtraDayKind
+  /// Strength and core work.
+  public var strength: ExtraDayKind
+}
+
+/// One kind of non-running day.
+public struct ExtraDayKind: Sendable, Codable, Hashable {
+  /// Minutes per session, by phase (race week: 0, none is placed).
+  public var minutes: PerPhase<Int>
+  /// Never on the day before a hard day (the long run, a quality session, the race).
+  public var notBeforeHardDay: Bool
+  /// Prefer the day right after a hard day (true: active recovery) or the day furthest from the next hard
+  /// day (false: sore muscles have the most time to recover).
+  public var afterHardDay: Bool
+  /// The description; `{minutes}` is replaced by the session's minutes.
+  public var text: String
 }
 
 /// Weekly volume progression (the 10 % guideline and Daniels' 1 mile per session).
@@ -374,6 +400,8 @@ public struct LongRunPeaks: Sendable, Codable, Hashable {
   public var stepBackOfPeak: Double
   /// The last peak long run is at least this many days before race day.
   public var lastDaysBeforeRace: Int
+  /// No peak long run earlier than this many days before race day: the peaks close the build.
+  public var earliestDaysBeforeRace: Int
 }
 
 /// A race-specific long-run variant.

@@ -116,8 +116,25 @@ struct TemplateValidator {
     try integer(race.lastDays, "weekStructure.raceWeek.lastDays", in: 1...6)
     try number(race.lastDaysMaxKm, "weekStructure.raceWeek.lastDaysMaxKm", in: 2...race.maxRunKm, "km")
     try number(race.shakeoutKm, "weekStructure.raceWeek.shakeoutKm", in: 1...race.lastDaysMaxKm, "km")
+    try validate(base.extraDays)
     for zone in Intensity.allCases where base.efforts[zone.rawValue] == nil {
       throw .missingKey(file: file, keyPath: "efforts.\(zone.rawValue)")
+    }
+  }
+
+  private func validate(_ extras: ExtraDayRules) throws(TemplateError) {
+    try integer(extras.maxPerWeek, "extraDays.maxPerWeek", in: 0...3)
+    for (key, kind) in [("crossTraining", extras.crossTraining), ("strength", extras.strength)] {
+      for phase in Phase.allCases where phase != .race {
+        try integer(kind.minutes[phase], "extraDays.\(key).minutes.\(phase.rawValue)", in: 10...90)
+      }
+      try check(
+        kind.minutes.race == 0, "extraDays.\(key).minutes.race", "'\(kind.minutes.race)'",
+        "0 (race week keeps its days for rest)")
+      let names = TextPlaceholders.names(in: kind.text)
+      try check(
+        names == ["minutes"], "extraDays.\(key).text", "'\(kind.text)'",
+        "text with the placeholder {minutes} once and no other")
     }
   }
 
@@ -282,6 +299,10 @@ struct TemplateValidator {
       peaks.stepBackOfPeak, "longRun.peaks.stepBackOfPeak", in: 0.5...(1 - peaks.withinOfLongest - 0.01),
       "a share of the peak long run, under the peak band")
     try integer(peaks.lastDaysBeforeRace, "longRun.peaks.lastDaysBeforeRace", in: 0...42)
+    // Room for every peak long run, a week apart from the next, between the two limits.
+    let earliest = peaks.lastDaysBeforeRace + 7 * (2 * peaks.maxCount - 2)
+    try integer(
+      peaks.earliestDaysBeforeRace, "longRun.peaks.earliestDaysBeforeRace", in: earliest...max(earliest, 140))
   }
 
   private func validate(_ variants: LongRunVariantRules) throws(TemplateError) {

@@ -45,6 +45,10 @@ struct HealthCommand: ParsableCommand {
         "The saved plan its runs count for (default: the active plan).",
         valueName: "name"))
     var plan: String?
+    @Flag(
+      name: .long,
+      help: "Also store workouts of other types with a distance (cycling, swimming, walking) as cross-training.")
+    var allSports = false
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions
 
@@ -70,23 +74,18 @@ struct HealthCommand: ParsableCommand {
         throw error
       }
       bar?.finish()
-      let days = data.days.compactMap { day in
-        CivilDate(iso: day.date).map {
-          HealthDay(date: $0, steps: day.steps, distanceKm: day.distanceKm, activeKcal: day.activeEnergyKcal)
-        }
-      }
-      let measures = data.measures.map { HealthMeasure(kind: $0.kind.rawValue, date: $0.date, value: $0.value) }
       // Running workouts join the logbook the one ingest way, inside saveHealth's write transaction: a run already
       // there (an earlier import, a GPX/TCX file, the run logged by hand) is one run, so two imports at once store
       // each run once; new runs are matched to the plan.
-      let (runs, withoutDistance) = healthRuns(data.workouts, timeZone: zone)
+      let (runs, withoutDistance) = healthRuns(data.workouts, timeZone: zone, allSports: allSports)
       let result = try db.saveHealth(
-        days: days, measures: measures, runs: runs, profile: name, planID: saved?.id,
+        days: data.days, measures: data.measures, runs: runs, profile: name, planID: saved?.id,
         slots: try plannedSlots(for: saved, in: db))
       let previousBest = result.previousBestSteps
       var lines = [
         "imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
           + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"
+          + (allSports ? ", \(result.runs.added.count - result.newRuns) new cross-training" : "")
       ]
       if data.skippedRecords > 0 {
         let records = data.skippedRecords == 1 ? "1 record" : "\(data.skippedRecords) records"
@@ -106,7 +105,7 @@ struct HealthCommand: ParsableCommand {
         lines.append("run on \(twin.candidate.date.shortLabel): " + twinDescription(twin, units: found?.units ?? .km))
       }
       if merged.count > 5 { lines.append("and \(merged.count - 5) more runs merged with runs logged by hand") }
-      if let best = days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
+      if let best = data.days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
         lines.append("New best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel)! 🎉")
       }
       try writeStandardOutput(lines.joined(separator: "\n") + "\n")
@@ -137,7 +136,7 @@ struct HealthCommand: ParsableCommand {
       if let t = summary.todayTotals {
         lines.append(
           "Today, \(today.shortLabel): \(wholeNumber(t.steps)) steps, \(units.format(t.distanceKm)), "
-            + "\(wholeNumber(t.activeKcal)) kcal")
+            + "\(wholeNumber(t.activeEnergyKcal)) kcal")
       } else {
         lines.append("Today, \(today.shortLabel): no data yet")
       }

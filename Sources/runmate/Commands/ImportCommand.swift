@@ -15,7 +15,7 @@ struct ImportCommand: ParsableCommand {
     discussion: """
       Files are streamed (memory does not grow with their size). A folder is read recursively. A zip is read as \
       a bulk export: Strava's export_NNN.zip (activities.csv names the activities and their types; rides, swims \
-      and other sports are left out and counted by sport) or Garmin's (zips of FIT files inside the zip). Members \
+      and other sports are left out and counted by sport, or with --all-sports stored as cross-training) or Garmin's (zips of FIT files inside the zip). Members \
       are inflated one at a time to a private temporary file, within size and ratio limits (a zip or gzip bomb, a \
       member whose path leaves the archive, a zip nested two deep are refused).
 
@@ -24,6 +24,10 @@ struct ImportCommand: ParsableCommand {
       one activity, or Apple Health's record of it) is skipped; a run logged by hand the same day with about the \
       same distance and time is the same run: the file's record is kept, with the note and effort you logged. \
       New runs are matched to the plan (a run under 60 % of the planned distance is partial).
+
+      Other sports (a TCX Sport="Biking", a GPX <type> of cycling, Strava's ride and swim types, a FIT sport) are \
+      skipped and counted by sport; with --all-sports they are stored as cross-training (the sport, distance and \
+      minutes), shown by `log list`, `week` and `report`, never counted as running and never matched to the plan.
 
       Exit status: 0 when a run was imported or was already in the logbook (or no file held anything refused); \
       65 when files were refused and none held a run (nothing importable); 66 when a path does not exist.
@@ -41,6 +45,11 @@ struct ImportCommand: ParsableCommand {
     help: ArgumentHelp(
       "Time zone for the runs' days (default: the system zone).", valueName: "zone"), completion: Completions.timeZone)
   var timeZone: String?
+  @Flag(
+    name: .long,
+    help: "Store activities of other sports (cycling, swimming, walking, …) as cross-training instead of skipping them."
+  )
+  var allSports = false
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
 
@@ -59,7 +68,7 @@ struct ImportCommand: ParsableCommand {
     let bar: FileProgress? = isatty(STDERR_FILENO) == 1 ? FileProgress() : nil
     let found: ActivityFiles
     do {
-      found = try readActivityFiles(paths, calendar: calendar, today: today) { done, total in
+      found = try readActivityFiles(paths, calendar: calendar, today: today, allSports: allSports) { done, total in
         bar?.update(done, of: total)
       }
     } catch {
@@ -76,7 +85,7 @@ struct ImportCommand: ParsableCommand {
     var added = 0
     var known = 0
     var merged = 0
-    if !found.runs.isEmpty {
+    if !found.runs.isEmpty || !found.crossTraining.isEmpty {
       let db = try database.open()
       let saved: SavedPlan? = try {
         do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
@@ -84,7 +93,7 @@ struct ImportCommand: ParsableCommand {
       // Twins found and workouts matched inside the write transaction: two imports of the same files at once store
       // each run once.
       let slots = try plannedSlots(for: saved, in: db)
-      let result = try db.ingestRuns(found.runs, planID: saved?.id, slots: slots)
+      let result = try db.ingestRuns(found.runs + found.crossTraining, planID: saved?.id, slots: slots)
       added = result.added.count
       known = result.twins.filter { !$0.merged }.count
       merged = result.twins.filter(\.merged).count
@@ -94,6 +103,13 @@ struct ImportCommand: ParsableCommand {
       let units = try db.profile(named: nil)?.units ?? .km
       for new in result.added {
         let run = new.run
+        guard run.isRun else {
+          lines.append(
+            "imported \(terminalSafe(run.sourceFile ?? "?")) as cross-training (\(terminalSafe(run.sport))): "
+              + "\(run.date.shortLabel), \(distanceText(run.distanceKm, units)) in \(formatRaceTime(run.durationSeconds))"
+          )
+          continue
+        }
         let matched = matchDescription(new.match, distanceKm: run.distanceKm, in: saved, units: units)
         lines.append(
           "imported \(terminalSafe(run.sourceFile ?? "?"))"
@@ -130,7 +146,7 @@ struct ImportCommand: ParsableCommand {
         + (refused.isEmpty ? "" : ", \(refused.count) \(refused.count == 1 ? "file" : "files") refused"))
     try writeStandardOutput(lines.joined(separator: "\n") + "\n")
     // Nothing importable: files were refused and none held a run (new or known).
-    if found.runs.isEmpty, !refused.isEmpty {
+    if found.runs.isEmpty, found.crossTraining.isEmpty, !refused.isEmpty {
       throw CLIError.nothingImported(
         reason: refused.count == 1
           ? terminalSafe(found.refused[0]) : "nothing imported: \(refused.count) files refused (listed above)")

@@ -162,14 +162,20 @@ struct LogCommand: ParsableCommand {
     func run() throws {
       let db = try database.open()
       let runs = try db.completions()
+      let others = try db.crossTraining()
       if output.format == .json {
         _ = try output.unit()
-        return try writeStandardOutput(JSONOutput.encode(LogJSON(runs: runs)))
+        return try writeStandardOutput(JSONOutput.encode(LogJSON(runs: runs, crossTraining: others)))
       }
       let units = try output.unit(default: db.profile(named: nil)?.units)
-      let lines = runs.map { run in
+      // Runs and cross-training together by date; cross-training names its sport and minutes.
+      let all = (runs + others).sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
+      let lines = all.map { run in
         "\(run.id ?? 0)\t\(run.date)\t\(distanceText(run.distanceKm, units))\t\(formatRaceTime(run.durationSeconds))\t"
-          + "\(run.source.rawValue)\t\(run.workoutID.map { run.isPartial ? "\($0) (partial)" : $0 } ?? "unplanned")"
+          + "\(run.source.rawValue)\t"
+          + (run.isRun
+            ? run.workoutID.map { run.isPartial ? "\($0) (partial)" : $0 } ?? "unplanned"
+            : "cross-training: \(terminalSafe(run.sport)), \(crossTrainingMinutes(run.durationSeconds)) min")
       }
       try writeStandardOutput(lines.isEmpty ? "no runs logged yet\n" : lines.joined(separator: "\n") + "\n")
     }

@@ -163,8 +163,8 @@ struct ProfileCommand: ParsableCommand {
         throw LogbookError.noSuchProfile(name: profile ?? "(default)", known: [])
       }
       if fromHealth {
-        let height = try db.latestMeasure(kind: "height_cm", profile: current.name)
-        let weight = try db.latestMeasure(kind: "body_mass_kg", profile: current.name)
+        let height = try db.latestMeasure(kind: .heightCm, profile: current.name)
+        let weight = try db.latestMeasure(kind: .bodyMassKg, profile: current.name)
         if height == nil && weight == nil {
           throw CLIError.invalidOption(
             option: "--from-health", value: current.name,

@@ -31,19 +31,7 @@ struct ReplanCommand: ParsableCommand {
   @OptionGroup var clock: ClockOptions
 
   func run() throws {
-    let pauseRange = try pause.map { text throws -> ClosedRange<CivilDate> in
-      let parts = text.components(separatedBy: "..")
-      guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
-        let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first, first <= last
-      else {
-        throw CLIError.invalidOption(
-          option: "--pause", value: text, allowed: "YYYY-MM-DD..YYYY-MM-DD (first day first)",
-          suggestion: nil)
-      }
-      _ = try OptionValues.date(parts[0], option: "--pause")
-      _ = try OptionValues.date(parts[parts.count - 1], option: "--pause")
-      return first...last
-    }
+    let pauseRange = try pause.map { text throws in try SettingValues.dateRange(text, option: "--pause") }
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))

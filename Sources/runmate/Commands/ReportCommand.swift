@@ -43,8 +43,9 @@ struct ReportCommand: ParsableCommand {
       plan: state.plan, completions: runs,
       today: try clock.today(inZone: localZone(profile: profile, state: state)))
     let unit = chosenUnit ?? profile?.units ?? .km
-    let page = HTMLReport(name: saved.name, plan: state.plan, report: report, runs: runs, units: unit).render()
-    try output.write(page)
+    var page = HTMLReport(name: saved.name, plan: state.plan, report: report, runs: runs, units: unit)
+    page.crossTraining = try db.crossTraining()
+    try output.write(page.render())
     writeStandardError("wrote \(terminalSafe(html))")
   }
 }

@@ -25,9 +25,11 @@ struct TodayCommand: ParsableCommand {
     let units = try displayUnit(output, profile: profile, state: state)
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let runs = try db.completions()
+    let others = try db.crossTraining()
     let workout = state.plan.workouts.first { $0.date == today }
     let next = state.plan.workouts.first { $0.date > today }
-    let energy = workout.flatMap { item in profile?.weightKg.map { $0 * item.distanceKm } }
+    // Running energy (about 1 kcal per kg and km): none for a cross-training or strength day.
+    let energy = workout.flatMap { item in item.kind.isRun ? profile?.weightKg.map { $0 * item.distanceKm } : nil }
     if output.format == .json {
       let dated = { (id: String) in state.workouts.first { $0.workoutID == id } }
       return try writeStandardOutput(
@@ -35,17 +37,19 @@ struct TodayCommand: ParsableCommand {
           TodayJSON(
             saved: saved, today: today,
             workout: workout.map {
-              WorkoutDayJSON($0, dated: dated($0.id), runs: runs, today: today, energyKcal: energy.flatMap(jsonSeconds))
+              WorkoutDayJSON(
+                $0, dated: dated($0.id), runs: runs, others: others, today: today,
+                energyKcal: energy.flatMap(jsonSeconds))
             },
-            next: next.map { WorkoutDayJSON($0, dated: dated($0.id), runs: runs, today: today) })))
+            next: next.map { WorkoutDayJSON($0, dated: dated($0.id), runs: runs, others: others, today: today) })))
     }
     var lines: [String] = []
     if let workout {
-      let status = WorkoutStatus(workout, runs: runs, today: today)
+      let status = WorkoutStatus(workout, runs: runs, others: others, today: today)
       let doneKm = runs.filter { $0.workoutID == workout.id }.map(\.distanceKm).reduce(0, +)
       let mark =
         status == .done
-        ? " (done, well run!)"
+        ? (workout.kind.isRun ? " (done, well run!)" : " (done)")
         : status == .partial
           ? " (partial: \(oneDecimal(doneKm / units.kilometers)) of "
             + "\(distanceText(workout.distanceKm, units)) run)" : ""
@@ -86,11 +90,14 @@ struct WeekCommand: ParsableCommand {
     let scheduled = state.plan
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let runs = try db.completions()
+    let others = try db.crossTraining()
     let week = scheduled.weeks.first { $0.start <= today && today <= $0.start.adding(days: 6) }
     let report = makeProgress(plan: scheduled, completions: runs, today: today)
     let progress = week.flatMap { week in report.weeks.first { $0.number == week.number } }
     let dated = Dictionary(state.workouts.map { ($0.workoutID, $0) }, uniquingKeysWith: { first, _ in first })
-    let days = (week?.workouts ?? []).map { WorkoutDayJSON($0, dated: dated[$0.id], runs: runs, today: today) }
+    let days = (week?.workouts ?? []).map {
+      WorkoutDayJSON($0, dated: dated[$0.id], runs: runs, others: others, today: today)
+    }
     if output.format == .json {
       return try writeStandardOutput(
         JSONOutput.encode(
@@ -118,16 +125,28 @@ struct WeekCommand: ParsableCommand {
         case .done: "✔"
         case .partial: "◐"
         case .missed: "✘"
+        case .notLogged: "·"
         case .today: "→"
         case .upcoming: " "
         }
       let time = day.dated?.startText.map { "\($0)  " } ?? ""
       let ran =
-        day.status == .partial
-        ? " (partial: \(oneDecimal((day.doneKm ?? 0) / units.kilometers)) of "
-          + "\(units.format(day.workout.distanceKm)))"
-        : ""
+        day.status == .notLogged
+        ? " (optional, not logged)"
+        : day.status == .partial
+          ? " (partial: \(oneDecimal((day.doneKm ?? 0) / units.kilometers)) of "
+            + "\(units.format(day.workout.distanceKm)))"
+          : ""
       lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title)\(ran)")
+    }
+    let thisWeek = others.filter { week.start <= $0.date && $0.date <= week.start.adding(days: 6) }
+    if !thisWeek.isEmpty {
+      lines.append("Cross-training (not counted as running):")
+      for activity in thisWeek {
+        lines.append(
+          "  + \(activity.date.shortLabel)  \(terminalSafe(activity.sport)), "
+            + "\(crossTrainingMinutes(activity.durationSeconds)) min, \(units.format(activity.distanceKm))")
+      }
     }
     try writeText(lines.joined(separator: "\n") + "\n")
   }

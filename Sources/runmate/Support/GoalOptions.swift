@@ -52,6 +52,20 @@ struct GoalOptions: ParsableArguments {
     help: ArgumentHelp("A recent result for pace targets, e.g. 5k=24:30 or half=1:52:00.", valueName: "dist=time"))
   var recentRace: String?
 
+  @Option(
+    name: .customLong("cross-training"),
+    help: ArgumentHelp(
+      "Cross-training days a week, 0-2 (default 0): low-impact minutes on days without a run, not in the running "
+        + "volume.", valueName: "n"))
+  var crossTraining: Int?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Strength days a week, 0-2 (default 0): 20-25 minutes of strength work on days without a run, never the day "
+        + "before a hard day.", valueName: "n"))
+  var strength: Int?
+
   /// True when the command line describes a goal (otherwise a saved plan is used where that makes sense).
   var isGiven: Bool { distance != nil || level != nil || weeks != nil || raceDate != nil }
 
@@ -63,6 +77,8 @@ struct GoalOptions: ParsableArguments {
     if let currentWeeklyKm { return ("--current-weekly-km", currentWeeklyKm) }
     if let longestRecentRunKm { return ("--longest-recent-run-km", longestRecentRunKm) }
     if let recentRace { return ("--recent-race", recentRace) }
+    if let crossTraining { return ("--cross-training", String(crossTraining)) }
+    if let strength { return ("--strength", String(strength)) }
     return nil
   }
 
@@ -125,6 +141,7 @@ struct GoalOptions: ParsableArguments {
       weekStart: firstDay)
     return Goal(
       distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
-      currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recent)
+      currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recent,
+      crossTrainingPerWeek: crossTraining ?? 0, strengthPerWeek: strength ?? 0)
   }
 }

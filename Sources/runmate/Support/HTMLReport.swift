@@ -16,6 +16,8 @@ struct HTMLReport {
   let runs: [Completion]
   var units: DistanceUnit = .km
   var scheduledDates: [String: CivilDate] = [:]
+  /// Activities of other sports (cross-training): listed, never in the running figures.
+  var crossTraining: [Completion] = []
 
   func render() -> String {
     let goal = plan.goal
@@ -27,6 +29,7 @@ struct HTMLReport {
     body += section("Long run", longRunChart())
     body += section("Easy pace (m:ss per \(units.rawValue), faster is higher)", paceChart())
     body += section("Plan calendar", calendar())
+    if !crossTraining.isEmpty { body += section("Cross-training (not counted as running)", crossTrainingTable()) }
     return """
       <!DOCTYPE html>
       \(OutputKind.reportMarker)
@@ -51,6 +54,17 @@ struct HTMLReport {
       \(body)</body></html>
 
       """
+  }
+
+  /// One row per cross-training activity: day, sport, distance, minutes.
+  func crossTrainingTable() -> String {
+    var html = "<table><tr><th>Day</th><th>Sport</th><th>Distance</th><th>Minutes</th></tr>"
+    for activity in crossTraining {
+      html +=
+        "<tr><td>\(activity.date)</td><td>\(escape(activity.sport))</td><td>\(escape(distance(activity.distanceKm)))</td>"
+        + "<td>\(crossTrainingMinutes(activity.durationSeconds))</td></tr>"
+    }
+    return html + "</table>"
   }
 
   func section(_ title: String, _ content: String) -> String { "<h2>\(escape(title))</h2>\n\(content)\n" }
@@ -207,6 +221,7 @@ struct HTMLReport {
     case .race: "Race: \(plan.goal.distance.displayName) \(distance(workout.distanceKm))"
     case .long: "Long run \(distance(workout.distanceKm))"
     case .strides: "Easy \(distance(workout.distanceKm)) + strides"
+    case .crossTraining, .strength: "\(workout.kind.displayName) \(workout.durationMin) min"
     default: "\(workout.kind.displayName) \(distance(workout.distanceKm))"
     }
   }
@@ -234,7 +249,9 @@ struct HTMLReport {
         var state =
           cells.contains { matched.contains($0.id) }
           ? "done"
-          : !cells.isEmpty && day < report.today ? "missed" : ran.contains(where: isExtra) ? "extra" : ""
+          // Only a run can be missed: cross-training and strength days are never matched to a logged run.
+          : cells.contains(where: { $0.kind.isRun }) && day < report.today
+            ? "missed" : ran.contains(where: isExtra) ? "extra" : ""
         if day == report.today { state += state.isEmpty ? "today" : " today" }
         var lines = cells.map { "<span class=\"\($0.kind == .race ? "race" : "")\">\(escape(label($0)))</span>" }
         lines += ran.map { run in

@@ -69,10 +69,18 @@ func twinDescription(_ twin: IngestedRuns.Twin, units: DistanceUnit = .km) -> St
 
 /// "3 runs: 2 matched (1 partial), 1 extra": how new runs counted for the plan (nil without a plan or new runs).
 func matchSummary(_ result: IngestedRuns, plan saved: SavedPlan?) -> String? {
-  guard saved != nil, !result.added.isEmpty else { return nil }
-  let matched = result.added.filter { $0.match != nil }
+  // Cross-training never counts for the plan.
+  let added = result.added.filter(\.run.isRun)
+  guard saved != nil, !added.isEmpty else { return nil }
+  let matched = added.filter { $0.match != nil }
   let partial = matched.filter { $0.match?.status == .partial }.count
-  let runs = result.added.count == 1 ? "1 new run" : "\(result.added.count) new runs"
+  let runs = added.count == 1 ? "1 new run" : "\(added.count) new runs"
   return "\(runs) for '\(saved?.name ?? "")': \(matched.count) matched"
-    + (partial > 0 ? " (\(partial) partial)" : "") + ", \(result.added.count - matched.count) extra"
+    + (partial > 0 ? " (\(partial) partial)" : "") + ", \(added.count - matched.count) extra"
+}
+
+/// Whole minutes of a cross-training activity (`45`), for `log list`, `week` and `report`.
+func crossTrainingMinutes(_ seconds: Double) -> Int {
+  guard seconds.isFinite, seconds > 0, seconds < 1e9 else { return 0 }
+  return Int((seconds / 60).rounded())
 }

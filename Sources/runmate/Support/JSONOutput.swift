@@ -37,10 +37,22 @@ func jsonSeconds(_ seconds: Double) -> Int? {
 /// How a planned workout stands on `today`.
 enum WorkoutStatus: String, Encodable {
   case done, partial, missed, today, upcoming
+  /// A past cross-training or strength day with no such activity imported that day: optional, never "missed".
+  case notLogged = "not_logged"
 
   /// Done when a run matched it in full, partial when only much shorter runs did, else missed, today or upcoming
-  /// by its day.
-  init(_ workout: Workout, runs: [Completion], today: CivilDate) {
+  /// by its day. A cross-training or strength day is done when an activity of its kind was imported on its day
+  /// (`others`: the logbook's cross-training), else not logged once it is past.
+  init(_ workout: Workout, runs: [Completion], others: [Completion], today: CivilDate) {
+    if !workout.kind.isRun {
+      let strength = workout.kind == .strength
+      if others.contains(where: { $0.date == workout.date && ($0.sport == Self.strengthSport) == strength }) {
+        self = .done
+      } else {
+        self = workout.date < today ? .notLogged : workout.date == today ? .today : .upcoming
+      }
+      return
+    }
     let matched = runs.filter { $0.workoutID == workout.id }
     if matched.contains(where: { !$0.isPartial }) {
       self = .done
@@ -50,6 +62,9 @@ enum WorkoutStatus: String, Encodable {
       self = workout.date < today ? .missed : workout.date == today ? .today : .upcoming
     }
   }
+
+  /// The sport name imports give strength sessions (Activity's sport names).
+  static let strengthSport = "strength training"
 }
 
 /// A planned workout on its scheduled day, with how it stands.
@@ -61,10 +76,13 @@ struct WorkoutDayJSON: Encodable {
   let doneKm: Double?
   let energyKcal: Int?
 
-  init(_ workout: Workout, dated: DatedWorkout?, runs: [Completion], today: CivilDate, energyKcal: Int? = nil) {
+  init(
+    _ workout: Workout, dated: DatedWorkout?, runs: [Completion], others: [Completion], today: CivilDate,
+    energyKcal: Int? = nil
+  ) {
     self.workout = workout
     self.dated = dated
-    status = WorkoutStatus(workout, runs: runs, today: today)
+    status = WorkoutStatus(workout, runs: runs, others: others, today: today)
     let matched = runs.filter { $0.workoutID == workout.id }
     doneKm = matched.isEmpty ? nil : matched.map(\.distanceKm).reduce(0, +)
     self.energyKcal = energyKcal
@@ -181,8 +199,20 @@ struct WeekJSON: Encodable {
 /// `runmate log list --format json`.
 struct LogJSON: Encodable {
   let runs: [Completion]
+  /// Other sports (`import --all-sports`): a `cross_training` list, written only when there is any.
+  var crossTraining: [Completion] = []
 
-  enum CodingKeys: String, CodingKey { case schema, runs }
+  enum CodingKeys: String, CodingKey {
+    case schema, runs
+    case crossTraining = "cross_training"
+  }
+
+  enum CrossTrainingKeys: String, CodingKey {
+    case id, date, sport, source
+    case distanceKm = "distance_km"
+    case durationS = "duration_s"
+    case sourceFile = "source_file"
+  }
 
   enum RunKeys: String, CodingKey {
     case id, date, kind, rpe, note, source, status
@@ -219,6 +249,18 @@ struct LogJSON: Encodable {
       try item.encode(run.planID, forKey: .planID)
       try item.encode(run.workoutID, forKey: .workoutID)
       try item.encode(run.status?.rawValue, forKey: .status)
+    }
+    guard !crossTraining.isEmpty else { return }
+    var others = container.nestedUnkeyedContainer(forKey: .crossTraining)
+    for activity in crossTraining {
+      var item = others.nestedContainer(keyedBy: CrossTrainingKeys.self)
+      try item.encode(activity.id, forKey: .id)
+      try item.encode(activity.date.description, forKey: .date)
+      try item.encode(activity.sport, forKey: .sport)
+      try item.encode(jsonKm(activity.distanceKm), forKey: .distanceKm)
+      try item.encode(jsonSeconds(activity.durationSeconds), forKey: .durationS)
+      try item.encode(activity.source.rawValue, forKey: .source)
+      try item.encode(activity.sourceFile, forKey: .sourceFile)
     }
   }
 }

@@ -22,6 +22,9 @@ struct PlanTable {
     } else {
       facts += " · effort targets (add --recent-race for paces)"
     }
+    let extras = [(goal.crossTrainingPerWeek, "cross-training"), (goal.strengthPerWeek, "strength")]
+      .filter { $0.0 > 0 }.map { "\($0.0) \($0.1) day\($0.0 == 1 ? "" : "s")" }
+    if !extras.isEmpty { facts += " · " + extras.joined(separator: " and ") + " a week (not in the volume)" }
     lines.append(facts)
     for warning in plan.warnings { lines.append("warning: \(warning)") }
     return lines
@@ -69,6 +72,9 @@ struct PlanTable {
   }
 
   private func shortForm(_ workout: Workout) -> String {
+    if !workout.kind.isRun {
+      return "\(workout.kind == .strength ? "strength" : "cross") \(workout.durationMin) min"
+    }
     let distance = units.format(workout.distanceKm).replacingOccurrences(of: " \(units.rawValue)", with: "")
     let name: String =
       switch workout.kind {
@@ -84,6 +90,7 @@ struct PlanTable {
       case .strides: "easy+strides"
       case .race: "RACE"
       case .crossTraining: "cross"
+      case .strength: "strength"
       }
     // A long run with a marathon-pace segment or fast finish: `long 28 w/ 8 MP` (RP: goal race pace).
     if workout.kind == .long, let last = workout.steps.last, workout.steps.count > 1, last.zone != .easy {

@@ -4,61 +4,91 @@ import RunningCore
 /// `longRun.peaks` and `longRun.variants` in the distance file).
 ///
 /// Pfitzinger, Hansons and Higdon run the peak long run about three times, never two weeks running, with shorter
-/// long runs (80–85 %) between, the last one three weeks before a marathon. The plan is shaped once without this
-/// layout; its longest long run and the weeks that reach it (within `withinOfLongest`) are then known:
-/// - peak weeks: up to `maxCount` of those weeks, latest first, never two in a row, none after
-///   `lastDaysBeforeRace` days before race day;
-/// - step-back weeks: every other full week from the first peak on runs at most `stepBackOfPeak` × the peak, as
-///   does any earlier week that reached the peak band but was not picked;
+/// long runs (80–85 %) between, the last one three weeks before a marathon. The long-run lengths are fixed first,
+/// from a first shaping of the plan without this layout, and the week's other runs are then fitted around them:
+/// - the peak `peakKm`: the longest long run the first shaping reaches in the peak window (full weeks
+///   `lastDaysBeforeRace`…`earliestDaysBeforeRace` days before race day);
+/// - peak weeks: up to `maxCount` weeks of that window that reached the peak band (within `withinOfLongest`),
+///   latest first, never two in a row; each runs exactly `peakKm`;
+/// - step-back weeks: every other full week from the first peak on, and the full weeks before it an odd number of
+///   weeks before it, run at most `stepBackOfPeak` × `peakKm`;
+/// - lead-in weeks: the full weeks an even number of weeks before the first peak run at most `peakKm` / the spike
+///   factor (rounded up to tenths), so that the spike guard lets the next long run reach the peak, and stay under
+///   the peak band;
 /// - variants: the full build and peak weeks that are not peak weeks take `variants.rotation` in turn, counted back
-///   from the last one (levels in `variants.levels` only). The plan is then shaped again with the layout.
+///   from the last one (levels in `variants.levels` only).
 struct LongRunLayout: Sendable, Hashable {
-  /// The longest long run of the first shaping: what the peak weeks reach.
-  let peakKm: Double
+  /// The length of every peak long run.
+  var peakKm: Double
   /// The weeks with a peak long run, in order.
   let peakWeeks: [Int]
   /// Weeks whose long run steps back to at most `stepBackOfPeak` × `peakKm`.
   let stepBackWeeks: Set<Int>
+  /// Weeks before the first peak whose long run is at most the spike guard's step below `peakKm`.
+  let leadInWeeks: Set<Int>
   /// Weeks whose long run carries a variant.
   let variants: [Int: LongRunVariantKind]
 
-  /// The layout for a plan shaped without one; nil when the distance has no `longRun.peaks`.
-  init?(drafts: [WeekDraft], context: PlanContext) {
+  /// The layout for a plan shaped without one; nil when the distance has no `longRun.peaks` or the plan has no
+  /// full week in the peak window.
+  /// - Parameters:
+  ///   - maxCount: at most this many peak long runs (at most `longRun.peaks.maxCount`).
+  ///   - alternating: the weeks before the first peak alternate lead-in and step-back long runs (true) or are all
+  ///     lead-in long runs (false: with few runs a week, a step-back week is too small to ramp from to a peak).
+  init?(drafts: [WeekDraft], context: PlanContext, maxCount: Int? = nil, alternating: Bool = true) {
     guard let peaks = context.distance.longRun.peaks else { return nil }
     let full = drafts.filter { !$0.cutback && $0.longKm != nil && $0.phase != .taper && $0.phase != .race }
-    guard let longest = full.compactMap(\.longKm).max(), longest > 0 else { return nil }
-    let band = (1 - peaks.withinOfLongest) * longest
     let raceDate = context.goal.timeline.raceDate
-    func longDate(_ week: WeekDraft) -> CivilDate? { week.slots.first { $0.role == .long }?.date }
-    let candidates = full.filter { week in
-      guard let long = week.longKm, long >= band - 1e-9, let date = longDate(week) else { return false }
-      return date.days(to: raceDate) >= peaks.lastDaysBeforeRace
+    let window = full.filter { week in
+      guard let date = week.slots.first(where: { $0.role == .long })?.date else { return false }
+      return (peaks.lastDaysBeforeRace...peaks.earliestDaysBeforeRace).contains(date.days(to: raceDate))
     }
+    guard let peak = window.compactMap({ $0.longKm.map(round1) }).max(), peak > 0 else { return nil }
+    let band = (1 - peaks.withinOfLongest) * peak
     var picked: [Int] = []
-    for week in candidates.reversed() where picked.count < peaks.maxCount {
+    let count = min(maxCount ?? peaks.maxCount, peaks.maxCount)
+    // The latest week of the window always takes a peak (the peaks close the build); the others, latest first, when
+    // the first shaping reached the peak band there.
+    for week in window.reversed()
+    where picked.count < count && (picked.isEmpty || round1(week.longKm ?? 0) >= band - 1e-9) {
       if picked.contains(where: { abs($0 - week.number) <= 1 }) { continue }
       picked.append(week.number)
     }
     picked.sort()
-    let firstPeak = picked.first ?? Int.max
+    guard let firstPeak = picked.first else { return nil }
     var stepBack: Set<Int> = []
+    var leadIn: Set<Int> = []
     for week in full where !picked.contains(week.number) {
-      if week.number > firstPeak || (week.longKm ?? 0) >= band - 1e-9 { stepBack.insert(week.number) }
-    }
-    var variants: [Int: LongRunVariantKind] = [:]
-    if let rules = context.distance.longRun.variants, rules.levels.contains(context.goal.level),
-      !rules.rotation.isEmpty
-    {
-      let eligible = full.filter { ($0.phase == .build || $0.phase == .peak) && !picked.contains($0.number) }
-      // Counted back from the last one, so the long run nearest the race takes the rotation's first variant.
-      for (index, week) in eligible.reversed().enumerated() {
-        variants[week.number] = rules.rotation[index % rules.rotation.count]
+      if week.number < firstPeak && (!alternating || (firstPeak - week.number) % 2 == 0) {
+        leadIn.insert(week.number)
+      } else {
+        stepBack.insert(week.number)
       }
     }
-    peakKm = longest
+    peakKm = peak
     peakWeeks = picked
     stepBackWeeks = stepBack
-    self.variants = variants
+    leadInWeeks = leadIn
+    variants = LongRunLayout.variants(full: full, peakWeeks: picked, context: context)
+  }
+
+  /// The full build and peak weeks that are not peak weeks take `variants.rotation` in turn, counted back from the
+  /// last one (so the long run nearest the race takes the rotation's first variant); levels in `variants.levels`.
+  private static func variants(full: [WeekDraft], peakWeeks: [Int], context: PlanContext) -> [Int: LongRunVariantKind] {
+    guard let rules = context.distance.longRun.variants, rules.levels.contains(context.goal.level),
+      !rules.rotation.isEmpty
+    else { return [:] }
+    var variants: [Int: LongRunVariantKind] = [:]
+    let eligible = full.filter { ($0.phase == .build || $0.phase == .peak) && !peakWeeks.contains($0.number) }
+    for (index, week) in eligible.reversed().enumerated() {
+      variants[week.number] = rules.rotation[index % rules.rotation.count]
+    }
+    return variants
+  }
+
+  /// The lead-in long run's limit: the spike guard's step below the peak, under the peak band.
+  func leadInKm(spikeFactor: Double, withinOfLongest: Double) -> Double {
+    min((peakKm / spikeFactor * 10 - 1e-9).rounded(.up) / 10, floorTenth((1 - withinOfLongest) * peakKm) - 0.1)
   }
 }
 
@@ -70,40 +100,94 @@ enum LongRole: Sendable, Hashable {
   case stepBack
 }
 
-/// Shapes the weeks twice when the distance has `longRun.peaks`: once to learn the plan's longest long run and
-/// the weeks that reach it, then again with the ``LongRunLayout`` those give.
+/// Shapes the weeks with a ``LongRunLayout`` when the distance has `longRun.peaks`: once without it, to learn the
+/// peak long run and the weeks that reach it, then with it. The peak weeks should all run the same peak long run:
+/// when one falls short and the plan breaks its layout, the peak comes down to what every peak week reaches and the
+/// plan is shaped again. With few runs a week the long run and the week's volume move together (the other runs stay
+/// a third shorter), so a step-back week can be too small for the 10 % ramp to reach the next peak: then every
+/// layout, from the fullest to the simplest (fewer peak long runs, lead-in long runs only before the first), is
+/// tried, and of those that hold the one with the longest peak long run (3 % more per extra peak long run) wins.
 func shapeWeeksWithLongRunLayout(context: PlanContext, fromWeek: Int) -> [WeekDraft] {
   let first = shapeWeeks(context: context, fromWeek: fromWeek)
-  guard let layout = LongRunLayout(drafts: first, context: context) else { return first }
-  var laidOut = context
-  laidOut.longRunLayout = layout
-  var drafts = shapeWeeks(context: laidOut, fromWeek: fromWeek)
-  // With few runs a week the long run and the week's volume move together: a step-back long run lowers the week,
-  // the ramp from it, and so the next peak. Lay the peaks out again from the plan as shaped, a few times at most,
-  // until the plan keeps its layout.
-  for _ in 0..<3 where !keepsLayout(drafts, context: laidOut) {
-    guard let next = LongRunLayout(drafts: drafts, context: context), next != laidOut.longRunLayout else { break }
-    laidOut.longRunLayout = next
-    drafts = shapeWeeks(context: laidOut, fromWeek: fromWeek)
+  guard let peaks = context.distance.longRun.peaks else { return first }
+  var best: (drafts: [WeekDraft], context: PlanContext, value: Double)?
+  var fallback: (drafts: [WeekDraft], context: PlanContext)?
+  var tried: Set<LongRunLayout> = []
+  for count in (1...peaks.maxCount).reversed() {
+    for alternating in [true, false] {
+      guard var layout = LongRunLayout(drafts: first, context: context, maxCount: count, alternating: alternating)
+      else { return first }
+      guard tried.insert(layout).inserted else { continue }
+      var laidOut = context
+      var raised = false
+      for attempt in 0..<5 {
+        laidOut.longRunLayout = layout
+        let drafts = shapeWeeks(context: laidOut, fromWeek: fromWeek)
+        if fallback == nil { fallback = (drafts, laidOut) }
+        let peakDrafts = drafts.filter { layout.peakWeeks.contains($0.number) }
+        let lowest = peakDrafts.compactMap { $0.longKm.map(round1) }.min() ?? 0
+        if keepsLayout(drafts, context: laidOut) {
+          // What every peak week would allow without the layout's peak: the first shaping may have underrated it
+          // (the layout's variants change the weeks' sessions, hence their long-run caps).
+          let room = peakDrafts.compactMap(\.longNaturalKm).min() ?? 0
+          let canRise = !raised && room > layout.peakKm + 0.05 && lowest >= layout.peakKm - 0.05
+          // The first layout, every peak at the peak and no room above it: nothing can do better.
+          if best == nil && tried.count == 1 && attempt == 0 && lowest >= layout.peakKm - 0.05 && !canRise {
+            var finished = drafts
+            markPeakLongRuns(&finished, context: laidOut)
+            return finished
+          }
+          let longest = drafts.filter(isFullWeek).compactMap { $0.longKm.map(round1) }.max() ?? 0
+          let count = drafts.filter(isFullWeek).filter {
+            round1($0.longKm ?? 0) >= (1 - peaks.withinOfLongest) * longest - 1e-9
+          }.count
+          let value = longest * (1 + 0.03 * Double(count - 1))
+          if value > (best?.value ?? 0) + 1e-9 { best = (drafts, laidOut, value) }
+          guard canRise else { break }
+          raised = true
+          layout.peakKm = room
+          continue
+        }
+        guard lowest > 0, lowest < layout.peakKm - 0.05 else { break }
+        layout.peakKm = lowest
+      }
+    }
   }
+  guard let (finalDrafts, laidOut) = best.map({ ($0.drafts, $0.context) }) ?? fallback else { return first }
+  var drafts = finalDrafts
   markPeakLongRuns(&drafts, context: laidOut)
   return drafts
 }
 
-/// Whether the shaped plan keeps its peak layout: at most `maxCount` peak long runs, never two weeks running, the
-/// other full weeks after the first one at most `stepBackOfPeak` of the longest.
+/// A full week: neither a cut-back week nor in the taper, with a long run.
+private func isFullWeek(_ week: WeekDraft) -> Bool {
+  !week.cutback && week.longKm != nil && week.phase != .taper && week.phase != .race
+}
+
+/// Whether the shaped plan keeps its peak layout, as the plan shows it (long runs rounded to tenths): at most
+/// `maxCount` long runs within `withinOfLongest` of the longest (cut-back and taper weeks included), never two weeks
+/// running, all of them in the peak window (`lastDaysBeforeRace`…`earliestDaysBeforeRace` days before race day),
+/// and the full weeks after the first one at most `stepBackOfPeak` of the longest.
 func keepsLayout(_ drafts: [WeekDraft], context: PlanContext) -> Bool {
   guard let peaks = context.distance.longRun.peaks else { return true }
-  let full = drafts.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race && $0.longKm != nil }
-  guard let longest = full.compactMap({ $0.longKm.map(round1) }).max() else { return true }
-  let inBand = full.filter { round1($0.longKm ?? 0) >= (1 - peaks.withinOfLongest) * longest - 1e-9 }.map(\.number)
-  guard inBand.count <= peaks.maxCount, !zip(inBand, inBand.dropFirst()).contains(where: { $1 - $0 == 1 }),
-    let first = inBand.first
+  let longs = drafts.filter { $0.longKm != nil }
+  guard let longest = longs.compactMap({ $0.longKm.map(round1) }).max() else { return true }
+  let raceDate = context.goal.timeline.raceDate
+  let inBand = longs.filter { round1($0.longKm ?? 0) >= (1 - peaks.withinOfLongest) * longest - 1e-9 }
+  let numbers = inBand.map(\.number)
+  guard inBand.count <= peaks.maxCount, !zip(numbers, numbers.dropFirst()).contains(where: { $1 - $0 == 1 }),
+    let first = numbers.first
   else { return false }
-  return full.allSatisfy { week in
-    week.number <= first || inBand.contains(week.number)
-      || round1(week.longKm ?? 0) <= peaks.stepBackOfPeak * longest + 0.1
-  }
+  func daysOut(_ week: WeekDraft) -> Int { week.slots.first { $0.role == .long }?.date.days(to: raceDate) ?? -1 }
+  // Every peak in the window, the last one within a week of `lastDaysBeforeRace`.
+  let inWindow =
+    inBand.allSatisfy { (peaks.lastDaysBeforeRace...peaks.earliestDaysBeforeRace).contains(daysOut($0)) }
+    && inBand.last.map { daysOut($0) <= peaks.lastDaysBeforeRace + 7 } == true
+  return inWindow
+    && longs.allSatisfy { week in
+      week.number <= first || numbers.contains(week.number) || week.cutback || week.phase == .taper
+        || round1(week.longKm ?? 0) <= peaks.stepBackOfPeak * longest + 0.1
+    }
 }
 
 /// Names the peak long runs in their week's long-run line, from the finished plan: the full weeks whose long run

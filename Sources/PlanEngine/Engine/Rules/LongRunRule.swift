@@ -29,7 +29,7 @@ enum LongRunRule: WeekRule {
         context.minRunKm, floorTenth(floorTenth(spikeLimit) / rules.minRatioToOtherRuns),
         week.phase == .race
           ? .infinity
-          : floorTenth(min(week.targetKm, week.ceilingKm) / (rules.minRatioToOtherRuns + 2))))
+          : smallWeekMinRun(min(week.targetKm, week.ceilingKm), ratio: rules.minRatioToOtherRuns)))
 
     switch week.phase {
     case .race:
@@ -85,10 +85,17 @@ enum LongRunRule: WeekRule {
     if let layout = context.longRunLayout, let peaks = context.distance.longRun.peaks {
       if layout.peakWeeks.contains(week.number) {
         week.longRole = .peak
+        stepBack.append((layout.peakKm, "the length of the plan's peak long runs"))
+      } else if layout.leadInWeeks.contains(week.number) {
+        stepBack.append(
+          (
+            layout.leadInKm(spikeFactor: rules.spikeFactor, withinOfLongest: peaks.withinOfLongest),
+            "a lead-in long run, a spike guard's step under the peak long runs that come later"
+          ))
       } else if layout.stepBackWeeks.contains(week.number) {
         week.longRole = .stepBack
         // After a peak long run: a share of the longest long run so far (the plan's own number); before the first
-        // one (a week that would reach the peak early): a share of the peak the first shaping reached.
+        // one: a share of the plan's peak long run.
         let after = history.contains { layout.peakWeeks.contains($0.number) }
         let longestSoFar = history.compactMap(\.longKm).max() ?? layout.peakKm
         stepBack.append(
@@ -105,11 +112,23 @@ enum LongRunRule: WeekRule {
             ))
       }
     }
+    week.longNaturalKm = floorTenth(limits.map(\.km).min() ?? spikeLimit)
     let binding = (limits + stepBack).min { $0.km < $1.km } ?? limits[0]
     let long = max(shortestLong(week, context), floorTenth(binding.km))
     week.longKm = long
     week.longChosenKm = long
     week.longReason = .limit(km: binding.km, reason: binding.reason)
+  }
+
+  /// The longest minimum run (tenths) with which a week of `budgetKm` holds two such runs and the shortest long run
+  /// beside them, rounded up to tenths as ``shortestLong(_:_:)`` rounds it: 2 m + ⌈ratio × m⌉ ≤ budget.
+  /// (`budget / (ratio + 2)` rounded down leaves no room for the long run's rounding up: 9.375 km gave
+  /// 2.8 + 2.8 + 3.8 = 9.4 km, and the guard dropped a run.)
+  static func smallWeekMinRun(_ budgetKm: Double, ratio: Double) -> Double {
+    var tenths = Int((budgetKm / (ratio + 2) * 10 + 1e-9).rounded(.down))
+    func longTenths(_ minRun: Int) -> Int { Int((Double(minRun) * ratio - 1e-9).rounded(.up)) }
+    while tenths > 0 && Double(2 * tenths + longTenths(tenths)) / 10 > budgetKm + 1e-9 { tenths -= 1 }
+    return Double(tenths) / 10
   }
 
   /// The shortest long run that is still a third longer than a minimum-length run.

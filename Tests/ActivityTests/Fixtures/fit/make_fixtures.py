@@ -259,6 +259,69 @@ def build_developer(path):
     w.write(path)
 
 
+def build_multisport(path):
+    """A multisport file shaped like Garmin's (python-fitparse's activity-large-fenxi2-multisport.fit): all records
+    first, each leg's distance starting again near 0, then one session per leg. The first, "generic" session's
+    start_time is 5 minutes after its first record, so its span reaches 5 minutes into the legs after it; the
+    transition's last record (at +1263 s) falls between the transition's end (+1262.8 s) and the run's start
+    (+1264 s), held by no span but the generic one's."""
+    legs = [  # (sport, first record s after START, points, interval s, speed m/s, session start offset, elapsed s)
+        (0, 0, 601, 2, 3.0, 300, 1202.0),
+        (3, 1202, 31, 2, 1.5, 0, 60.8),
+        (1, 1264, 601, 2, 3.2, 0, 1200.0),
+        (2, 2466, 301, 2, 8.0, 0, 600.0),
+    ]
+    w = RawWriter()
+    w.define(0, 0, [(0, 1, ENUM), (1, 2, UINT16), (2, 2, UINT16), (4, 4, UINT32)])
+    w.data(0, [4, 255, 3, START - FIT_EPOCH])
+    w.define(1, 20, [(253, 4, UINT32), (0, 4, SINT32), (1, 4, SINT32), (5, 4, UINT32), (2, 2, UINT16),
+                     (3, 1, UINT8)])
+    sessions = []
+    lat, lon = 47.37, 8.54
+    for index, (sport, offset, points, interval, speed, late, elapsed) in enumerate(legs):
+        distance = 0.5 + index  # a device restarts the leg's distance near 0
+        first = distance
+        times = [START + offset + i * interval for i in range(points)]
+        if index == 1:
+            times.append(times[-1] + 1)  # the record between two legs' spans
+        for i, t in enumerate(times):
+            if i:
+                step = (t - times[i - 1]) * speed
+                distance += step
+                lat += step / 111_195.0
+            w.data(1, [t - FIT_EPOCH, round(lat * 2**31 / 180), round(lon * 2**31 / 180), round(distance * 100),
+                       round((430 + 5 * math.sin(i / 30) + 500) * 5), 120 + index * 10 + i % 5])
+        start = START + offset + late
+        sessions.append((times[-1], start, elapsed, round((distance - first) * 100), sport))
+    w.define(2, 18, [(253, 4, UINT32), (2, 4, UINT32), (7, 4, UINT32), (8, 4, UINT32), (9, 4, UINT32),
+                     (5, 1, ENUM), (6, 1, ENUM)])
+    for end, start, elapsed, centimetres, sport in sessions:
+        w.data(2, [end - FIT_EPOCH, start - FIT_EPOCH, int(elapsed * 1000), int(elapsed * 1000), centimetres, sport,
+                   0])
+    w.write(path)
+
+
+def multisport_reference(path):
+    """Garmin's decoder's sessions of the multisport file: each leg's sport and totals, and its records' times."""
+    messages = garmin_messages(path)
+    unix = lambda fit: fit + FIT_EPOCH
+    out = {
+        'file': os.path.basename(path),
+        'decoder': 'garmin-fit-sdk',
+        'records': len(messages['record_mesgs']),
+        'sessions': [{
+            'sport': session['sport'],
+            'start_time': unix(session['start_time']),
+            'timestamp': unix(session['timestamp']),
+            'total_elapsed_time': session['total_elapsed_time'],
+            'total_distance': session['total_distance'],
+        } for session in messages['session_mesgs']],
+    }
+    with open(path[:-4] + '.json', 'w') as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+        f.write('\n')
+
+
 def garmin_messages(path):
     """Messages as garmin-fit-sdk decodes them (timestamps in FIT seconds)."""
     checker = Decoder(Stream.from_file(path))
@@ -352,6 +415,10 @@ def main():
         make(path)
         reference(path, 'fitdecode' if name.startswith('compressed') else 'garmin-fit-sdk')
         print(f'{name}: {os.path.getsize(path)} bytes', file=sys.stderr)
+    path = os.path.join(HERE, 'multisport.fit')
+    build_multisport(path)
+    multisport_reference(path)
+    print(f'multisport.fit: {os.path.getsize(path)} bytes', file=sys.stderr)
 
 
 if __name__ == '__main__':
