@@ -16,6 +16,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
   ],
   targets: [
     // C library: the only place libical is named.
@@ -80,13 +81,24 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]),
 
+    // CalDAV (RFC 4791) client for `runmate sync`: one calendar collection, a resource per event, ETag
+    // preconditions, and the sync's plan of what to create, update and delete. The only module that sees
+    // AsyncHTTPClient; it reads WebDAV's XML through XMLStream.
+    .target(
+      name: "CalDAV",
+      dependencies: [
+        "XMLStream", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(
       name: "runmate",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity",
         "TrainingProgress",
-        "Health", "Training", "FeedServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Health", "Training", "FeedServer", "CalDAV", "Digest", "ICalendar",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
 
@@ -106,6 +118,8 @@ let package = Package(
     .target(name: "RunMateTestSupport", dependencies: ["RunningCore", "PlanEngine"], path: "Tests/RunMateTestSupport"),
     .testTarget(name: "DigestTests", dependencies: ["Digest", "RunMateTestSupport"]),
     .testTarget(name: "FeedServerTests", dependencies: ["FeedServer", "ICalendar", "Digest", "RunMateTestSupport"]),
+    .testTarget(
+      name: "CalDAVTests", dependencies: ["CalDAV", "ICalendar", "Digest", "XMLStream", "RunMateTestSupport"]),
     .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),
     .testTarget(name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),

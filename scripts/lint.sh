@@ -15,6 +15,7 @@ boundaries=(
   "CZlib Sources/Archive/"
   "Yams Sources/PlanEngine/"
   "Hummingbird Sources/FeedServer/"
+  "AsyncHTTPClient Sources/CalDAV/"
 )
 for rule in "${boundaries[@]}"; do
   read -r library owner <<<"$rule"

@@ -256,6 +256,7 @@ public final class LogbookDatabase: Sendable {
       }
     }
     registerFeedMigration(in: &migrator)
+    registerCalDAVMigration(in: &migrator)
     return migrator
   }
 

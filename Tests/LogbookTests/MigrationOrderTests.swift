@@ -8,7 +8,7 @@ import Testing
 /// upgrades (GRDB applies migrations in the order they are registered, and refuses none it already ran).
 @Suite struct MigrationOrderTests {
   /// The migrations this branch adds after `v7-completion-sport` (the last one of the runmate before it), in order.
-  static let added = ["v8-feed-tokens"]
+  static let added = ["v8-feed-tokens", "v9-caldav-sync"]
 
   /// The identifiers recorded in `grdb_migrations` of the logbook at `path`, in the order they were applied.
   func applied(_ path: String) throws -> [String] {
@@ -59,6 +59,7 @@ import Testing
       "[c.execute('drop trigger ' + r[0]) for r in c.execute(\"select name from sqlite_master where type = 'trigger' "
         + "and name like '%moves_data_version'\").fetchall()]; "
         + "c.execute('drop table feedToken'); c.execute('drop table dataVersion'); "
+        + "c.execute('drop table caldavResource'); "
         + "c.execute(\"delete from grdb_migrations where identifier in (\(identifiers))\")", path)
     #expect(try applied(path).last == "v7-completion-sport")
 
@@ -68,5 +69,12 @@ import Testing
     let feed = try upgraded.createFeed(
       planID: try upgraded.plan(named: nil).id, tokenHash: Array(repeating: 7, count: 32), at: Date())
     #expect(try upgraded.feeds().map(\.id) == [feed.id])
+    let record = CalDAVRecord(
+      uid: "rm-x-r01-q1@runningmate", href: "/u/cal/rm-x-r01-q1@runningmate.ics", etag: "\"1\"",
+      bodyHash: Array(repeating: 1, count: 32), body: "BEGIN:VCALENDAR", label: "W1 Easy")
+    try upgraded.recordCalDAVSync(
+      identity: "rm-x", collection: "http://127.0.0.1/u/cal/", stored: [record], removed: [], at: Date())
+    #expect(try upgraded.caldavRecords(identity: "rm-x", collection: "http://127.0.0.1/u/cal/") == [record])
+    #expect(try upgraded.caldavRecords(identity: "rm-x", collection: "http://127.0.0.1/u/other/").isEmpty)
   }
 }
