@@ -12,6 +12,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
   ],
   targets: [
     // C library: the only place libical is named.
@@ -21,6 +26,8 @@ let package = Package(
       providers: [.apt(["libical-dev"]), .brew(["libical"])]),
     // zlib, for the zip and gzip readers in Archive (inflate with a size and ratio limit).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    // SHA-256 and constant-time comparison (a leaf, no dependencies): feed token hashes and feed ETags.
+    .target(name: "Digest"),
     // The shared vocabulary, no dependencies: civil dates, weekdays, distance units, edit distance. One
     // implementation of each; every module uses it.
     .target(name: "RunningCore"),
@@ -44,7 +51,9 @@ let package = Package(
     // It applies Ingest's decisions inside its write transactions.
     .target(
       name: "Logbook",
-      dependencies: ["RunningCore", "PlanEngine", "Ingest", .product(name: "GRDB", package: "GRDB.swift")]),
+      dependencies: [
+        "RunningCore", "PlanEngine", "Ingest", "Digest", .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
@@ -61,13 +70,36 @@ let package = Package(
         "TrainingProgress", "Health", "Activity", "Archive",
       ]),
 
+    // The subscription feed server (`runmate serve`): a plan's calendar over HTTP for calendar apps, behind secret
+    // tokens. The only module that sees Hummingbird.
+    .target(
+      name: "FeedServer",
+      dependencies: [
+        "RunningCore", "Training", "Logbook", "ICalendar", "Digest",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]),
+
+    // CalDAV (RFC 4791) client for `runmate sync`: one calendar collection, a resource per event, ETag
+    // preconditions, and the sync's plan of what to create, update and delete. The only module that sees
+    // AsyncHTTPClient; it reads WebDAV's XML through XMLStream.
+    .target(
+      name: "CalDAV",
+      dependencies: [
+        "XMLStream", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(
       name: "runmate",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity",
         "TrainingProgress",
-        "Health", "Training", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Health", "Training", "FeedServer", "CalDAV", "Digest", "ICalendar",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
 
     // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
@@ -84,6 +116,10 @@ let package = Package(
     // Tests (one target per module; fixtures next to the tests that use them, read in place through
     // RunMateTestSupport's fixtureURL)
     .target(name: "RunMateTestSupport", dependencies: ["RunningCore", "PlanEngine"], path: "Tests/RunMateTestSupport"),
+    .testTarget(name: "DigestTests", dependencies: ["Digest", "RunMateTestSupport"]),
+    .testTarget(name: "FeedServerTests", dependencies: ["FeedServer", "ICalendar", "Digest", "RunMateTestSupport"]),
+    .testTarget(
+      name: "CalDAVTests", dependencies: ["CalDAV", "ICalendar", "Digest", "XMLStream", "RunMateTestSupport"]),
     .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),
     .testTarget(name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),

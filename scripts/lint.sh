@@ -14,6 +14,8 @@ boundaries=(
   "ArgumentParser Sources/runmate/"
   "CZlib Sources/Archive/"
   "Yams Sources/PlanEngine/"
+  "Hummingbird Sources/FeedServer/"
+  "AsyncHTTPClient Sources/CalDAV/"
 )
 for rule in "${boundaries[@]}"; do
   read -r library owner <<<"$rule"

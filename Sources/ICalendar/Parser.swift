@@ -3,7 +3,7 @@ internal import CLibical
 extension VCalendar {
   /// Parses an `.ics` text through libical.
   ///
-  /// Reads the calendar header (PRODID, METHOD, `X-WR-CALNAME`) and every VEVENT with the fields of
+  /// Reads the calendar header (PRODID, METHOD, `X-WR-CALNAME`, `REFRESH-INTERVAL`, `X-PUBLISHED-TTL`) and every VEVENT with the fields of
   /// ``VEvent``. Not read back: VTIMEZONE definitions (zoned times keep their TZID; libical's prefixed
   /// `/freeassociation.sourceforge.net/…` TZIDs become IANA names), EXDATE and RDATE, a second RRULE,
   /// ORGANIZER/ATTENDEE and other properties the model lacks, and of a VALARM everything but TRIGGER and
@@ -48,12 +48,25 @@ extension VCalendar {
       name = textOfXProperty(property)
       break
     }
+    var ttl: Int?
+    for property in properties(of: calendar, kind: ICAL_X_PROPERTY)
+    where copyString(icalproperty_get_x_name(property))?.uppercased() == "X-PUBLISHED-TTL" {
+      if let text = textOfXProperty(property) {
+        let duration = text.withCString { icaldurationtype_from_string($0) }
+        if icaldurationtype_is_bad_duration(duration) == 0 { ttl = Int(icaldurationtype_as_int(duration)) }
+      }
+      break
+    }
+    let refresh = firstProperty(of: calendar, kind: ICAL_REFRESHINTERVAL_PROPERTY)
+      .map { Int(icaldurationtype_as_int(icalproperty_get_refreshinterval($0))) }
     var events: [VEvent] = []
     events.reserveCapacity(Int(icalcomponent_count_components(calendar, ICAL_VEVENT_COMPONENT)))
     try forEachChild(of: calendar, kind: ICAL_VEVENT_COMPONENT) { (component) throws(ICalendarError) in
       events.append(try readEvent(component, ordinal: events.count, source: source))
     }
-    return VCalendar(prodID: prodID, method: method, name: name, events: events)
+    return VCalendar(
+      prodID: prodID, method: method, name: name, events: events, refreshIntervalSeconds: refresh,
+      publishedTTLSeconds: ttl)
   }
 
   /// The value of an X- property, unescaped (libical types it X, or TEXT when the file says VALUE=TEXT).

@@ -56,6 +56,22 @@ extension VCalendar {
       property.withPointer { icalproperty_set_x_name($0, "X-WR-CALNAME") }
       calendar.add(property)
     }
+    if let seconds = refreshIntervalSeconds {
+      let property = try OwnedProperty("icalproperty_new_refreshinterval") {
+        icalproperty_new_refreshinterval(icaldurationtype_from_int(Int32(clamping: seconds)))
+      }
+      // RFC 7986 requires the VALUE parameter, which libical leaves out for a property's default type.
+      property.withPointer { icalproperty_add_parameter($0, icalparameter_new_value(ICAL_VALUE_DURATION)) }
+      calendar.add(property)
+    }
+    if let seconds = publishedTTLSeconds {
+      let text = durationText(seconds)
+      let property = try OwnedProperty("icalproperty_new_x", detail: text) {
+        text.withCString { icalproperty_new_x($0) }
+      }
+      property.withPointer { icalproperty_set_x_name($0, "X-PUBLISHED-TTL") }
+      calendar.add(property)
+    }
     // libical writes a component as BEGIN, its properties, each child as written alone, END. So the children
     // are written one by one and spliced in before the calendar's END line, which gives the same bytes as
     // writing the whole tree: the VTIMEZONEs first, sorted by tzid (libical puts an added VTIMEZONE at the
@@ -87,6 +103,11 @@ extension VCalendar {
     }
     try checkText(prodID, field: "PRODID", component: "VCALENDAR")
     if let name { try checkText(name, field: "X-WR-CALNAME", component: "VCALENDAR") }
+    for (field, seconds) in [("REFRESH-INTERVAL", refreshIntervalSeconds), ("X-PUBLISHED-TTL", publishedTTLSeconds)] {
+      if let seconds, !(1...Int(Int32.max)).contains(seconds) {
+        throw invalid("VCALENDAR", field, String(seconds), "a refresh interval is a positive number of seconds")
+      }
+    }
     if let method {
       try checkText(method, field: "METHOD", component: "VCALENDAR")
       if method.withCString({ icalproperty_string_to_method($0) }) == ICAL_METHOD_NONE {
@@ -406,4 +427,14 @@ private struct ZoneTable {
       return Int64(icaltime_as_timet_with_zone(value.icalValue(zone: nil), zone))
     }
   }
+}
+
+/// `seconds` as an iCalendar DURATION (`PT1H`), spelled by libical.
+/// The corresponding libical functions are `icaldurationtype_as_ical_string_r` and `icalmemory_free_buffer`.
+private func durationText(_ seconds: Int) -> String {
+  guard let text = icaldurationtype_as_ical_string_r(icaldurationtype_from_int(Int32(clamping: seconds))) else {
+    return "PT" + String(seconds) + "S"
+  }
+  defer { icalmemory_free_buffer(text) }
+  return String(cString: text)
 }

@@ -212,6 +212,12 @@ public struct VCalendar: Sendable, Hashable {
   public var name: String?
   /// The events, in file order.
   public var events: [VEvent]
+  /// How often a subscriber should fetch the calendar again, in seconds (`REFRESH-INTERVAL;VALUE=DURATION`,
+  /// RFC 7986 §5.7), or nil. Positive.
+  public var refreshIntervalSeconds: Int?
+  /// The same hint in the older spelling that Outlook and Apple Calendar read (`X-PUBLISHED-TTL`, a duration), in
+  /// seconds, or nil. Positive.
+  public var publishedTTLSeconds: Int?
 
   /// Creates a calendar.
   /// - Parameters:
@@ -219,11 +225,18 @@ public struct VCalendar: Sendable, Hashable {
   ///   - method: The iTIP method, or nil.
   ///   - name: The display name, or nil.
   ///   - events: The events.
-  public init(prodID: String, method: String? = nil, name: String? = nil, events: [VEvent] = []) {
+  ///   - refreshIntervalSeconds: `REFRESH-INTERVAL` in seconds, or nil.
+  ///   - publishedTTLSeconds: `X-PUBLISHED-TTL` in seconds, or nil.
+  public init(
+    prodID: String, method: String? = nil, name: String? = nil, events: [VEvent] = [],
+    refreshIntervalSeconds: Int? = nil, publishedTTLSeconds: Int? = nil
+  ) {
     self.prodID = prodID
     self.method = method
     self.name = name
     self.events = events
+    self.refreshIntervalSeconds = refreshIntervalSeconds
+    self.publishedTTLSeconds = publishedTTLSeconds
   }
 }
 

@@ -255,6 +255,8 @@ public final class LogbookDatabase: Sendable {
         t.add(column: "sport", .text).notNull().defaults(to: Completion.run)
       }
     }
+    registerFeedMigration(in: &migrator)
+    registerCalDAVMigration(in: &migrator)
     return migrator
   }
 

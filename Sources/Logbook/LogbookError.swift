@@ -25,6 +25,8 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A value that cannot be true (a run of 1e21 km, a heart rate of 900): nothing of the write is stored.
   /// `record` says which run, day or measure; `field` names the value, `allowed` the plausible range.
   case implausible(record: String, field: String, value: String, allowed: String)
+  /// No subscription feed with that number.
+  case noSuchFeed(id: Int64, known: [Int64])
   /// A database error we did not expect.
   case database(detail: String)
 
@@ -61,6 +63,11 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
       return "'\(name)' is not a coach; make it one with `runmate profile set --profile \(name) --coach`"
     case .implausible(let record, let field, let value, let allowed):
       return "\(record): \(field) \(value) is not possible, allowed is \(allowed); nothing was stored"
+    case .noSuchFeed(let id, let known):
+      let list =
+        known.isEmpty
+        ? "no feeds yet (runmate feed create)" : "feeds: \(known.map(String.init).joined(separator: ", "))"
+      return "no subscription feed number \(id); \(list) (runmate feed list)"
     case .database(let detail):
       return "database error: \(detail)"
     }

@@ -59,7 +59,8 @@ extension LogbookError: RunMateError {
     switch self {
     case .notOurs, .corrupt, .newerSchema, .implausible: ExitCodes.dataError
     case .cannotOpen: ExitCodes.cannotCreate
-    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach:
+    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach,
+      .noSuchFeed:
       ExitCodes.usage
     case .database: ExitCodes.ioError
     }

@@ -1,0 +1,215 @@
+import Foundation
+
+/// One event as the plan's calendar has it now: its own calendar object, to be stored as `<uid>.ics`.
+public struct OutgoingEvent: Sendable, Hashable {
+  /// The event's UID.
+  public var uid: String
+  /// The calendar object (a VCALENDAR holding this one VEVENT and its VTIMEZONE), UTF-8.
+  public var body: [UInt8]
+  /// The SHA-256 of `body`: what the last sync sent is compared by it.
+  public var hash: [UInt8]
+  /// `2027-01-05 W1 Easy · 5 km`, for the lines the sync prints.
+  public var label: String
+
+  /// An event.
+  public init(uid: String, body: [UInt8], hash: [UInt8], label: String) {
+    self.uid = uid
+    self.body = body
+    self.hash = hash
+    self.label = label
+  }
+
+  /// The resource's file name: the UID with `.ics`.
+  public var name: String { uid + ".ics" }
+}
+
+/// What the last sync left on the server for one event, as stored.
+public struct SyncedResource: Sendable, Hashable {
+  /// The event's UID.
+  public var uid: String
+  /// The resource's path on the server.
+  public var href: String
+  /// Its ETag after the last write, nil when the server gave none.
+  public var etag: String?
+  /// The SHA-256 of the body sent.
+  public var hash: [UInt8]
+  /// The label of the event sent.
+  public var label: String
+
+  /// A resource.
+  public init(uid: String, href: String, etag: String?, hash: [UInt8], label: String) {
+    self.uid = uid
+    self.href = href
+    self.etag = etag
+    self.hash = hash
+    self.label = label
+  }
+}
+
+/// What one event needs.
+public enum SyncStep: Sendable, Hashable {
+  /// New to this collection: PUT with `If-None-Match: *` (no precondition with `--force` over a resource that
+  /// is already there).
+  case create(OutgoingEvent, href: String, precondition: WritePrecondition)
+  /// Changed since the last sync: PUT with `If-Match` and the stored ETag (the server's with `--force`).
+  case update(OutgoingEvent, SyncedResource, precondition: WritePrecondition)
+  /// Dropped from the plan: DELETE with `If-Match`.
+  case delete(SyncedResource, precondition: WritePrecondition)
+  /// Dropped from the plan and already gone from the server: the record is forgotten, nothing is sent.
+  case forget(SyncedResource)
+  /// Nothing to send.
+  case unchanged(uid: String)
+  /// Changed here and in the calendar app (or deleted there, or there without being synced from here): left as
+  /// the server has it; `reason` says what happened.
+  case conflict(uid: String, label: String, reason: String)
+}
+
+/// Works out the steps from the events now, what the last sync stored and what the server holds (by file name).
+///
+/// - An event whose body is the one last sent is unchanged, whatever the server did to it since.
+/// - A changed event is updated when the server still has the ETag stored; when the server's ETag differs (the
+///   event was edited in a calendar app) or the resource is gone (deleted there), it is a conflict, unless `force`.
+/// - A new event is created; a resource of that name already on the server, not put there by a sync from this
+///   logbook, is a conflict unless `force`.
+/// - A stored event the plan dropped is deleted while the server still has its ETag; edited there since, it is a
+///   conflict unless `force`; gone already, it is forgotten.
+public func planSync(
+  events: [OutgoingEvent], stored: [SyncedResource], server: [String: DAVEntry], hrefFor: (String) -> String,
+  force: Bool
+) -> [SyncStep] {
+  let storedByUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+  var steps: [SyncStep] = []
+  var current: Set<String> = []
+  for event in events {
+    current.insert(event.uid)
+    let onServer = server[event.name]
+    guard let record = storedByUID[event.uid] else {
+      if let onServer {
+        steps.append(
+          force
+            ? .create(event, href: hrefFor(event.name), precondition: onServer.etag.map { .match($0) } ?? .none)
+            : .conflict(
+              uid: event.uid, label: event.label,
+              reason: "already in the collection, not put there by a sync from this logbook; kept (--force "
+                + "overwrites it)"))
+      } else {
+        steps.append(.create(event, href: hrefFor(event.name), precondition: .create))
+      }
+      continue
+    }
+    if record.hash == event.hash {
+      steps.append(.unchanged(uid: event.uid))
+      continue
+    }
+    guard let onServer else {
+      steps.append(
+        force
+          ? .create(event, href: record.href, precondition: .create)
+          : .conflict(
+            uid: event.uid, label: event.label,
+            reason: "deleted in the calendar app since the last sync; not put back (--force puts it back)"))
+      continue
+    }
+    if let etag = record.etag, let now = onServer.etag, etag != now {
+      steps.append(
+        force
+          ? .update(event, record, precondition: .match(now))
+          : .conflict(
+            uid: event.uid, label: event.label,
+            reason: "edited in the calendar app since the last sync; kept (--force overwrites it)"))
+      continue
+    }
+    steps.append(.update(event, record, precondition: record.etag.map { .match($0) } ?? .none))
+  }
+  for record in stored where !current.contains(record.uid) {
+    let name = record.href.split(separator: "/").last.map { String($0).removingPercentEncoding ?? String($0) } ?? ""
+    guard let onServer = server[name] else {
+      steps.append(.forget(record))
+      continue
+    }
+    if let etag = record.etag, let now = onServer.etag, etag != now, !force {
+      steps.append(
+        .conflict(
+          uid: record.uid, label: record.label,
+          reason: "dropped from the plan but edited in the calendar app since the last sync; kept (--force "
+            + "deletes it)"))
+      continue
+    }
+    let etag = force ? onServer.etag : (record.etag ?? onServer.etag)
+    steps.append(.delete(record, precondition: etag.map { .match($0) } ?? .none))
+  }
+  return steps
+}
+
+/// What a step did on the server.
+public enum SyncOutcome: Sendable, Hashable {
+  /// The event is on the server as sent, at `href` with `etag`; `created` when it was not there before.
+  case stored(OutgoingEvent, href: String, etag: String?, created: Bool)
+  /// The resource is gone: `deleted` by this sync, or found already gone. Its record goes.
+  case removed(uid: String, label: String, deleted: Bool)
+  /// Nothing was sent.
+  case unchanged(uid: String)
+  /// Left as the server has it (before the request, or a 412 Precondition Failed answered to it).
+  case conflict(uid: String, label: String, reason: String)
+}
+
+/// Carries out `steps` one by one. Returns what each step did up to the first error, and that error (nil when all
+/// went through): the outcomes before it happened on the server and must be recorded all the same.
+public func runSync(_ steps: [SyncStep], client: CalDAVClient) async -> (outcomes: [SyncOutcome], error: CalDAVError?) {
+  var outcomes: [SyncOutcome] = []
+  do throws(CalDAVError) {
+    for step in steps {
+      switch step {
+      case .unchanged(let uid):
+        outcomes.append(.unchanged(uid: uid))
+      case .conflict(let uid, let label, let reason):
+        outcomes.append(.conflict(uid: uid, label: label, reason: reason))
+      case .forget(let record):
+        outcomes.append(.removed(uid: record.uid, label: record.label, deleted: false))
+      case .create(let event, let href, let precondition):
+        outcomes.append(try await put(event, at: href, precondition: precondition, created: true, client: client))
+      case .update(let event, let record, let precondition):
+        outcomes.append(
+          try await put(event, at: record.href, precondition: precondition, created: false, client: client))
+      case .delete(let record, let precondition):
+        let etag: String?
+        if case .match(let value) = precondition { etag = value } else { etag = nil }
+        switch try await client.delete(record.href, etag: etag) {
+        case .done: outcomes.append(.removed(uid: record.uid, label: record.label, deleted: true))
+        case .gone: outcomes.append(.removed(uid: record.uid, label: record.label, deleted: false))
+        case .preconditionFailed:
+          outcomes.append(
+            .conflict(
+              uid: record.uid, label: record.label,
+              reason: "dropped from the plan but changed in the calendar app (412 Precondition Failed); kept "
+                + "(--force deletes it)"))
+        }
+      }
+    }
+  } catch {
+    return (outcomes, error)
+  }
+  return (outcomes, nil)
+}
+
+private func put(
+  _ event: OutgoingEvent, at href: String, precondition: WritePrecondition, created: Bool, client: CalDAVClient
+) async throws(CalDAVError) -> SyncOutcome {
+  switch try await client.put(event.body, at: href, precondition: precondition) {
+  case .done(let etag):
+    // A server that changed what it stored sends no ETag (RFC 4791 §5.3.4): ask for it.
+    let known: String?
+    if let etag { known = etag } else { known = try await client.etag(of: href) }
+    return .stored(event, href: href, etag: known, created: created)
+  case .preconditionFailed:
+    let reason =
+      precondition == .create
+      ? "already in the collection (412 Precondition Failed); kept (--force overwrites it)"
+      : "changed in the calendar app since the last sync (412 Precondition Failed); kept (--force overwrites it)"
+    return .conflict(uid: event.uid, label: event.label, reason: reason)
+  case .gone:
+    return .conflict(
+      uid: event.uid, label: event.label,
+      reason: "deleted in the calendar app since the last sync; not put back (--force puts it back)")
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+/// One event a CalDAV sync left in a calendar collection: where, under which ETag, and what was sent.
+public struct CalDAVRecord: Sendable, Hashable {
+  /// The event's UID.
+  public var uid: String
+  /// The resource's path on the server.
+  public var href: String
+  /// Its ETag after the write, nil when the server gave none.
+  public var etag: String?
+  /// The SHA-256 of the body sent (32 bytes).
+  public var bodyHash: [UInt8]
+  /// The calendar object sent (a VCALENDAR with this one event): the next sync's SEQUENCE is counted from it.
+  public var body: String
+  /// `2027-01-05 W1 Easy · 5 km`, for the lines a later sync prints.
+  public var label: String
+
+  /// A record.
+  public init(uid: String, href: String, etag: String?, bodyHash: [UInt8], body: String, label: String) {
+    self.uid = uid
+    self.href = href
+    self.etag = etag
+    self.bodyHash = bodyHash
+    self.body = body
+    self.label = label
+  }
+}
+
+/// Adds the CalDAV sync state (appended after the other migrations of the logbook).
+func registerCalDAVMigration(in migrator: inout DatabaseMigrator) {
+  migrator.registerMigration("v9-caldav-sync") { db in
+    // Keyed by the plan's calendar identity (its race, as the export table is), so a plan saved again for the same
+    // race keeps updating the same resources, and by the collection's URL.
+    try db.create(table: "caldavResource") { t in
+      t.column("identity", .text).notNull()
+      t.column("collection", .text).notNull()
+      t.column("uid", .text).notNull()
+      t.column("href", .text).notNull()
+      t.column("etag", .text)
+      t.column("bodyHash", .blob).notNull().check { length($0) == 32 }
+      t.column("body", .text).notNull()
+      t.column("label", .text).notNull()
+      t.column("syncedAt", .datetime).notNull()
+      t.primaryKey(["identity", "collection", "uid"])
+    }
+  }
+}
+
+extension LogbookDatabase {
+  /// What the syncs of the calendar `identity` left in the collection at `collection`, by UID.
+  public func caldavRecords(identity: String, collection: String) throws(LogbookError) -> [CalDAVRecord] {
+    do {
+      return try writer.read { db in
+        try Row.fetchAll(
+          db,
+          sql: """
+            SELECT uid, href, etag, bodyHash, body, label FROM caldavResource
+            WHERE identity = ? AND collection = ? ORDER BY uid
+            """, arguments: [identity, collection]
+        ).map { row in
+          let hash: Data = row[3]
+          return CalDAVRecord(
+            uid: row[0], href: row[1], etag: row[2], bodyHash: Array(hash), body: row[4], label: row[5])
+        }
+      }
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  /// Records a sync in one transaction: `stored` replace their records, the records of `removed` UIDs go.
+  /// - Throws: ``LogbookError`` when a hash is not 32 bytes or the write fails (nothing is recorded then).
+  public func recordCalDAVSync(
+    identity: String, collection: String, stored: [CalDAVRecord], removed: [String], at now: Date
+  ) throws(LogbookError) {
+    if let bad = stored.first(where: { $0.bodyHash.count != 32 }) {
+      throw .database(detail: "a CalDAV body hash has 32 bytes, not \(bad.bodyHash.count)")
+    }
+    do {
+      try writer.write { db in
+        for record in stored {
+          try db.execute(
+            sql: """
+              INSERT OR REPLACE INTO caldavResource
+                (identity, collection, uid, href, etag, bodyHash, body, label, syncedAt)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+              """,
+            arguments: [
+              identity, collection, record.uid, record.href, record.etag, Data(record.bodyHash), record.body,
+              record.label, now,
+            ])
+        }
+        for uid in removed {
+          try db.execute(
+            sql: "DELETE FROM caldavResource WHERE identity = ? AND collection = ? AND uid = ?",
+            arguments: [identity, collection, uid])
+        }
+      }
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import FeedServer
+import Foundation
+import Logbook
+import Logging
+
+/// `runmate serve`: the subscription feed server.
+struct ServeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve the plans' subscription feeds (`runmate feed create`) to calendar apps over HTTP.",
+    discussion: """
+      GET /feeds/TOKEN.ics answers the plan's calendar (what `runmate export` would write now, with the same \
+      UIDs), re-rendered only when the plan or the log changes, with ETag / If-None-Match (304) and \
+      Last-Modified; GET /healthz answers ok. Unknown, rotated and revoked tokens answer 404. One log line per \
+      request goes to standard error (the token is never logged). Stops cleanly on SIGINT or SIGTERM. The \
+      CLI keeps working on the same database meanwhile.
+
+      Examples:
+        runmate serve
+        runmate serve --host 0.0.0.0 --port 8443
+      """)
+
+  @Option(name: .long, help: ArgumentHelp("The address to listen on.", valueName: "host"))
+  var host = "127.0.0.1"
+  @Option(name: .long, help: ArgumentHelp("The TCP port (0: any free port).", valueName: "port"))
+  var port = 8080
+  @Flag(name: .customLong("no-access-log"), help: "Log only errors and the start and stop, not each request.")
+  var noAccessLog = false
+  @OptionGroup var database: DatabaseOptions
+
+  func run() throws {
+    guard (0...65535).contains(port) else {
+      throw CLIError.invalidOption(option: "--port", value: String(port), allowed: "0 to 65535", suggestion: nil)
+    }
+    try database.requireExisting()
+    let db = try database.open()
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = .info
+      return handler
+    }
+    let logger = Logger(label: "runmate.serve")
+    let configuration = FeedServerConfiguration(
+      host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog)
+    let host = self.host
+    let outcome = blockingRun {
+      try await runFeedServer(db: db, configuration: configuration, logger: logger) { bound in
+        logger.info("listening", metadata: ["address": "http://\(host):\(bound)", "feeds": "/feeds/<token>.ics"])
+      }
+    }
+    if case .failure(let error) = outcome {
+      throw CLIError.cannotWrite(path: "\(host):\(port)", reason: "the server stopped: \(error)")
+    }
+    logger.info("stopped")
+  }
+}
+
+/// Runs `body` on the concurrency pool and waits for it on this (the main) thread.
+func blockingRun(_ body: @escaping @Sendable () async throws -> Void) -> Result<Void, any Error> {
+  final class Box: @unchecked Sendable {
+    var result: Result<Void, any Error> = .success(())
+  }
+  let box = Box()
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    do {
+      try await body()
+    } catch {
+      box.result = .failure(error)
+    }
+    done.signal()
+  }
+  done.wait()
+  return box.result
+}

@@ -1,0 +1,247 @@
+import Foundation
+import RunMateTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Radicale, the Debian package (scripts/apt-packages.txt installs it; CI has it).
+let radicalePath = "/usr/bin/radicale"
+/// Whether Radicale is installed (a local convenience: CI always has it).
+let hasRadicale = FileManager.default.isExecutableFile(atPath: radicalePath)
+
+/// A real Radicale on a free loopback port, in a temporary directory: htpasswd users in plain text
+/// (`ana:secret`), the collections on disk, a calendar `/ana/running/` (in the user's principal
+/// collection `/ana/`, a plain collection).
+final class RadicaleServer {
+  let directory: URL
+  let port: Int
+  let process = Process()
+  let log: Pipe
+  static let user = "ana"
+  static let password = "secret"
+
+  init() throws {
+    directory = try temporaryDirectory("runmate-radicale")
+    try "\(Self.user):\(Self.password)\n".write(
+      to: directory.appendingPathComponent("users"), atomically: true, encoding: .utf8)
+    port = try freeLoopbackPort()
+    let config = """
+      [server]
+      hosts = 127.0.0.1:\(port)
+      [auth]
+      type = htpasswd
+      htpasswd_filename = \(directory.appendingPathComponent("users").path)
+      htpasswd_encryption = plain
+      delay = 0
+      [storage]
+      filesystem_folder = \(directory.appendingPathComponent("collections").path)
+      [rights]
+      type = owner_only
+      [logging]
+      level = warning
+      """
+    let configFile = directory.appendingPathComponent("config")
+    try config.write(to: configFile, atomically: true, encoding: .utf8)
+    process.executableURL = URL(fileURLWithPath: radicalePath)
+    process.arguments = ["--config", configFile.path]
+    log = Pipe()
+    process.standardOutput = log
+    process.standardError = log
+    try process.run()
+    do {
+      // Ready when it answers (a few hundred milliseconds; 15 s at most).
+      let deadline = Date().addingTimeInterval(15)
+      while Date() < deadline {
+        if let status = try? dav("OPTIONS", "/"), status.status > 0 { break }
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      let made = try dav(
+        "MKCALENDAR", "/ana/running/",
+        body: """
+          <?xml version="1.0" encoding="utf-8"?>
+          <C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>\
+          <D:displayname>Running</D:displayname></D:prop></D:set></C:mkcalendar>
+          """)
+      try #require(made.status == 201, "MKCALENDAR answered \(made.status)")
+    } catch {
+      stop()
+      throw error
+    }
+  }
+
+  /// The calendar collection's URL.
+  var calendarURL: String { "http://127.0.0.1:\(port)/ana/running/" }
+
+  /// The calendar's resources as Radicale keeps them on disk: file name → text.
+  func storedFiles() throws -> [String: String] {
+    let folder = directory.appendingPathComponent("collections/collection-root/ana/running")
+    var files: [String: String] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".ics") {
+      files[name] = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    }
+    return files
+  }
+
+  /// One request with basic authentication (URLSession, independent of the CalDAV module under test).
+  func dav(
+    _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
+    password: String = RadicaleServer.password
+  ) throws -> (status: Int, headers: [String: String], body: String) {
+    try syncRequest(
+      method, "http://127.0.0.1:\(port)\(path)", headers: headers, body: body, user: Self.user, password: password)
+  }
+
+  /// Kills it (SIGKILL: a Radicale started from a test process can leave SIGTERM pending) and removes its files.
+  func stop() {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    try? FileManager.default.removeItem(at: directory)
+  }
+}
+
+/// A port on 127.0.0.1 that was free a moment ago (bound to port 0, read back, closed).
+func freeLoopbackPort() throws -> Int {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  try #require(fd >= 0)
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = 0
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let bound = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+  }
+  try #require(bound == 0)
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let named = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+  }
+  try #require(named == 0)
+  return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// A blocking URLSession request; status 0 when no connection could be made.
+func syncRequest(
+  _ method: String, _ url: String, headers: [String: String], body: String?, user: String, password: String
+) throws -> (status: Int, headers: [String: String], body: String) {
+  var request = URLRequest(url: try #require(URL(string: url)))
+  request.httpMethod = method
+  request.timeoutInterval = 10
+  request.setValue(
+    "Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+  for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+  if let body {
+    request.httpBody = Data(body.utf8)
+    if headers["Content-Type"] == nil {
+      request.setValue("application/xml; charset=utf-8", forHTTPHeaderField: "Content-Type")
+    }
+  }
+  final class Box: @unchecked Sendable {
+    var result: (Int, [String: String], String) = (0, [:], "")
+  }
+  let box = Box()
+  let done = DispatchSemaphore(value: 0)
+  let session = URLSession(configuration: .ephemeral)
+  session.dataTask(with: request) { data, response, _ in
+    if let http = response as? HTTPURLResponse {
+      var fields: [String: String] = [:]
+      for (key, value) in http.allHeaderFields {
+        if let key = key as? String, let value = value as? String { fields[key] = value }
+      }
+      box.result = (http.statusCode, fields, String(decoding: data ?? Data(), as: UTF8.self))
+    }
+    done.signal()
+  }.resume()
+  done.wait()
+  session.finishTasksAndInvalidate()
+  return box.result
+}
+
+/// A logbook in a temporary directory with a saved 16-week half-marathon plan 'spring' (four run days, timed at
+/// 07:00 in Berlin, a 30-minute reminder), and `runmate` run on it.
+struct SyncFixture {
+  let directory: URL
+  var database: URL { directory.appendingPathComponent("runmate.sqlite") }
+  var passwordFile: URL { directory.appendingPathComponent("password") }
+
+  init(password: String = RadicaleServer.password) throws {
+    directory = try temporaryDirectory("runmate-sync")
+    try "\(password)\n".write(to: passwordFile, atomically: true, encoding: .utf8)
+    let saved = try run([
+      "plan", "--distance", "half", "--level", "intermediate", "--weeks", "16", "--start", "2027-01-04", "--at",
+      "07:00", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun", "--remind", "30m", "--save", "--name",
+      "spring", "--now", "2026-12-28",
+    ])
+    try #require(saved.status == 0, "\(saved.stderr)")
+  }
+
+  /// Runs `runmate` on this database (with `environment` added).
+  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+    stdout: String, stderr: String, status: Int32
+  ) {
+    var env = ProcessInfo.processInfo.environment
+    env["RUNMATE_DB"] = database.path
+    env["RUNMATE_TEMPLATES"] = nil
+    env["SOURCE_DATE_EPOCH"] = nil
+    env["RUNMATE_CALDAV_PASSWORD"] = nil
+    env["TZ"] = "UTC"
+    for (key, value) in environment { env[key] = value }
+    let process = Process()
+    process.executableURL = try runmateBinary()
+    process.arguments = arguments
+    process.currentDirectoryURL = repositoryRoot
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    final class Box: @unchecked Sendable { var data = Data() }
+    let box = Box()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      box.data = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return (
+      String(decoding: output, as: UTF8.self), String(decoding: box.data, as: UTF8.self), process.terminationStatus
+    )
+  }
+
+  /// `runmate sync --caldav URL --user ana --password-file …` with `extra` arguments.
+  func sync(_ server: RadicaleServer, _ extra: [String] = [], now: String) throws -> (
+    stdout: String, stderr: String, status: Int32
+  ) {
+    try run(
+      [
+        "sync", "--caldav", server.calendarURL, "--user", RadicaleServer.user, "--password-file", passwordFile.path,
+        "--now", now,
+      ] + extra)
+  }
+
+  /// The rows of the sync state, as sqlite3 prints them (nothing when there is none).
+  func syncRows() throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [database.path, "SELECT uid, href, etag, hex(bodyHash) FROM caldavResource ORDER BY uid"]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  func remove() { try? FileManager.default.removeItem(at: directory) }
+}

@@ -1,0 +1,379 @@
+import Digest
+import FeedServer
+import Foundation
+import ICalendar
+import RunMateTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `runmate serve` as a calendar app meets it: the real binary on a free loopback port, a real HTTP client
+/// (URLSession), the body parsed by libical and compared with `runmate export` on the same database.
+@Suite(.serialized) struct FeedServerTests {
+  @Test func theFeedIsTheExportAndFollowsAReplan() async throws {
+    let fixture = try FeedFixture()
+    defer { fixture.remove() }
+    let token = try fixture.createFeed()
+    let server = try ServeProcess(database: fixture.database)
+    defer { server.stop() }
+
+    // `runmate export` first: it records the export, which the feed (like the next export) is made against.
+    let exported = try VCalendar.parse(try fixture.export())
+    #expect(!exported.events.isEmpty)
+
+    // The feed, by a real client.
+    let first = try await httpGet(server.url(token))
+    #expect(first.status == 200)
+    #expect(first.header("Content-Type") == "text/calendar; charset=utf-8")
+    let etag = try #require(first.header("ETag"))
+    #expect(etag == "\"" + Hex.encode(SHA256.digest(Array(first.body)).prefix(16)) + "\"")
+    #expect(first.header("Last-Modified")?.hasSuffix(" GMT") == true)
+    let text = String(decoding: first.body, as: UTF8.self)
+    #expect(text.contains("REFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n"))
+    #expect(text.contains("X-PUBLISHED-TTL:PT1H\r\n"))
+    let feed = try VCalendar.parse(text)
+    #expect(feed.refreshIntervalSeconds == 3600)
+    #expect(feed.publishedTTLSeconds == 3600)
+
+    // The same events as `runmate export` of the same plan (UIDs, starts, titles, SEQUENCE, STATUS).
+    #expect(eventKeys(feed) == eventKeys(exported))
+
+    // Unchanged: 304 with the same ETag, no body.
+    let again = try await httpGet(server.url(token), headers: ["If-None-Match": etag])
+    #expect(again.status == 304)
+    #expect(again.body.isEmpty)
+    #expect(again.header("ETag") == etag)
+    let weak = try await httpGet(server.url(token), headers: ["If-None-Match": "\"other\", W/\(etag)"])
+    #expect(weak.status == 304)
+
+    // Runs logged and the plan replanned: the ETag moves and the feed shows the new workouts, as export does.
+    for (day, km, time) in [("2027-01-05", "3.4km", "22:30"), ("2027-01-09", "3km", "18:00")] {
+      let logged = try fixture.run(["log", day, "--distance", km, "--time", time, "--now", "2027-01-13"])
+      #expect(logged.status == 0, "\(logged.stderr)")
+    }
+    let replanned = try fixture.run(["replan", "--apply", "--now", "2027-01-14"])
+    #expect(replanned.status == 0, "\(replanned.stderr)")
+    let after = try await httpGet(server.url(token), headers: ["If-None-Match": etag])
+    #expect(after.status == 200)
+    let newTag = try #require(after.header("ETag"))
+    #expect(newTag != etag)
+    let replannedFeed = try VCalendar.parse(String(decoding: after.body, as: UTF8.self))
+    #expect(eventKeys(replannedFeed) != eventKeys(feed))
+    #expect(eventKeys(replannedFeed) == eventKeys(try VCalendar.parse(try fixture.export())))
+    #expect(Set(replannedFeed.events.map(\.uid)).isSuperset(of: feed.events.map(\.uid)))
+
+    // `feed list` shows the fetch, never the token.
+    let list = try fixture.run(["feed", "list"])
+    #expect(list.status == 0)
+    #expect(list.stdout.contains("spring"))
+    #expect(!list.stdout.contains("never"), "\(list.stdout)")
+    #expect(!list.stdout.contains(token))
+    #expect(!server.log().contains(token), "the token reached the access log")
+    #expect(server.log().contains("path=/feeds/<token>.ics"))
+  }
+
+  @Test func rotatedAndRevokedTokensAre404AtOnce() async throws {
+    let fixture = try FeedFixture()
+    defer { fixture.remove() }
+    let token = try fixture.createFeed()
+    let server = try ServeProcess(database: fixture.database)
+    defer { server.stop() }
+    #expect(try await httpGet(server.url(token)).status == 200)
+
+    let rotated = try fixture.run(["feed", "rotate", "--plan", "spring"])
+    #expect(rotated.status == 0, "\(rotated.stderr)")
+    let newToken = try #require(tokenOf(rotated.stdout))
+    #expect(newToken != token)
+    #expect(try await httpGet(server.url(token)).status == 404)
+    #expect(try await httpGet(server.url(newToken)).status == 200)
+
+    let revoked = try fixture.run(["feed", "revoke", "1"])
+    #expect(revoked.status == 0, "\(revoked.stderr)")
+    #expect(try await httpGet(server.url(newToken)).status == 404)
+    #expect(try fixture.run(["feed", "revoke", "1"]).status == 64)
+
+    // Unknown and malformed tokens: the same 404.
+    let unknown = FeedTokens.generate()
+    for name in [unknown, String(unknown.dropLast()), unknown + "A", "not-a-token", String(repeating: "=", count: 43)] {
+      #expect(try await httpGet(server.url(name)).status == 404, "\(name)")
+    }
+    #expect(try await httpGet("http://127.0.0.1:\(server.port)/healthz").status == 200)
+  }
+
+  @Test func pathTricksNeverReachTheDatabaseFile() throws {
+    let fixture = try FeedFixture()
+    defer { fixture.remove() }
+    let token = try fixture.createFeed()
+    let server = try ServeProcess(database: fixture.database)
+    defer { server.stop() }
+    let name = fixture.database.lastPathComponent
+    let paths = [
+      "/feeds/../\(name)", "/feeds/..%2f\(name)", "/feeds/%2e%2e/\(name)", "/feeds/..%2F..%2F\(name)",
+      "/\(name)", "/feeds/\(name)", "/feeds/\(token)%2F.ics", "/feeds/\(token).ics/../../\(name)",
+      "/feeds/..\\\(name)", "/feeds/%00\(token).ics", "/feeds/", "/feeds", "/../../etc/passwd",
+    ]
+    for path in paths {
+      let answer = try rawHTTP(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      #expect([400, 404].contains(answer.status), "\(path): \(answer.status)")
+      #expect(!answer.text.contains("SQLite format"), "\(path) served the database")
+    }
+    // Oversized headers are refused, and the server keeps serving.
+    let huge = String(repeating: "a", count: 200_000)
+    let oversized = try rawHTTP(port: server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\n\r\n")
+    #expect(oversized.status != 200)
+    #expect(
+      try rawHTTP(port: server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").status == 200)
+  }
+
+  @Test func theServerKeepsServingWhileTheCLIWrites() async throws {
+    let fixture = try FeedFixture()
+    defer { fixture.remove() }
+    let token = try fixture.createFeed()
+    let server = try ServeProcess(database: fixture.database)
+    defer { server.stop() }
+    let url = server.url(token)
+    // Fetches run while runs are logged one after the other (each a write transaction on the WAL database).
+    async let fetches: [Int] = {
+      var statuses: [Int] = []
+      for _ in 0..<40 { statuses.append(try await httpGet(url).status) }
+      return statuses
+    }()
+    var codes: [Int32] = []
+    for day in 5...12 {
+      codes.append(
+        try fixture.run([
+          "log", "2027-01-\(String(format: "%02d", day))", "--distance", "3km", "--time", "20:00",
+          "--now", "2027-01-13",
+        ]).status)
+    }
+    #expect(codes.allSatisfy { $0 == 0 })
+    #expect(try await fetches.allSatisfy { $0 == 200 })
+    // SIGTERM: a clean stop.
+    #expect(server.terminate() == 0)
+  }
+}
+
+/// A temporary database with the tour's saved plan 'spring'.
+struct FeedFixture {
+  let directory: URL
+  var database: URL { directory.appendingPathComponent("runmate.sqlite") }
+
+  init() throws {
+    directory = try temporaryDirectory("runmate-feed")
+    let saved = try run([
+      "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", "2027-01-04", "--at", "07:00",
+      "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun", "--save", "--name", "spring", "--now", "2026-12-28",
+    ])
+    try #require(saved.status == 0, "\(saved.stderr)")
+  }
+
+  /// Runs `runmate` on this database.
+  func run(_ arguments: [String]) throws -> (stdout: String, stderr: String, status: Int32) {
+    var environment = ProcessInfo.processInfo.environment
+    environment["RUNMATE_DB"] = database.path
+    environment["RUNMATE_TEMPLATES"] = nil
+    environment["SOURCE_DATE_EPOCH"] = nil
+    environment["TZ"] = "UTC"
+    let process = Process()
+    process.executableURL = try runmateBinary()
+    process.arguments = arguments
+    process.currentDirectoryURL = repositoryRoot
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let errors = ReadInBackground(err)
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (String(decoding: output, as: UTF8.self), errors.wait(), process.terminationStatus)
+  }
+
+  /// `runmate feed create` for 'spring': the token of the printed webcal:// address.
+  func createFeed() throws -> String {
+    let created = try run(["feed", "create", "--plan", "spring"])
+    try #require(created.status == 0, "\(created.stderr)")
+    #expect(created.stdout.hasPrefix("webcal://127.0.0.1:8080/feeds/"))
+    return try #require(tokenOf(created.stdout))
+  }
+
+  /// What `runmate export --plan spring --out -` prints now.
+  func export() throws -> String {
+    let exported = try run(["export", "--plan", "spring", "--out", "-"])
+    try #require(exported.status == 0, "\(exported.stderr)")
+    return exported.stdout
+  }
+
+  func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// The token of a `webcal://HOST:PORT/feeds/TOKEN.ics` line.
+func tokenOf(_ output: String) -> String? {
+  guard let line = output.split(separator: "\n").first, let range = line.range(of: "/feeds/"),
+    line.hasSuffix(".ics")
+  else { return nil }
+  return String(line[range.upperBound...].dropLast(4))
+}
+
+/// What identifies an event for a subscriber: UID, start, title, SEQUENCE and STATUS.
+func eventKeys(_ calendar: VCalendar) -> [String] {
+  calendar.events.map { "\($0.uid)|\($0.start)|\($0.summary)|\($0.sequence)|\(String(describing: $0.status))" }
+    .sorted()
+}
+
+/// `runmate serve --port 0` on a database, its port read from its "listening" log line.
+final class ServeProcess: @unchecked Sendable {
+  let process = Process()
+  let port: Int
+  private let errors: ReadInBackground
+
+  init(database: URL) throws {
+    process.executableURL = try runmateBinary()
+    process.arguments = ["serve", "--port", "0", "--db", database.path]
+    var environment = ProcessInfo.processInfo.environment
+    environment["TZ"] = "UTC"
+    process.environment = environment
+    let err = Pipe()
+    process.standardError = err
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    errors = ReadInBackground(err)
+    let deadline = Date().addingTimeInterval(20)
+    var found: Int?
+    while found == nil, Date() < deadline, process.isRunning {
+      if let range = errors.text().range(of: "address=http://127.0.0.1:") {
+        found = Int(errors.text()[range.upperBound...].prefix(while: \.isNumber))
+      } else {
+        usleep(20_000)
+      }
+    }
+    guard let found else {
+      process.terminate()
+      throw ServeDidNotStart(log: errors.text())
+    }
+    port = found
+  }
+
+  func url(_ token: String) -> String { "http://127.0.0.1:\(port)/feeds/\(token).ics" }
+
+  func log() -> String { errors.text() }
+
+  /// SIGTERM, then the exit status.
+  func terminate() -> Int32 {
+    process.terminate()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  func stop() {
+    if process.isRunning { _ = terminate() }
+  }
+}
+
+struct ServeDidNotStart: Error, CustomStringConvertible {
+  var log: String
+  var description: String { "runmate serve did not report its port: \(log)" }
+}
+
+/// Reads a pipe to its end on another thread.
+final class ReadInBackground: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ pipe: Pipe) {
+    let handle = pipe.fileHandleForReading
+    Thread.detachNewThread { [self] in
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        lock.withLock { data.append(chunk) }
+      }
+      done.signal()
+    }
+  }
+
+  func text() -> String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+  func wait() -> String {
+    done.wait()
+    return text()
+  }
+}
+
+/// An HTTP answer: status, header fields, body.
+struct HTTPAnswer {
+  var status: Int
+  var headers: [String: String]
+  var body: Data
+
+  func header(_ name: String) -> String? {
+    headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+  }
+}
+
+/// GET through URLSession with no cache of its own (what a calendar app's HTTP stack does).
+func httpGet(_ url: String, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.urlCache = nil
+  configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+  let session = URLSession(configuration: configuration)
+  defer { session.finishTasksAndInvalidate() }
+  var request = URLRequest(url: try #require(URL(string: url)))
+  for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+  let (data, response) = try await session.data(for: request)
+  let http = try #require(response as? HTTPURLResponse)
+  var fields: [String: String] = [:]
+  for (key, value) in http.allHeaderFields {
+    if let key = key as? String, let value = value as? String { fields[key] = value }
+  }
+  return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
+}
+
+/// Sends `request` as it is (no client normalizes the path) to 127.0.0.1:`port` and reads the answer's status
+/// line and what follows, up to 64 KiB or the close.
+func rawHTTP(port: Int, _ request: String) throws -> (status: Int, text: String) {
+  let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  try #require(socketFD >= 0)
+  defer { close(socketFD) }
+  var timeout = timeval(tv_sec: 5, tv_usec: 0)
+  setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  try #require(connected == 0)
+  let bytes = Array(request.utf8)
+  var sent = 0
+  while sent < bytes.count {
+    let count = bytes[sent...].withUnsafeBytes { send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    if count <= 0 { break }  // the server may close early on an oversized request
+    sent += count
+  }
+  var received: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while received.count < 65_536 {
+    let count = recv(socketFD, &buffer, buffer.count, 0)
+    if count <= 0 { break }
+    received.append(contentsOf: buffer[0..<count])
+    if let text = String(bytes: received, encoding: .utf8), text.contains("\r\n\r\n"),
+      !request.contains("Connection: close")
+    {
+      break
+    }
+  }
+  let text = String(decoding: received, as: UTF8.self)
+  let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+  return (status, text)
+}
