@@ -146,7 +146,7 @@ struct RadicaleSyncTests {
     #expect(put.status == 201 || put.status == 204, "PUT answered \(put.status)")
 
     let resync = try fixture.sync(server, now: "2027-01-02")
-    #expect(resync.status == 0, "\(resync.stderr)")
+    #expect(resync.status == 1, "\(resync.stderr)")
     let conflicts = resync.stdout.split(separator: "\n").filter { $0.hasPrefix("conflict ") }
     #expect(conflicts.count == 1, "\(resync.stdout)")
     #expect(conflicts.first?.contains("edited in the calendar app") == true)
@@ -158,7 +158,7 @@ struct RadicaleSyncTests {
     }
     // Still a conflict on the next sync; --force overwrites it.
     let still = try fixture.sync(server, now: "2027-01-02")
-    #expect(still.stdout.contains("1 conflict"), "\(still.stdout)")
+    #expect(still.stdout.contains("1 conflict") && still.status == 1, "\(still.stdout)")
     let forced = try fixture.sync(server, ["--force"], now: "2027-01-02")
     #expect(forced.status == 0, "\(forced.stderr)")
     #expect(forced.stdout.contains("0 created, 1 updated"), "\(forced.stdout)")

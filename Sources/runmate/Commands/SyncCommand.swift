@@ -17,7 +17,7 @@ struct SyncCommand: ParsableCommand {
       its own resource UID.ics in the collection. A new event is created (If-None-Match: *), a changed one \
       updated in place (If-Match with the ETag stored by the last sync), a workout the plan dropped deleted. An \
       event edited or deleted in a calendar app since the last sync is reported as a conflict and left as the \
-      app has it; --force overwrites it. The password comes from --password-file or $RUNMATE_CALDAV_PASSWORD, \
+      app has it (the exit status is then 1, after every other event is synced); --force overwrites it. The password comes from --password-file or $RUNMATE_CALDAV_PASSWORD, \
       never from the command line; use an app password where the service has them.
 
       Examples:
@@ -139,11 +139,7 @@ struct SyncCommand: ParsableCommand {
     try writeText(SyncReport.done(box.outcomes, target: shown))
     if let error = box.error { throw error }
     let conflicts = box.outcomes.filter { if case .conflict = $0 { return true } else { return false } }.count
-    if conflicts > 0 {
-      writeStandardError(
-        "runmate: \(conflicts) event\(conflicts == 1 ? "" : "s") left as the calendar app has "
-          + "\(conflicts == 1 ? "it" : "them") (see the conflict lines; --force overwrites)")
-    }
+    if conflicts > 0 { throw SyncConflicts(count: conflicts) }
   }
 
   /// The password: the first line of `--password-file`, else `$RUNMATE_CALDAV_PASSWORD`.
@@ -274,4 +270,14 @@ extension CalDAVError: RunMateError {
     case .unexpected, .malformedResponse: 76  // EX_PROTOCOL
     }
   }
+}
+
+/// Events left as a calendar app has them: the sync did everything else, and exits 1 so that a script notices.
+struct SyncConflicts: RunMateError {
+  let count: Int
+  var message: String {
+    "\(count) event\(count == 1 ? "" : "s") left as the calendar app has \(count == 1 ? "it" : "them") "
+      + "(see the conflict lines; --force overwrites)"
+  }
+  var exitCode: Int32 { 1 }
 }
