@@ -172,6 +172,30 @@ private let claims: [Claim] = {
       c.long.map { same(double(g[1]), $0) } == true
         ? nil : "states a \(g[1] ?? "") km long run, the plan has \(c.long.map(fmt) ?? "none")"
     },
+    // A long run set by time (LongRunByTimeTests checks the time, the distance and the ratio against the templates).
+    Claim("long by time", "^Long run (\\d+):(\\d\\d) by time, about \(num) km") { g, c in
+      guard let long = c.week.workouts.first(where: { $0.kind == .long }), let target = long.timeTarget else {
+        return "states a long run by time, the plan's long run has no time target"
+      }
+      let minutes = (Int(g[1] ?? "") ?? -1) * 60 + (Int(g[2] ?? "") ?? -1)
+      return minutes == target.minutes && minutes == long.durationMin && same(double(g[3]), long.distanceKm)
+        ? nil
+        : "states \(g[1] ?? ""):\(g[2] ?? "") and \(g[3] ?? "") km, the long run is \(target.minutes) min, "
+          + "\(fmt(long.distanceKm)) km"
+    },
+    Claim("template peak long", "under the \(num)(?:–\(num))? km peak long run for this level") { g, c in
+      guard let peak = c.distance?.levels[c.goal.level].peakLongRunKm else { return "no distance rules" }
+      let lower = double(g[1])
+      let upper = g[2].map(double) ?? lower
+      return lower == peak.lower && upper == peak.upper && (c.long ?? .infinity) < peak.upper
+        ? nil
+        : "states a \(g[1] ?? "")–\(g[2] ?? "") km peak long run, the template's is \(fmt(peak.lower))–\(fmt(peak.upper))"
+    },
+    Claim("run/walk", "run/walk, run (\\d+) min / walk (\\d+) min") { g, c in
+      let target = c.week.workouts.first { $0.kind == .long }?.timeTarget
+      return target?.runMinutes == Int(g[1] ?? "") && target?.walkMinutes == Int(g[2] ?? "")
+        ? nil : "states run \(g[1] ?? "") / walk \(g[2] ?? ""), the long run has \(String(describing: target))"
+    },
     Claim("spike", "at most \(num) × \(num) km, the longest run of the previous (\\d+) weeks") { g, c in
       let lookback = c.base.longRun.spikeLookbackWeeks
       guard double(g[1]) == c.base.longRun.spikeFactor, Int(g[3] ?? "") == lookback else { return "spike constants" }

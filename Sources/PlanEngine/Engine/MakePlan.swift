@@ -149,7 +149,7 @@ func daySlots(weekStart: CivilDate, phase: Phase, context: PlanContext) -> [DayS
 
 /// Plan-wide warnings: long-run share, targets not reached.
 func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
-  var warnings: [String] = []
+  var warnings = longRunByTimeWarnings(weeks, context: context)
   let units = context.units
   let warnAbove = context.base.longRun.warnAboveOfWeek
   let heavy = weeks.filter { week in

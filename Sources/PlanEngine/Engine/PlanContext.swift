@@ -160,7 +160,9 @@ struct PlanContext: Sendable {
       taperLongRun = distance.taper.longRun
     }
     maxLongMinutes = distance.longRun.maxMinutes ?? rules.base.longRun.maxMinutes
-    timeCapKm = paces.pace(.easy).kilometers(inMinutes: maxLongMinutes)
+    // Run/walk long runs cover less ground in the cap's time than running throughout: the cap is what they cover.
+    timeCapKm = LongRunByTime(distance: distance, base: rules.base, level: goal.level, easy: paces.pace(.easy))
+      .kilometers(easy: paces.pace(.easy))
     peakLongTargetKm = min(level.peakLongRunKm.upper, timeCapKm)
     // The minimum run in minutes at easy pace, but never so long that the peak long run could not be a third
     // longer (a fast runner's 20 minutes in a beginner 5K plan).
@@ -172,13 +174,7 @@ struct PlanContext: Sendable {
         floorTenth(peakLongTargetKm / rules.base.longRun.minRatioToOtherRuns)))
     recoveryMaxKm = max(
       minRunKm, floorHalf(paces.pace(.easy).kilometers(inMinutes: rules.base.weekStructure.recoveryMaxMinutes)))
-    if timeCapKm < level.peakLongRunKm.lower {
-      warnings.append(
-        "long runs are capped at \(Int(maxLongMinutes)) minutes, \(units.format(timeCapKm)) at your "
-          + "easy pace (\(paces.pace(.easy).formatted(perMile: units == .mi))), below the usual peak long run of "
-          + "\(units.format(level.peakLongRunKm.lower))"
-          + (paces.known ? "" : "; give --recent-race for your own paces"))
-    }
+    // The time cap's warning names the weeks it holds: longRunByTimeWarnings, once the plan is shaped.
 
     pattern = (rules.base.weeklyPatterns.first { $0.runs == runs }?.days ?? []).sorted { $0.offset < $1.offset }
     phases = PlanContext.layOutPhases(

@@ -19,6 +19,7 @@ struct WorkoutFactory {
         if let variant = week.longVariant {
           return variantLongRun(id: id, slot: slot, km: long, variant: variant, purpose: purpose)
         }
+        if context.isByTime(longKm: long) { return timedLongRun(id: id, slot: slot, km: long, purpose: purpose) }
         return simple(id: id, slot: slot, kind: .long, km: long, purpose: purpose)
       }
       if let session = week.sessions[slot.id] {

@@ -106,11 +106,39 @@ public struct Workout: Sendable, Hashable, Codable {
   public var description: String
   /// The parts of the session, in order.
   public var steps: [WorkoutStep]
+  /// A long run written by time (the time cap holds it): the time, and run/walk when prescribed; nil for every
+  /// other workout (and not written).
+  public var timeTarget: TimeTarget? = nil
 
   enum CodingKeys: String, CodingKey {
     case id, slot, date, kind, hard, title, description, steps
     case distanceKm = "distance_km"
     case durationMin = "duration_min"
+    case timeTarget = "time_target"
+  }
+}
+
+/// A long run prescribed by time: run (or run/walk) for `minutes`; the workout's distance is what that time covers
+/// at the runner's easy pace, walking breaks included.
+public struct TimeTarget: Sendable, Hashable, Codable {
+  /// The time, whole minutes.
+  public var minutes: Int
+  /// Run/walk: minutes of running in each cycle; nil when running throughout.
+  public var runMinutes: Int?
+  /// Run/walk: minutes of walking in each cycle; nil when running throughout.
+  public var walkMinutes: Int?
+
+  /// A time target of `minutes`, run/walk when both cycle parts are given.
+  public init(minutes: Int, runMinutes: Int? = nil, walkMinutes: Int? = nil) {
+    self.minutes = minutes
+    self.runMinutes = runMinutes
+    self.walkMinutes = walkMinutes
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case minutes
+    case runMinutes = "run_min"
+    case walkMinutes = "walk_min"
   }
 }
 

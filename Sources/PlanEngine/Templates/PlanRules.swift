@@ -404,6 +404,31 @@ public struct DistanceLongRun: Sendable, Codable, Hashable {
   public var peaks: LongRunPeaks?
   /// Race-specific long runs: marathon-pace segments and fast finishes (half, marathon).
   public var variants: LongRunVariantRules?
+  /// Run/walk for the long runs the time cap holds (marathon beginners): Galloway-style ratios by easy pace.
+  public var runWalk: RunWalkRules?
+}
+
+/// Run/walk long runs (Galloway): a long run at the time cap alternates running at easy pace with short walking
+/// breaks, the ratio chosen from the runner's easy pace (more walking the slower the pace). Walking is slower than
+/// running, so a run/walk long run covers less ground in the same time: its distance is stated from `walkSecondsPerKm`.
+public struct RunWalkRules: Sendable, Codable, Hashable {
+  /// Levels whose long runs at the time cap are run/walk.
+  public var levels: [Level]
+  /// Brisk walking pace for the walking breaks, seconds per km (600: 6 km/h).
+  public var walkSecondsPerKm: Double
+  /// Ratios by easy pace, fastest pace first: a runner whose easy pace is `fromEasySecondsPerKm` or slower takes
+  /// the last ratio that reaches them; a runner faster than the first runs continuously.
+  public var ratios: [RunWalkRatio]
+}
+
+/// One run/walk ratio: run `runMinutes`, walk `walkMinutes`, repeated.
+public struct RunWalkRatio: Sendable, Codable, Hashable {
+  /// The slowest-from easy pace this ratio applies at, seconds per km.
+  public var fromEasySecondsPerKm: Double
+  /// Minutes of running at easy pace in each cycle.
+  public var runMinutes: Int
+  /// Minutes of brisk walking in each cycle.
+  public var walkMinutes: Int
 }
 
 /// Peak long runs (Pfitzinger, Hansons, Higdon): a few at the peak length, never two weeks running, the weeks

@@ -233,6 +233,9 @@ struct TemplateValidator {
     if let minutes = rules.longRun.maxMinutes { try number(minutes, "longRun.maxMinutes", in: 60...240, "minutes") }
     if let peaks = rules.longRun.peaks { try validate(peaks) }
     if let variants = rules.longRun.variants { try validate(variants) }
+    if let runWalk = rules.longRun.runWalk {
+      try validate(runWalk, maxMinutes: rules.longRun.maxMinutes ?? base.longRun.maxMinutes)
+    }
     if let requirements = rules.requirements {
       try number(requirements.minWeeklyKm, "requirements.minWeeklyKm", in: 0...150, "km")
       try number(requirements.minLongestRunKm, "requirements.minLongestRunKm", in: 0...40, "km")
@@ -326,6 +329,38 @@ struct TemplateValidator {
       "'\(variants.fastFinishZone.rawValue)'", "M or race")
     try number(variants.minEasyTimeOfWeek, "longRun.variants.minEasyTimeOfWeek", in: 0.5...1, "a share of the week")
     try integer(variants.qualityBesideMarathonPace, "longRun.variants.qualityBesideMarathonPace", in: 0...3)
+  }
+
+  private func validate(_ runWalk: RunWalkRules, maxMinutes: Double) throws(TemplateError) {
+    let path = "longRun.runWalk"
+    try number(runWalk.walkSecondsPerKm, "\(path).walkSecondsPerKm", in: 420...1200, "seconds per km (7:00-20:00/km)")
+    try check(!runWalk.ratios.isEmpty, "\(path).ratios", "an empty list", "one ratio or more, fastest easy pace first")
+    var previous: RunWalkRatio?
+    for (index, ratio) in runWalk.ratios.enumerated() {
+      let item = "\(path).ratios[\(index)]"
+      // Walking must be slower than the running it breaks up, or the walking breaks would cover more ground.
+      try number(
+        ratio.fromEasySecondsPerKm, "\(item).fromEasySecondsPerKm",
+        in: 240...(runWalk.walkSecondsPerKm - 1), "seconds per km, faster than walkSecondsPerKm")
+      try integer(ratio.runMinutes, "\(item).runMinutes", in: 1...30)
+      try integer(ratio.walkMinutes, "\(item).walkMinutes", in: 1...5)
+      try check(
+        Double(ratio.runMinutes + ratio.walkMinutes) <= maxMinutes, item,
+        "\(ratio.runMinutes + ratio.walkMinutes) minutes a cycle", "a cycle within longRun.maxMinutes")
+      if let previous {
+        try check(
+          ratio.fromEasySecondsPerKm > previous.fromEasySecondsPerKm, "\(item).fromEasySecondsPerKm",
+          "'\(format(ratio.fromEasySecondsPerKm))'",
+          "slower than the ratio before it (\(format(previous.fromEasySecondsPerKm))): fastest easy pace first")
+        // More walking the slower the pace: the running share never grows.
+        let share = Double(ratio.runMinutes) / Double(ratio.runMinutes + ratio.walkMinutes)
+        let before = Double(previous.runMinutes) / Double(previous.runMinutes + previous.walkMinutes)
+        try check(
+          share <= before + 1e-9, item, "run \(ratio.runMinutes) min / walk \(ratio.walkMinutes) min",
+          "no more running than the faster ratio before it (run \(previous.runMinutes) / walk \(previous.walkMinutes))")
+      }
+      previous = ratio
+    }
   }
 
   private func checkTaper(volume: [Double], longRun: [Double], path: String) throws(TemplateError) {

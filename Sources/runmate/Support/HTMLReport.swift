@@ -215,11 +215,15 @@ struct HTMLReport {
 
   // MARK: - Calendar
 
-  /// `Race: 10K 10 km`, `Long run 12 km`, `Tempo 7.5 km`: the workout in the report's units.
+  /// `Race: 10K 10 km`, `Long run 12 km`, `Long run 3:00 (about 24.7 km)`, `Tempo 7.5 km`: the workout in the report's units.
   func label(_ workout: Workout) -> String {
     switch workout.kind {
     case .race: "Race: \(plan.goal.distance.displayName) \(distance(workout.distanceKm))"
-    case .long: "Long run \(distance(workout.distanceKm))"
+    case .long:
+      // A long run set by time: `Long run 3:00 (about 24.7 km)`.
+      workout.timeTarget.map {
+        "Long run \($0.minutes / 60):\($0.minutes % 60 < 10 ? "0" : "")\($0.minutes % 60) (about \(distance(workout.distanceKm)))"
+      } ?? "Long run \(distance(workout.distanceKm))"
     case .strides: "Easy \(distance(workout.distanceKm)) + strides"
     case .crossTraining, .strength: "\(workout.kind.displayName) \(workout.durationMin) min"
     default: "\(workout.kind.displayName) \(distance(workout.distanceKm))"

@@ -71,7 +71,14 @@ enum ExplainRule: WeekRule {
       } else if long < chosen - 0.05 {
         trim = "trimmed to keep the week within its ceiling; "
       }
+      let byTime = context.longRunByTime
       switch reason {
+      case _ where week.raceKm == nil && context.isByTime(longKm: long):
+        // Written by time: the time, the distance it covers, the cap and the template's peak it holds the run under.
+        lines.append(
+          "Long run \(byTime.clock) by time, about \(units.format(long)): the \(Int(byTime.minutes))-minute cap at easy "
+            + "pace, under the \(context.templatePeakLongLabel) peak long run for this level"
+            + (byTime.ratioLabel.map { "; run/walk, \($0)" } ?? ""))
       case .limit(let km, let text):
         if trim.isEmpty && chosen > floorTenth(km) + 0.05 {
           lines.append(
