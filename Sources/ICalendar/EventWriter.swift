@@ -5,8 +5,10 @@ internal import CLibical
 // libical writes a component as `BEGIN:` + its kind's name, CRLF, `icalproperty_as_ical_string_r` of each property
 // in order, each child component the same way, `END:` + the name, CRLF (see `appendText(of:to:)`). So instead of
 // building the VEVENT tree and letting libical walk it, each property is made by its typed `icalproperty_new_*`
-// constructor, written by `icalproperty_as_ical_string_r` and freed at once, in the order the tree would hold it;
-// the bytes are the same. Every line is still made by libical (folding, escaping, value formats).
+// constructor, written by `icalproperty_as_ical_string_r`, in the order the tree would hold it; the bytes are the
+// same. Every line is still made by libical (folding, escaping, value formats). The properties that change with
+// every event (UID, DTSTART, DTEND, SUMMARY, DESCRIPTION, LOCATION) are made once per serialization and given each
+// event's value by their typed `icalproperty_set_*` setter (`ReusableProperty`); the others are freed at once.
 //
 // A property's text depends only on its kind, parameters and value: properties that repeat from event to event
 // with the same value (DTSTAMP, SEQUENCE, CATEGORIES, ACTION, TRIGGER, TRANSP, STATUS, DURATION) are written by
@@ -65,6 +67,13 @@ struct EventWriter {
   private var transparent = TextMemo<Bool>()
   private var actions = TextMemo<Bool>()
   private var triggers = TextMemo<VAlarm.Trigger>()
+  private var uid: ReusableProperty?
+  private var summary: ReusableProperty?
+  private var description: ReusableProperty?
+  private var location: ReusableProperty?
+  /// DTSTART and DTEND properties by the TZID parameter they carry (nil: none).
+  private var starts: [(tzid: String?, property: ReusableProperty)] = []
+  private var ends: [(tzid: String?, property: ReusableProperty)] = []
 
   /// A writer for events whose zones are in `zones`, appending to `bytes`.
   init(zones: ZoneTable, bytes: [UInt8]) {
@@ -79,17 +88,21 @@ struct EventWriter {
   /// Appends one VEVENT with its VALARMs: the properties in the order `makeEventComponent` adds them.
   mutating func append(_ event: VEvent) throws(ICalendarError) {
     bytes.append(contentsOf: beginEvent)
-    appendText(
-      of: try OwnedProperty("icalproperty_new_uid", detail: event.uid) {
-        event.uid.withCString { icalproperty_new_uid($0) }
-      })
+    try Self.write(
+      &uid, to: &bytes, "icalproperty_new_uid", detail: event.uid,
+      make: { event.uid.withCString { icalproperty_new_uid($0) } },
+      set: { property in event.uid.withCString { icalproperty_set_uid(property, $0) } })
     try dtstamps.append(event.dtstamp, to: &bytes) { () throws(ICalendarError) in
       let stamp = event.dtstamp.icalValue(zone: icaltimezone_get_utc_timezone())
       return text(of: try OwnedProperty("icalproperty_new_dtstamp") { icalproperty_new_dtstamp(stamp) })
     }
-    appendText(of: try zones.property(event.start, "icalproperty_new_dtstart") { icalproperty_new_dtstart($0) })
+    try Self.write(
+      event.start, in: &starts, zones: zones, to: &bytes, "icalproperty_new_dtstart",
+      make: { icalproperty_new_dtstart($0) }, set: { icalproperty_set_dtstart($0, $1) })
     if let end = event.end {
-      appendText(of: try zones.property(end, "icalproperty_new_dtend") { icalproperty_new_dtend($0) })
+      try Self.write(
+        end, in: &ends, zones: zones, to: &bytes, "icalproperty_new_dtend",
+        make: { icalproperty_new_dtend($0) }, set: { icalproperty_set_dtend($0, $1) })
     } else if let seconds = event.durationSeconds {
       try durations.append(seconds, to: &bytes) { () throws(ICalendarError) in
         let duration = icaldurationtype_from_int(Int32(clamping: seconds))
@@ -104,19 +117,19 @@ struct EventWriter {
         of: try zones.property(recurrenceID, "icalproperty_new_recurrenceid") { icalproperty_new_recurrenceid($0) })
     }
     if !event.summary.isEmpty {
-      appendText(
-        of: try OwnedProperty("icalproperty_new_summary") { event.summary.withCString { icalproperty_new_summary($0) } }
-      )
+      try Self.write(
+        &summary, to: &bytes, "icalproperty_new_summary", detail: nil,
+        make: { event.summary.withCString { icalproperty_new_summary($0) } },
+        set: { property in event.summary.withCString { icalproperty_set_summary(property, $0) } })
     }
-    if let description = event.description, !description.isEmpty {
-      appendText(
-        of: try OwnedProperty("icalproperty_new_description") {
-          description.withCString { icalproperty_new_description($0) }
-        })
+    if let text = event.description, !text.isEmpty {
+      try writeDescription(text)
     }
-    if let location = event.location, !location.isEmpty {
-      appendText(
-        of: try OwnedProperty("icalproperty_new_location") { location.withCString { icalproperty_new_location($0) } })
+    if let text = event.location, !text.isEmpty {
+      try Self.write(
+        &location, to: &bytes, "icalproperty_new_location", detail: nil,
+        make: { text.withCString { icalproperty_new_location($0) } },
+        set: { property in text.withCString { icalproperty_set_location(property, $0) } })
     }
     if let list = categoryList(event.categories) {
       try categories.append(list, to: &bytes) { () throws(ICalendarError) in
@@ -156,12 +169,50 @@ struct EventWriter {
     try triggers.append(alarm.trigger, to: &bytes) { () throws(ICalendarError) in
       text(of: try triggerProperty(alarm.trigger))
     }
-    let description = alarmDescription(alarm, summary: summary)
-    appendText(
-      of: try OwnedProperty("icalproperty_new_description") {
-        description.withCString { icalproperty_new_description($0) }
-      })
+    try writeDescription(alarmDescription(alarm, summary: summary))
     bytes.append(contentsOf: endAlarm)
+  }
+
+  /// Appends a DESCRIPTION (of an event or an alarm).
+  private mutating func writeDescription(_ text: String) throws(ICalendarError) {
+    try Self.write(
+      &description, to: &bytes, "icalproperty_new_description", detail: nil,
+      make: { text.withCString { icalproperty_new_description($0) } },
+      set: { property in text.withCString { icalproperty_set_description(property, $0) } })
+  }
+
+  /// Appends the text of a property kept in `slot`: made by `make` the first time, given its new value by `set`
+  /// after.
+  private static func write(
+    _ slot: inout ReusableProperty?, to bytes: inout [UInt8], _ operation: String,
+    detail: @autoclosure () -> String?, make: () -> OpaquePointer?, set: (OpaquePointer) -> Void
+  ) throws(ICalendarError) {
+    if let property = slot {
+      try property.set(operation, detail: detail(), set)
+      property.appendText(to: &bytes)
+    } else {
+      let property = ReusableProperty(try OwnedProperty(operation, detail: detail(), make))
+      slot = property
+      property.appendText(to: &bytes)
+    }
+  }
+
+  /// Appends the text of a DTSTART or DTEND: a property kept per TZID parameter, made by `make` (and given the
+  /// parameter) the first time, given its new value by `set` after.
+  private static func write(
+    _ time: EventTime, in slots: inout [(tzid: String?, property: ReusableProperty)], zones: ZoneTable,
+    to bytes: inout [UInt8], _ operation: String, make: (icaltimetype) -> OpaquePointer?,
+    set: (OpaquePointer, icaltimetype) -> Void
+  ) throws(ICalendarError) {
+    let (value, tzid) = zones.parts(time)
+    if let slot = slots.first(where: { $0.tzid == tzid }) {
+      try slot.property.set(operation, detail: time.text) { set($0, value) }
+      slot.property.appendText(to: &bytes)
+    } else {
+      let property = ReusableProperty(try zones.property(time, operation, make))
+      slots.append((tzid, property))
+      property.appendText(to: &bytes)
+    }
   }
 
   /// Appends libical's text of a property, then frees the property.

@@ -245,6 +245,38 @@ struct OwnedProperty: ~Copyable {
   }
 }
 
+/// An icalproperty kept for a whole serialization and given a new value for each event by a typed
+/// `icalproperty_set_*` setter (libical frees the value it replaces); freed with this object. It belongs to no
+/// component.
+final class ReusableProperty {
+  private let pointer: OpaquePointer
+
+  /// Takes over a property made by an `icalproperty_new_*` constructor.
+  init(_ property: consuming OwnedProperty) {
+    pointer = property.release()
+  }
+
+  deinit {
+    icalproperty_free(pointer)
+  }
+
+  /// Gives the property a new value with `set`.
+  /// - Throws: ``ICalendarError`` naming `operation` and `detail` when libical reports an error (the new value
+  ///   could not be made, so the property would keep its old one).
+  func set(
+    _ operation: String, detail: @autoclosure () -> String?, _ set: (OpaquePointer) -> Void
+  ) throws(ICalendarError) {
+    cical_clear_errno()
+    set(pointer)
+    guard cical_errno() == ICAL_NO_ERROR else { throw .libical(operation: operation, detail: detail()) }
+  }
+
+  /// Appends libical's text of the property (see ``appendPropertyText(of:to:)``).
+  func appendText(to bytes: inout [UInt8]) {
+    appendPropertyText(of: pointer, to: &bytes)
+  }
+}
+
 // MARK: - Borrowed access to a tree
 
 /// The direct children of `component` of one kind, in order. Uses an explicit iterator

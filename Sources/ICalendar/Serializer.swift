@@ -361,22 +361,27 @@ struct ZoneTable {
   func property(
     _ time: EventTime, _ operation: String, _ make: (icaltimetype) -> OpaquePointer?
   ) throws(ICalendarError) -> OwnedProperty {
+    let (value, tzid) = parts(time)
+    let property = try OwnedProperty(operation, detail: time.text) { make(value) }
+    if let tzid {
+      try property.addParameter("icalparameter_new_tzid") { tzid.withCString { icalparameter_new_tzid($0) } }
+    }
+    return property
+  }
+
+  /// The libical value of a time and the TZID parameter it is written with (nil for none): DATE, UTC, floating,
+  /// or local time plus the IANA name (UTC for the UTC/GMT zones).
+  func parts(_ time: EventTime) -> (value: icaltimetype, tzid: String?) {
     switch time {
     case .date(let date):
-      return try OwnedProperty(operation, detail: time.text) { make(date.icalValue) }
+      return (date.icalValue, nil)
     case .utc(let value):
-      return try OwnedProperty(operation, detail: time.text) {
-        make(value.icalValue(zone: icaltimezone_get_utc_timezone()))
-      }
+      return (value.icalValue(zone: icaltimezone_get_utc_timezone()), nil)
     case .floating(let value):
-      return try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: nil)) }
+      return (value.icalValue(zone: nil), nil)
     case .zoned(let value, let tzid):
-      if let zone = zone(tzid), isUTC(zone) {
-        return try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: zone)) }
-      }
-      let property = try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: nil)) }
-      try property.addParameter("icalparameter_new_tzid") { tzid.withCString { icalparameter_new_tzid($0) } }
-      return property
+      if let zone = zone(tzid), isUTC(zone) { return (value.icalValue(zone: zone), nil) }
+      return (value.icalValue(zone: nil), tzid)
     }
   }
 
