@@ -33,7 +33,7 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
 ///   reminders go on timed workouts only (on an all-day event they fire at midnight); absolute ones (`20:00` the
 ///   day before) on both.
 public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Date) throws(ExportError) -> Export {
-  let builder = EventBuilder(
+  var builder = EventBuilder(
     schedule: schedule, options: options,
     zone: TimeZone(identifier: schedule.timeZoneID)
       ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current)
@@ -43,12 +43,14 @@ public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Da
   let previous = Dictionary(
     (options.previous?.events ?? []).filter { $0.recurrenceID == nil }.map { ($0.uid, $0) },
     uniquingKeysWith: { first, _ in first })
+  // Only a previous export needs the UIDs seen (for its cancellations).
   var seen: Set<String> = []
+  let comparing = options.previous != nil
   for week in schedule.weeks {
     for item in week.workouts {
       var event = builder.event(for: item, week: week, stamp: stamp)
-      seen.insert(event.uid)
-      if let old = previous[event.uid] {
+      if comparing { seen.insert(event.uid) }
+      if comparing, let old = previous[event.uid] {
         if sameContent(old, event) {
           event.sequence = old.sequence
           event.dtstamp = old.dtstamp
@@ -104,35 +106,22 @@ func describe(_ time: EventTime) -> String {
 /// The UTC wall-clock fields of an instant.
 func utcDateTime(_ date: Date) -> ICalDateTime {
   // Plain arithmetic: UTC has no rules to look up.
-  let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-  let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-  let rest = seconds - days * 86_400
-  let day = CivilDate(dayNumber: days)
-  return ICalDateTime(
-    year: day.year, month: day.month, day: day.day, hour: rest / 3600, minute: rest % 3600 / 60,
-    second: rest % 60)
-}
-
-func dateTime(_ date: Date, _ calendar: Calendar) -> ICalDateTime {
-  let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-  return ICalDateTime(
-    year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0,
-    minute: c.minute ?? 0, second: c.second ?? 0)
+  utcFields(Int(date.timeIntervalSince1970.rounded(.down)))
 }
 
 /// Builds the VEVENT of one scheduled workout.
 struct EventBuilder {
   let schedule: Schedule
   let options: ExportOptions
-  /// Gregorian, in the schedule's zone.
-  let calendar: Calendar
+  /// Wall-clock times in the schedule's zone (Gregorian).
+  var zone: ZoneOffsets
 
   init(schedule: Schedule, options: ExportOptions, zone: TimeZone) {
     self.schedule = schedule
     self.options = options
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
-    self.calendar = calendar
+    self.zone = ZoneOffsets(calendar: calendar)
   }
 
   func uid(for item: ScheduledWorkout, week: ScheduledWeek) -> String {
@@ -151,7 +140,7 @@ struct EventBuilder {
     }
   }
 
-  func event(for item: ScheduledWorkout, week: ScheduledWeek, stamp: ICalDateTime) -> VEvent {
+  mutating func event(for item: ScheduledWorkout, week: ScheduledWeek, stamp: ICalDateTime) -> VEvent {
     let workout = item.workout
     // Cross-training and strength days are in minutes: they have no distance.
     let amount =
@@ -161,8 +150,8 @@ struct EventBuilder {
     let start: EventTime
     let end: EventTime
     if let startInstant = item.start, let endInstant = item.end {
-      start = .zoned(dateTime(startInstant, calendar), tzid: schedule.timeZoneID)
-      end = .zoned(dateTime(endInstant, calendar), tzid: schedule.timeZoneID)
+      start = .zoned(zone.dateTime(startInstant), tzid: schedule.timeZoneID)
+      end = .zoned(zone.dateTime(endInstant), tzid: schedule.timeZoneID)
     } else {
       start = .date(day)
       let next = workout.date.adding(days: 1)
@@ -184,7 +173,7 @@ struct EventBuilder {
       recurrenceRule: nil, recurrenceID: nil, durationSeconds: nil)
   }
 
-  func alarms(for item: ScheduledWorkout, summary: String) -> [VAlarm] {
+  mutating func alarms(for item: ScheduledWorkout, summary: String) -> [VAlarm] {
     var alarms: [VAlarm] = []
     for reminder in options.reminders {
       switch reminder {
@@ -196,12 +185,7 @@ struct EventBuilder {
             description: "\(summary) at \(time)"))
       case .at(let time, let daysBefore):
         let day = item.workout.date.adding(days: -daysBefore)
-        guard
-          let instant = calendar.date(
-            from: DateComponents(
-              year: day.year, month: day.month, day: day.day,
-              hour: time.hour, minute: time.minute))
-        else { continue }
+        guard let instant = zone.instant(of: day, hour: time.hour, minute: time.minute) else { continue }
         let when = daysBefore == 0 ? "Today" : daysBefore == 1 ? "Tomorrow" : "In \(daysBefore) days"
         alarms.append(VAlarm(trigger: .absolute(utcDateTime(instant)), description: "\(when): \(summary)"))
       }

@@ -69,11 +69,11 @@ struct OwnedComponent: ~Copyable {
     try body(pointer)
   }
 
-  /// Serializes the tree (CRLF line ends, folding at 75 octets, TEXT escaping) with `children` (the text of
-  /// further child components, as libical writes them) inserted before its END line: the text libical would
-  /// write had those children been added last.
+  /// Serializes the tree (CRLF line ends, folding at 75 octets, TEXT escaping) in two parts: the text up to its
+  /// END line, and the END line. Further child components written in between (as libical writes them) give the
+  /// text libical would write had those children been added last.
   /// The corresponding libical functions are `icalcomponent_as_ical_string_r` and `icalmemory_free_buffer`.
-  borrowing func icalText(insertingBeforeEnd children: [UInt8]) throws(ICalendarError) -> String {
+  borrowing func icalTextSplitAtEnd(reserving extra: Int) throws(ICalendarError) -> (head: [UInt8], end: [UInt8]) {
     cical_clear_errno()
     guard let buffer = icalcomponent_as_ical_string_r(pointer) else {
       throw .libical(operation: "icalcomponent_as_ical_string_r")
@@ -86,13 +86,21 @@ struct OwnedComponent: ~Copyable {
     guard text.count >= end.count, text.suffix(end.count).elementsEqual(end) else {
       throw .libical(operation: "icalcomponent_as_ical_string_r", detail: "the text does not end with its END line")
     }
-    let head = text.count - end.count
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.count + children.count)
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<head]))
-    bytes.append(contentsOf: children)
-    bytes.append(contentsOf: end)
-    return String(decoding: bytes, as: UTF8.self)
+    var head: [UInt8] = []
+    head.reserveCapacity(text.count + extra)
+    head.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<(text.count - end.count)]))
+    return (head, end)
+  }
+
+  /// Serializes the whole tree as libical does (CRLF line ends, folding at 75 octets, TEXT escaping).
+  /// The corresponding libical functions are `icalcomponent_as_ical_string_r` and `icalmemory_free_buffer`.
+  borrowing func icalText() throws(ICalendarError) -> String {
+    cical_clear_errno()
+    guard let buffer = icalcomponent_as_ical_string_r(pointer) else {
+      throw .libical(operation: "icalcomponent_as_ical_string_r")
+    }
+    defer { icalmemory_free_buffer(buffer) }
+    return String(cString: buffer)
   }
 
   /// Appends the serialized tree to `bytes`: what `icalcomponent_as_ical_string_r` returns, or nothing when
@@ -122,16 +130,22 @@ func appendText(of component: OpaquePointer, to bytes: inout [UInt8]) {
   appendASCII("\r\n", to: &bytes)
   var property = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
   while let current = property {
-    if let text = icalproperty_as_ical_string_r(current) {
-      appendCString(text, to: &bytes)
-      icalmemory_free_buffer(text)
-    }
+    appendPropertyText(of: current, to: &bytes)
     property = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
   }
   forEachChild(of: component, kind: ICAL_ANY_COMPONENT) { appendText(of: $0, to: &bytes) }
   appendASCII("END:", to: &bytes)
   appendCString(name, to: &bytes)
   appendASCII("\r\n", to: &bytes)
+}
+
+/// Appends the text `icalproperty_as_ical_string_r(property)` returns (nothing for NULL: libical leaves such a
+/// property out when it writes its component).
+/// The corresponding libical functions are `icalproperty_as_ical_string_r` and `icalmemory_free_buffer`.
+func appendPropertyText(of property: OpaquePointer, to bytes: inout [UInt8]) {
+  guard let text = icalproperty_as_ical_string_r(property) else { return }
+  appendCString(text, to: &bytes)
+  icalmemory_free_buffer(text)
 }
 
 /// Appends the bytes of a NUL-terminated C string.
@@ -228,6 +242,38 @@ struct OwnedProperty: ~Copyable {
     let pointer = self.pointer
     discard self
     return pointer
+  }
+}
+
+/// An icalproperty kept for a whole serialization and given a new value for each event by a typed
+/// `icalproperty_set_*` setter (libical frees the value it replaces); freed with this object. It belongs to no
+/// component.
+final class ReusableProperty {
+  private let pointer: OpaquePointer
+
+  /// Takes over a property made by an `icalproperty_new_*` constructor.
+  init(_ property: consuming OwnedProperty) {
+    pointer = property.release()
+  }
+
+  deinit {
+    icalproperty_free(pointer)
+  }
+
+  /// Gives the property a new value with `set`.
+  /// - Throws: ``ICalendarError`` naming `operation` and `detail` when libical reports an error (the new value
+  ///   could not be made, so the property would keep its old one).
+  func set(
+    _ operation: String, detail: @autoclosure () -> String?, _ set: (OpaquePointer) -> Void
+  ) throws(ICalendarError) {
+    cical_clear_errno()
+    set(pointer)
+    guard cical_errno() == ICAL_NO_ERROR else { throw .libical(operation: operation, detail: detail()) }
+  }
+
+  /// Appends libical's text of the property (see ``appendPropertyText(of:to:)``).
+  func appendText(to bytes: inout [UInt8]) {
+    appendPropertyText(of: pointer, to: &bytes)
   }
 }
 

@@ -38,6 +38,49 @@ extension VCalendar {
     let zones = try ZoneTable(events: events)
     try checkEvents(zones: zones)
 
+    // libical writes a component as BEGIN, its properties, each child as written alone, END. So the calendar's
+    // own properties are written by libical, and its children are written one by one before its END line, which
+    // gives the same bytes as writing the whole tree (serializedThroughLibicalTree, which the tests compare):
+    // the VTIMEZONEs first, sorted by tzid (libical puts an added VTIMEZONE at the front of the children), then
+    // the events in order. A child libical cannot write is left out, as libical does inside a tree.
+    //
+    // VTIMEZONE texts are made in reverse order (the order they are added to the tree, so the same one fails
+    // first) and kept per process (see vtimezoneText).
+    let calendar = try makeCalendarComponent()
+    var zoneTexts: [[UInt8]] = []
+    for entry in zones.withVTimezone.reversed() {
+      zoneTexts.append(try vtimezoneText(tzid: entry.tzid, zone: entry.zone, firstYear: entry.firstYear))
+    }
+    var (head, end) = try calendar.icalTextSplitAtEnd(
+      reserving: zoneTexts.reduce(0) { $0 + $1.count } + events.count * 1536 + 64)
+    for text in zoneTexts.reversed() { head.append(contentsOf: text) }
+    // Each event is written property by property straight into the buffer (see EventWriter).
+    var writer = EventWriter(zones: zones, bytes: head)
+    for event in events { try writer.append(event) }
+    writer.bytes.append(contentsOf: end)
+    return String(decoding: writer.bytes, as: UTF8.self)
+  }
+
+  /// The same text as ``serialized()``, made the slow way: the whole VCALENDAR tree built with libical (VTIMEZONEs,
+  /// VEVENTs, VALARMs) and written by one `icalcomponent_as_ical_string_r`. The reference the tests compare
+  /// ``serialized()`` with, byte for byte.
+  /// The corresponding libical functions are `icalcomponent_new`, `icalproperty_new_*`,
+  /// `icalcomponent_add_property`, `icalcomponent_add_component` and `icalcomponent_as_ical_string_r`.
+  func serializedThroughLibicalTree() throws(ICalendarError) -> String {
+    cical_clear_errno()
+    try checkHeader()
+    let zones = try ZoneTable(events: events)
+    try checkEvents(zones: zones)
+    let calendar = try makeCalendarComponent()
+    for entry in zones.withVTimezone.reversed() {
+      calendar.add(try makeVTimezone(tzid: entry.tzid, zone: entry.zone, firstYear: entry.firstYear))
+    }
+    for event in events { calendar.add(try makeEventComponent(event, zones: zones)) }
+    return try calendar.icalText()
+  }
+
+  /// The VCALENDAR with its own properties: VERSION, PRODID, CALSCALE, METHOD, X-WR-CALNAME.
+  private func makeCalendarComponent() throws(ICalendarError) -> OwnedComponent {
     let calendar = try OwnedComponent(kind: ICAL_VCALENDAR_COMPONENT)
     calendar.add(try OwnedProperty("icalproperty_new_version") { icalproperty_new_version("2.0") })
     calendar.add(
@@ -72,28 +115,7 @@ extension VCalendar {
       property.withPointer { icalproperty_set_x_name($0, "X-PUBLISHED-TTL") }
       calendar.add(property)
     }
-    // libical writes a component as BEGIN, its properties, each child as written alone, END. So the children
-    // are written one by one and spliced in before the calendar's END line, which gives the same bytes as
-    // writing the whole tree: the VTIMEZONEs first, sorted by tzid (libical puts an added VTIMEZONE at the
-    // front of the children), then the events in order. A child libical cannot write is left out, as
-    // libical does inside a tree.
-    //
-    // VTIMEZONE texts are made in reverse order (the order they were added to the tree, so the same one
-    // fails first) and kept per process (see vtimezoneText).
-    var zoneTexts: [[UInt8]] = []
-    for entry in zones.withVTimezone.reversed() {
-      zoneTexts.append(try vtimezoneText(tzid: entry.tzid, zone: entry.zone, firstYear: entry.firstYear))
-    }
-    var children: [UInt8] = []
-    children.reserveCapacity(zoneTexts.reduce(0) { $0 + $1.count } + events.count * 1024)
-    for text in zoneTexts.reversed() { children.append(contentsOf: text) }
-    // Each event is built, written and freed in turn: the heap stays small, which makes libical's many small
-    // allocations much cheaper than building the whole tree first.
-    for event in events {
-      let component = try makeEventComponent(event, zones: zones)
-      component.appendICalText(to: &children)
-    }
-    return try calendar.icalText(insertingBeforeEnd: children)
+    return calendar
   }
 
   /// Checks PRODID, METHOD and the calendar name before libical sees them.
@@ -234,17 +256,7 @@ extension VCalendar {
       let duration = icaldurationtype_from_int(Int32(clamping: seconds))
       component.add(try OwnedProperty("icalproperty_new_duration") { icalproperty_new_duration(duration) })
     }
-    if let rule = event.recurrenceRule {
-      cical_clear_errno()
-      let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
-      if recurrence.freq == ICAL_NO_RECURRENCE {
-        throw .libical(
-          .invalidValue(
-            component: event.label, field: "RRULE", value: rule, reason: "libical cannot read this recurrence rule"),
-          operation: "icalrecurrencetype_from_string")
-      }
-      component.add(try OwnedProperty("icalproperty_new_rrule", detail: rule) { icalproperty_new_rrule(recurrence) })
-    }
+    if let rule = event.recurrenceRule { component.add(try recurrenceRuleProperty(rule, event: event)) }
     if let recurrenceID = event.recurrenceID {
       component.add(
         try zones.property(recurrenceID, "icalproperty_new_recurrenceid") { icalproperty_new_recurrenceid($0) })
@@ -264,12 +276,7 @@ extension VCalendar {
         try OwnedProperty("icalproperty_new_location") { location.withCString { icalproperty_new_location($0) } })
     }
     // Empty categories are left out; none left, no property.
-    if event.categories.contains(where: { !$0.isEmpty }) {
-      // libical splits this into a multi-value list: CATEGORIES:Running,Easy.
-      let list =
-        event.categories.contains(where: \.isEmpty)
-        ? event.categories.filter { !$0.isEmpty }.joined(separator: ",")
-        : event.categories.joined(separator: ",")
+    if let list = categoryList(event.categories) {
       component.add(
         try OwnedProperty("icalproperty_new_categories", detail: list) {
           list.withCString { icalproperty_new_categories($0) }
@@ -278,12 +285,7 @@ extension VCalendar {
     let sequence = Int32(clamping: event.sequence)
     component.add(try OwnedProperty("icalproperty_new_sequence") { icalproperty_new_sequence(sequence) })
     if let status = event.status {
-      let value: icalproperty_status =
-        switch status {
-        case .tentative: ICAL_STATUS_TENTATIVE
-        case .confirmed: ICAL_STATUS_CONFIRMED
-        case .cancelled: ICAL_STATUS_CANCELLED
-        }
+      let value = status.icalValue
       component.add(try OwnedProperty("icalproperty_new_status") { icalproperty_new_status(value) })
     }
     if event.transparent {
@@ -299,23 +301,8 @@ extension VCalendar {
   private func makeAlarmComponent(_ alarm: VAlarm, event: VEvent) throws(ICalendarError) -> OwnedComponent {
     let component = try OwnedComponent(kind: ICAL_VALARM_COMPONENT)
     component.add(try OwnedProperty("icalproperty_new_action") { icalproperty_new_action(ICAL_ACTION_DISPLAY) })
-    var trigger = icaltriggertype(time: icaltime_null_time(), duration: icaldurationtype_null_duration())
-    var fromEnd = false
-    switch alarm.trigger {
-    case .relative(let seconds, let related):
-      trigger.duration = icaldurationtype_from_int(Int32(clamping: seconds))
-      fromEnd = related
-    case .absolute(let time):
-      // libical adds VALUE=DATE-TIME itself.
-      trigger.time = time.icalValue(zone: icaltimezone_get_utc_timezone())
-    }
-    let property = try OwnedProperty("icalproperty_new_trigger") { icalproperty_new_trigger(trigger) }
-    if fromEnd {
-      try property.addParameter("icalparameter_new_related") { icalparameter_new_related(ICAL_RELATED_END) }
-    }
-    component.add(property)
-    // A DISPLAY alarm needs a DESCRIPTION, and libical cannot read an empty one back.
-    let text = !alarm.description.isEmpty ? alarm.description : !event.summary.isEmpty ? event.summary : "Reminder"
+    component.add(try triggerProperty(alarm.trigger))
+    let text = alarmDescription(alarm, summary: event.summary)
     component.add(
       try OwnedProperty("icalproperty_new_description") { text.withCString { icalproperty_new_description($0) } })
     return component
@@ -336,7 +323,7 @@ private func invalid(_ component: String, _ field: String, _ value: String, _ re
 // MARK: - Zones used by a calendar
 
 /// The builtin zones a calendar's events use, looked up once per serialization.
-private struct ZoneTable {
+struct ZoneTable {
   /// A zone that gets a VTIMEZONE.
   struct Entry {
     var tzid: String
@@ -395,22 +382,27 @@ private struct ZoneTable {
   func property(
     _ time: EventTime, _ operation: String, _ make: (icaltimetype) -> OpaquePointer?
   ) throws(ICalendarError) -> OwnedProperty {
+    let (value, tzid) = parts(time)
+    let property = try OwnedProperty(operation, detail: time.text) { make(value) }
+    if let tzid {
+      try property.addParameter("icalparameter_new_tzid") { tzid.withCString { icalparameter_new_tzid($0) } }
+    }
+    return property
+  }
+
+  /// The libical value of a time and the TZID parameter it is written with (nil for none): DATE, UTC, floating,
+  /// or local time plus the IANA name (UTC for the UTC/GMT zones).
+  func parts(_ time: EventTime) -> (value: icaltimetype, tzid: String?) {
     switch time {
     case .date(let date):
-      return try OwnedProperty(operation, detail: time.text) { make(date.icalValue) }
+      return (date.icalValue, nil)
     case .utc(let value):
-      return try OwnedProperty(operation, detail: time.text) {
-        make(value.icalValue(zone: icaltimezone_get_utc_timezone()))
-      }
+      return (value.icalValue(zone: icaltimezone_get_utc_timezone()), nil)
     case .floating(let value):
-      return try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: nil)) }
+      return (value.icalValue(zone: nil), nil)
     case .zoned(let value, let tzid):
-      if let zone = zone(tzid), isUTC(zone) {
-        return try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: zone)) }
-      }
-      let property = try OwnedProperty(operation, detail: time.text) { make(value.icalValue(zone: nil)) }
-      try property.addParameter("icalparameter_new_tzid") { tzid.withCString { icalparameter_new_tzid($0) } }
-      return property
+      if let zone = zone(tzid), isUTC(zone) { return (value.icalValue(zone: zone), nil) }
+      return (value.icalValue(zone: nil), tzid)
     }
   }
 

@@ -38,6 +38,11 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gpx" {
   exit(0)
 }
 
+// 6. Rendering one calendar (only this, when asked): `runmate-bench render ...` (scripts/bench-render.sh).
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "render" {
+  exit(runRenderBenchmark(arguments: CommandLine.arguments.dropFirst(2)))
+}
+
 // 5. FIT decoding (only this, when asked): `runmate-bench --fit FILE [ROUNDS]` (scripts/bench-fit.sh).
 if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--fit" {
   exit(

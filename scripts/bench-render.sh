@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Rendering speed against libical alone in C (release build): runmate's build + serialize of a plan's calendar
+# (`makeCalendar` + `serialized()`, what `runmate export` and a feed run) next to libical-bench's serialize-only of
+# the very same .ics (../shared/tools/perf/libical-bench.c, `icalcomponent_as_ical_string_r` of the parsed tree).
+#
+#   scripts/bench-render.sh [RUNS]    # RUNS interleaved runs of both per calendar (default 5), best of each kept
+#
+# Calendars: a half marathon (advanced, 14 weeks), a marathon (intermediate, 18 weeks), and five marathon plans in
+# one calendar; times 06:30 (Saturday 08:00) in Europe/Berlin, the default reminders (30 min before, 20:00 the
+# day before). Prints events/s of both and the ratio runmate / C. The machine is shared: compare ratios.
+# PERF_DIR overrides where libical-bench.c is (default ../shared/tools/perf).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+runs="${1:-5}"
+swift build -c release --product runmate-bench >&2
+bench=.build/release/runmate-bench
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+perf_dir="${PERF_DIR:-../shared/tools/perf}"
+c_bench=""
+if [ -f "$perf_dir/libical-bench.c" ]; then
+  c_bench="$scratch/libical-bench"
+  # shellcheck disable=SC2046
+  cc -O2 "$perf_dir/libical-bench.c" $(pkg-config --cflags --libs libical) -o "$c_bench"
+else
+  echo "bench-render: $perf_dir/libical-bench.c not found: runmate's figures only" >&2
+fi
+
+printf '%-38s %7s %18s %18s %7s\n' "calendar" "events" "runmate events/s" "C serialize ev/s" "ratio"
+run() {
+  local label="$1" rounds="$2"
+  shift 2
+  local ics="$scratch/plan.ics" best_r=0 best_c=0 events=0 line r c
+  for _ in $(seq "$runs"); do
+    line=$("$bench" render --templates plan-templates --rounds "$rounds" --out "$ics" "$@")
+    events=$(sed -E 's/^([0-9]+) events.*/\1/' <<<"$line")
+    r=$(sed -E 's/.*build\+serialize ([0-9]+) events\/s.*/\1/' <<<"$line")
+    [ "$r" -gt "$best_r" ] && best_r=$r
+    if [ -n "$c_bench" ]; then
+      c=$("$c_bench" "$ics" "$rounds" | sed -E 's/.*C libical serialize ([0-9]+) events\/s.*/\1/')
+      [ "$c" -gt "$best_c" ] && best_c=$c
+    fi
+  done
+  if [ -n "$c_bench" ]; then
+    printf '%-38s %7s %18s %18s %7s\n' "$label" "$events" "$best_r" "$best_c" \
+      "$(awk -v r="$best_r" -v c="$best_c" 'BEGIN { printf "%.2f", r / c }')"
+  else
+    printf '%-38s %7s %18s %18s %7s\n' "$label" "$events" "$best_r" "-" "-"
+  fi
+  echo "    last run: $line" >&2
+}
+run "half marathon, advanced, 14 weeks" 400 --distance half --level advanced --weeks 14
+run "marathon, intermediate, 18 weeks" 300 --distance marathon --level intermediate --weeks 18
+run "5 marathon plans in one calendar" 60 --distance marathon --level intermediate --weeks 18 --plans 5
