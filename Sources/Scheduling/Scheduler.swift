@@ -87,10 +87,11 @@ struct WeekScheduler {
   let calendar: Calendar
   let busy: [BusyInterval]
 
-  /// Days to move everything by so the long run lands on the preferred long-run day (−3…3).
+  /// Days to move everything by so the long run lands on the preferred long-run day (−3…3): 0 when the plan's long
+  /// runs are on it already (a plan laid on the runner's days has them on its own long-run day).
   var shift: Int {
     guard let wanted = preferences.longRunDay else { return 0 }
-    let delta = (wanted.index - plan.goal.raceDate.weekday.index + 7) % 7
+    let delta = (wanted.index - plan.goal.longRunWeekday.index + 7) % 7
     return delta > 3 ? delta - 7 : delta
   }
 

@@ -58,13 +58,16 @@ public func profileSettings(
   return (settings, "from profile '\(profile.name)': \(used.joined(separator: ", "))")
 }
 
-/// A goal whose runs a week fit the run days: more runs than run days is an error naming both values and the fix;
-/// without `--runs-per-week`, a level's default above the run days is lowered to them. `source` says where the run
-/// days came from (`--days`, `profile 'ana'`).
+/// The plan for `goal` laid on the run days and long-run day of `settings` (``Goal/runDays``, ``Goal/longRunDay``),
+/// so that scheduling it moves nothing for run-day reasons. More runs than run days is an error naming both values
+/// and the fix; without `--runs-per-week`, a level's default above the run days is lowered to them (by the engine).
+/// `source` says where the run days came from (`--days`, `profile 'ana'`).
 public func fittingRunDays(
   _ goal: Goal, plan: (Goal) throws -> Plan, settings: ScheduleSettings,
   source: String
 ) throws -> Plan {
+  var goal = goal
+  goal.longRunDay = settings.longRunDay
   guard let days = settings.runDays else { return try plan(goal) }
   let list = SettingValues.dayList(days)
   if let runs = goal.runsPerWeek, runs > days.count {
@@ -73,16 +76,13 @@ public func fittingRunDays(
       allowed: "at most \(days.count), one run a day on the \(days.count) run days (\(list) from \(source)); "
         + "give --days with \(runs) days or --runs-per-week \(days.count)")
   }
-  let made = try plan(goal)
-  guard made.goal.runsPerWeek > days.count else { return made }
   guard days.count >= 3 else {
     throw SettingError(
       option: "--days", value: list,
       allowed: "at least 3 run days (from \(source)): a plan has 3 to 7 runs a week; give --days with 3 or more days")
   }
-  var fitted = goal
-  fitted.runsPerWeek = days.count
-  return try plan(fitted)
+  goal.runDays = days
+  return try plan(goal)
 }
 
 /// A saved plan whose runs a week do not fit the run days is an error naming both values and the fix.

@@ -170,7 +170,8 @@ public func replan(
     longestRecentRunKm: inputs.longestKm,
     recentRace: plan.goal.predictedTimeSeconds.map {
       RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0))
-    }, crossTrainingPerWeek: plan.goal.crossTrainingPerWeek, strengthPerWeek: plan.goal.strengthPerWeek)
+    }, crossTrainingPerWeek: plan.goal.crossTrainingPerWeek, strengthPerWeek: plan.goal.strengthPerWeek,
+    runDays: plan.goal.runDays, longRunDay: plan.goal.longRunDay)
   let minRun = rules.base.volume.minRunKm
   // The engine's own limit (PlanContext): the long run plus (runs − 1) runs of the shortest run must fit.
   let maxRuns = Int(((inputs.weeklyKm - min(inputs.longestKm, inputs.weeklyKm / 2)) / minRun).rounded(.down)) + 1

@@ -253,8 +253,9 @@ import Testing
     #expect(again.stdout.contains("busy at 07:00 (Holidays)"))
   }
 
-  /// Run days unlike the plan's weekly pattern: export counts the moves onto them in one line, and replan names each
-  /// changed workout on the day the calendar has it (not the plan's own day).
+  /// Run days given to export after the plan was saved without them (so it is laid on its template's days, not on
+  /// them): export counts the moves onto them in one line, and replan names each changed workout on the day the
+  /// calendar has it (not the plan's own day). A plan saved with run days has nothing to move (RunDayCommandTests).
   @Test func replanSpeaksOfTheScheduledDays() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -263,8 +264,7 @@ import Testing
     #expect(
       try runmate(
         [
-          "profile", "init", "sam", "--level", "intermediate", "--tz", "UTC", "--days",
-          "mon,wed,fri,sat,sun", "--long-run-day", "sun",
+          "profile", "init", "sam", "--level", "intermediate", "--tz", "UTC",
         ], environment: env
       ).status == 0)
     #expect(
@@ -274,7 +274,9 @@ import Testing
           "--save", "--name", "fall", "--at", "06:00",
         ], environment: env
       ).status == 0)
-    let export = try runmate(["export", "--out", ics, "--now", "2027-01-01"], environment: env)
+    let export = try runmate(
+      ["export", "--out", ics, "--now", "2027-01-01", "--days", "mon,wed,fri,sat,sun", "--long-run-day", "sun"],
+      environment: env)
     let moves = export.stderr.split(separator: "\n").filter { $0.hasPrefix("moved: ") }
     #expect(
       moves.count == 1

@@ -71,7 +71,8 @@ public func makePlan(
     currentWeeklyKm: context.currentKm, longestRecentRunKm: context.longestKm,
     vdot: goal.recentRace.map { _ in (context.paces.vdot.value * 10).rounded() / 10 },
     predictedTimeSeconds: predicted, crossTrainingPerWeek: goal.crossTrainingPerWeek,
-    strengthPerWeek: goal.strengthPerWeek)
+    strengthPerWeek: goal.strengthPerWeek, runDays: goal.runDays,
+    longRunDay: goal.laidOnRunnersDays ? context.anchor : nil)
   return Plan(id: id, goal: resolved, warnings: context.warnings, weeks: weeks)
 }
 
@@ -123,28 +124,70 @@ func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSumm
   ExplainRule.apply(to: &week, context: context, history: history)
 }
 
-/// The week's days from the weekly pattern: offset 0 falls on the race weekday; days after race day are dropped.
+/// The week's days from the weekly pattern: offset 0 falls on the context's anchor (the race weekday, or the
+/// runner's long-run day); days after race day are dropped. Laid on the runner's days, race week is
+/// ``raceWeekEntries(_:weekStart:context:)``.
 func daySlots(weekStart: CivilDate, phase: Phase, context: PlanContext) -> [DaySlot] {
   let raceDate = context.goal.timeline.raceDate
-  let anchor = raceDate.weekday.index
+  let anchor = context.anchor.index
+  let laid = context.goal.laidOnRunnersDays
+  var entries: [(offset: Int, role: PatternSlot.Role, date: CivilDate)] = context.pattern.map { slot in
+    let weekday = (anchor + slot.offset + 7) % 7
+    return (slot.offset, slot.role, weekStart.adding(days: (weekday - weekStart.weekday.index + 7) % 7))
+  }
+  if laid && phase == .race { entries = raceWeekEntries(entries, weekStart: weekStart, context: context) }
   var counters: [PatternSlot.Role: Int] = [:]
   var slots: [DaySlot] = []
-  for slot in context.pattern {
-    let weekday = (anchor + slot.offset + 7) % 7
-    let date = weekStart.adding(days: (weekday - weekStart.weekday.index + 7) % 7)
-    counters[slot.role, default: 0] += 1
-    let n = counters[slot.role, default: 1]
+  for entry in entries {
+    counters[entry.role, default: 0] += 1
+    let n = counters[entry.role, default: 1]
     let id: String
-    switch slot.role {
+    switch entry.role {
     case .long: id = phase == .race ? "race" : "long"
     case .quality: id = "q\(n)"
     case .easy: id = "easy\(n)"
     case .recovery: id = n == 1 ? "recovery" : "recovery\(n)"
     }
-    if phase == .race && date > raceDate { continue }
-    slots.append(DaySlot(id: id, role: slot.role, offset: slot.offset, date: date))
+    if phase == .race && entry.date > raceDate { continue }
+    slots.append(DaySlot(id: id, role: entry.role, offset: entry.offset, date: entry.date))
   }
   return slots.sorted { $0.date < $1.date }
+}
+
+/// Race week laid on the runner's days: the race on race day in place of the long run (a run day's slot there
+/// becomes the race; a long-run day before it becomes an easy run when the race takes a run day, else it rests, so
+/// the week keeps its number of runs); days after the race dropped. A quality day beside the race moves to the
+/// latest easy day before it that is apart from every hard day (the race, the other quality days, the long run of
+/// the week before), else it is an easy run.
+func raceWeekEntries(
+  _ entries: [(offset: Int, role: PatternSlot.Role, date: CivilDate)], weekStart: CivilDate, context: PlanContext
+) -> [(offset: Int, role: PatternSlot.Role, date: CivilDate)] {
+  let raceDate = context.goal.timeline.raceDate
+  let raceOnRunDay = entries.contains { $0.date == raceDate && $0.role != .long }
+  var result: [(offset: Int, role: PatternSlot.Role, date: CivilDate)] = []
+  for entry in entries where entry.date <= raceDate {
+    if entry.date == raceDate {
+      result.append((entry.offset, .long, entry.date))
+    } else if entry.role == .long {
+      if raceOnRunDay { result.append((entry.offset, .easy, entry.date)) }
+    } else {
+      result.append(entry)
+    }
+  }
+  if !result.contains(where: { $0.role == .long }), raceDate <= weekStart.adding(days: 6) {
+    result.append((-((context.anchor.index - raceDate.weekday.index + 7) % 7), .long, raceDate))
+  }
+  let previousLong = entries.first { $0.role == .long }.map { $0.date.adding(days: -7) }
+  for index in result.indices where result[index].role == .quality && result[index].date.days(to: raceDate) <= 1 {
+    result[index].role = .easy
+    let hard = result.filter { $0.role == .quality || $0.role == .long }.map(\.date) + [previousLong].compactMap { $0 }
+    let target = result.indices.filter { other in
+      (result[other].role == .easy || result[other].role == .recovery) && other != index
+        && hard.allSatisfy { abs($0.days(to: result[other].date)) > 1 }
+    }.max { result[$0].date < result[$1].date }
+    if let target { result[target].role = .quality }
+  }
+  return result.sorted { $0.offset < $1.offset }
 }
 
 /// Plan-wide warnings: long-run share, targets not reached.
@@ -181,6 +224,7 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
             + "than each of them; more runs a week would allow it"
           : "the 10 % ramp from \(units.format(context.currentKm)) needs more weeks"))
   }
+  if let eve = runDaysEveWarning(weeks, context: context) { warnings.append(eve) }
   let peakLong = fullWeeks.compactMap(\.longKm).max() ?? 0
   if peakLong + 0.5 < min(context.level.peakLongRunKm.lower, context.peakLongTargetKm) {
     warnings.append(
@@ -189,6 +233,37 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
         + "run of \(units.format(context.longestKm)) needs more weeks")
   }
   return warnings
+}
+
+/// Laid on the runner's run days with a run on the day before the long run: the weeks where that run stays the
+/// shortest run although half the long run is less, and where the long run is over its share of the week, named
+/// with the days (the template's rest day there is not a run day).
+func runDaysEveWarning(_ weeks: [WeekDraft], context: PlanContext) -> String? {
+  guard let runDays = context.goal.runDays, context.pattern.contains(where: { $0.offset == -1 }) else { return nil }
+  let structure = context.base.weekStructure
+  let atMinimum = weeks.filter(\.eveAtMinimum).map(\.number)
+  let overShare = weeks.filter { week in
+    guard let long = week.longKm, week.plannedKm > 0 else { return false }
+    return round1(long) > structure.longRunMaxOfWeek * week.plannedKm + 1e-9
+  }.map(\.number)
+  guard !atMinimum.isEmpty || !overShare.isEmpty else { return nil }
+  let long = context.anchor
+  let eve = Weekday.allCases[(long.index + 6) % 7]
+  func list(_ numbers: [Int]) -> String { numbers.map(String.init).joined(separator: ", ") }
+  var parts: [String] = []
+  if !atMinimum.isEmpty {
+    parts.append(
+      "it stays the shortest run (\(context.units.format(context.minRunKm))), over half the long run, in week"
+        + "\(atMinimum.count == 1 ? "" : "s") \(list(atMinimum))")
+  }
+  if !overShare.isEmpty {
+    parts.append(
+      "the long run is over \(percent(structure.longRunMaxOfWeek)) of the week in week"
+        + "\(overShare.count == 1 ? "" : "s") \(list(overShare))")
+  }
+  return "your run days \(WeekLayout.dayList(Set(runDays))) put a run on \(eve.shortName), the day before the long "
+    + "run (\(long.shortName)), and leave no other day for it: \(parts.joined(separator: "; ")); a rest day before "
+    + "\(long.shortName) would let the other days carry the volume"
 }
 
 /// A stable id from the inputs (FNV-1a, 64 bits): same goal, same id; any input changed, another id.
@@ -204,8 +279,13 @@ func planID(context: PlanContext) -> String {
   let extras =
     goal.crossTrainingPerWeek > 0 || goal.strengthPerWeek > 0
     ? ["x\(goal.crossTrainingPerWeek)s\(goal.strengthPerWeek)"] : []
+  // Only plans laid on the runner's days hash the days and the long-run day: another week layout is another plan.
+  let days =
+    goal.laidOnRunnersDays
+    ? ["d" + (goal.runDays ?? Weekday.allCases).map(\.rawValue).joined(separator: ",") + "l\(context.anchor.rawValue)"]
+    : []
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for byte in (parts + extras).joined(separator: "|").utf8 {
+  for byte in (parts + extras + days).joined(separator: "|").utf8 {
     hash ^= UInt64(byte)
     hash = hash &* 0x0000_0100_0000_01b3
   }

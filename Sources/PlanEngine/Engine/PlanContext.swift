@@ -16,8 +16,10 @@ struct PlanContext: Sendable {
   let currentKm: Double
   let longestKm: Double
   let paces: TrainingPaces
-  /// The weekly pattern, sorted by offset.
+  /// The weekly pattern, sorted by offset (relative to `anchor`): the template's, or laid on the runner's days.
   let pattern: [PatternSlot]
+  /// The weekday of the pattern's offset 0, the long run: the race weekday, or the runner's long-run day.
+  let anchor: Weekday
   /// The phase of each week, index 0 = week 1.
   let phases: [Phase]
   let taperVolume: [Double]
@@ -56,7 +58,13 @@ struct PlanContext: Sendable {
     self.level = level
     self.levelRules = rules.base.levels[goal.level]
 
-    let runs = goal.runsPerWeek ?? level.runsPerWeek
+    if let days = goal.runDays, Set(days).count < 3 {
+      throw .outOfRange(
+        option: "--days", value: WeekLayout.dayList(Set(days)),
+        allowed: "at least 3 run days: a plan has 3 to 7 runs a week")
+    }
+    // With run days, the level's default runs a week is at most their number.
+    let runs = goal.runsPerWeek ?? min(level.runsPerWeek, goal.runDays.map { Set($0).count } ?? 7)
     guard (3...7).contains(runs) else {
       throw .outOfRange(option: "--runs-per-week", value: String(runs), allowed: "3–7")
     }
@@ -176,7 +184,19 @@ struct PlanContext: Sendable {
       minRunKm, floorHalf(paces.pace(.easy).kilometers(inMinutes: rules.base.weekStructure.recoveryMaxMinutes)))
     // The time cap's warning names the weeks it holds: longRunByTimeWarnings, once the plan is shaped.
 
-    pattern = (rules.base.weeklyPatterns.first { $0.runs == runs }?.days ?? []).sorted { $0.offset < $1.offset }
+    let template = (rules.base.weeklyPatterns.first { $0.runs == runs }?.days ?? []).sorted { $0.offset < $1.offset }
+    if goal.laidOnRunnersDays {
+      let quality = rules.base.levels[goal.level].qualityPerWeek
+      let layout = try WeekLayout.make(
+        runDays: goal.runDays, longRunDay: goal.longRunDay, raceWeekday: goal.timeline.raceDate.weekday, runs: runs,
+        template: template, qualityWanted: Phase.allCases.map { quality[$0] }.max() ?? 0)
+      pattern = layout.pattern
+      anchor = layout.longRunDay
+      warnings += layout.warnings
+    } else {
+      pattern = template
+      anchor = goal.timeline.raceDate.weekday
+    }
     phases = PlanContext.layOutPhases(
       weeks: weeks, taperWeeks: taperVolume.count, compressed: compressed,
       rules: rules.base.phases)

@@ -141,13 +141,30 @@ public struct Goal: Sendable, Hashable, Codable {
   public var crossTrainingPerWeek: Int
   /// Strength days a week (0 … `extraDays.maxPerWeek`), placed on days without a run; 0: none.
   public var strengthPerWeek: Int
+  /// The days the runner runs (`--days`, the profile's); nil: the template's pattern on the race weekday. When
+  /// given, the weeks are laid on these days (``WeekLayout``), the runs a week default to at most their number, and
+  /// the plan id includes them. Kept in week order from Monday, each day once.
+  public var runDays: [Weekday]? {
+    didSet {
+      let normal = runDays.map { Array(Set($0)).sorted { $0.index < $1.index } }
+      if normal != runDays { runDays = normal }
+    }
+  }
+  /// The long-run day (`--long-run-day`, the profile's); nil: the race weekday, or with run days the one nearest to
+  /// it. When given, the weeks are laid with the long run on this day, and the plan id includes it.
+  public var longRunDay: Weekday?
+
+  /// The weeks are laid on the runner's days (run days or long-run day given), not on the race weekday's pattern.
+  public var laidOnRunnersDays: Bool { runDays != nil || longRunDay != nil }
 
   /// Creates a goal.
   public init(
     distance: RaceDistance, level: Level, timeline: Timeline, runsPerWeek: Int? = nil,
     currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: RecentRace? = nil,
-    crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0
+    crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0, runDays: [Weekday]? = nil, longRunDay: Weekday? = nil
   ) {
+    self.runDays = runDays.map { Array(Set($0)).sorted { $0.index < $1.index } }
+    self.longRunDay = longRunDay
     self.distance = distance
     self.level = level
     self.timeline = timeline
@@ -161,10 +178,11 @@ public struct Goal: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case distance, level, timeline, runsPerWeek, currentWeeklyKm, longestRecentRunKm, recentRace
-    case crossTrainingPerWeek, strengthPerWeek
+    case crossTrainingPerWeek, strengthPerWeek, runDays, longRunDay
   }
 
-  /// Decodes a goal; one written before cross-training and strength days has neither (0).
+  /// Decodes a goal; one written before cross-training and strength days has neither (0), one written before run
+  /// days has none (nil).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -175,11 +193,13 @@ public struct Goal: Sendable, Hashable, Codable {
       longestRecentRunKm: try c.decodeIfPresent(Double.self, forKey: .longestRecentRunKm),
       recentRace: try c.decodeIfPresent(RecentRace.self, forKey: .recentRace),
       crossTrainingPerWeek: try c.decodeIfPresent(Int.self, forKey: .crossTrainingPerWeek) ?? 0,
-      strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0)
+      strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0,
+      runDays: try c.decodeIfPresent([Weekday].self, forKey: .runDays),
+      longRunDay: try c.decodeIfPresent(Weekday.self, forKey: .longRunDay))
   }
 
-  /// Encodes the goal; the cross-training and strength counts only when not 0 (a goal without them is written as
-  /// before).
+  /// Encodes the goal; the cross-training and strength counts only when not 0, the run days and long-run day only
+  /// when given (a goal without them is written as before).
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(distance, forKey: .distance)
@@ -191,6 +211,8 @@ public struct Goal: Sendable, Hashable, Codable {
     try c.encodeIfPresent(recentRace, forKey: .recentRace)
     if crossTrainingPerWeek != 0 { try c.encode(crossTrainingPerWeek, forKey: .crossTrainingPerWeek) }
     if strengthPerWeek != 0 { try c.encode(strengthPerWeek, forKey: .strengthPerWeek) }
+    try c.encodeIfPresent(runDays, forKey: .runDays)
+    try c.encodeIfPresent(longRunDay, forKey: .longRunDay)
   }
 }
 

@@ -197,6 +197,15 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
   public var crossTrainingPerWeek: Int = 0
   /// Strength days asked for a week (`--strength`); 0: none. Written only when not 0.
   public var strengthPerWeek: Int = 0
+  /// The run days the weeks are laid on (`--days`, the profile's); nil: the template's pattern on the race weekday
+  /// (and a plan saved before run days). Written only when given.
+  public var runDays: [Weekday]?
+  /// The long-run day the weeks are laid on, when run days or a long-run day were given; nil: the race weekday.
+  /// Written only when given.
+  public var longRunDay: Weekday?
+
+  /// The weekday of the plan's long runs: ``longRunDay``, else the race weekday.
+  public var longRunWeekday: Weekday { longRunDay ?? raceDate.weekday }
 
   enum CodingKeys: String, CodingKey {
     case distance, level, weeks, start, vdot
@@ -208,13 +217,18 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     case predictedTimeSeconds = "predicted_time_s"
     case crossTrainingPerWeek = "cross_training_per_week"
     case strengthPerWeek = "strength_per_week"
+    case runDays = "run_days"
+    case longRunDay = "long_run_day"
   }
 
   init(
     distance: RaceDistance, distanceKm: Double, level: Level, weeks: Int, start: CivilDate, raceDate: CivilDate,
     runsPerWeek: Int, currentWeeklyKm: Double, longestRecentRunKm: Double, vdot: Double?,
-    predictedTimeSeconds: Int?, crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0
+    predictedTimeSeconds: Int?, crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0, runDays: [Weekday]? = nil,
+    longRunDay: Weekday? = nil
   ) {
+    self.runDays = runDays
+    self.longRunDay = longRunDay
     self.distance = distance
     self.distanceKm = distanceKm
     self.level = level
@@ -230,7 +244,8 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     self.strengthPerWeek = strengthPerWeek
   }
 
-  /// Decodes a goal; a plan saved before cross-training and strength days has neither field (0).
+  /// Decodes a goal; a plan saved before cross-training and strength days has neither field (0), one saved before
+  /// run days has none (nil).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -244,7 +259,9 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
       vdot: try c.decodeIfPresent(Double.self, forKey: .vdot),
       predictedTimeSeconds: try c.decodeIfPresent(Int.self, forKey: .predictedTimeSeconds),
       crossTrainingPerWeek: try c.decodeIfPresent(Int.self, forKey: .crossTrainingPerWeek) ?? 0,
-      strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0)
+      strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0,
+      runDays: try c.decodeIfPresent([Weekday].self, forKey: .runDays),
+      longRunDay: try c.decodeIfPresent(Weekday.self, forKey: .longRunDay))
   }
 
   /// Encodes the goal; the cross-training and strength counts only when not 0 (the `runmate.plan/1` fields are
@@ -264,6 +281,8 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     try c.encodeIfPresent(predictedTimeSeconds, forKey: .predictedTimeSeconds)
     if crossTrainingPerWeek != 0 { try c.encode(crossTrainingPerWeek, forKey: .crossTrainingPerWeek) }
     if strengthPerWeek != 0 { try c.encode(strengthPerWeek, forKey: .strengthPerWeek) }
+    try c.encodeIfPresent(runDays, forKey: .runDays)
+    try c.encodeIfPresent(longRunDay, forKey: .longRunDay)
   }
 }
 

@@ -51,6 +51,7 @@ struct PlanCommand: ParsableCommand {
       unitsGiven: output.units != nil)
     var base = fromProfile.settings
     if let days = schedule.days { base.runDays = try SettingValues.runDays(days) }
+    if let day = try schedule.parsedLongRunDay() { base.longRunDay = day }
     let plan = try fittingRunDays(
       goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
       source: runDaysSource(given: schedule.days != nil, profile))

@@ -74,6 +74,7 @@ struct ResolvedSchedule {
     if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
       var base = fromProfile.settings
       if let days = options.days { base.runDays = try SettingValues.runDays(days) }
+      if let day = try options.parsedLongRunDay() { base.longRunDay = day }
       let rules = try templates.loadRules()
       let resolvedGoal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
       let plan = try fittingRunDays(

@@ -3,6 +3,7 @@ import CalendarExport
 import Foundation
 import Logbook
 import PlanEngine
+import RunningCore
 import Scheduling
 import Training
 
@@ -74,12 +75,7 @@ struct ScheduleOptions: ParsableArguments {
       note("--days", SettingValues.dayList(parsed), settings.runDays.map(SettingValues.dayList) ?? "the plan's days")
       settings.runDays = parsed
     }
-    if let longRunDay {
-      guard let day = SettingValues.weekday(longRunDay) else {
-        throw CLIError.invalidOption(
-          option: "--long-run-day", value: longRunDay,
-          allowed: "mon, tue, wed, thu, fri, sat, sun", suggestion: nil)
-      }
+    if let day = try parsedLongRunDay() {
       note("--long-run-day", day.rawValue, settings.longRunDay?.rawValue ?? "the race weekday")
       settings.longRunDay = day
     }
@@ -120,6 +116,17 @@ struct ScheduleOptions: ParsableArguments {
         allowed: "one of the run days (\(SettingValues.dayList(runDays)))", suggestion: nil)
     }
     return (settings, changes)
+  }
+
+  /// `--long-run-day` as a weekday, nil when not given.
+  func parsedLongRunDay() throws -> Weekday? {
+    guard let longRunDay else { return nil }
+    guard let day = SettingValues.weekday(longRunDay) else {
+      throw CLIError.invalidOption(
+        option: "--long-run-day", value: longRunDay,
+        allowed: "mon, tue, wed, thu, fri, sat, sun", suggestion: nil)
+    }
+    return day
   }
 
   /// The busy files' events over the plan's span, read through libical.

@@ -54,7 +54,7 @@ enum EasyFillRule: WeekRule {
             week.eveRest = true
             continue
           }
-          if let day = moveEveRun(&week, slotID: slot.id) {
+          if let day = moveEveRun(&week, slotID: slot.id, runDays: context.goal.runDays.map(Set.init)) {
             // The moved run is an ordinary easy day now (the loop reads the slots as they were).
             week.eveMovedTo = day
             week.eveRest = true
@@ -189,8 +189,9 @@ extension EasyFillRule {
   /// Moves the run of `slotID` (the day before the long run) to a free day of the week that is not the day before
   /// the long run: the one with the fewest hard days (quality, long) beside it, then the fewest runs, then the
   /// nearest to where it was. Days beside the week's edges count the same weekdays of the pattern (weeks repeat).
+  /// With the runner's run days (`runDays`), only a free run day will do.
   /// - Returns: the new day, or nil when no day is free (or the slot is not an easy or recovery day).
-  static func moveEveRun(_ week: inout WeekDraft, slotID: String) -> CivilDate? {
+  static func moveEveRun(_ week: inout WeekDraft, slotID: String, runDays: Set<Weekday>? = nil) -> CivilDate? {
     guard let index = week.slots.firstIndex(where: { $0.id == slotID }),
       week.slots[index].role == .easy || week.slots[index].role == .recovery,
       let longDate = week.slots.first(where: { $0.role == .long })?.date
@@ -203,6 +204,7 @@ extension EasyFillRule {
     let taken = Set(others.map(\.date))
     let candidates = (0..<7).map { week.start.adding(days: $0) }
       .filter { !taken.contains($0) && $0 != from && $0.days(to: longDate) != 1 }
+      .filter { runDays?.contains($0.weekday) ?? true }
     func score(_ day: CivilDate) -> (Int, Int, Int, Int) {
       let beside = [(weekday(day) + 6) % 7, (weekday(day) + 1) % 7]
       return (

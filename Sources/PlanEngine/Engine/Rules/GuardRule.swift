@@ -87,7 +87,7 @@ enum GuardRule: WeekRule {
         week.easyKm[slot.id] = nil
         week.eveRest = true
       case .move:
-        if let day = EasyFillRule.moveEveRun(&week, slotID: slot.id) {
+        if let day = EasyFillRule.moveEveRun(&week, slotID: slot.id, runDays: context.goal.runDays.map(Set.init)) {
           week.eveMovedTo = day
           week.eveRest = true
         } else {
