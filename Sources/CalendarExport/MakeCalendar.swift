@@ -142,9 +142,13 @@ struct EventBuilder {
 
   mutating func event(for item: ScheduledWorkout, week: ScheduledWeek, stamp: ICalDateTime) -> VEvent {
     let workout = item.workout
-    // Cross-training and strength days are in minutes: they have no distance.
+    // Cross-training and strength days are in minutes: they have no distance. A long run set by time is its time,
+    // with the distance it covers, as in the plan table: `3:00 r/w 9/1 (about 24.7 km)`.
+    let distance = options.units.format(workout.distanceKm)
     let amount =
-      workout.kind.isRun ? options.units.format(workout.distanceKm) : "\(workout.durationMin) min"
+      !workout.kind.isRun
+      ? "\(workout.durationMin) min"
+      : workout.timeTarget.map { "\($0.clock)\($0.runWalkSuffix) (about \(distance))" } ?? distance
     let summary = "W\(week.week.number) \(name(workout)) · \(amount)"
     let day = ICalDate(year: workout.date.year, month: workout.date.month, day: workout.date.day)
     let start: EventTime

@@ -65,5 +65,15 @@ import Testing
       }
     }
     #expect(calendarWeeks == timed.map(\.week), "\(calendarWeeks)")
+
+    // The calendar's title says the time too, as the table does: `W11 Long run · 3:00 r/w 9/1 (about 24.7 km)`,
+    // in exactly those weeks; every other long run's title is its distance.
+    let summaries = text.components(separatedBy: "\r\n").filter { $0.hasPrefix("SUMMARY:W") && $0.contains("Long run") }
+    let timedTitles = summaries.filter { $0.hasSuffix(" Long run · 3:00 r/w 9/1 (about 24.7 km)") }
+    #expect(timedTitles.map { Int($0.dropFirst("SUMMARY:W".count).prefix { $0.isNumber }) ?? -1 } == timed.map(\.week))
+    let distanceTitles = summaries.filter {
+      $0.range(of: #" Long run · \d+(\.\d)? km$"#, options: .regularExpression) != nil
+    }
+    #expect(distanceTitles.count + timedTitles.count == summaries.count && distanceTitles.count >= 10, "\(summaries)")
   }
 }

@@ -140,6 +140,15 @@ public struct TimeTarget: Sendable, Hashable, Codable {
     case runMinutes = "run_min"
     case walkMinutes = "walk_min"
   }
+
+  /// "3:00" for 180 minutes: the one way every output (table, calendar, report) writes the time.
+  public var clock: String { clockLabel(Double(minutes)) }
+
+  /// " r/w 9/1" for run/walk, "" when running throughout: the short form tables and calendar titles use.
+  public var runWalkSuffix: String {
+    guard let run = runMinutes, let walk = walkMinutes else { return "" }
+    return " r/w \(run)/\(walk)"
+  }
 }
 
 /// One week of the plan.

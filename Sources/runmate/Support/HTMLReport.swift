@@ -222,7 +222,7 @@ struct HTMLReport {
     case .long:
       // A long run set by time: `Long run 3:00 (about 24.7 km)`.
       workout.timeTarget.map {
-        "Long run \($0.minutes / 60):\($0.minutes % 60 < 10 ? "0" : "")\($0.minutes % 60) (about \(distance(workout.distanceKm)))"
+        "Long run \($0.clock)\($0.runWalkSuffix) (about \(distance(workout.distanceKm)))"
       } ?? "Long run \(distance(workout.distanceKm))"
     case .strides: "Easy \(distance(workout.distanceKm)) + strides"
     case .crossTraining, .strength: "\(workout.kind.displayName) \(workout.durationMin) min"

@@ -63,7 +63,7 @@ struct PlanTable {
     // A long run set by time, explained with the plan's own first one.
     if let timed = plan.workouts.first(where: { $0.timeTarget != nil }), let target = timed.timeTarget {
       var text =
-        "\(shortForm(timed)): a long run set by time, \(clock(target.minutes)) (the long-run time cap), about "
+        "\(shortForm(timed)): a long run set by time, \(target.clock) (the long-run time cap), about "
         + units.format(timed.distanceKm)
       if let run = target.runMinutes, let walk = target.walkMinutes {
         text += " as run/walk: run \(run) min, walk \(walk) min, repeated"
@@ -105,9 +105,7 @@ struct PlanTable {
       }
     // A long run set by time: `long 3:00 ≈25.3`, as run/walk `long 3:00 r/w 9/1 ≈24.7`.
     if let target = workout.timeTarget {
-      var runWalk = ""
-      if let run = target.runMinutes, let walk = target.walkMinutes { runWalk = " r/w \(run)/\(walk)" }
-      return "\(name) \(clock(target.minutes))\(runWalk) ≈\(distance)"
+      return "\(name) \(target.clock)\(target.runWalkSuffix) ≈\(distance)"
     }
     // A long run with a marathon-pace segment or fast finish: `long 28 w/ 8 MP` (RP: goal race pace).
     if workout.kind == .long, let last = workout.steps.last, workout.steps.count > 1, last.zone != .easy {
@@ -116,9 +114,6 @@ struct PlanTable {
     }
     return "\(name) \(distance)"
   }
-
-  /// "3:00" for 180 minutes.
-  private func clock(_ minutes: Int) -> String { "\(minutes / 60):\(minutes % 60 < 10 ? "0" : "")\(minutes % 60)" }
 
   private func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
     let fill = String(repeating: " ", count: max(0, width - text.count))
