@@ -87,7 +87,7 @@ let package = Package(
     .target(
       name: "CalDAV",
       dependencies: [
-        "XMLStream", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        "RunningCore", "XMLStream", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
 

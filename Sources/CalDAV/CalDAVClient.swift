@@ -175,7 +175,7 @@ public final class CalDAVClient: Sendable {
     switch response.status {
     case 207: break
     case 401, 403: throw .unauthorized(user: account.user, status: response.status)
-    case 404: throw .notACalendar(url: shown, detail: "HTTP 404, no such collection")
+    case 404: throw .notACalendar(url: shown, detail: CalDAVError.missingCollection)
     case 300...399:
       let target = response.headers.first(name: "Location") ?? "elsewhere"
       throw .notACalendar(url: shown, detail: "HTTP \(response.status), redirected to \(target); use that URL")

@@ -16,6 +16,10 @@ public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
   case unexpected(method: String, resource: String, status: Int)
   /// The server's answer could not be read (a malformed multistatus, a body over the limit).
   case malformedResponse(url: String, detail: String)
+  /// `--calendar NAME` names none of the account's calendars (`available`: their names; `suggestion`: the closest).
+  case noSuchCalendar(name: String, available: [String], suggestion: String?)
+  /// The URL is not a calendar, but the account has calendars: which to sync to must be said.
+  case chooseCalendar(url: String, available: [String])
 
   /// The message for a runner: one line naming what is wrong and what to do.
   public var description: String {
@@ -35,6 +39,28 @@ public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
       return "the CalDAV server answered \(method) \(resource) with HTTP \(status)"
     case .malformedResponse(let url, let detail):
       return "the CalDAV server's answer for \(url) is unreadable: \(detail)"
+    case .noSuchCalendar(let name, let available, let suggestion):
+      let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+      return available.isEmpty
+        ? "--calendar '\(name)': the account has no calendar for events"
+        : "--calendar '\(name)': no such calendar; the account's calendars: \(Self.list(available))\(hint)"
+    case .chooseCalendar(let url, let available):
+      return "\(url) is the account, not one calendar: add --calendar NAME with one of \(Self.list(available)) "
+        + "(--list-calendars shows their URLs)"
     }
+  }
+
+  /// The detail of a collection URL that answers 404.
+  static let missingCollection = "HTTP 404, no such collection"
+
+  /// Whether this is a collection URL the server does not have (404), rather than an account's URL.
+  public var isMissingCollection: Bool {
+    if case .notACalendar(_, let detail) = self { return detail == Self.missingCollection }
+    return false
+  }
+
+  /// `'Running', 'Work'`.
+  static func list(_ names: [String]) -> String {
+    names.map { "'\($0)'" }.joined(separator: ", ")
   }
 }

@@ -11,6 +11,15 @@ public struct DAVEntry: Sendable, Hashable {
   public var isCollection: Bool
   /// Whether `<resourcetype>` holds CalDAV's `<calendar/>` (RFC 4791 §4.2).
   public var isCalendar: Bool
+  /// The `<displayname>`, nil when the server gave none (or an empty one).
+  public var displayName: String? = nil
+  /// The href inside `<current-user-principal>` (RFC 5397), for discovery.
+  public var principal: String? = nil
+  /// The href inside CalDAV's `<calendar-home-set>` (RFC 4791 §6.2.1), for discovery.
+  public var calendarHome: String? = nil
+  /// The component names of `<supported-calendar-component-set>` (`VEVENT`, `VTODO`); empty when the server gave
+  /// none (then every kind is allowed, RFC 4791 §5.2.3).
+  public var components: [String] = []
 
   /// An entry.
   public init(href: String, etag: String?, isCollection: Bool, isCalendar: Bool) {
@@ -37,6 +46,8 @@ public func parseMultistatus(_ body: [UInt8]) throws(XMLStreamError) -> [DAVEntr
   var propstatEtag: String?
   var propstatCollection = false
   var propstatCalendar = false
+  var found = DAVEntry(href: "", etag: nil, isCollection: false, isCalendar: false)
+  var text = ""
   var current: DAVEntry?
   reading: while true {
     switch try tokenizer.next() {
@@ -60,29 +71,51 @@ public func parseMultistatus(_ body: [UInt8]) throws(XMLStreamError) -> [DAVEntr
         propstatEtag = nil
         propstatCollection = false
         propstatCalendar = false
+        found = DAVEntry(href: "", etag: nil, isCollection: false, isCalendar: false)
       case "getetag": etag = ""
       case "collection" where parent == "resourcetype": propstatCollection = true
       case "calendar" where parent == "resourcetype": propstatCalendar = true
+      case "displayname", "href": text = ""
+      case "comp" where parent == "supported-calendar-component-set":
+        if let attribute = tag.value(of: "name") {
+          found.components.append(
+            attribute.hasReference ? XMLText.decode(attribute.value) : attribute.value.string)
+        }
       default: break
       }
     case .text(let run):
-      let text = run.hasReferences ? XMLText.decode(run.span) : run.span.string
+      let piece = run.hasReferences ? XMLText.decode(run.span) : run.span.string
       switch path.last {
-      case "href" where path.dropLast().last == "response": href += text
-      case "getetag": etag += text
-      case "status": status += text
+      case "href" where path.dropLast().last == "response": href += piece
+      case "href", "displayname": text += piece
+      case "getetag": etag += piece
+      case "status": status += piece
       default: break
       }
     case .endElement:
       guard let name = path.popLast() else { continue }
       switch name {
       case "getetag": propstatEtag = etag.trimmingCharacters(in: .whitespacesAndNewlines)
+      case "displayname":
+        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !name.isEmpty { found.displayName = name }
+      case "href":
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch path.last {
+        case "current-user-principal": found.principal = value
+        case "calendar-home-set" where found.calendarHome == nil: found.calendarHome = value
+        default: break
+        }
       case "propstat":
         // Only the properties the server found (HTTP/1.1 200); a 404 propstat lists the ones it has not.
         if status.contains(" 200") || status.isEmpty {
-          if let found = propstatEtag, !found.isEmpty { current?.etag = found }
+          if let tagged = propstatEtag, !tagged.isEmpty { current?.etag = tagged }
           if propstatCollection { current?.isCollection = true }
           if propstatCalendar { current?.isCalendar = true }
+          if let name = found.displayName { current?.displayName = name }
+          if let principal = found.principal { current?.principal = principal }
+          if let home = found.calendarHome { current?.calendarHome = home }
+          if !found.components.isEmpty { current?.components = found.components }
         }
       case "response":
         if var entry = current {

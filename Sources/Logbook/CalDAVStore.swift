@@ -69,6 +69,24 @@ extension LogbookDatabase {
     }
   }
 
+  /// How many resources the syncs of each calendar identity left in the collection at `collection`.
+  public func caldavIdentities(collection: String) throws(LogbookError) -> [String: Int] {
+    do {
+      return try writer.read { db in
+        var counts: [String: Int] = [:]
+        for row in try Row.fetchAll(
+          db, sql: "SELECT identity, COUNT(*) FROM caldavResource WHERE collection = ? GROUP BY identity",
+          arguments: [collection])
+        {
+          counts[row[0]] = row[1]
+        }
+        return counts
+      }
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
   /// Records a sync in one transaction: `stored` replace their records, the records of `removed` UIDs go.
   /// - Throws: ``LogbookError`` when a hash is not 32 bytes or the write fails (nothing is recorded then).
   public func recordCalDAVSync(

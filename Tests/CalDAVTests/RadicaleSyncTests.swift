@@ -182,13 +182,21 @@ struct RadicaleSyncTests {
 
     let env = ["RUNMATE_CALDAV_PASSWORD": RadicaleServer.password]
     let base = ["sync", "--user", "ana", "--now", "2027-01-01", "--caldav"]
+    // The account's calendar home, not a calendar: the error names the calendars to choose from.
     let folder = try fixture.run(base + ["http://127.0.0.1:\(server.port)/ana/"], environment: env)
     #expect(folder.status == 64)
-    #expect(folder.stderr.contains("is not a calendar collection: a plain collection"), "\(folder.stderr)")
+    #expect(
+      folder.stderr
+        == "runmate: http://127.0.0.1:\(server.port)/ana/ is the account, not one calendar: add --calendar NAME "
+        + "with one of 'Running' (--list-calendars shows their URLs)\n", "\(folder.stderr)")
 
     let missing = try fixture.run(base + ["http://127.0.0.1:\(server.port)/ana/nothing/"], environment: env)
     #expect(missing.status == 64, "\(missing.stderr)")
-    #expect(missing.stderr.contains("is not a calendar collection"), "\(missing.stderr)")
+    #expect(
+      missing.stderr
+        == "runmate: http://127.0.0.1:\(server.port)/ana/nothing/ is not a calendar collection: HTTP 404, no such "
+        + "collection; the account's calendars: 'Running' (--calendar NAME picks one; --list-calendars shows their "
+        + "URLs)\n", "\(missing.stderr)")
 
     let closed = try freeLoopbackPort()
     let nobody = try fixture.run(base + ["http://127.0.0.1:\(closed)/ana/running/"], environment: env)
@@ -209,5 +217,47 @@ struct RadicaleSyncTests {
     let good = try fixture.run(base + [server.calendarURL], environment: env)
     #expect(good.status == 0, "\(good.stderr)")
     #expect(!(try server.storedFiles().isEmpty))
+  }
+
+  /// A moved race is a new plan: its sync says what the old plan left in the calendar, and `--remove` takes exactly
+  /// those events away (the new plan's stay).
+  @Test func anOldPlansEventsAreNamedAndRemovedOnRequest() throws {
+    let server = try RadicaleServer()
+    defer { server.stop() }
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    let first = try fixture.sync(server, now: "2027-01-01")
+    #expect(first.status == 0, "\(first.stderr)")
+    let spring = try server.storedFiles()
+    #expect(spring.count > 50)
+
+    let moved = try fixture.run([
+      "plan", "--distance", "half", "--level", "intermediate", "--weeks", "18", "--start", "2027-01-04", "--at",
+      "07:00", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun", "--save", "--name", "spring-moved", "--now",
+      "2026-12-28",
+    ])
+    try #require(moved.status == 0, "\(moved.stderr)")
+    let second = try fixture.sync(server, ["--plan", "spring-moved"], now: "2027-01-01")
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(
+      second.stdout.contains(
+        "note: this calendar also holds \(spring.count) events of plan 'spring' (race 2027-04-25); "
+          + "`runmate sync --plan 'spring' --remove` with the same --caldav deletes them"), "\(second.stdout)")
+    let both = try server.storedFiles()
+    #expect(both.count > spring.count && Set(spring.keys).isSubset(of: Set(both.keys)))
+
+    let dry = try fixture.sync(server, ["--plan", "spring", "--remove", "--dry-run"], now: "2027-01-01")
+    #expect(
+      dry.status == 0 && dry.stdout.contains("0 to create, 0 to update, \(spring.count) to delete"), "\(dry.stdout)")
+    #expect(try server.storedFiles().count == both.count)
+
+    let removed = try fixture.sync(server, ["--plan", "spring", "--remove"], now: "2027-01-01")
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(removed.stdout.contains("0 created, 0 updated, \(spring.count) deleted"), "\(removed.stdout)")
+    let left = try server.storedFiles()
+    #expect(Set(left.keys) == Set(both.keys).subtracting(spring.keys))
+    let third = try fixture.sync(server, ["--plan", "spring-moved"], now: "2027-01-01")
+    #expect(third.status == 0 && !third.stdout.contains("note:"), "\(third.stdout)")
+    #expect(third.stdout.contains("0 created, 0 updated, 0 deleted, \(left.count) unchanged"), "\(third.stdout)")
   }
 }

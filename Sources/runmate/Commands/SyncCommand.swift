@@ -20,9 +20,18 @@ struct SyncCommand: ParsableCommand {
       app has it (the exit status is then 1, after every other event is synced); --force overwrites it. The password comes from --password-file or $RUNMATE_CALDAV_PASSWORD, \
       never from the command line; use an app password where the service has them.
 
+      --caldav is the calendar's own URL, or the account's (the server, e.g. https://caldav.fastmail.com/, or \
+      its principal or calendar home): then --calendar NAME picks the calendar by its name, and --list-calendars \
+      shows the account's calendars (found through /.well-known/caldav, the current user's principal and its \
+      calendar home).
+
       Examples:
         runmate sync --caldav https://dav.example.org/ana/running/ \\
           --user ana --password-file ~/.caldav-password
+        runmate sync --caldav https://caldav.fastmail.com/ --user ana@fastmail.com \\
+          --list-calendars
+        runmate sync --caldav https://caldav.icloud.com/ --user ana@icloud.com \\
+          --calendar Running
         runmate sync --caldav https://dav.example.org/ana/running/ \\
           --user ana --dry-run
       """)
@@ -34,6 +43,15 @@ struct SyncCommand: ParsableCommand {
 
   @Option(name: .long, help: ArgumentHelp("The CalDAV user name.", valueName: "user"))
   var user: String
+
+  @Option(
+    name: .customLong("calendar"),
+    help: ArgumentHelp(
+      "The calendar to sync to, by its name, when --caldav is the account's URL.", valueName: "name"))
+  var calendarName: String?
+
+  @Flag(name: .customLong("list-calendars"), help: "List the account's calendars (name and URL); send nothing.")
+  var listCalendars = false
 
   @Option(
     name: .customLong("password-file"),
@@ -50,12 +68,21 @@ struct SyncCommand: ParsableCommand {
   @Flag(name: .long, help: "Overwrite (or delete) events edited in a calendar app since the last sync.")
   var force = false
 
+  @Flag(
+    name: .long,
+    help: "Delete the plan's events from the calendar (those its syncs put there; edited ones are kept unless --force)."
+  )
+  var remove = false
+
   @OptionGroup var clock: ClockOptions
   @OptionGroup var database: DatabaseOptions
 
   func run() throws {
     let password = try readPassword()
-    let account = try CalDAVAccount(url: url, user: user, password: password)
+    guard
+      let account = try Self.account(
+        url: url, user: user, password: password, calendar: calendarName, list: listCalendars)
+    else { return }
     try database.requireExisting()
     let db = try database.open()
     let saved = try db.plan(named: planName)
@@ -84,7 +111,7 @@ struct SyncCommand: ParsableCommand {
     }
     let export = try planCalendar(
       saved.plan, schedule: schedule, settings: settings, previous: previous, now: try clock.instant())
-    let outgoing = try Self.resources(of: export.calendar)
+    let outgoing = remove ? [] : try Self.resources(of: export.calendar)
     let stored = records.map {
       SyncedResource(uid: $0.uid, href: $0.href, etag: $0.etag, hash: $0.bodyHash, label: $0.label)
     }
@@ -96,7 +123,7 @@ struct SyncCommand: ParsableCommand {
     let outcome = blockingRun {
       let client = CalDAVClient(account: account)
       do {
-        let members = try await client.members()
+        let members = try await Self.members(client, calendarChosen: calendarName != nil)
         let steps = planSync(
           events: outgoing, stored: stored, server: members, hrefFor: account.href(forName:), force: force)
         box.steps = steps
@@ -137,9 +164,95 @@ struct SyncCommand: ParsableCommand {
         identity: identity, collection: collection, stored: records2, removed: removed, at: Date())
     }
     try writeText(SyncReport.done(box.outcomes, target: shown))
+    if !remove { try writeText(Self.otherPlans(in: db, collection: collection, besides: identity)) }
     if let error = box.error { throw error }
     let conflicts = box.outcomes.filter { if case .conflict = $0 { return true } else { return false } }.count
     if conflicts > 0 { throw SyncConflicts(count: conflicts) }
+  }
+
+  /// The account with the calendar to sync to: the URL given, or the calendar `--calendar` names among the
+  /// account's; nil when `--list-calendars` printed them.
+  static func account(url: String, user: String, password: String, calendar: String?, list: Bool) throws
+    -> CalDAVAccount?
+  {
+    var account = try CalDAVAccount(url: url, user: user, password: password)
+    guard list || calendar != nil else { return account }
+    let box = DiscoveryBox()
+    let outcome = blockingRun { [account] in
+      let client = CalDAVClient(account: account)
+      do {
+        box.discovery = try await client.discover()
+      } catch {
+        await client.shutdown()
+        throw error
+      }
+      await client.shutdown()
+    }
+    if case .failure(let error) = outcome { throw error }
+    guard let discovery = box.discovery else { return nil }
+    if list {
+      try writeText(Self.listing(discovery))
+      return nil
+    }
+    if let calendar { account.collection = try discovery.calendar(named: calendar).url }
+    return account
+  }
+
+  /// The collection's members; when the URL is the account rather than a calendar, the error names the account's
+  /// calendars to choose from.
+  static func members(_ client: CalDAVClient, calendarChosen: Bool) async throws -> [String: DAVEntry] {
+    do {
+      return try await client.members()
+    } catch {
+      guard case .notACalendar(let url, let detail) = error, !calendarChosen,
+        let discovery = try? await client.discover(), case .home = discovery, !discovery.eventCalendars.isEmpty
+      else { throw error }
+      let names = discovery.eventCalendars.map(\.name)
+      if error.isMissingCollection {
+        throw CalDAVError.notACalendar(
+          url: url,
+          detail: "\(detail); the account's calendars: \(names.map { "'\($0)'" }.joined(separator: ", ")) "
+            + "(--calendar NAME picks one; --list-calendars shows their URLs)")
+      }
+      throw CalDAVError.chooseCalendar(url: client.account.collection.absoluteString, available: names)
+    }
+  }
+
+  /// A note on the events other plans' syncs left in this calendar (an earlier plan for a moved race, say), and how
+  /// to remove them; "" when there are none.
+  static func otherPlans(in db: LogbookDatabase, collection: String, besides identity: String) throws -> String {
+    let counts = try db.caldavIdentities(collection: collection).filter { $0.key != identity }
+    guard !counts.isEmpty else { return "" }
+    let plans = try db.plans()
+    var lines: [String] = []
+    for (other, count) in counts.sorted(by: { $0.key < $1.key }) {
+      let events = "\(count) event\(count == 1 ? "" : "s")"
+      if let plan = plans.first(where: { ExportOptions.identity(of: $0.plan) == other }) {
+        lines.append(
+          "note: this calendar also holds \(events) of plan '\(terminalSafe(plan.name))' (race "
+            + "\(plan.plan.goal.raceDate)); `runmate sync --plan '\(terminalSafe(plan.name))' --remove` with the same "
+            + "--caldav deletes them")
+      } else {
+        lines.append("note: this calendar also holds \(events) of a plan no longer in this logbook")
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `--list-calendars`: one line per calendar, its name and URL (tasks-only lists marked).
+  static func listing(_ discovery: Discovery) -> String {
+    let calendars: [DiscoveredCalendar]
+    switch discovery {
+    case .calendar(let one): calendars = [one]
+    case .home(_, let all): calendars = all
+    }
+    guard !calendars.isEmpty else { return "no calendars in this account\n" }
+    let width = min(32, calendars.map { terminalSafe($0.name).count }.max() ?? 0)
+    return calendars.map { calendar in
+      let name = terminalSafe(calendar.name)
+      let padded = name.count >= width ? name : name + String(repeating: " ", count: width - name.count)
+      return "\(padded)  \(terminalSafe(calendar.url.absoluteString))\(calendar.takesEvents ? "" : "  (tasks only)")"
+    }.joined(separator: "\n") + "\n"
   }
 
   /// The password: the first line of `--password-file`, else `$RUNMATE_CALDAV_PASSWORD`.
@@ -189,6 +302,11 @@ struct SyncCommand: ParsableCommand {
       return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute))"
     }
   }
+}
+
+/// What discovery found (written by one task, read after it ends).
+private final class DiscoveryBox: @unchecked Sendable {
+  var discovery: Discovery?
 }
 
 /// What the async part of a sync hands back to the command (written by one task, read after it ends).
@@ -264,7 +382,7 @@ extension CalDAVError: RunMateError {
   var message: String { description }
   var exitCode: Int32 {
     switch self {
-    case .badURL, .insecure, .notACalendar: ExitCodes.usage
+    case .badURL, .insecure, .notACalendar, .noSuchCalendar, .chooseCalendar: ExitCodes.usage
     case .unauthorized: 77  // EX_NOPERM
     case .unreachable: 69  // EX_UNAVAILABLE
     case .unexpected, .malformedResponse: 76  // EX_PROTOCOL

@@ -1,0 +1,197 @@
+import Foundation
+import NIOHTTP1
+import RunningCore
+
+/// A calendar collection found on the server.
+public struct DiscoveredCalendar: Sendable, Hashable {
+  /// The collection's URL, ending in `/`.
+  public var url: URL
+  /// Its display name, nil when the server gave none.
+  public var displayName: String?
+  /// Whether it takes events (its supported components include VEVENT, or none are listed). A tasks-only list
+  /// (VTODO) cannot hold a plan.
+  public var takesEvents: Bool
+
+  /// A calendar.
+  public init(url: URL, displayName: String?, takesEvents: Bool) {
+    self.url = url
+    self.displayName = displayName
+    self.takesEvents = takesEvents
+  }
+
+  /// The name a runner picks it by: the display name, else the last segment of its path.
+  public var name: String {
+    if let displayName { return displayName }
+    let segment = url.path(percentEncoded: false).split(separator: "/").last.map(String.init) ?? ""
+    return segment.isEmpty ? url.absoluteString : segment
+  }
+}
+
+/// Where discovery found the calendars: the URL it was given is a calendar itself, or the account's calendar home.
+public enum Discovery: Sendable, Hashable {
+  /// The URL is a calendar collection.
+  case calendar(DiscoveredCalendar)
+  /// The calendars of the account's calendar home (RFC 4791 §6.2.1), in the server's order.
+  case home(URL, calendars: [DiscoveredCalendar])
+}
+
+extension Discovery {
+  /// The calendars found that take events.
+  public var eventCalendars: [DiscoveredCalendar] {
+    switch self {
+    case .calendar(let calendar): calendar.takesEvents ? [calendar] : []
+    case .home(_, let calendars): calendars.filter(\.takesEvents)
+    }
+  }
+
+  /// The calendar a runner named: by display name or last path segment, case-blind; a URL is also accepted.
+  /// - Throws: ``CalDAVError/noSuchCalendar(name:available:suggestion:)`` naming the calendars there are and the
+  ///   closest to `name`.
+  public func calendar(named name: String) throws(CalDAVError) -> DiscoveredCalendar {
+    let calendars = eventCalendars
+    let wanted = name.lowercased()
+    let segment = { (calendar: DiscoveredCalendar) in
+      calendar.url.path(percentEncoded: false).split(separator: "/").last.map { $0.lowercased() } ?? ""
+    }
+    if let exact = calendars.first(where: { $0.name.lowercased() == wanted })
+      ?? calendars.first(where: { segment($0) == wanted || $0.url.absoluteString == name })
+    {
+      return exact
+    }
+    let names = calendars.map(\.name)
+    let suggestion = closestName(to: wanted, among: names.map { $0.lowercased() }).flatMap { close in
+      names.first { $0.lowercased() == close }
+    }
+    throw .noSuchCalendar(name: name, available: names, suggestion: suggestion)
+  }
+}
+
+extension CalDAVClient {
+  /// The most redirects discovery follows (`/.well-known/caldav` usually answers one).
+  static let maximumRedirects = 5
+
+  /// Finds the account's calendars from any URL of the server (RFC 6764 §6, RFC 5397, RFC 4791 §6.2.1): the
+  /// account's URL is tried as it is, then `/.well-known/caldav` on its host; its current-user-principal gives
+  /// the calendar home, whose calendar collections are listed. Redirects are followed (at most five), to https,
+  /// or http on this machine only.
+  /// - Throws: ``CalDAVError/unauthorized(user:status:)``, ``CalDAVError/unreachable(host:detail:)``,
+  ///   ``CalDAVError/malformedResponse(url:detail:)``, or ``CalDAVError/notACalendar(url:detail:)`` when no
+  ///   calendar home can be found.
+  public func discover() async throws(CalDAVError) -> Discovery {
+    let start = account.collection
+    var (url, entry) = try await describe(start)
+    if let entry, entry.isCalendar { return .calendar(Self.calendar(entry, at: url)) }
+    if entry?.principal == nil, entry?.calendarHome == nil {
+      // A server root or a web page: the well-known URL points at the DAV root.
+      let wellKnown = URL(string: "/.well-known/caldav", relativeTo: start)?.absoluteURL
+      if let wellKnown, let found = try? await describe(wellKnown), found.entry != nil {
+        (url, entry) = found
+      }
+    }
+    guard let entry else {
+      throw .notACalendar(url: start.absoluteString, detail: "no CalDAV service found there or at /.well-known/caldav")
+    }
+    var home = entry.calendarHome
+    if home == nil, let principal = entry.principal {
+      guard let principalURL = URL(string: principal, relativeTo: url)?.absoluteURL else {
+        throw .malformedResponse(url: url.absoluteString, detail: "the principal '\(principal)' is not a URL")
+      }
+      let (at, described) = try await describe(principalURL)
+      home = described?.calendarHome
+      url = at
+    }
+    guard let home, let homeURL = URL(string: home, relativeTo: url)?.absoluteURL else {
+      throw .notACalendar(
+        url: start.absoluteString,
+        detail: "the server names no calendar home for user \(account.user) (give the calendar's own URL)")
+    }
+    try Self.checkTarget(homeURL, from: start)
+    return .home(homeURL, calendars: try await calendars(in: homeURL))
+  }
+
+  /// The calendar collections directly inside `home` (PROPFIND, Depth 1).
+  func calendars(in home: URL) async throws(CalDAVError) -> [DiscoveredCalendar] {
+    let response = try await propfind(home, depth: "1")
+    guard response.status == 207 else {
+      throw .notACalendar(url: home.absoluteString, detail: "the calendar home answered HTTP \(response.status)")
+    }
+    let own = Self.normalized(home.path(percentEncoded: true))
+    return try Self.entries(response.body, url: home).compactMap { entry in
+      guard entry.isCalendar, Self.normalized(Self.path(of: entry.href)) != own,
+        let url = URL(string: entry.href, relativeTo: home)?.absoluteURL
+      else { return nil }
+      return Self.calendar(entry, at: url)
+    }
+  }
+
+  /// PROPFIND (Depth 0) of `url` for what discovery needs, following redirects; the final URL and its entry (nil
+  /// for a 404, 405 or 501: nothing of DAV there).
+  func describe(_ url: URL) async throws(CalDAVError) -> (url: URL, entry: DAVEntry?) {
+    var target = url
+    for _ in 0...Self.maximumRedirects {
+      let response = try await propfind(target, depth: "0")
+      switch response.status {
+      case 207:
+        let own = Self.normalized(target.path(percentEncoded: true))
+        let entries = try Self.entries(response.body, url: target)
+        return (target, entries.first { Self.normalized(Self.path(of: $0.href)) == own } ?? entries.first)
+      case 301, 302, 303, 307, 308:
+        guard let location = response.headers.first(name: "Location"),
+          let next = URL(string: location, relativeTo: target)?.absoluteURL
+        else {
+          throw .notACalendar(url: target.absoluteString, detail: "HTTP \(response.status) without a Location")
+        }
+        try Self.checkTarget(next, from: url)
+        target = next
+      case 401, 403: throw .unauthorized(user: account.user, status: response.status)
+      case 404, 405, 501: return (target, nil)
+      default:
+        throw .notACalendar(url: target.absoluteString, detail: "PROPFIND answered HTTP \(response.status)")
+      }
+    }
+    throw .notACalendar(url: url.absoluteString, detail: "more than \(Self.maximumRedirects) redirects")
+  }
+
+  /// A redirect or a home on another server is followed only over https (or http on this machine): the password
+  /// goes with every request.
+  static func checkTarget(_ url: URL, from start: URL) throws(CalDAVError) {
+    let scheme = url.scheme?.lowercased()
+    guard scheme == "https" || (scheme == "http" && CalDAVAccount.isLoopback(url.host ?? "")) else {
+      throw .insecure(url: url.absoluteString)
+    }
+  }
+
+  /// PROPFIND of `url` for the properties discovery reads.
+  func propfind(_ url: URL, depth: String) async throws(CalDAVError) -> (
+    status: Int, headers: HTTPHeaders, body: [UInt8]
+  ) {
+    let query = """
+      <?xml version="1.0" encoding="utf-8"?>
+      <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:resourcetype/>\
+      <d:displayname/><d:current-user-principal/><c:calendar-home-set/><c:supported-calendar-component-set/>\
+      </d:prop></d:propfind>
+      """
+    let response = try await send(
+      "PROPFIND", url.absoluteString,
+      headers: [("Depth", depth), ("Content-Type", "application/xml; charset=utf-8")], body: Array(query.utf8))
+    return (response.status, response.headers, response.body)
+  }
+
+  /// The multistatus entries of `body`, the answer for `url`.
+  static func entries(_ body: [UInt8], url: URL) throws(CalDAVError) -> [DAVEntry] {
+    do {
+      return try parseMultistatus(body)
+    } catch {
+      throw .malformedResponse(url: url.absoluteString, detail: "\(error)")
+    }
+  }
+
+  /// The calendar an entry describes, at `url` (with its final `/`).
+  static func calendar(_ entry: DAVEntry, at url: URL) -> DiscoveredCalendar {
+    var text = url.absoluteString
+    if !text.hasSuffix("/") { text += "/" }
+    return DiscoveredCalendar(
+      url: URL(string: text) ?? url, displayName: entry.displayName,
+      takesEvents: entry.components.isEmpty || entry.components.contains { $0.uppercased() == "VEVENT" })
+  }
+}
