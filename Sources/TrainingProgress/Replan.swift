@@ -206,14 +206,21 @@ public func replan(
       let pastSlots = Set(past.map(\.slot))
       week.workouts = (past + week.workouts.filter { $0.date >= today && !pastSlots.contains($0.slot) })
         .sorted { ($0.date, $0.slot) < ($1.date, $1.slot) }
-      if !past.isEmpty {
-        // The week's first reason stays what it was: calendar events quote it, and the days already past must not
-        // change in the calendar. The rebuilt week's reason follows the note.
-        week.rules =
-          old.rules + ["Replanned from \(today.shortLabel): the days before stay as they were"]
-          + week.rules.prefix(1)
-      }
+      let rebuiltRules = week.rules
       week.plannedKm = (week.workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
+      if !past.isEmpty {
+        week.rules = partlyKeptRules(
+          old: old, rebuilt: rebuiltRules, final: week, keptKm: past.map(\.distanceKm).reduce(0, +), today: today,
+          fromKm: inputs.weeklyKm, units: units)
+      }
+    }
+    // A week ramps from the rebuilt volume of an earlier week, which may differ from that week's final one (a week
+    // partly kept): its line states the change against the final volume, as the table shows it.
+    if let first = week.rules.first {
+      let earlier = weeks
+      week.rules[0] = WhyLine.restating(first, planned: week.plannedKm, units: units) { number in
+        earlier.first { $0.number == number }?.plannedKm
+      }
     }
     weeks.append(week)
   }
@@ -240,6 +247,27 @@ public func replan(
   return Replan(
     plan: result, changes: changes, workoutChanges: workoutChanges(from: plan, to: result), basis: basis,
     weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm)
+}
+
+/// The "why" lines of a week partly kept (the days before `today`) and partly rebuilt, in its final numbers.
+///
+/// While the week's volume is what it was, its lines stay (calendar events quote the first, and the days already
+/// past need not change in the calendar). Otherwise the volume line states the final volume and its two parts, and the
+/// long-run line comes from the part that holds the long run. A note says what the rest was rebuilt from.
+func partlyKeptRules(
+  old: Week, rebuilt: [String], final: Week, keptKm: Double, today: CivilDate, fromKm: Double, units: DistanceUnit
+) -> [String] {
+  let note =
+    "Replanned from \(today.shortLabel) (\(units.format(fromKm)) a week from your logs): the days before stay as "
+    + "they were"
+  guard old.plannedKm != final.plannedKm else { return old.rules + [note] }
+  let kept = (keptKm * 10).rounded() / 10
+  let volume =
+    "Volume \(units.format(final.plannedKm)): \(units.format(kept)) on the days before \(today.shortLabel) as planned, "
+    + "\(units.format(((final.plannedKm - kept) * 10).rounded() / 10)) from then on as replanned"
+  let isLong = { (line: String) in line.contains("ong run") }
+  let longIsPast = final.workouts.contains { $0.kind == .long && $0.date < today }
+  return [volume] + (longIsPast ? old.rules : rebuilt).filter(isLong) + [note]
 }
 
 /// What was run, as the rebuild's starting point.

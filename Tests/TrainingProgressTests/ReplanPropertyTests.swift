@@ -103,8 +103,44 @@ struct SeededGenerator: RandomNumberGenerator {
           }
         }
         #expect(result.basis.contains("weighted 4:3:2:1"), "\(label)")
+        // Every week's volume line states the final numbers: its own volume, and the week it is compared with as
+        // the table shows it (a week partly kept and partly rebuilt has another volume than the rebuild's).
+        for problem in volumeLineProblems(new) { Issue.record("\(label): \(problem)") }
       }
     }
+  }
+
+  /// The volume lines of `plan` whose numbers are not the plan's: `Volume X km` against the week's volume,
+  /// `+D km over week N (R km)` against week N's volume and the difference, and a split `A … as planned, B … as
+  /// replanned` against the week's volume.
+  func volumeLineProblems(_ plan: Plan) -> [String] {
+    func number(_ text: Substring) -> Double? { Double(text.replacingOccurrences(of: "+", with: "")) }
+    var problems: [String] = []
+    let volume = /^Volume (\d+(?:\.\d)?) km/
+    let change = /(\+?\d+(?:\.\d)?) km (over|under) week (\d+) \((\d+(?:\.\d)?) km\)|the same as week (\d+) \((\d+(?:\.\d)?) km\)/
+    let split = /: (\d+(?:\.\d)?) km on the days before .* as planned, (\d+(?:\.\d)?) km from then on as replanned/
+    for week in plan.weeks {
+      for line in week.rules where line.hasPrefix("Volume ") {
+        if let m = line.firstMatch(of: volume), number(m.1) != week.plannedKm {
+          problems.append("week \(week.number) has \(week.plannedKm) km: “\(line)”")
+        }
+        if let m = line.firstMatch(of: change) {
+          let n = Int(m.3 ?? m.5 ?? "") ?? 0
+          let stated = number(m.4 ?? m.6 ?? "") ?? -1
+          let delta = m.1.flatMap(number).map { m.2 == "under" ? -$0 : $0 } ?? 0
+          let reference = n >= 1 && n < week.number ? plan.weeks[n - 1].plannedKm : -1
+          if stated != reference || abs(week.plannedKm - reference - delta) > 0.101 {
+            problems.append("week \(week.number) against week \(n) of \(reference) km: “\(line)”")
+          }
+        }
+        if let m = line.firstMatch(of: split), let a = number(m.1), let b = number(m.2),
+          abs(a + b - week.plannedKm) > 0.101
+        {
+          problems.append("week \(week.number): \(a) + \(b) is not \(week.plannedKm): “\(line)”")
+        }
+      }
+    }
+    return problems
   }
 
   /// One missed week (everything else run as planned) counts as a cut-back week, and the week after a cut-back

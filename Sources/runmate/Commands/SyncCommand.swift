@@ -28,10 +28,10 @@ struct SyncCommand: ParsableCommand {
       Examples:
         runmate sync --caldav https://dav.example.org/ana/running/ \\
           --user ana --password-file ~/.caldav-password
-        runmate sync --caldav https://caldav.fastmail.com/ --user ana@fastmail.com \\
-          --list-calendars
-        runmate sync --caldav https://caldav.icloud.com/ --user ana@icloud.com \\
-          --calendar Running
+        runmate sync --caldav https://caldav.fastmail.com/ \\
+          --user ana@fastmail.com --list-calendars
+        runmate sync --caldav https://caldav.icloud.com/ \\
+          --user ana@icloud.com --calendar Running
         runmate sync --caldav https://dav.example.org/ana/running/ \\
           --user ana --dry-run
       """)

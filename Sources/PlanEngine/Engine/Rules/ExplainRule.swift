@@ -1,3 +1,5 @@
+import RunningCore
+
 /// The week's "why" lines, written last, from the week's final numbers: each line states the value the week
 /// actually has (volume, change over the week it ramps from, long run), the target, and the rule that bound it.
 /// The other rules leave reasons (``VolumeReason``, ``LongReason``, flags) and number-free notes; nothing here
@@ -12,12 +14,7 @@ enum ExplainRule: WeekRule {
     /// The week against the one it ramps from: `+3.3 km over week 1 (45 km)`, `0.2 km under week 1 (48.3 km)`
     /// or `the same as week 1 (48.3 km)`.
     func over(_ name: String, _ km: Double) -> String {
-      let reference = round1(km)
-      let delta = round1(planned - reference)
-      let change =
-        delta > 0
-        ? "+\(units.format(delta)) over" : delta < 0 ? "\(units.format(-delta)) under" : "the same as"
-      return "\(units.format(planned)): \(change) \(name) (\(units.format(reference)))"
+      "\(units.format(planned)): \(WhyLine.change(planned: planned, against: name, km: km, units: units))"
     }
 
     // Volume.
@@ -192,5 +189,34 @@ enum ExplainRule: WeekRule {
           + "\(units.format(round1(week.ceilingKm)))")
     }
     week.rules = lines
+  }
+}
+
+/// The parts of a "why" line that other stages restate from final numbers (a replan splices weeks together).
+public enum WhyLine {
+  /// `+3.3 km over week 1 (45 km)`, `0.2 km under week 1 (48.3 km)` or `the same as week 1 (48.3 km)`: `planned`
+  /// against `km`, the volume of the week called `name`.
+  public static func change(planned: Double, against name: String, km: Double, units: DistanceUnit) -> String {
+    let reference = round1(km)
+    let delta = round1(round1(planned) - reference)
+    let change =
+      delta > 0 ? "+\(units.format(delta)) over" : delta < 0 ? "\(units.format(-delta)) under" : "the same as"
+    return "\(change) \(name) (\(units.format(reference)))"
+  }
+
+  /// A week's volume line (`Volume 35.1 km: +2.3 km over week 2 (32.8 km); target …`) with its comparison
+  /// restated against the final volume of the week it names (`volumeOfWeek`, nil to keep the line); any other
+  /// line is returned as it is.
+  public static func restating(
+    _ line: String, planned: Double, units: DistanceUnit, volumeOfWeek: (Int) -> Double?
+  ) -> String {
+    guard line.hasPrefix("Volume "), let colon = line.range(of: ": "),
+      let named = line.range(of: " week ", range: colon.upperBound..<line.endIndex),
+      let open = line.range(of: " (", range: named.upperBound..<line.endIndex),
+      let number = Int(line[named.upperBound..<open.lowerBound]), let km = volumeOfWeek(number),
+      let close = line.range(of: ")", range: open.upperBound..<line.endIndex)
+    else { return line }
+    return "Volume \(units.format(round1(planned))): "
+      + change(planned: planned, against: "week \(number)", km: km, units: units) + line[close.upperBound...]
   }
 }
