@@ -117,19 +117,24 @@ struct SeededGenerator: RandomNumberGenerator {
     func number(_ text: Substring) -> Double? { Double(text.replacingOccurrences(of: "+", with: "")) }
     var problems: [String] = []
     let volume = /^Volume (\d+(?:\.\d)?) km/
-    let change = /(\+?\d+(?:\.\d)?) km (over|under) week (\d+) \((\d+(?:\.\d)?) km\)|the same as week (\d+) \((\d+(?:\.\d)?) km\)/
+    let over = /(\+?\d+(?:\.\d)?) km (over|under) week (\d+) \((\d+(?:\.\d)?) km\)/
+    let same = /the same as week (\d+) \((\d+(?:\.\d)?) km\)/
     let split = /: (\d+(?:\.\d)?) km on the days before .* as planned, (\d+(?:\.\d)?) km from then on as replanned/
     for week in plan.weeks {
       for line in week.rules where line.hasPrefix("Volume ") {
         if let m = line.firstMatch(of: volume), number(m.1) != week.plannedKm {
           problems.append("week \(week.number) has \(week.plannedKm) km: “\(line)”")
         }
-        if let m = line.firstMatch(of: change) {
-          let n = Int(m.3 ?? m.5 ?? "") ?? 0
-          let stated = number(m.4 ?? m.6 ?? "") ?? -1
-          let delta = m.1.flatMap(number).map { m.2 == "under" ? -$0 : $0 } ?? 0
+        var compared: (week: Int, stated: Double, delta: Double)?
+        if let m = line.firstMatch(of: over), let n = Int(m.3), let stated = number(m.4), let delta = number(m.1) {
+          compared = (n, stated, m.2 == "under" ? -delta : delta)
+        } else if let m = line.firstMatch(of: same), let n = Int(m.1), let stated = number(m.2) {
+          compared = (n, stated, 0)
+        }
+        if let compared {
+          let n = compared.week
           let reference = n >= 1 && n < week.number ? plan.weeks[n - 1].plannedKm : -1
-          if stated != reference || abs(week.plannedKm - reference - delta) > 0.101 {
+          if compared.stated != reference || abs(week.plannedKm - reference - compared.delta) > 0.101 {
             problems.append("week \(week.number) against week \(n) of \(reference) km: “\(line)”")
           }
         }
