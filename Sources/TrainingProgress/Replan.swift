@@ -153,7 +153,13 @@ public func replan(
 
   // Judge fitness up to the first day without running by choice: today, or the first day of the pause.
   let judgeDay = min(today, pause?.lowerBound ?? today)
-  var fitness = judgeFitness(plan, completions: completions, before: judgeDay, rules: rules, units: units)
+  // A week in progress that already holds more than the week before it counts as the most recent week (only
+  // without a pause, and while a later week is left to rebuild); it then stays as planned, and the rebuild starts
+  // the week after it.
+  var fitness = judgeFitness(
+    plan, completions: completions, before: judgeDay, rules: rules, units: units,
+    weekInProgress: pause == nil && resumeIndex + 1 < plan.weeks.count)
+  let firstRebuilt = fitness.throughCurrentWeek ? resumeIndex + 1 : resumeIndex
   if let pause, pause.lowerBound.days(to: pause.upperBound) + 1 >= ReplanRules.pauseDays {
     fitness.weeklyKm *= ReplanRules.afterPauseShare
     fitness.volumeBasis +=
@@ -187,14 +193,19 @@ public func replan(
   }
   let rebuilt: Plan
   do {
-    rebuilt = try makePlan(goal: goal, rules: rules, units: units, fromWeek: resumeIndex + 1, extendedTaper: extended)
+    rebuilt = try makePlan(
+      goal: goal, rules: rules, units: units, fromWeek: firstRebuilt + 1, extendedTaper: extended)
   } catch {
     throw .cannotRebuild(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, raceDate: race)
   }
 
   // The rebuilt weeks keep the old plan's ids (plan id, week, slot), so saved matches and calendar UIDs stay.
-  var weeks = Array(plan.weeks.prefix(resumeIndex))
+  var weeks = Array(plan.weeks.prefix(firstRebuilt))
   for var week in rebuilt.weeks {
+    // The rebuild starts from the volume judged from the logs, not from the week the plan was made in.
+    week.rules = week.rules.map {
+      $0.replacingOccurrences(of: " your current week (", with: " the volume judged from your logs (")
+    }
     week.workouts = week.workouts.map { workout in
       var copy = workout
       copy.id = "\(plan.id)-w\(week.number < 10 ? "0" : "")\(week.number)-\(workout.slot)"
@@ -272,6 +283,8 @@ func partlyKeptRules(
 
 /// What was run, as the rebuild's starting point.
 struct Fitness {
+  /// Whether the current week (so far) was judged as the most recent week: it then stays as planned.
+  var throughCurrentWeek = false
   var weeklyKm: Double
   var longestKm: Double
   /// How the volume was judged, in words.
@@ -284,12 +297,28 @@ struct Fitness {
 /// explained in `units`.
 func judgeFitness(
   _ plan: Plan, completions: [Completion], before day: CivilDate, rules: PlanRules,
-  units: DistanceUnit
+  units: DistanceUnit, weekInProgress: Bool = true
 ) -> Fitness {
   // The blocks are the plan's weeks (7 days each, from its start); the current week's runs before `day` are not a
-  // whole week, so the blocks end where the week of `day` begins.
+  // whole week, so the blocks end where the week of `day` begins, unless the runner is on track this week (at least
+  // the cut-back share of what was planned before `day`) and the week, with its remaining days as planned, holds more
+  // than the week before it: then it is the most recent block, counted as run so far plus planned from `day` on (a
+  // runner ahead of an early short week is not cut back), and it stays as planned.
   let offset = plan.goal.start.days(to: day)
-  let end = plan.goal.start.adding(days: 7 * Int((Double(offset) / 7).rounded(.down)))
+  let thisWeek = plan.goal.start.adding(days: 7 * Int((Double(offset) / 7).rounded(.down)))
+  let volume = { (first: CivilDate, last: CivilDate) in
+    completions.filter { first <= $0.date && $0.date <= last }.map(\.distanceKm).reduce(0, +)
+  }
+  let current = plan.weeks.first { $0.start == thisWeek }
+  let plannedBefore = current?.workouts.filter { $0.date < day && $0.kind.isRun }.map(\.distanceKm).reduce(0, +) ?? 0
+  let plannedRest = current?.workouts.filter { $0.date >= day && $0.kind.isRun }.map(\.distanceKm).reduce(0, +) ?? 0
+  let soFar = volume(thisWeek, day.adding(days: -1))
+  let projected = soFar + plannedRest
+  let inProgress =
+    weekInProgress && current != nil && plannedBefore > 0
+    && soFar >= rules.base.cutback.volumeFactor * plannedBefore - 0.05
+    && projected > volume(thisWeek.adding(days: -7), thisWeek.adding(days: -1)) + 0.05
+  let end = inProgress ? thisWeek.adding(days: 7) : thisWeek
   let lookback = ReplanRules.lookbackWeeks
   var logged: [Double] = []
   var asked: [Double] = []
@@ -298,11 +327,13 @@ func judgeFitness(
   for index in 0..<lookback {
     let first = end.adding(days: -7 * (index + 1))
     let days = first...first.adding(days: 6)
-    let runs = completions.filter { days.contains($0.date) }
+    let runs = completions.filter { days.contains($0.date) && $0.date < day }
     let planned = plan.weeks.first { $0.start == first }
     // Before the plan: what the runner said they ran when it was made, unless they logged that week.
     let startingPoint = planned == nil && first < plan.goal.start
-    logged.append(runs.isEmpty && startingPoint ? plan.goal.currentWeeklyKm : runs.map(\.distanceKm).reduce(0, +))
+    let run = runs.map(\.distanceKm).reduce(0, +)
+    logged.append(
+      runs.isEmpty && startingPoint ? plan.goal.currentWeeklyKm : index == 0 && inProgress ? projected : run)
     asked.append(
       planned.map { $0.plannedKm - ($0.phase == .race ? plan.goal.distanceKm : 0) }
         ?? plan.goal.currentWeeklyKm)
@@ -326,8 +357,12 @@ func judgeFitness(
   let best = held.max { $0.km < $1.km }
   let floor = best?.km ?? 0
   let weekly = max(min(average, ceiling), floor)
+  let shown = logged.enumerated().map { index, km in
+    index == 0 && inProgress
+      ? "\(units.format(km)) this week (\(units.format(soFar)) so far, the rest as planned)" : units.format(km)
+  }
   var basis =
-    "the last \(lookback) weeks' logs (\(logged.map { units.format($0) }.joined(separator: ", ")), most "
+    "the last \(lookback) weeks' logs (\(shown.joined(separator: ", ")), most "
     + "recent first) weighted 4:3:2:1: \(units.format(average))"
   if average > ceiling {
     basis += ", held at the plan's \(units.format(ceiling))"
@@ -342,7 +377,9 @@ func judgeFitness(
   let recent = completions.filter { day.adding(days: -7 * window) <= $0.date && $0.date < day }
   var longest = recent.map(\.distanceKm).max() ?? 0
   var longestWhy = "longest run of the last \(window) weeks"
-  let done = Set(completions.filter { $0.planID == plan.id && $0.date < day }.compactMap(\.workoutID))
+  // A long run done counts at its planned length, a partial one at what was run (the run itself is in `recent`).
+  let done = Set(
+    completions.filter { $0.planID == plan.id && $0.date < day && $0.status != .partial }.compactMap(\.workoutID))
   if let lastLong = plan.workouts.last(where: { $0.kind == .long && $0.date < day && done.contains($0.id) }),
     lastLong.distanceKm > longest
   {
@@ -354,7 +391,7 @@ func judgeFitness(
     longestWhy = "the longest recent run the plan started from"
   }
   return Fitness(
-    weeklyKm: weekly, longestKm: longest, volumeBasis: basis,
+    throughCurrentWeek: inProgress, weeklyKm: weekly, longestKm: longest, volumeBasis: basis,
     longestBasis: "\(longestWhy): \(units.format(longest))")
 }
 

@@ -71,6 +71,31 @@ import TrainingProgress
     #expect(result.basis.contains("the week after a cut-back continues from the last full week"))
   }
 
+  /// A runner whose first week was short but who ran this week as planned up to its last day (the walk-through's
+  /// case: Health runs from the start of week 1 missing) is not cut back: the week so far counts as the most recent
+  /// week, stays as planned to its end, and the next week ramps from it. Judged by whole weeks only, the replan
+  /// started from 30 km (the volume the plan was made from) and rebuilt the rest of this week.
+  @Test func aWeekAheadOfTheLastIsNotCutBack() throws {
+    let plan = try makePlan(goal: goal(.half, .intermediate, weeks: 16), rules: repositoryRules)
+    let today = plan.weeks[1].start.adding(days: 6)  // Sunday of week 2
+    var logs = plan.weeks[0].workouts.prefix(1).map {
+      Completion(date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360)
+    }
+    logs += log(plan, until: today).filter { $0.date >= plan.weeks[1].start }
+    let result = try replan(plan, completions: logs, today: today, pause: nil, rules: repositoryRules)
+    #expect(result.basis.contains(" this week ("), "\(result.basis)")
+    #expect(result.plan.weeks[1] == plan.weeks[1])
+    #expect(result.plan.weeks[2].plannedKm > plan.weeks[1].plannedKm)
+    #expect(abs(result.weeklyKm - plan.weeks[1].plannedKm) < 0.06, "\(result.basis)")
+    #expect(result.plan.weeks[2].rules[0].contains("over the volume judged from your logs ("))
+
+    // Behind this week (one run of three so far), it is judged by whole weeks and rebuilt from today.
+    let behind = try replan(
+      plan, completions: log(plan, until: plan.weeks[1].start) + logs.suffix(1), today: today, pause: nil,
+      rules: repositoryRules)
+    #expect(!behind.basis.contains("this week ("), "\(behind.basis)")
+  }
+
   @Test func pauseEmptiesItsDaysAndRestartsAfterIt() throws {
     let plan = try plan()
     let today = plan.weeks[3].start
