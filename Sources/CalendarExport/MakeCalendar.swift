@@ -40,6 +40,9 @@ public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Da
   let stamp = utcDateTime(now)
   var events: [VEvent] = []
   var changes: [ExportChange] = []
+  let workouts = schedule.weeks.reduce(0) { $0 + $1.workouts.count }
+  events.reserveCapacity(workouts)
+  changes.reserveCapacity(workouts)
   let previous = Dictionary(
     (options.previous?.events ?? []).filter { $0.recurrenceID == nil }.map { ($0.uid, $0) },
     uniquingKeysWith: { first, _ in first })
@@ -232,7 +235,7 @@ private func joined(_ a: String, _ b: String, _ c: String = "", _ d: String = ""
   text.reserveCapacity(a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count)
   text += a
   text += b
-  text += c
-  text += d
+  if !c.isEmpty { text += c }
+  if !d.isEmpty { text += d }
   return text
 }

@@ -24,7 +24,7 @@ internal import CLibical
 /// finds them faster than a dictionary, and a miss only costs one libical call.
 struct TextMemo<Key: Equatable> {
   /// The most values kept; the oldest is replaced beyond.
-  static var capacity: Int { 8 }
+  static var capacity: Int { 16 }
 
   private var keys: [Key] = []
   private var texts: [[UInt8]] = []
@@ -62,7 +62,7 @@ struct EventWriter {
   private let alarmLines: ComponentFraming
   private var dtstamps = TextMemo<ICalDateTime>()
   private var durations = TextMemo<Int>()
-  private var categories = TextMemo<String>()
+  private var categories = TextMemo<CategoryKey>()
   private var sequences = TextMemo<Int>()
   private var statuses = TextMemo<VEvent.Status>()
   private var transparent = TextMemo<Bool>()
@@ -133,9 +133,11 @@ struct EventWriter {
         make: { text.withCString { icalproperty_new_location($0) } },
         set: { property in text.withCString { icalproperty_set_location(property, $0) } })
     }
-    if let list = categoryList(event.categories) {
-      try categories.append(list, to: &bytes) { () throws(ICalendarError) in
-        text(
+    // Kept by the categories themselves: the list is only joined when libical has to write it.
+    if event.categories.contains(where: { !$0.isEmpty }) {
+      try categories.append(CategoryKey(event.categories), to: &bytes) { () throws(ICalendarError) in
+        guard let list = categoryList(event.categories) else { return [] }
+        return text(
           of: try OwnedProperty("icalproperty_new_categories", detail: list) {
             list.withCString { icalproperty_new_categories($0) }
           })
@@ -239,6 +241,33 @@ private func text(of property: consuming OwnedProperty) -> [UInt8] {
   var bytes: [UInt8] = []
   property.withPointer { appendPropertyText(of: $0, to: &bytes) }
   return bytes
+}
+
+/// An event's categories as a ``TextMemo`` key: equal when their UTF-8 bytes are (String's `==` holds canonically
+/// equivalent spellings equal, `é` and `e` + U+0301, which libical writes as different bytes).
+struct CategoryKey: Equatable {
+  let categories: [String]
+
+  init(_ categories: [String]) {
+    self.categories = categories
+  }
+
+  static func == (lhs: CategoryKey, rhs: CategoryKey) -> Bool {
+    guard lhs.categories.count == rhs.categories.count else { return false }
+    for index in lhs.categories.indices where !sameBytes(lhs.categories[index], rhs.categories[index]) {
+      return false
+    }
+    return true
+  }
+}
+
+/// Whether two strings have the same UTF-8 bytes (native strings: compared in place, lengths first).
+private func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+  guard lhs.utf8.count == rhs.utf8.count else { return false }
+  let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
+    rhs.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+  }
+  return (inPlace ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
 }
 
 /// The CATEGORIES value of an event (empty categories left out), or nil when there is none.

@@ -131,6 +131,16 @@ struct WriterTests {
     #expect(String(decoding: fast, as: UTF8.self).contains("TRIGGER;VALUE=DATE-TIME:20270501T000700Z"))
   }
 
+  /// Kept texts are found by bytes: canonically equivalent spellings (equal as Strings) are different values.
+  @Test func equivalentSpellingsOfCategoriesAreWrittenAsTheyAre() throws {
+    var calendar = Self.variedCalendar(seed: 12, events: 4)
+    let spellings = [["Caf\u{E9}"], ["Cafe\u{301}"], ["Caf\u{E9}", "Run"], ["Cafe\u{301}", "Run"]]
+    for index in calendar.events.indices { calendar.events[index].categories = spellings[index] }
+    let fast = try calendar.serializedUTF8()
+    #expect(fast == Array(try calendar.serializedThroughLibicalTree().utf8))
+    #expect(fast.count(where: { $0 == 0xCC }) >= 2)  // U+0301 written twice (0xCC 0x81)
+  }
+
   @Test func emptyAndHeaderOnlyCalendarsAgree() throws {
     for calendar in [
       VCalendar(prodID: "-//x//EN"), VCalendar(prodID: "-//x//EN", method: "REQUEST", name: ""),
