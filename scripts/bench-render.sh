@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rendering speed against libical alone in C (release build): runmate's build + serialize of a plan's calendar
-# (`makeCalendar` + `serialized()`, what `runmate export` and a feed run) next to libical-bench's serialize-only of
-# the very same .ics (../shared/tools/perf/libical-bench.c, `icalcomponent_as_ical_string_r` of the parsed tree).
+# (`makeCalendar` + `serializedUTF8()`, what a feed renders: the bytes it sends) next to libical-bench's
+# serialize-only of the very same .ics (../shared/tools/perf/libical-bench.c, `icalcomponent_as_ical_string_r` of the
+# parsed tree, bytes too). runmate-bench's last line also gives `serialized()`, the same text as a Swift String.
 #
 #   scripts/bench-render.sh [RUNS]    # RUNS interleaved runs of both per calendar (default 5), best of each kept
 #

@@ -40,6 +40,9 @@ public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Da
   let stamp = utcDateTime(now)
   var events: [VEvent] = []
   var changes: [ExportChange] = []
+  let workouts = schedule.weeks.reduce(0) { $0 + $1.workouts.count }
+  events.reserveCapacity(workouts)
+  changes.reserveCapacity(workouts)
   let previous = Dictionary(
     (options.previous?.events ?? []).filter { $0.recurrenceID == nil }.map { ($0.uid, $0) },
     uniquingKeysWith: { first, _ in first })
@@ -47,8 +50,9 @@ public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Da
   var seen: Set<String> = []
   let comparing = options.previous != nil
   for week in schedule.weeks {
+    let texts = builder.weekTexts(week)
     for item in week.workouts {
-      var event = builder.event(for: item, week: week, stamp: stamp)
+      var event = builder.event(for: item, week: texts, stamp: stamp)
       if comparing { seen.insert(event.uid) }
       if comparing, let old = previous[event.uid] {
         if sameContent(old, event) {
@@ -110,11 +114,30 @@ func utcDateTime(_ date: Date) -> ICalDateTime {
 }
 
 /// Builds the VEVENT of one scheduled workout.
+///
+/// The texts are put together by appending into strings reserved at their final size, and what is the same for a
+/// whole week or plan (UID prefix, summary prefix, the week line, the plan line, reminder times) is made once: a feed
+/// renders every event of a plan each time its plan changes.
 struct EventBuilder {
   let schedule: Schedule
   let options: ExportOptions
   /// Wall-clock times in the schedule's zone (Gregorian).
   var zone: ZoneOffsets
+  /// `\nPlan <id> · RunningMate`, the description's last line.
+  private let planLine: String
+  /// `HH:MM` of the times seen so far (a plan has one or a few).
+  private var timeTexts: [(time: LocalTime, text: String)] = []
+
+  /// What the events of one week share.
+  struct WeekTexts {
+    let week: ScheduledWeek
+    /// `<identity>-r<weeks before race week, two digits at least>-`.
+    let uidPrefix: String
+    /// `W<number> `.
+    let summaryPrefix: String
+    /// `\n\nWeek <n> of <total> · <phase>`, then ` · <first rule>` when the week has one.
+    let weekLine: String
+  }
 
   init(schedule: Schedule, options: ExportOptions, zone: TimeZone) {
     self.schedule = schedule
@@ -122,11 +145,17 @@ struct EventBuilder {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     self.zone = ZoneOffsets(calendar: calendar)
+    planLine = "\nPlan \(schedule.plan.id) · RunningMate"
   }
 
-  func uid(for item: ScheduledWorkout, week: ScheduledWeek) -> String {
+  /// The texts the events of `week` share.
+  func weekTexts(_ week: ScheduledWeek) -> WeekTexts {
     let countdown = schedule.plan.goal.weeks - week.week.number
-    return "\(options.identity)-r\(countdown < 10 ? "0" : "")\(countdown)-\(item.workout.slot)@runningmate"
+    var weekLine = "\n\nWeek \(week.week.number) of \(schedule.plan.goal.weeks) · \(week.week.phase.rawValue)"
+    if let rule = week.week.rules.first { weekLine += " · \(rule)" }
+    return WeekTexts(
+      week: week, uidPrefix: "\(options.identity)-r\(countdown < 10 ? "0" : "")\(countdown)-",
+      summaryPrefix: "W\(week.week.number) ", weekLine: weekLine)
   }
 
   /// `Tempo`, `Long run`, `Race: half marathon`.
@@ -140,8 +169,9 @@ struct EventBuilder {
     }
   }
 
-  mutating func event(for item: ScheduledWorkout, week: ScheduledWeek, stamp: ICalDateTime) -> VEvent {
+  mutating func event(for item: ScheduledWorkout, week: WeekTexts, stamp: ICalDateTime) -> VEvent {
     let workout = item.workout
+    let name = name(workout)
     // Cross-training and strength days are in minutes: they have no distance. A long run set by time is its time,
     // with the distance it covers, as in the plan table: `3:00 r/w 9/1 (about 24.7 km)`.
     let distance = options.units.format(workout.distanceKm)
@@ -149,7 +179,7 @@ struct EventBuilder {
       !workout.kind.isRun
       ? "\(workout.durationMin) min"
       : workout.timeTarget.map { "\($0.clock)\($0.runWalkSuffix) (about \(distance))" } ?? distance
-    let summary = "W\(week.week.number) \(name(workout)) · \(amount)"
+    let summary = joined(week.summaryPrefix, name, " · ", amount)
     let day = ICalDate(year: workout.date.year, month: workout.date.month, day: workout.date.day)
     let start: EventTime
     let end: EventTime
@@ -161,24 +191,20 @@ struct EventBuilder {
       let next = workout.date.adding(days: 1)
       end = .date(ICalDate(year: next.year, month: next.month, day: next.day))
     }
-    let total = schedule.plan.goal.weeks
-    var text = workout.description
-    text += "\n\nWeek \(week.week.number) of \(total) · \(week.week.phase.rawValue)"
-    if let rule = week.week.rules.first { text += " · \(rule)" }
-    if let moved = item.plannedDate { text += "\nMoved from \(moved.shortLabel) to fit your calendar." }
-    text += "\nPlan \(schedule.plan.id) · RunningMate"
-    var categories = ["Running", name(workout)]
-    if workout.kind == .race { categories = ["Running", "Race"] }
-    if !workout.kind.isRun { categories = ["Training", name(workout)] }
+    let moved = item.plannedDate.map { "\nMoved from \($0.shortLabel) to fit your calendar." } ?? ""
+    let text = joined(workout.description, week.weekLine, moved, planLine)
+    let categories =
+      !workout.kind.isRun ? ["Training", name] : workout.kind == .race ? ["Running", "Race"] : ["Running", name]
     return VEvent(
-      uid: uid(for: item, week: week), dtstamp: stamp, start: start, end: end, summary: summary,
-      description: text, location: nil, categories: categories, sequence: 0, status: nil,
+      uid: joined(week.uidPrefix, workout.slot, "@runningmate"), dtstamp: stamp, start: start, end: end,
+      summary: summary, description: text, location: nil, categories: categories, sequence: 0, status: nil,
       transparent: item.start == nil && workout.kind != .race, alarms: alarms(for: item, summary: summary),
       recurrenceRule: nil, recurrenceID: nil, durationSeconds: nil)
   }
 
   mutating func alarms(for item: ScheduledWorkout, summary: String) -> [VAlarm] {
     var alarms: [VAlarm] = []
+    alarms.reserveCapacity(options.reminders.count)
     for reminder in options.reminders {
       switch reminder {
       case .before(let minutes):
@@ -186,14 +212,34 @@ struct EventBuilder {
         alarms.append(
           VAlarm(
             trigger: .relative(seconds: -minutes * 60, fromEnd: false),
-            description: "\(summary) at \(time)"))
+            description: joined(summary, " at ", timeText(time))))
       case .at(let time, let daysBefore):
         let day = item.workout.date.adding(days: -daysBefore)
         guard let instant = zone.instant(of: day, hour: time.hour, minute: time.minute) else { continue }
-        let when = daysBefore == 0 ? "Today" : daysBefore == 1 ? "Tomorrow" : "In \(daysBefore) days"
-        alarms.append(VAlarm(trigger: .absolute(utcDateTime(instant)), description: "\(when): \(summary)"))
+        let when = daysBefore == 0 ? "Today: " : daysBefore == 1 ? "Tomorrow: " : "In \(daysBefore) days: "
+        alarms.append(VAlarm(trigger: .absolute(utcDateTime(instant)), description: joined(when, summary)))
       }
     }
     return alarms
   }
+
+  /// `06:30`, made once per time.
+  private mutating func timeText(_ time: LocalTime) -> String {
+    for known in timeTexts where known.time == time { return known.text }
+    let text = time.description
+    timeTexts.append((time, text))
+    return text
+  }
+}
+
+/// The parts one after the other, in one string allocated at its final size (no array of parts either: these run
+/// a few times per event).
+private func joined(_ a: String, _ b: String, _ c: String = "", _ d: String = "") -> String {
+  var text = ""
+  text.reserveCapacity(a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count)
+  text += a
+  text += b
+  if !c.isEmpty { text += c }
+  if !d.isEmpty { text += d }
+  return text
 }

@@ -40,7 +40,7 @@ public func renderFeed(
   ).calendar
   calendar.refreshIntervalSeconds = feedRefreshSeconds
   calendar.publishedTTLSeconds = feedRefreshSeconds
-  let body = Array(try calendar.serialized().utf8)
+  let body = try calendar.serializedUTF8()
   let etag = "\"" + Hex.encode(SHA256.digest(body).prefix(16)) + "\""
   return RenderedFeed(
     body: body, etag: etag, lastModified: httpDate(stamp), dataVersion: dataVersion)

@@ -2,17 +2,19 @@ internal import CLibical
 
 // The fast path of `VCalendar.serialized()`: each event written property by property as libical writes it.
 //
-// libical writes a component as `BEGIN:` + its kind's name, CRLF, `icalproperty_as_ical_string_r` of each property
-// in order, each child component the same way, `END:` + the name, CRLF (see `appendText(of:to:)`). So instead of
+// libical writes a component as its BEGIN line, `icalproperty_as_ical_string_r` of each property in order, each child
+// component the same way, and its END line (taken from libical's text of an empty component, `ComponentFraming`),
+// with nothing in between: `icalcomponent_as_ical_string_r` does no more than that. So instead of
 // building the VEVENT tree and letting libical walk it, each property is made by its typed `icalproperty_new_*`
 // constructor, written by `icalproperty_as_ical_string_r`, in the order the tree would hold it; the bytes are the
 // same. Every line is still made by libical (folding, escaping, value formats). The properties that change with
-// every event (UID, DTSTART, DTEND, SUMMARY, DESCRIPTION, LOCATION) are made once per serialization and given each
-// event's value by their typed `icalproperty_set_*` setter (`ReusableProperty`); the others are freed at once.
+// every event (UID, DTSTART, DTEND, SUMMARY, DESCRIPTION, LOCATION, a TRIGGER at a time) are made once per
+// serialization and given each event's value by their typed `icalproperty_set_*` setter (`ReusableProperty`); the
+// others are freed at once.
 //
 // A property's text depends only on its kind, parameters and value: properties that repeat from event to event
-// with the same value (DTSTAMP, SEQUENCE, CATEGORIES, ACTION, TRIGGER, TRANSP, STATUS, DURATION) are written by
-// libical the first time and their text reused for the same value afterwards (`TextMemo`). The reference,
+// with the same value (DTSTAMP, SEQUENCE, CATEGORIES, ACTION, a relative TRIGGER, TRANSP, STATUS, DURATION) are
+// written by libical the first time and their text reused for the same value afterwards (`TextMemo`). The reference,
 // `VCalendar.serializedThroughLibicalTree()`, builds the whole tree and lets libical write it; the tests compare
 // the two byte for byte.
 
@@ -22,7 +24,7 @@ internal import CLibical
 /// finds them faster than a dictionary, and a miss only costs one libical call.
 struct TextMemo<Key: Equatable> {
   /// The most values kept; the oldest is replaced beyond.
-  static var capacity: Int { 8 }
+  static var capacity: Int { 16 }
 
   private var keys: [Key] = []
   private var texts: [[UInt8]] = []
@@ -55,13 +57,12 @@ struct EventWriter {
   var bytes: [UInt8] = []
 
   private let zones: ZoneTable
-  private let beginEvent: [UInt8]
-  private let endEvent: [UInt8]
-  private let beginAlarm: [UInt8]
-  private let endAlarm: [UInt8]
+  /// The BEGIN and END lines of a VEVENT and of a VALARM, as libical writes them.
+  private let eventLines: ComponentFraming
+  private let alarmLines: ComponentFraming
   private var dtstamps = TextMemo<ICalDateTime>()
   private var durations = TextMemo<Int>()
-  private var categories = TextMemo<String>()
+  private var categories = TextMemo<CategoryKey>()
   private var sequences = TextMemo<Int>()
   private var statuses = TextMemo<VEvent.Status>()
   private var transparent = TextMemo<Bool>()
@@ -71,23 +72,24 @@ struct EventWriter {
   private var summary: ReusableProperty?
   private var description: ReusableProperty?
   private var location: ReusableProperty?
+  /// TRIGGER with a time (relative triggers repeat and are kept in `triggers`).
+  private var absoluteTrigger: ReusableProperty?
   /// DTSTART and DTEND properties by the TZID parameter they carry (nil: none).
   private var starts: [(tzid: String?, property: ReusableProperty)] = []
   private var ends: [(tzid: String?, property: ReusableProperty)] = []
 
   /// A writer for events whose zones are in `zones`, appending to `bytes`.
-  init(zones: ZoneTable, bytes: [UInt8]) {
+  /// - Throws: ``ICalendarError`` when libical cannot write an empty VEVENT or VALARM (see ``ComponentFraming``).
+  init(zones: ZoneTable, bytes: [UInt8]) throws(ICalendarError) {
     self.zones = zones
     self.bytes = bytes
-    beginEvent = componentLine("BEGIN:", ICAL_VEVENT_COMPONENT)
-    endEvent = componentLine("END:", ICAL_VEVENT_COMPONENT)
-    beginAlarm = componentLine("BEGIN:", ICAL_VALARM_COMPONENT)
-    endAlarm = componentLine("END:", ICAL_VALARM_COMPONENT)
+    eventLines = try ComponentFraming(kind: ICAL_VEVENT_COMPONENT)
+    alarmLines = try ComponentFraming(kind: ICAL_VALARM_COMPONENT)
   }
 
   /// Appends one VEVENT with its VALARMs: the properties in the order `makeEventComponent` adds them.
   mutating func append(_ event: VEvent) throws(ICalendarError) {
-    bytes.append(contentsOf: beginEvent)
+    bytes.append(contentsOf: eventLines.begin)
     try Self.write(
       &uid, to: &bytes, "icalproperty_new_uid", detail: event.uid,
       make: { event.uid.withCString { icalproperty_new_uid($0) } },
@@ -131,9 +133,11 @@ struct EventWriter {
         make: { text.withCString { icalproperty_new_location($0) } },
         set: { property in text.withCString { icalproperty_set_location(property, $0) } })
     }
-    if let list = categoryList(event.categories) {
-      try categories.append(list, to: &bytes) { () throws(ICalendarError) in
-        text(
+    // Kept by the categories themselves: the list is only joined when libical has to write it.
+    if event.categories.contains(where: { !$0.isEmpty }) {
+      try categories.append(CategoryKey(event.categories), to: &bytes) { () throws(ICalendarError) in
+        guard let list = categoryList(event.categories) else { return [] }
+        return text(
           of: try OwnedProperty("icalproperty_new_categories", detail: list) {
             list.withCString { icalproperty_new_categories($0) }
           })
@@ -157,20 +161,31 @@ struct EventWriter {
     for alarm in event.alarms {
       try append(alarm, summary: event.summary)
     }
-    bytes.append(contentsOf: endEvent)
+    bytes.append(contentsOf: eventLines.end)
   }
 
   /// Appends one VALARM: ACTION:DISPLAY, TRIGGER, DESCRIPTION (as `makeAlarmComponent` builds it).
   private mutating func append(_ alarm: VAlarm, summary: String) throws(ICalendarError) {
-    bytes.append(contentsOf: beginAlarm)
+    bytes.append(contentsOf: alarmLines.begin)
     try actions.append(true, to: &bytes) { () throws(ICalendarError) in
       text(of: try OwnedProperty("icalproperty_new_action") { icalproperty_new_action(ICAL_ACTION_DISPLAY) })
     }
-    try triggers.append(alarm.trigger, to: &bytes) { () throws(ICalendarError) in
-      text(of: try triggerProperty(alarm.trigger))
+    switch alarm.trigger {
+    case .absolute(let time):
+      // A time of its own for nearly every alarm (`20:00 the day before`): one property given each value.
+      // libical adds VALUE=DATE-TIME itself when it writes a TRIGGER holding a time.
+      let value = icaltriggertype(
+        time: time.icalValue(zone: icaltimezone_get_utc_timezone()), duration: icaldurationtype_null_duration())
+      try Self.write(
+        &absoluteTrigger, to: &bytes, "icalproperty_new_trigger", detail: nil,
+        make: { icalproperty_new_trigger(value) }, set: { icalproperty_set_trigger($0, value) })
+    case .relative:
+      try triggers.append(alarm.trigger, to: &bytes) { () throws(ICalendarError) in
+        text(of: try triggerProperty(alarm.trigger))
+      }
     }
     try writeDescription(alarmDescription(alarm, summary: summary))
-    bytes.append(contentsOf: endAlarm)
+    bytes.append(contentsOf: alarmLines.end)
   }
 
   /// Appends a DESCRIPTION (of an event or an alarm).
@@ -228,10 +243,31 @@ private func text(of property: consuming OwnedProperty) -> [UInt8] {
   return bytes
 }
 
-/// `BEGIN:VEVENT` + CRLF and the like, with libical's name for the kind.
-/// The corresponding libical function is `icalcomponent_kind_to_string`.
-private func componentLine(_ prefix: String, _ kind: icalcomponent_kind) -> [UInt8] {
-  Array((prefix + kindName(kind) + "\r\n").utf8)
+/// An event's categories as a ``TextMemo`` key: equal when their UTF-8 bytes are (String's `==` holds canonically
+/// equivalent spellings equal, `é` and `e` + U+0301, which libical writes as different bytes).
+struct CategoryKey: Equatable {
+  let categories: [String]
+
+  init(_ categories: [String]) {
+    self.categories = categories
+  }
+
+  static func == (lhs: CategoryKey, rhs: CategoryKey) -> Bool {
+    guard lhs.categories.count == rhs.categories.count else { return false }
+    for index in lhs.categories.indices where !sameBytes(lhs.categories[index], rhs.categories[index]) {
+      return false
+    }
+    return true
+  }
+}
+
+/// Whether two strings have the same UTF-8 bytes (native strings: compared in place, lengths first).
+private func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+  guard lhs.utf8.count == rhs.utf8.count else { return false }
+  let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
+    rhs.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+  }
+  return (inPlace ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
 }
 
 /// The CATEGORIES value of an event (empty categories left out), or nil when there is none.

@@ -70,10 +70,12 @@ struct OwnedComponent: ~Copyable {
   }
 
   /// Serializes the tree (CRLF line ends, folding at 75 octets, TEXT escaping) in two parts: the text up to its
-  /// END line, and the END line. Further child components written in between (as libical writes them) give the
-  /// text libical would write had those children been added last.
+  /// END line, and the END line (as libical writes it for an empty component of the kind, see
+  /// ``ComponentFraming``). Further child components written in between (as libical writes them) give the text
+  /// libical would write had those children been added last.
   /// The corresponding libical functions are `icalcomponent_as_ical_string_r` and `icalmemory_free_buffer`.
   borrowing func icalTextSplitAtEnd(reserving extra: Int) throws(ICalendarError) -> (head: [UInt8], end: [UInt8]) {
+    let end = try ComponentFraming(kind: icalcomponent_isa(pointer)).end
     cical_clear_errno()
     guard let buffer = icalcomponent_as_ical_string_r(pointer) else {
       throw .libical(operation: "icalcomponent_as_ical_string_r")
@@ -81,8 +83,7 @@ struct OwnedComponent: ~Copyable {
     defer { icalmemory_free_buffer(buffer) }
     let text = UnsafeBufferPointer(
       start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length(of: buffer))
-    // libical ends a component with "END:" + its name + CRLF.
-    let end = Array("END:\(kindName(icalcomponent_isa(pointer)))\r\n".utf8)
+    // libical ends a component with its END line.
     guard text.count >= end.count, text.suffix(end.count).elementsEqual(end) else {
       throw .libical(operation: "icalcomponent_as_ical_string_r", detail: "the text does not end with its END line")
     }
@@ -90,6 +91,19 @@ struct OwnedComponent: ~Copyable {
     head.reserveCapacity(text.count + extra)
     head.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<(text.count - end.count)]))
     return (head, end)
+  }
+
+  /// The bytes of the whole tree as libical writes them (CRLF line ends, folding at 75 octets, TEXT escaping).
+  /// The corresponding libical functions are `icalcomponent_as_ical_string_r` and `icalmemory_free_buffer`.
+  borrowing func icalBytes() throws(ICalendarError) -> [UInt8] {
+    cical_clear_errno()
+    guard let buffer = icalcomponent_as_ical_string_r(pointer) else {
+      throw .libical(operation: "icalcomponent_as_ical_string_r", detail: kindName(icalcomponent_isa(pointer)))
+    }
+    defer { icalmemory_free_buffer(buffer) }
+    var bytes: [UInt8] = []
+    appendCString(buffer, to: &bytes)
+    return bytes
   }
 
   /// Serializes the whole tree as libical does (CRLF line ends, folding at 75 octets, TEXT escaping).
@@ -102,41 +116,45 @@ struct OwnedComponent: ~Copyable {
     defer { icalmemory_free_buffer(buffer) }
     return String(cString: buffer)
   }
-
-  /// Appends the serialized tree to `bytes`: what `icalcomponent_as_ical_string_r` returns, or nothing when
-  /// libical cannot write it (as libical leaves out such a child when it writes its parent).
-  borrowing func appendICalText(to bytes: inout [UInt8]) {
-    appendText(of: pointer, to: &bytes)
-  }
 }
 
-/// Appends the text `icalcomponent_as_ical_string_r(component)` returns (nothing for NULL), put together
-/// here the way libical does it: `BEGIN:` and the kind's name, CRLF, libical's text of each property in
-/// order (a property libical cannot write is left out), each child's text in order, `END:` and the name,
-/// CRLF. The same bytes, without libical's growing buffer per component (a large allocation and copies).
-/// The corresponding libical functions are `icalproperty_as_ical_string_r`, `icalcomponent_as_ical_string_r`
-/// and `icalmemory_free_buffer`.
-func appendText(of component: OpaquePointer, to bytes: inout [UInt8]) {
-  let kind = icalcomponent_isa(component)
-  // X components are named by their X-name: let libical write them whole.
-  guard kind != ICAL_X_COMPONENT, kind != ICAL_NO_COMPONENT, let name = icalcomponent_kind_to_string(kind) else {
-    guard let buffer = icalcomponent_as_ical_string_r(component) else { return }
-    defer { icalmemory_free_buffer(buffer) }
-    appendCString(buffer, to: &bytes)
-    return
+/// The BEGIN and END lines libical writes around a component of one kind (`BEGIN:VEVENT` + CRLF, `END:VEVENT` +
+/// CRLF), taken from libical's text of an empty component of that kind, so that a writer putting a component
+/// together line by line writes only bytes libical made.
+/// The corresponding libical functions are `icalcomponent_new`, `icalcomponent_as_ical_string_r` and
+/// `icalmemory_free_buffer`.
+struct ComponentFraming {
+  /// The BEGIN line, CRLF included.
+  let begin: [UInt8]
+  /// The END line, CRLF included.
+  let end: [UInt8]
+
+  /// Asks libical for the two lines of an empty component of `kind`.
+  /// - Throws: ``ICalendarError`` when libical cannot make or write the component, or writes it as anything but
+  ///   two CRLF-terminated lines.
+  init(kind: icalcomponent_kind) throws(ICalendarError) {
+    let text = try OwnedComponent(kind: kind).icalBytes()
+    // An empty component is written as exactly two lines, each ending in CRLF.
+    let lineEnds = text.indices.dropLast().filter { text[$0] == 13 && text[$0 + 1] == 10 }
+    guard lineEnds.count == 2, let first = lineEnds.first, lineEnds.last == text.count - 2 else {
+      throw .libical(
+        operation: "icalcomponent_as_ical_string_r",
+        detail: "an empty \(kindName(kind)) is not written as a BEGIN and an END line")
+    }
+    begin = Array(text[..<(first + 2)])
+    end = Array(text[(first + 2)...])
   }
-  appendASCII("BEGIN:", to: &bytes)
-  appendCString(name, to: &bytes)
-  appendASCII("\r\n", to: &bytes)
-  var property = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
-  while let current = property {
-    appendPropertyText(of: current, to: &bytes)
-    property = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
+
+  /// The lines of the kind libical names `name` (`VEVENT`).
+  /// - Throws: ``ICalendarError`` for a name libical does not know, or as ``init(kind:)``.
+  /// The corresponding libical function is `icalcomponent_string_to_kind`.
+  init(kindNamed name: String) throws(ICalendarError) {
+    let kind = name.withCString { icalcomponent_string_to_kind($0) }
+    guard kind != ICAL_NO_COMPONENT, kind != ICAL_X_COMPONENT else {
+      throw .libical(operation: "icalcomponent_string_to_kind", detail: name)
+    }
+    try self.init(kind: kind)
   }
-  forEachChild(of: component, kind: ICAL_ANY_COMPONENT) { appendText(of: $0, to: &bytes) }
-  appendASCII("END:", to: &bytes)
-  appendCString(name, to: &bytes)
-  appendASCII("\r\n", to: &bytes)
 }
 
 /// Appends the text `icalproperty_as_ical_string_r(property)` returns (nothing for NULL: libical leaves such a

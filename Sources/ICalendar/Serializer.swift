@@ -32,6 +32,18 @@ extension VCalendar {
   /// `icalcomponent_as_ical_string_r`.
   /// RFC 5545 §3.4, §3.6.1, §3.6.5, §3.6.6.
   public func serialized() throws(ICalendarError) -> String {
+    String(decoding: try serializedUTF8(), as: UTF8.self)
+  }
+
+  /// The text of ``serialized()`` as UTF-8 bytes, without making a `String` of it (which reads every byte again
+  /// to check it): what a feed sends or a file holds.
+  ///
+  /// ```swift
+  /// let body = try calendar.serializedUTF8()
+  /// ```
+  /// - Returns: The `.ics` text's UTF-8 bytes, the same bytes as `Array(try calendar.serialized().utf8)`.
+  /// - Throws: ``ICalendarError``, as ``serialized()``.
+  public func serializedUTF8() throws(ICalendarError) -> [UInt8] {
     // The checks below report problems of the values, not of libical: start from "no error".
     cical_clear_errno()
     try checkHeader()
@@ -55,10 +67,11 @@ extension VCalendar {
       reserving: zoneTexts.reduce(0) { $0 + $1.count } + events.count * 1536 + 64)
     for text in zoneTexts.reversed() { head.append(contentsOf: text) }
     // Each event is written property by property straight into the buffer (see EventWriter).
-    var writer = EventWriter(zones: zones, bytes: head)
-    for event in events { try writer.append(event) }
+    var writer = try EventWriter(zones: zones, bytes: head)
+    // By index: the events are read in place, not copied (and their strings retained) one by one.
+    for index in events.indices { try writer.append(events[index]) }
     writer.bytes.append(contentsOf: end)
-    return String(decoding: writer.bytes, as: UTF8.self)
+    return writer.bytes
   }
 
   /// The same text as ``serialized()``, made the slow way: the whole VCALENDAR tree built with libical (VTIMEZONEs,

@@ -150,8 +150,8 @@ func vtimezoneText(tzid: String, zone: OpaquePointer, firstYear: Int) throws(ICa
   let key = VTimezoneTexts.Key(tzid: Array(tzid.utf8), firstYear: firstYear)
   if let text = VTimezoneTexts.shared.text(for: key) { return text }
   let vtimezone = try makeVTimezone(tzid: tzid, zone: zone, firstYear: firstYear)
-  var text: [UInt8] = []
-  vtimezone.appendICalText(to: &text)
+  // libical leaves a child it cannot write out of its parent's text: the same here (nothing written, nothing kept).
+  guard let text = try? vtimezone.icalBytes() else { return [] }
   if !text.isEmpty { VTimezoneTexts.shared.store(text, for: key) }
   return text
 }

@@ -94,6 +94,53 @@ struct WriterTests {
     }
   }
 
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func theBytesAreTheStringsBytes(seed: UInt64) throws {
+    let calendar = Self.variedCalendar(seed: seed, events: 60)
+    #expect(try calendar.serializedUTF8() == Array(calendar.serialized().utf8))
+    #expect(try calendar.serializedUTF8() == Array(calendar.serializedThroughLibicalTree().utf8))
+  }
+
+  @Test func componentLinesComeFromLibical() throws {
+    for name in ["VEVENT", "VALARM", "VCALENDAR", "VTIMEZONE"] {
+      let lines = try ComponentFraming(kindNamed: name)
+      #expect(lines.begin == Array("BEGIN:\(name)\r\n".utf8))
+      #expect(lines.end == Array("END:\(name)\r\n".utf8))
+    }
+    #expect(throws: ICalendarError.self) { try ComponentFraming(kindNamed: "VNOTHING") }
+  }
+
+  /// Absolute triggers differ from alarm to alarm (one property given each value): many of them, some of the same
+  /// instant, next to relative ones.
+  @Test func manyAbsoluteTriggersAreWrittenAsLibicalWritesTheTree() throws {
+    var calendar = Self.variedCalendar(seed: 11, events: 80)
+    for index in calendar.events.indices {
+      let day = 1 + index % 28
+      calendar.events[index].alarms = [
+        VAlarm(
+          trigger: .absolute(ICalDateTime(year: 2027, month: 5, day: day, hour: index % 24, minute: 7)),
+          description: "at \(index)"),
+        VAlarm(trigger: .relative(seconds: -600, fromEnd: false), description: ""),
+        VAlarm(
+          trigger: .absolute(ICalDateTime(year: 2026, month: 12, day: 31, hour: 23, minute: 59, second: 60)),
+          description: "leap"),
+      ]
+    }
+    let fast = try calendar.serializedUTF8()
+    #expect(fast == Array(try calendar.serializedThroughLibicalTree().utf8))
+    #expect(String(decoding: fast, as: UTF8.self).contains("TRIGGER;VALUE=DATE-TIME:20270501T000700Z"))
+  }
+
+  /// Kept texts are found by bytes: canonically equivalent spellings (equal as Strings) are different values.
+  @Test func equivalentSpellingsOfCategoriesAreWrittenAsTheyAre() throws {
+    var calendar = Self.variedCalendar(seed: 12, events: 4)
+    let spellings = [["Caf\u{E9}"], ["Cafe\u{301}"], ["Caf\u{E9}", "Run"], ["Cafe\u{301}", "Run"]]
+    for index in calendar.events.indices { calendar.events[index].categories = spellings[index] }
+    let fast = try calendar.serializedUTF8()
+    #expect(fast == Array(try calendar.serializedThroughLibicalTree().utf8))
+    #expect(fast.count(where: { $0 == 0xCC }) >= 2)  // U+0301 written twice (0xCC 0x81)
+  }
+
   @Test func emptyAndHeaderOnlyCalendarsAgree() throws {
     for calendar in [
       VCalendar(prodID: "-//x//EN"), VCalendar(prodID: "-//x//EN", method: "REQUEST", name: ""),
