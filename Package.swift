@@ -16,7 +16,10 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
   targets: [
     // C library: the only place libical is named.
@@ -71,14 +74,17 @@ let package = Package(
       ]),
 
     // The subscription feed server (`runmate serve`): a plan's calendar over HTTP for calendar apps, behind secret
-    // tokens. The only module that sees Hummingbird.
+    // tokens, with its Prometheus /metrics. The only module that sees Hummingbird, swift-metrics and Prometheus.
     .target(
       name: "FeedServer",
       dependencies: [
         "RunningCore", "Training", "Logbook", "ICalendar", "Digest",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
       ]),
 
     // CalDAV (RFC 4791) client for `runmate sync`: one calendar collection, a resource per event, ETag
@@ -117,7 +123,12 @@ let package = Package(
     // RunMateTestSupport's fixtureURL)
     .target(name: "RunMateTestSupport", dependencies: ["RunningCore", "PlanEngine"], path: "Tests/RunMateTestSupport"),
     .testTarget(name: "DigestTests", dependencies: ["Digest", "RunMateTestSupport"]),
-    .testTarget(name: "FeedServerTests", dependencies: ["FeedServer", "ICalendar", "Digest", "RunMateTestSupport"]),
+    .testTarget(
+      name: "FeedServerTests",
+      dependencies: [
+        "FeedServer", "ICalendar", "Digest", "Logbook", "RunMateTestSupport",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .testTarget(
       name: "CalDAVTests", dependencies: ["CalDAV", "ICalendar", "Digest", "XMLStream", "RunMateTestSupport"]),
     .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),

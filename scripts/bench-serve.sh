@@ -15,31 +15,7 @@ connections="${2:-32}"
 command -v wrk >/dev/null || { echo "bench-serve: wrk is missing (apt-get install wrk)" >&2; exit 69; }
 swift build -c release --product runmate >&2
 runmate="$PWD/.build/release/runmate"
-work="$(mktemp -d /tmp/runmate-bench-serve-XXXXXX)"
-server=""
-cleanup() {
-  if [[ -n "$server" ]]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export RUNMATE_DB="$work/runmate.sqlite" TZ=UTC
-"$runmate" plan --distance marathon --level intermediate --weeks 18 --start 2027-01-04 --tz Europe/Berlin \
-  --remind 30m --save --name bench --now 2026-12-28 >/dev/null 2>&1
-url="$("$runmate" feed create --plan bench 2>/dev/null)"
-token="${url##*/feeds/}"
-token="${token%.ics}"
-
-start_server() {
-  "$runmate" serve --port 0 "$@" 2>"$work/serve.log" &
-  server=$!
-  for _ in $(seq 1 200); do
-    port="$(sed -n 's/.*address=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.log" | head -n 1)"
-    [[ -n "$port" ]] && return 0
-    sleep 0.05
-  done
-  echo "bench-serve: the server did not start" >&2; cat "$work/serve.log" >&2; exit 1
-}
-stop_server() { kill "$server"; wait "$server" || true; server=""; }
+source scripts/feed-fixture.sh
 rss() { awk '/VmRSS/ { print $2 / 1024 " MB" }' "/proc/$server/status"; }
 
 run_wrk() {  # label, extra wrk arguments

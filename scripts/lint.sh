@@ -15,6 +15,9 @@ boundaries=(
   "CZlib Sources/Archive/"
   "Yams Sources/PlanEngine/"
   "Hummingbird Sources/FeedServer/"
+  "HummingbirdCore Sources/FeedServer/"
+  "Metrics Sources/FeedServer/"
+  "Prometheus Sources/FeedServer/"
   "AsyncHTTPClient Sources/CalDAV/"
 )
 for rule in "${boundaries[@]}"; do

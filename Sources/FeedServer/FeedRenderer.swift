@@ -66,16 +66,17 @@ final class FeedCache: @unchecked Sendable {
     self.render = render
   }
 
-  /// The feed of `planID` at `dataVersion`: the cached one when it was rendered at that value, else a new one.
-  func feed(planID: String, dataVersion: Int64, changedAt: Date) throws -> RenderedFeed {
-    if let cached = lock.withLock({ feeds[planID] }), cached.dataVersion == dataVersion { return cached }
+  /// The feed of `planID` at `dataVersion`: the cached one when it was rendered at that value, else a new one
+  /// (`rendered` says which).
+  func feed(planID: String, dataVersion: Int64, changedAt: Date) throws -> (feed: RenderedFeed, rendered: Bool) {
+    if let cached = lock.withLock({ feeds[planID] }), cached.dataVersion == dataVersion { return (cached, false) }
     let fresh = try render(planID, dataVersion, changedAt)
     lock.withLock {
       // A racing render for a newer value wins; plans gone from the database drop out as their feeds change.
       if let current = feeds[planID], current.dataVersion > fresh.dataVersion { return }
       feeds[planID] = fresh
     }
-    return fresh
+    return (fresh, true)
   }
 
   /// How many renders the cache holds (for tests and logs).

@@ -1,6 +1,7 @@
 import Digest
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logbook
 import Logging
 import NIOCore
@@ -16,38 +17,73 @@ public struct FeedServerConfiguration: Sendable {
   public var systemZone: String
   /// Whether each request is logged (one structured line, at info level).
   public var accessLog: Bool
+  /// How long a connection may stay idle (no request head read, or nothing more after an answer) before it is
+  /// closed: a client that sends half a request and stalls is dropped after this long.
+  public var idleTimeout: Duration
+  /// The most bytes a request head may have (request line and header fields together); more is refused with 400
+  /// while it is read, so no more than this is kept.
+  public var maxRequestHeadBytes: Int
+  /// The most connections open at once; past it, new ones wait in the kernel's backlog.
+  public var maxConnections: Int
+  /// Whether SIGINT and SIGTERM stop the server gracefully (the command); tests stop it by cancelling its task.
+  public var handlesSignals: Bool
 
   /// A configuration.
-  public init(host: String = "127.0.0.1", port: Int = 8080, systemZone: String, accessLog: Bool = true) {
+  public init(
+    host: String = "127.0.0.1", port: Int = 8080, systemZone: String, accessLog: Bool = true,
+    idleTimeout: Duration = .seconds(30), maxRequestHeadBytes: Int = 16 * 1024, maxConnections: Int = 1000,
+    handlesSignals: Bool = true
+  ) {
     self.host = host
     self.port = port
     self.systemZone = systemZone
     self.accessLog = accessLog
+    self.idleTimeout = idleTimeout
+    self.maxRequestHeadBytes = maxRequestHeadBytes
+    self.maxConnections = maxConnections
+    self.handlesSignals = handlesSignals
   }
 }
 
-/// The subscription feed server: `GET /feeds/{token}.ics` and `GET /healthz`, over the logbook at `db`.
+/// The subscription feed server: `GET /feeds/{token}.ics`, `GET /healthz` and `GET /metrics` (HEAD too), over the
+/// logbook at `db`, counting into `metrics` (its own registry: see ``FeedMetrics``).
 ///
-/// Runs until SIGINT or SIGTERM, then stops accepting, finishes the requests in flight and returns
-/// (swift-service-lifecycle's graceful shutdown). `onRunning` gets the bound port once it listens.
+/// Runs until SIGINT or SIGTERM (when `configuration.handlesSignals`) or until its task is cancelled, then stops
+/// accepting, finishes the requests in flight and returns (swift-service-lifecycle's graceful shutdown).
+/// `onRunning` gets the bound port once it listens.
 public func runFeedServer(
-  db: LogbookDatabase, configuration: FeedServerConfiguration, logger: Logger,
+  db: LogbookDatabase, configuration: FeedServerConfiguration, logger: Logger, metrics: FeedMetrics = FeedMetrics(),
   onRunning: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
-  let feeds = FeedRoutes(db: db, systemZone: configuration.systemZone, logger: logger)
+  let feeds = FeedRoutes(db: db, systemZone: configuration.systemZone, logger: logger, metrics: metrics)
   let router = Router()
-  router.add(middleware: GuardAndLogMiddleware(logger: logger, accessLog: configuration.accessLog))
-  router.get("/healthz") { _, _ in try feeds.health() }
-  router.get("/feeds/:file") { request, context in
-    try feeds.feed(file: context.parameters.get("file") ?? "", ifNoneMatch: request.headers[values: .ifNoneMatch])
+  router.add(middleware: GuardAndLogMiddleware(logger: logger, accessLog: configuration.accessLog, metrics: metrics))
+  // HEAD is routed as GET; the middleware sends the head alone.
+  for method in [HTTPRequest.Method.get, .head] {
+    router.on("/healthz", method: method) { _, _ in try feeds.health() }
+    router.on("/metrics", method: method) { _, _ in feeds.metricsText() }
+    router.on("/feeds/:file", method: method) { request, context in
+      try feeds.feed(file: context.parameters.get("file") ?? "", ifNoneMatch: request.headers[values: .ifNoneMatch])
+    }
   }
+  let headLimit = configuration.maxRequestHeadBytes
+  let http1 = HTTP1Channel.Configuration(
+    additionalChannelHandlers: [ConnectionGuardHandler(metrics: metrics, logger: logger)],
+    idleTimeout: TimeAmount(configuration.idleTimeout),
+    httpDecoderConfiguration: .init(
+      maxHeaderFieldSize: headLimit, maxHeaderListSize: headLimit, maxHeaderFieldCount: 100))
   let app = Application(
     router: router,
-    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+    server: .http1(configuration: http1),
+    configuration: .init(
+      address: .hostname(configuration.host, port: configuration.port), serverName: nil,
+      availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
     onServerRunning: { channel in onRunning(channel.localAddress?.port ?? configuration.port) },
     logger: logger)
   let group = ServiceGroup(
-    configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    configuration: .init(
+      services: [app], gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
+      logger: logger))
   try await group.run()
 }
 
@@ -56,12 +92,14 @@ struct FeedRoutes: Sendable {
   let db: LogbookDatabase
   let cache: FeedCache
   let logger: Logger
+  let metrics: FeedMetrics
   /// Last-fetch times are written at most once a minute per feed, off the request path.
   private let fetchWrites = DispatchQueue(label: "runmate.feed.fetch-writes")
 
-  init(db: LogbookDatabase, systemZone: String, logger: Logger) {
+  init(db: LogbookDatabase, systemZone: String, logger: Logger, metrics: FeedMetrics) {
     self.db = db
     self.logger = logger
+    self.metrics = metrics
     cache = FeedCache { planID, version, changedAt in
       try renderFeed(planID: planID, db: db, dataVersion: version, changedAt: changedAt, systemZone: systemZone)
     }
@@ -80,6 +118,13 @@ struct FeedRoutes: Sendable {
     }
   }
 
+  /// Every metric, in the Prometheus text format (version 0.0.4).
+  func metricsText() -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+      body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+  }
+
   /// The feed named by `file` (`TOKEN.ics`): 404 for a malformed, unknown, rotated or revoked token (one answer
   /// for all, so nothing tells them apart); 304 when `ifNoneMatch` holds the current ETag.
   func feed(file: String, ifNoneMatch: [String]) throws -> Response {
@@ -87,7 +132,9 @@ struct FeedRoutes: Sendable {
     guard let access = try db.feedAccess(tokenHash: hash), constantTimeEqual(access.tokenHash, hash) else {
       return notFound()
     }
-    let feed = try cache.feed(planID: access.planID, dataVersion: access.dataVersion, changedAt: access.changedAt)
+    let (feed, rendered) = try cache.feed(
+      planID: access.planID, dataVersion: access.dataVersion, changedAt: access.changedAt)
+    (rendered ? metrics.renders : metrics.cacheHits).increment()
     noteFetch(access)
     var headers: HTTPFields = [
       .eTag: feed.etag, .lastModified: feed.lastModified, .cacheControl: "private, no-cache",
@@ -114,11 +161,13 @@ struct FeedRoutes: Sendable {
     }
   }
 
-  private func notFound() -> Response {
-    Response(
-      status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-      body: .init(byteBuffer: ByteBuffer(string: "no such feed\n")))
-  }
+}
+
+/// The one 404: a malformed, unknown, rotated or revoked token, a path trick, or a path that is not served.
+func notFound() -> Response {
+  Response(
+    status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+    body: .init(byteBuffer: ByteBuffer(string: "no such feed\n")))
 }
 
 /// Whether an If-None-Match header (its field lines) names `etag`: `*`, or the tag itself, weak or not
@@ -135,39 +184,51 @@ func etagMatches(_ etag: String, _ fieldLines: [String]) -> Bool {
   return false
 }
 
-/// Refuses path tricks before routing (400 for `..`, a backslash, or an encoded slash, backslash, dot or NUL), and
-/// logs one structured line per request with the token replaced by `<token>`.
+/// Guards every request before routing, then logs and counts it:
+/// - a method other than GET or HEAD: 405 with `Allow: GET, HEAD`;
+/// - a request with a body (a Content-Length above 0, or a Transfer-Encoding): 413, with `Connection: close`, the
+///   body never read (``ConnectionGuardHandler`` closes the connection after the answer);
+/// - a path trick (see ``isPathTrick(_:)``): 404, as for an unknown token;
+/// then one structured access-log line (the token replaced by `<token>`) and the request counted by route and status
+/// with its latency.
 struct GuardAndLogMiddleware<Context: RequestContext>: RouterMiddleware {
   let logger: Logger
   let accessLog: Bool
+  let metrics: FeedMetrics
 
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
     -> Response
   {
     let start = ContinuousClock.now
     let path = request.uri.path
+    let hasBody = declaresBody(request.headers)
     var response: Response
-    if isPathTrick(path) {
-      response = Response(status: .badRequest)
+    if request.method != .get, request.method != .head {
+      response = Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
+    } else if hasBody {
+      response = Response(status: .contentTooLarge)
+    } else if isPathTrick(path) {
+      response = notFound()
     } else {
       do {
         response = try await next(request, context)
       } catch let error as HTTPError {
-        response = Response(status: error.status)
+        response = error.status == .notFound ? notFound() : Response(status: error.status)
       } catch {
         logger.error("request failed", metadata: ["path": "\(redacted(path))", "error": "\(error)"])
         response = Response(status: .internalServerError)
       }
     }
+    if hasBody { response.headers[.connection] = "close" }
+    if request.method == .head { response = response.createHeadResponse() }
+    let elapsed = start.duration(to: .now)
+    metrics.recordRequest(route: FeedRoute(path: path), status: Int(response.status.code), duration: elapsed)
     if accessLog {
-      let elapsed = start.duration(to: .now)
-      let milliseconds =
-        Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
       logger.info(
         "request",
         metadata: [
           "method": "\(request.method.rawValue)", "path": "\(redacted(path))",
-          "status": "\(response.status.code)", "ms": "\(String(format: "%.2f", milliseconds))",
+          "status": "\(response.status.code)", "ms": "\(String(format: "%.2f", seconds(elapsed) * 1000))",
           "bytes": "\(response.body.contentLength.map(String.init) ?? "-")",
         ])
     }
@@ -175,15 +236,54 @@ struct GuardAndLogMiddleware<Context: RequestContext>: RouterMiddleware {
   }
 }
 
-/// A path that tries to leave its directory or hide a separator: `..`, a backslash, `%2F`, `%5C`, `%2E`, `%00`.
-func isPathTrick(_ path: String) -> Bool {
-  let lowered = path.lowercased()
-  return lowered.contains("..") || lowered.contains("\\")
-    || ["%2f", "%5c", "%2e", "%00"].contains { lowered.contains($0) }
+/// Whether a request says it carries a body: a Content-Length other than 0, or any Transfer-Encoding.
+func declaresBody(_ headers: HTTPFields) -> Bool {
+  if headers[.transferEncoding] != nil { return true }
+  return headers[values: .contentLength].contains { $0.trimmingCharacters(in: .whitespaces) != "0" }
 }
 
-/// `path` with a feed token replaced by `<token>` (the token is the secret: it never reaches a log).
+/// A path that is none of ours and tries something: any byte outside letters, digits and `-._~/` (so every
+/// percent-encoding: `%2F`, `%2e%2e`, `%252e`, `%00`; a backslash; a NUL), a segment that starts with a dot (`.`,
+/// `..`, hidden files), or an empty segment (`//`). The token alphabet is base64url, so no feed address contains any
+/// of them.
+func isPathTrick(_ path: String) -> Bool {
+  if path.contains("/.") || path.contains("..") || path.contains("//") { return true }
+  return !path.utf8.allSatisfy { byte in
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return true
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+      return true
+    default:
+      return false
+    }
+  }
+}
+
+/// `path` with every run of 16 or more token characters (base64url) replaced by `<token>`, wherever it stands
+/// (`/feeds/<token>.ics`, `//feeds/<token>.ics`, `/feeds/%41<token>.ics`), cut at 200 characters: a token is the
+/// secret, and it never reaches a log.
 func redacted(_ path: String) -> String {
-  guard path.hasPrefix("/feeds/") else { return path.count > 200 ? String(path.prefix(200)) + "…" : path }
-  return "/feeds/<token>" + (path.hasSuffix(".ics") ? ".ics" : "")
+  var output = ""
+  var run = ""
+  func flush() {
+    output += run.count >= 16 ? "<token>" : run
+    run = ""
+  }
+  for character in path.prefix(200) {
+    if character.isASCII, character.isLetter || character.isNumber || character == "-" || character == "_" {
+      run.append(character)
+    } else {
+      flush()
+      output.append(character)
+    }
+  }
+  flush()
+  return path.count > 200 ? output + "…" : output
+}
+
+/// A duration in seconds.
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }

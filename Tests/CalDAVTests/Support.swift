@@ -106,27 +106,6 @@ final class RadicaleServer {
   }
 }
 
-/// A port on 127.0.0.1 that was free a moment ago (bound to port 0, read back, closed).
-func freeLoopbackPort() throws -> Int {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  try #require(fd >= 0)
-  defer { close(fd) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = 0
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  let bound = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-  }
-  try #require(bound == 0)
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let named = withUnsafeMutablePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-  }
-  try #require(named == 0)
-  return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// A blocking URLSession request; status 0 when no connection could be made.
 func syncRequest(
   _ method: String, _ url: String, headers: [String: String], body: String?, user: String, password: String
@@ -183,40 +162,8 @@ struct SyncFixture {
   }
 
   /// Runs `runmate` on this database (with `environment` added).
-  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
-    stdout: String, stderr: String, status: Int32
-  ) {
-    var env = ProcessInfo.processInfo.environment
-    env["RUNMATE_DB"] = database.path
-    env["RUNMATE_TEMPLATES"] = nil
-    env["SOURCE_DATE_EPOCH"] = nil
-    env["RUNMATE_CALDAV_PASSWORD"] = nil
-    env["TZ"] = "UTC"
-    for (key, value) in environment { env[key] = value }
-    let process = Process()
-    process.executableURL = try runmateBinary()
-    process.arguments = arguments
-    process.currentDirectoryURL = repositoryRoot
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    final class Box: @unchecked Sendable { var data = Data() }
-    let box = Box()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      box.data = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return (
-      String(decoding: output, as: UTF8.self), String(decoding: box.data, as: UTF8.self), process.terminationStatus
-    )
+  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> RunmateOutcome {
+    try runRunmate(arguments, database: database, environment: environment)
   }
 
   /// `runmate sync --caldav URL --user ana --password-file …` with `extra` arguments.
