@@ -105,7 +105,7 @@ extension CalDAVClient {
         url: start.absoluteString,
         detail: "the server names no calendar home for user \(account.user) (give the calendar's own URL)")
     }
-    try Self.checkTarget(homeURL, from: start)
+    try Self.checkTarget(homeURL)
     return .home(homeURL, calendars: try await calendars(in: homeURL))
   }
 
@@ -141,7 +141,7 @@ extension CalDAVClient {
         else {
           throw .notACalendar(url: target.absoluteString, detail: "HTTP \(response.status) without a Location")
         }
-        try Self.checkTarget(next, from: url)
+        try Self.checkTarget(next)
         target = next
       case 401, 403: throw .unauthorized(user: account.user, status: response.status)
       case 404, 405, 501: return (target, nil)
@@ -154,7 +154,7 @@ extension CalDAVClient {
 
   /// A redirect or a home on another server is followed only over https (or http on this machine): the password
   /// goes with every request.
-  static func checkTarget(_ url: URL, from start: URL) throws(CalDAVError) {
+  static func checkTarget(_ url: URL) throws(CalDAVError) {
     let scheme = url.scheme?.lowercased()
     guard scheme == "https" || (scheme == "http" && CalDAVAccount.isLoopback(url.host ?? "")) else {
       throw .insecure(url: url.absoluteString)
