@@ -77,9 +77,12 @@ extension LogbookDatabase {
     }
   }
 
-  private func feedRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) throws(LogbookError) -> T {
+  /// Reads in a transaction, or without one when `unsafe` (one statement only: see GRDB's `unsafeRead`).
+  private func feedRead<T: Sendable>(
+    unsafe: Bool = false, _ body: @escaping @Sendable (Database) throws -> T
+  ) throws(LogbookError) -> T {
     do {
-      return try writer.read(body)
+      return try unsafe ? writer.unsafeRead(body) : writer.read(body)
     } catch {
       throw LogbookDatabase.describe(error, path: path)
     }
@@ -158,16 +161,17 @@ extension LogbookDatabase {
   public func feedAccess(tokenHash: [UInt8]) throws(LogbookError) -> FeedAccess? {
     guard tokenHash.count == 32 else { return nil }
     let key = Data(tokenHash)
-    return try feedRead { db in
-      guard
-        let row = try Row.fetchOne(
-          db,
-          sql: """
-            SELECT feedToken.id, feedToken.planID, feedToken.tokenHash, feedToken.lastFetchAt,
-              dataVersion.version, dataVersion.changedAt
-            FROM feedToken, dataVersion WHERE feedToken.tokenHash = ?
-            """, arguments: [key])
-      else { return nil }
+    // One statement on every feed request: read outside an explicit transaction (a single SELECT sees one
+    // snapshot of both tables by itself) and from the connection's statement cache, so a request costs one step of
+    // a prepared statement instead of BEGIN, a fresh compile and COMMIT.
+    return try feedRead(unsafe: true) { db in
+      let statement = try db.cachedStatement(
+        sql: """
+          SELECT feedToken.id, feedToken.planID, feedToken.tokenHash, feedToken.lastFetchAt,
+            dataVersion.version, dataVersion.changedAt
+          FROM feedToken, dataVersion WHERE feedToken.tokenHash = ?
+          """)
+      guard let row = try Row.fetchOne(statement, arguments: [key]) else { return nil }
       let stored: Data = row[2]
       return FeedAccess(
         feedID: row[0], planID: row[1], tokenHash: Array(stored), lastFetchAt: row[3], dataVersion: row[4],
