@@ -4,7 +4,12 @@
 # serialize-only of the very same .ics (../shared/tools/perf/libical-bench.c, `icalcomponent_as_ical_string_r` of the
 # parsed tree, bytes too). runmate-bench's last line also gives `serialized()`, the same text as a Swift String.
 #
-#   scripts/bench-render.sh [RUNS]    # RUNS interleaved runs of both per calendar (default 5), best of each kept
+#   scripts/bench-render.sh [RUNS]    # RUNS interleaved pairs of runs per calendar (default 9)
+#
+# Each pair runs runmate, then C, on the same file, one right after the other, and gives one ratio. The figure to
+# read is the median of those ratios: this machine's speed swings by a third from second to second (shared host),
+# and a pair sees the same swing on both sides, while the best of each side apart rewards whichever got the luckier
+# second. The best events/s of each side are printed too.
 #
 # Calendars: a half marathon (advanced, 14 weeks), a marathon (intermediate, 18 weeks), and five marathon plans in
 # one calendar; times 06:30 (Saturday 08:00) in Europe/Berlin, the default reminders (30 min before, 20:00 the
@@ -13,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-runs="${1:-5}"
+runs="${1:-9}"
 swift build -c release --product runmate-bench >&2
 bench=.build/release/runmate-bench
 scratch=$(mktemp -d)
@@ -29,11 +34,12 @@ else
   echo "bench-render: $perf_dir/libical-bench.c not found: runmate's figures only" >&2
 fi
 
-printf '%-38s %7s %18s %18s %7s\n' "calendar" "events" "runmate events/s" "C serialize ev/s" "ratio"
+printf '%-38s %7s %18s %18s %13s %17s\n' "calendar" "events" "runmate best ev/s" "C best ev/s" "median ratio" \
+  "ratios (min-max)"
 run() {
   local label="$1" rounds="$2"
   shift 2
-  local ics="$scratch/plan.ics" best_r=0 best_c=0 events=0 line r c
+  local ics="$scratch/plan.ics" best_r=0 best_c=0 events=0 line r c ratios=()
   for _ in $(seq "$runs"); do
     line=$("$bench" render --templates plan-templates --rounds "$rounds" --out "$ics" "$@")
     events=$(sed -E 's/^([0-9]+) events.*/\1/' <<<"$line")
@@ -42,13 +48,18 @@ run() {
     if [ -n "$c_bench" ]; then
       c=$("$c_bench" "$ics" "$rounds" | sed -E 's/.*C libical serialize ([0-9]+) events\/s.*/\1/')
       [ "$c" -gt "$best_c" ] && best_c=$c
+      ratios+=("$(awk -v r="$r" -v c="$c" 'BEGIN { printf "%.3f", r / c }')")
     fi
   done
   if [ -n "$c_bench" ]; then
-    printf '%-38s %7s %18s %18s %7s\n' "$label" "$events" "$best_r" "$best_c" \
-      "$(awk -v r="$best_r" -v c="$best_c" 'BEGIN { printf "%.2f", r / c }')"
+    local sorted median
+    sorted=$(printf '%s\n' "${ratios[@]}" | sort -n)
+    median=$(awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f", m }' \
+      <<<"$sorted")
+    printf '%-38s %7s %18s %18s %13s %17s\n' "$label" "$events" "$best_r" "$best_c" "$median" \
+      "$(head -n 1 <<<"$sorted" | awk '{ printf "%.2f", $1 }')-$(tail -n 1 <<<"$sorted" | awk '{ printf "%.2f", $1 }')"
   else
-    printf '%-38s %7s %18s %18s %7s\n' "$label" "$events" "$best_r" "-" "-"
+    printf '%-38s %7s %18s %18s %13s %17s\n' "$label" "$events" "$best_r" "-" "-" "-"
   fi
   echo "    last run: $line" >&2
 }
