@@ -97,13 +97,19 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
 
+    // A saved plan synced into a CalDAV calendar: the plan's calendar (Training) as one resource per event,
+    // what the last sync stored (Logbook), the steps and requests (CalDAV), and what reached the server recorded.
+    .target(
+      name: "PlanSync",
+      dependencies: ["CalDAV", "CalendarExport", "Digest", "ICalendar", "Logbook", "PlanEngine", "Training"]),
+
     // Command-line tool: the composition root (reads files, the clock, formats output).
     .executableTarget(
       name: "runmate",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity",
         "TrainingProgress",
-        "Health", "Training", "FeedServer", "CalDAV", "Digest", "ICalendar",
+        "Health", "Training", "FeedServer", "CalDAV", "PlanSync", "Digest", "ICalendar",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -131,6 +137,12 @@ let package = Package(
       ]),
     .testTarget(
       name: "CalDAVTests", dependencies: ["CalDAV", "ICalendar", "Digest", "XMLStream", "RunMateTestSupport"]),
+    .testTarget(
+      name: "PlanSyncTests",
+      dependencies: [
+        "PlanSync", "CalDAV", "CalendarExport", "Digest", "ICalendar", "Logbook", "PlanEngine", "RunningCore",
+        "Scheduling", "RunMateTestSupport",
+      ]),
     .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),
     .testTarget(name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),

@@ -1,11 +1,7 @@
 import ArgumentParser
 import CalDAV
-import CalendarExport
-import Digest
 import Foundation
-import ICalendar
-import Logbook
-import Training
+import PlanSync
 
 /// `runmate sync --caldav URL`: the plan's events in a CalDAV calendar collection, one resource each.
 struct SyncCommand: ParsableCommand {
@@ -85,89 +81,18 @@ struct SyncCommand: ParsableCommand {
     else { return }
     try database.requireExisting()
     let db = try database.open()
-    let saved = try db.plan(named: planName)
-    let settings =
-      try db.scheduleSettings(ofPlan: saved.id)
-      ?? profileSettings(try db.profile(named: nil), systemZone: TimeZone.current.identifier).settings
-    let schedule = try settings.schedule(saved.plan)
-    let identity = ExportOptions.identity(of: saved.plan)
-    let collection = account.collectionKey
-    let records = try db.caldavRecords(identity: identity, collection: collection)
+    let request = PlanSyncRequest(
+      account: account, planName: planName, mode: remove ? .remove : .sync, dryRun: dryRun, force: force,
+      calendarChosen: calendarName != nil, now: try clock.instant(), systemZone: TimeZone.current.identifier)
+    let box = ResultBox<PlanSyncResult>()
+    if case .failure(let error) = blockingRun({ box.value = try await syncPlan(request, db: db) }) { throw error }
+    guard let result = box.value else { return }
 
-    // SEQUENCE counts from what this collection last received (else from the last file export).
-    let previous: VCalendar?
-    if records.isEmpty {
-      previous = try lastExport(of: saved.plan, in: db)?.calendar
-    } else {
-      var events: [VEvent] = []
-      for record in records {
-        do {
-          events += try VCalendar.parse(record.body).events
-        } catch {
-          throw ExportError.unreadableCalendar(file: "the CalDAV sync record of \(record.uid) in \(db.path)", error)
-        }
-      }
-      previous = VCalendar(prodID: "-//RunningMate//runmate 0.1//EN", events: events)
-    }
-    let export = try planCalendar(
-      saved.plan, schedule: schedule, settings: settings, previous: previous, now: try clock.instant())
-    let outgoing = remove ? [] : try Self.resources(of: export.calendar)
-    let stored = records.map {
-      SyncedResource(uid: $0.uid, href: $0.href, etag: $0.etag, hash: $0.bodyHash, label: $0.label)
-    }
-    let bodies = Dictionary(outgoing.map { ($0.uid, $0.body) }, uniquingKeysWith: { first, _ in first })
-
-    let force = self.force
-    let dryRun = self.dryRun
-    let box = SyncBox()
-    let outcome = blockingRun {
-      let client = CalDAVClient(account: account)
-      do {
-        let members = try await Self.members(client, calendarChosen: calendarName != nil)
-        let steps = planSync(
-          events: outgoing, stored: stored, server: members, hrefFor: account.href(forName:), force: force)
-        box.steps = steps
-        if !dryRun {
-          let (outcomes, error) = await runSync(steps, client: client)
-          box.outcomes = outcomes
-          box.error = error
-        }
-      } catch {
-        await client.shutdown()
-        throw error
-      }
-      await client.shutdown()
-    }
-    if case .failure(let error) = outcome { throw error }
-
-    let shown = "plan '\(terminalSafe(saved.name))' → \(terminalSafe(collection))"
-    if dryRun {
-      try writeText(SyncReport.dryRun(box.steps, target: shown))
-      return
-    }
-    // What reached the server is recorded, also when a later request failed (the next sync starts from there).
-    var records2: [CalDAVRecord] = []
-    var removed: [String] = []
-    for outcome in box.outcomes {
-      switch outcome {
-      case .stored(let event, let href, let etag, _):
-        records2.append(
-          CalDAVRecord(
-            uid: event.uid, href: href, etag: etag, bodyHash: event.hash,
-            body: String(decoding: bodies[event.uid] ?? event.body, as: UTF8.self), label: event.label))
-      case .removed(let uid, _, _): removed.append(uid)
-      case .unchanged, .conflict: break
-      }
-    }
-    if !records2.isEmpty || !removed.isEmpty {
-      try db.recordCalDAVSync(
-        identity: identity, collection: collection, stored: records2, removed: removed, at: Date())
-    }
-    try writeText(SyncReport.done(box.outcomes, target: shown))
-    if !remove { try writeText(Self.otherPlans(in: db, collection: collection, besides: identity)) }
-    if let error = box.error { throw error }
-    let conflicts = box.outcomes.filter { if case .conflict = $0 { return true } else { return false } }.count
-    if conflicts > 0 { throw SyncConflicts(count: conflicts) }
+    let shown = "plan '\(terminalSafe(result.planName))' → \(terminalSafe(result.collection))"
+    if dryRun { return try writeText(SyncReport.dryRun(result.steps, target: shown)) }
+    try writeText(SyncReport.done(result.outcomes, target: shown) + SyncReport.leftovers(result.leftovers))
+    if let error = result.error { throw error }
+    if result.conflicts > 0 { throw SyncConflicts(count: result.conflicts) }
   }
 
   /// The account with the calendar to sync to: the URL given, or the calendar `--calendar` names among the
@@ -177,66 +102,17 @@ struct SyncCommand: ParsableCommand {
   {
     var account = try CalDAVAccount(url: url, user: user, password: password)
     guard list || calendar != nil else { return account }
-    let box = DiscoveryBox()
-    let outcome = blockingRun { [account] in
-      let client = CalDAVClient(account: account)
-      do {
-        box.discovery = try await client.discover()
-      } catch {
-        await client.shutdown()
-        throw error
-      }
-      await client.shutdown()
+    let box = ResultBox<Discovery>()
+    if case .failure(let error) = blockingRun({ [account] in box.value = try await discoverCalendars(account) }) {
+      throw error
     }
-    if case .failure(let error) = outcome { throw error }
-    guard let discovery = box.discovery else { return nil }
+    guard let discovery = box.value else { return nil }
     if list {
       try writeText(Self.listing(discovery))
       return nil
     }
     if let calendar { account.collection = try discovery.calendar(named: calendar).url }
     return account
-  }
-
-  /// The collection's members; when the URL is the account rather than a calendar, the error names the account's
-  /// calendars to choose from.
-  static func members(_ client: CalDAVClient, calendarChosen: Bool) async throws -> [String: DAVEntry] {
-    do {
-      return try await client.members()
-    } catch {
-      guard case .notACalendar(let url, let detail) = error, !calendarChosen,
-        let discovery = try? await client.discover(), case .home = discovery, !discovery.eventCalendars.isEmpty
-      else { throw error }
-      let names = discovery.eventCalendars.map(\.name)
-      if error.isMissingCollection {
-        throw CalDAVError.notACalendar(
-          url: url,
-          detail: "\(detail); the account's calendars: \(names.map { "'\($0)'" }.joined(separator: ", ")) "
-            + "(--calendar NAME picks one; --list-calendars shows their URLs)")
-      }
-      throw CalDAVError.chooseCalendar(url: client.account.collection.absoluteString, available: names)
-    }
-  }
-
-  /// A note on the events other plans' syncs left in this calendar (an earlier plan for a moved race, say), and how
-  /// to remove them; "" when there are none.
-  static func otherPlans(in db: LogbookDatabase, collection: String, besides identity: String) throws -> String {
-    let counts = try db.caldavIdentities(collection: collection).filter { $0.key != identity }
-    guard !counts.isEmpty else { return "" }
-    let plans = try db.plans()
-    var lines: [String] = []
-    for (other, count) in counts.sorted(by: { $0.key < $1.key }) {
-      let events = "\(count) event\(count == 1 ? "" : "s")"
-      if let plan = plans.first(where: { ExportOptions.identity(of: $0.plan) == other }) {
-        lines.append(
-          "note: this calendar also holds \(events) of plan '\(terminalSafe(plan.name))' (race "
-            + "\(plan.plan.goal.raceDate)); `runmate sync --plan '\(terminalSafe(plan.name))' --remove` with the same "
-            + "--caldav deletes them")
-      } else {
-        lines.append("note: this calendar also holds \(events) of a plan no longer in this logbook")
-      }
-    }
-    return lines.joined(separator: "\n") + "\n"
   }
 
   /// `--list-calendars`: one line per calendar, its name and URL (tasks-only lists marked).
@@ -271,49 +147,11 @@ struct SyncCommand: ParsableCommand {
     throw CLIError.missingOption(
       option: "--password-file", allowed: "a file holding the password, or $RUNMATE_CALDAV_PASSWORD")
   }
-
-  /// Each event not cancelled, as its own calendar object (a dropped workout is deleted from the collection, not
-  /// kept there cancelled). No METHOD: a calendar collection's resources carry none (RFC 4791 §4.1).
-  static func resources(of calendar: VCalendar) throws -> [OutgoingEvent] {
-    var resources: [OutgoingEvent] = []
-    for event in calendar.events where event.status != .cancelled {
-      let one = VCalendar(prodID: calendar.prodID, method: nil, name: nil, events: [event])
-      let text: String
-      do {
-        text = try one.serialized()
-      } catch {
-        throw ExportError.calendarLibrary(error)
-      }
-      let body = Array(text.utf8)
-      resources.append(
-        OutgoingEvent(
-          uid: event.uid, body: body, hash: SHA256.digest(body), label: "\(describeStart(event.start)) \(event.summary)"
-        ))
-    }
-    return resources
-  }
-
-  /// `2027-01-05` or `2027-01-05 06:30`.
-  static func describeStart(_ time: EventTime) -> String {
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    switch time {
-    case .date(let d): return "\(d.year)-\(two(d.month))-\(two(d.day))"
-    case .zoned(let t, _), .utc(let t), .floating(let t):
-      return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute))"
-    }
-  }
 }
 
-/// What discovery found (written by one task, read after it ends).
-private final class DiscoveryBox: @unchecked Sendable {
-  var discovery: Discovery?
-}
-
-/// What the async part of a sync hands back to the command (written by one task, read after it ends).
-private final class SyncBox: @unchecked Sendable {
-  var steps: [SyncStep] = []
-  var outcomes: [SyncOutcome] = []
-  var error: CalDAVError?
+/// What an async call hands back to the command (written by one task, read after it ends).
+private final class ResultBox<Value>: @unchecked Sendable {
+  var value: Value?
 }
 
 /// The lines `runmate sync` prints.
@@ -375,6 +213,20 @@ enum SyncReport {
       "synced \(target): \(counts.create) created, \(counts.update) updated, \(counts.delete) deleted, "
         + "\(counts.unchanged) unchanged, \(counts.conflict) conflict\(counts.conflict == 1 ? "" : "s")")
     return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+extension SyncReport {
+  /// A note per other plan whose events are in the same calendar, and how to remove them; "" when there are none.
+  static func leftovers(_ leftovers: [LeftoverEvents]) -> String {
+    leftovers.map { other in
+      let events = "\(other.count) event\(other.count == 1 ? "" : "s")"
+      guard let name = other.planName.map({ terminalSafe($0) }) else {
+        return "note: this calendar also holds \(events) of a plan no longer in this logbook\n"
+      }
+      return "note: this calendar also holds \(events) of plan '\(name)' (race \(other.raceDate ?? "?")); "
+        + "`runmate sync --plan '\(name)' --remove` with the same --caldav deletes them\n"
+    }.joined()
   }
 }
 
