@@ -7,34 +7,6 @@ import Testing
 /// files on disk and parsed by libical (the ICalendar module), and compared with `runmate export` of the plan.
 @Suite(.serialized, .enabled(if: hasRadicale, "needs radicale (scripts/setup.sh installs it)"))
 struct RadicaleSyncTests {
-  /// The events of `files` by UID, each file checked to hold exactly one VEVENT named after its UID.
-  func eventsByUID(_ files: [String: String]) throws -> [String: VEvent] {
-    var events: [String: VEvent] = [:]
-    for (name, text) in files {
-      let calendar = try VCalendar.parse(text)
-      #expect(calendar.events.count == 1, "\(name) holds \(calendar.events.count) events")
-      guard let event = calendar.events.first else { continue }
-      #expect(name == event.uid + ".ics")
-      #expect(events[event.uid] == nil, "two resources for \(event.uid)")
-      events[event.uid] = event
-    }
-    return events
-  }
-
-  /// The events `runmate export` writes for the plan now, without the cancelled ones, by UID.
-  func exported(_ fixture: SyncFixture, now: String) throws -> [String: VEvent] {
-    let export = try fixture.run(["export", "--plan", "spring", "--out", "-", "--now", now])
-    try #require(export.status == 0, "\(export.stderr)")
-    let calendar = try VCalendar.parse(export.stdout)
-    return Dictionary(
-      calendar.events.filter { $0.status != .cancelled }.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
-  }
-
-  func same(_ a: VEvent, _ b: VEvent) -> Bool {
-    a.start == b.start && a.end == b.end && a.summary == b.summary && a.alarms == b.alarms
-      && a.description == b.description
-  }
-
   @Test func firstSyncCreatesAResourcePerEventAndAChangeUpdatesThemInPlace() throws {
     let server = try RadicaleServer()
     defer { server.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 import RunMateTestSupport
 import Testing
 
@@ -14,10 +15,44 @@ let radicalePath = "/usr/bin/radicale"
 /// Whether Radicale is installed (a local convenience: CI always has it).
 let hasRadicale = FileManager.default.isExecutableFile(atPath: radicalePath)
 
+/// A CalDAV server a test started, with one calendar collection.
+protocol CalDAVTestServer {
+  /// The calendar collection's URL.
+  var calendarURL: String { get }
+}
+
+/// The events of `files` by UID, each file checked to hold exactly one VEVENT named after its UID.
+func eventsByUID(_ files: [String: String]) throws -> [String: VEvent] {
+  var events: [String: VEvent] = [:]
+  for (name, text) in files {
+    let calendar = try VCalendar.parse(text)
+    #expect(calendar.events.count == 1, "\(name) holds \(calendar.events.count) events")
+    guard let event = calendar.events.first else { continue }
+    #expect(name == event.uid + ".ics")
+    #expect(events[event.uid] == nil, "two resources for \(event.uid)")
+    events[event.uid] = event
+  }
+  return events
+}
+
+/// The events `runmate export` writes for the plan now, without the cancelled ones, by UID.
+func exported(_ fixture: SyncFixture, now: String) throws -> [String: VEvent] {
+  let export = try fixture.run(["export", "--plan", "spring", "--out", "-", "--now", now])
+  try #require(export.status == 0, "\(export.stderr)")
+  let calendar = try VCalendar.parse(export.stdout)
+  return Dictionary(
+    calendar.events.filter { $0.status != .cancelled }.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
+}
+
+func same(_ a: VEvent, _ b: VEvent) -> Bool {
+  a.start == b.start && a.end == b.end && a.summary == b.summary && a.alarms == b.alarms
+    && a.description == b.description
+}
+
 /// A real Radicale on a free loopback port, in a temporary directory: htpasswd users in plain text
 /// (`ana:secret`), the collections on disk, a calendar `/ana/running/` (in the user's principal
 /// collection `/ana/`, a plain collection).
-final class RadicaleServer {
+final class RadicaleServer: CalDAVTestServer {
   let directory: URL
   let port: Int
   let process = Process()
@@ -167,7 +202,7 @@ struct SyncFixture {
   }
 
   /// `runmate sync --caldav URL --user ana --password-file …` with `extra` arguments.
-  func sync(_ server: RadicaleServer, _ extra: [String] = [], now: String) throws -> (
+  func sync(_ server: some CalDAVTestServer, _ extra: [String] = [], now: String) throws -> (
     stdout: String, stderr: String, status: Int32
   ) {
     try run(
