@@ -146,7 +146,7 @@ struct LogbookFixture {
         "--now", "9999-12-01T00:00:00Z",
       ],
       message: "runmate: --now: '9999-12-01T00:00:00Z' is not valid, allowed is a date YYYY-MM-DD or an ISO 8601 "
-        + "time, from 1900 to 2200"),
+        + "time with its offset such as 2026-11-26T08:00:00Z, from 1900 to 2200"),
     Case(
       arguments: ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8"],
       message: "runmate: SOURCE_DATE_EPOCH: '1e300' is not valid, allowed is seconds since 1970, from -2208988800 "

@@ -83,7 +83,12 @@ import Testing
     #expect(result.status == 64)
     #expect(
       result.stderr == "runmate: --now: 'yesterday' is not valid, allowed is a date YYYY-MM-DD or an ISO 8601 "
-        + "time, from 1900 to 2200\n")
+        + "time with its offset such as 2026-11-26T08:00:00Z, from 1900 to 2200\n")
+    // A local time without seconds or offset: the same time in UTC is suggested.
+    let local = try runmate(
+      ["plan", "--distance", "5k", "--level", "beginner", "--weeks", "8", "--now", "2026-11-26T08:00"])
+    #expect(local.status == 64)
+    #expect(local.stderr.hasSuffix(" (did you mean '2026-11-26T08:00:00Z'?)\n"), "\(local.stderr)")
   }
 
   @Test func unknownOptionIsAUsageError() throws {

@@ -140,9 +140,19 @@ struct ClockOptions: ParsableArguments {
   static let seconds: ClosedRange<TimeInterval> = -2_208_988_800...7_289_654_399
 
   static func badNow(_ text: String) -> CLIError {
-    .invalidOption(
+    // A time without seconds or offset (`2026-11-26T08:00`) is the likeliest miss: suggest it in UTC.
+    let suggestion =
+      if text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/) != nil {
+        text + ":00Z"
+      } else if text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/) != nil {
+        text + "Z"
+      } else {
+        nil as String?
+      }
+    return .invalidOption(
       option: "--now", value: text,
-      allowed: "a date YYYY-MM-DD or an ISO 8601 time, from 1900 to 2200", suggestion: nil)
+      allowed: "a date YYYY-MM-DD or an ISO 8601 time with its offset such as 2026-11-26T08:00:00Z, from 1900 to 2200",
+      suggestion: suggestion)
   }
 
   /// `SOURCE_DATE_EPOCH`, when set: whole or decimal seconds since 1970, in the years 1900 to 2200.
