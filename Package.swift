@@ -133,7 +133,7 @@ let package = Package(
       name: "FeedServerTests",
       dependencies: [
         "FeedServer", "ICalendar", "Digest", "Logbook", "RunMateTestSupport",
-        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
       ]),
     .testTarget(
       name: "CalDAVTests", dependencies: ["CalDAV", "ICalendar", "Digest", "XMLStream", "RunMateTestSupport"]),

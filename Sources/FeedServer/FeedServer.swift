@@ -27,12 +27,15 @@ public struct FeedServerConfiguration: Sendable {
   public var maxConnections: Int
   /// Whether SIGINT and SIGTERM stop the server gracefully (the command); tests stop it by cancelling its task.
   public var handlesSignals: Bool
+  /// Whether `GET /metrics` answers any peer; by default only this machine (a loopback peer: Prometheus on the
+  /// same host, or a proxy that serves it): others get the same 404 as any unknown path.
+  public var metricsFromAnyPeer: Bool
 
   /// A configuration.
   public init(
     host: String = "127.0.0.1", port: Int = 8080, systemZone: String, accessLog: Bool = true,
     idleTimeout: Duration = .seconds(30), maxRequestHeadBytes: Int = 16 * 1024, maxConnections: Int = 1000,
-    handlesSignals: Bool = true
+    handlesSignals: Bool = true, metricsFromAnyPeer: Bool = false
   ) {
     self.host = host
     self.port = port
@@ -42,6 +45,7 @@ public struct FeedServerConfiguration: Sendable {
     self.maxRequestHeadBytes = maxRequestHeadBytes
     self.maxConnections = maxConnections
     self.handlesSignals = handlesSignals
+    self.metricsFromAnyPeer = metricsFromAnyPeer
   }
 }
 
@@ -56,12 +60,15 @@ public func runFeedServer(
   onRunning: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
   let feeds = FeedRoutes(db: db, systemZone: configuration.systemZone, logger: logger, metrics: metrics)
-  let router = Router()
+  let router = Router(context: FeedRequestContext.self)
+  let metricsFromAnyPeer = configuration.metricsFromAnyPeer
   router.add(middleware: GuardAndLogMiddleware(logger: logger, accessLog: configuration.accessLog, metrics: metrics))
   // HEAD is routed as GET; the middleware sends the head alone.
   for method in [HTTPRequest.Method.get, .head] {
     router.on("/healthz", method: method) { _, _ in try feeds.health() }
-    router.on("/metrics", method: method) { _, _ in feeds.metricsText() }
+    router.on("/metrics", method: method) { _, context in
+      metricsFromAnyPeer || isLocalPeer(context.remoteAddress) ? feeds.metricsText() : notFound()
+    }
     router.on("/feeds/:file", method: method) { request, context in
       try feeds.feed(file: context.parameters.get("file") ?? "", ifNoneMatch: request.headers[values: .ifNoneMatch])
     }
@@ -85,6 +92,35 @@ public func runFeedServer(
       services: [app], gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
       logger: logger))
   try await group.run()
+}
+
+/// Hummingbird's basic request context with the peer's address (for `/metrics`, which answers this machine only).
+struct FeedRequestContext: RequestContext, RemoteAddressRequestContext {
+  var coreContext: CoreRequestContextStorage
+  /// The peer, as the connection's channel has it.
+  let remoteAddress: SocketAddress?
+
+  init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    remoteAddress = source.channel.remoteAddress
+  }
+}
+
+/// Whether `peer` is this machine: an IPv4 loopback address (127.0.0.0/8), `::1`, an IPv4-mapped loopback
+/// (`::ffff:127.x.x.x`) or a Unix socket. Unknown: no.
+func isLocalPeer(_ peer: SocketAddress?) -> Bool {
+  switch peer {
+  case .v4(let address)?:
+    return UInt32(bigEndian: address.address.sin_addr.s_addr) >> 24 == 127
+  case .v6(let address)?:
+    let bytes = withUnsafeBytes(of: address.address.sin6_addr) { Array($0) }
+    if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }
+    return bytes.prefix(12).elementsEqual([UInt8](repeating: 0, count: 10) + [0xff, 0xff]) && bytes[12] == 127
+  case .unixDomainSocket?:
+    return true
+  case nil:
+    return false
+  }
 }
 
 /// The handlers, with the database, the cache and the time zone they need.

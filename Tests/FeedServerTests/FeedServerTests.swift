@@ -202,8 +202,11 @@ final class ServeProcess: @unchecked Sendable {
     let deadline = Date().addingTimeInterval(20)
     var found: Int?
     while found == nil, Date() < deadline, process.isRunning {
-      if let range = errors.text().range(of: "address=http://127.0.0.1:") {
-        found = Int(errors.text()[range.upperBound...].prefix(while: \.isNumber))
+      // `address=http://HOST:PORT`, whatever --host is.
+      if let range = errors.text().range(of: "address=http://"),
+        let colon = errors.text()[range.upperBound...].firstIndex(of: ":")
+      {
+        found = Int(errors.text()[errors.text().index(after: colon)...].prefix(while: \.isNumber))
       } else {
         usleep(20_000)
       }

@@ -9,6 +9,25 @@ import Testing
   import Glibc
 #endif
 
+/// An IPv4 address of this machine that is not loopback (nil when it has none, as in a sandbox without a network).
+let nonLoopbackIPv4: String? = {
+  var list: UnsafeMutablePointer<ifaddrs>?
+  guard getifaddrs(&list) == 0, let first = list else { return nil }
+  defer { freeifaddrs(first) }
+  var entry: UnsafeMutablePointer<ifaddrs>? = first
+  while let current = entry {
+    defer { entry = current.pointee.ifa_next }
+    guard let address = current.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+    let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+    guard UInt32(bigEndian: ipv4.s_addr) >> 24 != 127 else { continue }
+    var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+    var raw = ipv4
+    guard inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil else { continue }
+    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+  return nil
+}()
+
 /// `runmate serve` against hostile or careless clients, over real sockets on loopback: every answer bounded, logged
 /// and counted, the server still serving afterwards, and the database file never served.
 @Suite(.serialized) struct HardeningTests {
@@ -38,6 +57,26 @@ import Testing
     #expect(nul.status == 400)
     #expect(try rawHTTP(port: server.port, get("/healthz")).status == 200)
     #expect(!server.log().contains(token), "the token reached the log")
+  }
+
+  /// `/metrics` answers this machine only: the same server, reached on its loopback and on its network address.
+  @Test(.enabled(if: nonLoopbackIPv4 != nil, "this machine has no IPv4 address besides loopback"))
+  func metricsAnswerOnlyThisMachineUnlessOpened() throws {
+    let address = try #require(nonLoopbackIPv4)
+    for open in [false, true] {
+      let served = try ServedFeed(["--host", "0.0.0.0"] + (open ? ["--metrics-from-any-peer"] : []))
+      defer { served.close() }
+      let port = served.server.port
+      #expect(try rawHTTP(port: port, get("/healthz")).status == 200)
+      let local = try rawHTTP(port: port, get("/metrics"))
+      #expect(local.status == 200 && local.text.contains("runmate_http_requests_total"), "\(local.text)")
+      let remote = try rawHTTP(port: port, host: address, get("/metrics"))
+      #expect(remote.status == (open ? 200 : 404), "from \(address), open \(open): \(remote.status)")
+      #expect(remote.text.contains("runmate_http_requests_total") == open)
+      // The feeds and the health check answer every peer.
+      #expect(try rawHTTP(port: port, host: address, get("/feeds/\(served.token).ics")).status == 200)
+      #expect(try rawHTTP(port: port, host: address, get("/healthz")).status == 200)
+    }
   }
 
   @Test func onlyGetAndHeadAreAnswered() throws {

@@ -6,18 +6,19 @@ import Testing
   import Glibc
 #endif
 
-/// A plain TCP connection to 127.0.0.1: bytes sent exactly as given (no client normalizes a path or refuses a
+/// A plain TCP connection to 127.0.0.1 (or another IPv4 address of this machine): bytes sent exactly as given (no client normalizes a path or refuses a
 /// header), the answer read as it arrives. Each read waits at most `timeout` seconds.
 final class LoopbackSocket: Sendable {
   let fd: Int32
 
-  init(port: Int, timeout: Double = 5) throws {
+  init(port: Int, host: String = "127.0.0.1", timeout: Double = 5) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     try #require(fd >= 0)
     var wait = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     var address = loopbackAddress(port: port)
+    try #require(inet_pton(AF_INET, host, &address.sin_addr) == 1, "not an IPv4 address: \(host)")
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -108,8 +109,8 @@ struct RawAnswer {
 }
 
 /// Sends `request` as it is on a new connection and reads one answer.
-func rawHTTP(port: Int, _ request: String) throws -> (status: Int, text: String) {
-  let socket = try LoopbackSocket(port: port)
+func rawHTTP(port: Int, host: String = "127.0.0.1", _ request: String) throws -> (status: Int, text: String) {
+  let socket = try LoopbackSocket(port: port, host: host)
   socket.send(request)
   let answer = socket.readAnswer(headOnly: request.hasPrefix("HEAD "))
   return (answer.status, answer.text)

@@ -13,7 +13,8 @@ struct ServeCommand: ParsableCommand {
       GET /feeds/TOKEN.ics answers the plan's calendar (what `runmate export` would write now, with the same \
       UIDs), re-rendered only when the plan or the log changes, with ETag / If-None-Match (304) and \
       Last-Modified; GET /healthz answers ok; GET /metrics answers the request counts by route and status, a \
-      latency histogram and feed renders against cache hits in the Prometheus text format. Unknown, rotated and \
+      latency histogram and feed renders against cache hits in the Prometheus text format, to this machine \
+      only unless --metrics-from-any-peer (other clients get 404). Unknown, rotated and \
       revoked tokens and path tricks answer 404; methods other than GET and HEAD 405; a request with a body 413 \
       (never read); a request head over 16 KiB 400. A connection idle for --idle-timeout seconds (a client \
       that sends half a request and stalls) is closed. One log line per request goes to standard error (the \
@@ -36,6 +37,10 @@ struct ServeCommand: ParsableCommand {
   var idleTimeout = 30.0
   @Flag(name: .customLong("no-access-log"), help: "Log only errors and the start and stop, not each request.")
   var noAccessLog = false
+  @Flag(
+    name: .customLong("metrics-from-any-peer"),
+    help: "Answer GET /metrics to any client, not only to this machine (loopback).")
+  var metricsFromAnyPeer = false
   @OptionGroup var database: DatabaseOptions
 
   func run() throws {
@@ -56,7 +61,7 @@ struct ServeCommand: ParsableCommand {
     let logger = Logger(label: "runmate.serve")
     let configuration = FeedServerConfiguration(
       host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog,
-      idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())))
+      idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())), metricsFromAnyPeer: metricsFromAnyPeer)
     let host = self.host
     let idleTimeout = self.idleTimeout
     let outcome = blockingRun {
