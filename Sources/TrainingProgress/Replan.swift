@@ -112,6 +112,10 @@ public enum ReplanRules {
   /// After such a pause, the share of the volume before it: Daniels' return-from-a-break guidance (about half to
   /// three quarters of the previous load after one to four weeks off); the engine's ramp restores the rest.
   public static let afterPauseShare = 0.7
+  /// A long run run at this share of its planned distance or more counts at its planned length for the spike guard
+  /// (a GPS track reads a few per cent short, a route comes out a little shorter); below it, at what was run: a
+  /// long run cut to 8 of 13.3 km is an 8 km longest run, not 13.3.
+  public static let longRunDoneShare = 0.9
 }
 
 /// Rebuilds the plan from today (or the day after a pause) to race day from what was actually run, keeping the race
@@ -127,7 +131,8 @@ public enum ReplanRules {
 ///   as a cut-back week, and the week after a cut-back continues from the last full week run (docs/training-rules.md,
 ///   "Cut-back weeks"); each further missed or short week lowers that by `cutback.volumeFactor` (75 %). A pause of
 ///   a week or more lowers the volume to 70 %. The spike guard starts from the
-///   longest run of the last 4 weeks or the plan's last long run done, whichever is longer.
+///   longest run of the last 4 weeks or the plan's last long run done (at its planned length when run at 90 % of it
+///   or more, else at what was run), whichever is longer.
 /// - These are clamped into what the engine accepts (5–250 km a week, a longest run of 3–60 km, at most the week,
 ///   at least a seventh of it, a marathon's entry minimums); with too little volume for the plan's runs a week, it
 ///   plans fewer runs.
@@ -377,14 +382,21 @@ func judgeFitness(
   let recent = completions.filter { day.adding(days: -7 * window) <= $0.date && $0.date < day }
   var longest = recent.map(\.distanceKm).max() ?? 0
   var longestWhy = "longest run of the last \(window) weeks"
-  // A long run done counts at its planned length, a partial one at what was run (the run itself is in `recent`).
-  let done = Set(
-    completions.filter { $0.planID == plan.id && $0.date < day && $0.status != .partial }.compactMap(\.workoutID))
-  if let lastLong = plan.workouts.last(where: { $0.kind == .long && $0.date < day && done.contains($0.id) }),
-    lastLong.distanceKm > longest
-  {
-    longest = lastLong.distanceKm
-    longestWhy = "the plan's last long run done (\(lastLong.date.shortLabel))"
+  // The plan's last long run done counts at its planned length when run in full (ReplanRules.longRunDoneShare),
+  // else at what was run; a partial one (matched, far shorter) not at all (the run itself is in `recent`).
+  var runKm: [String: Double] = [:]
+  for run in completions where run.planID == plan.id && run.date < day && run.status != .partial {
+    if let id = run.workoutID { runKm[id] = max(runKm[id] ?? 0, run.distanceKm) }
+  }
+  if let lastLong = plan.workouts.last(where: { $0.kind == .long && $0.date < day && runKm[$0.id] != nil }) {
+    let ran = runKm[lastLong.id] ?? 0
+    let counted = ran >= ReplanRules.longRunDoneShare * lastLong.distanceKm ? lastLong.distanceKm : ran
+    if counted > longest {
+      longest = counted
+      longestWhy =
+        "the plan's last long run done (\(lastLong.date.shortLabel)"
+        + (counted < lastLong.distanceKm ? ", \(units.format(lastLong.distanceKm)) planned" : "") + ")"
+    }
   }
   if day.adding(days: -7 * window) < plan.goal.start, plan.goal.longestRecentRunKm > longest {
     longest = plan.goal.longestRecentRunKm
