@@ -22,8 +22,12 @@ public struct DiscoveredCalendar: Sendable, Hashable {
   /// The name a runner picks it by: the display name, else the last segment of its path.
   public var name: String {
     if let displayName { return displayName }
-    let segment = url.path(percentEncoded: false).split(separator: "/").last.map(String.init) ?? ""
-    return segment.isEmpty ? url.absoluteString : segment
+    return lastSegment.isEmpty ? url.absoluteString : lastSegment
+  }
+
+  /// The last segment of its path (`running` for `/ana/running/`), "" for none.
+  var lastSegment: String {
+    url.path(percentEncoded: false).split(separator: "/").last.map(String.init) ?? ""
   }
 }
 
@@ -50,11 +54,8 @@ extension Discovery {
   public func calendar(named name: String) throws(CalDAVError) -> DiscoveredCalendar {
     let calendars = eventCalendars
     let wanted = name.lowercased()
-    let segment = { (calendar: DiscoveredCalendar) in
-      calendar.url.path(percentEncoded: false).split(separator: "/").last.map { $0.lowercased() } ?? ""
-    }
     if let exact = calendars.first(where: { $0.name.lowercased() == wanted })
-      ?? calendars.first(where: { segment($0) == wanted || $0.url.absoluteString == name })
+      ?? calendars.first(where: { $0.lastSegment.lowercased() == wanted || $0.url.absoluteString == name })
     {
       return exact
     }
@@ -193,5 +194,27 @@ extension CalDAVClient {
     return DiscoveredCalendar(
       url: URL(string: text) ?? url, displayName: entry.displayName,
       takesEvents: entry.components.isEmpty || entry.components.contains { $0.uppercased() == "VEVENT" })
+  }
+}
+
+extension CalDAVClient {
+  /// The collection's members (see ``members()``). When the URL is the account's rather than a calendar's, and no
+  /// calendar was picked by name (`calendarChosen`), the error lists the account's calendars to choose from.
+  public func members(calendarChosen: Bool) async throws(CalDAVError) -> [String: DAVEntry] {
+    do {
+      return try await members()
+    } catch {
+      guard case .notACalendar(let url, let detail) = error, !calendarChosen,
+        let discovery = try? await discover(), case .home = discovery, !discovery.eventCalendars.isEmpty
+      else { throw error }
+      let names = discovery.eventCalendars.map(\.name)
+      if error.isMissingCollection {
+        throw .notACalendar(
+          url: url,
+          detail: "\(detail); the account's calendars: \(CalDAVError.list(names)) "
+            + "(--calendar NAME picks one; --list-calendars shows their URLs)")
+      }
+      throw .chooseCalendar(url: account.collection.absoluteString, available: names)
+    }
   }
 }

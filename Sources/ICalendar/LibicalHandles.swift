@@ -109,12 +109,7 @@ struct OwnedComponent: ~Copyable {
   /// Serializes the whole tree as libical does (CRLF line ends, folding at 75 octets, TEXT escaping).
   /// The corresponding libical functions are `icalcomponent_as_ical_string_r` and `icalmemory_free_buffer`.
   borrowing func icalText() throws(ICalendarError) -> String {
-    cical_clear_errno()
-    guard let buffer = icalcomponent_as_ical_string_r(pointer) else {
-      throw .libical(operation: "icalcomponent_as_ical_string_r")
-    }
-    defer { icalmemory_free_buffer(buffer) }
-    return String(cString: buffer)
+    String(decoding: try icalBytes(), as: UTF8.self)
   }
 }
 

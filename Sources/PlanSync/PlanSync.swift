@@ -112,7 +112,7 @@ public func syncPlan(_ request: PlanSyncRequest, db: LogbookDatabase) async thro
   var result = PlanSyncResult(
     planName: saved.name, collection: collection, steps: [], outcomes: [], error: nil, leftovers: [])
   do {
-    let members = try await calendarMembers(client, calendarChosen: request.calendarChosen)
+    let members = try await client.members(calendarChosen: request.calendarChosen)
     result.steps = planSync(
       events: outgoing, stored: stored, server: members, hrefFor: request.account.href(forName:),
       force: request.force)
@@ -168,26 +168,6 @@ func record(
   }
   guard !stored.isEmpty || !removed.isEmpty else { return }
   try db.recordCalDAVSync(identity: identity, collection: collection, stored: stored, removed: removed, at: Date())
-}
-
-/// The collection's members. When the URL is the account's rather than a calendar's (and no calendar was picked
-/// by name), the error lists the account's calendars to choose from.
-func calendarMembers(_ client: CalDAVClient, calendarChosen: Bool) async throws -> [String: DAVEntry] {
-  do {
-    return try await client.members()
-  } catch {
-    guard case .notACalendar(let url, let detail) = error, !calendarChosen,
-      let discovery = try? await client.discover(), case .home = discovery, !discovery.eventCalendars.isEmpty
-    else { throw error }
-    let names = discovery.eventCalendars.map(\.name)
-    if error.isMissingCollection {
-      throw CalDAVError.notACalendar(
-        url: url,
-        detail: "\(detail); the account's calendars: \(names.map { "'\($0)'" }.joined(separator: ", ")) "
-          + "(--calendar NAME picks one; --list-calendars shows their URLs)")
-    }
-    throw CalDAVError.chooseCalendar(url: client.account.collection.absoluteString, available: names)
-  }
 }
 
 /// The events other plans' syncs left in `collection`, by plan (saved plans by name, sorted by their identity).
