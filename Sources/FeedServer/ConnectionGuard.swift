@@ -6,9 +6,9 @@ import NIOHTTP1
 import NIOHTTPTypes
 
 /// One per connection, between the HTTP/1.1 codec and Hummingbird's request loop:
-/// - lets the connection in or not (see ``ConnectionLimits``): a connection over its peer's limit, or over the total
-///   when every connection is busy, is answered 503 with `Retry-After` and closed; one over the total otherwise
-///   displaces (closes) the connection that has waited longest for a request head;
+/// - lets the connection in or not (see ``ConnectionLimits``): a connection over its peer's limit (or over the total)
+///   displaces (closes) the peer's (or anyone's) connection that has waited longest for a request head, or, when
+///   every such connection is in the middle of a request, is answered 503 with `Retry-After` and closed;
 /// - closes a connection that has not sent a whole request head `headTimeout` after it opened (nothing sent, or a
 ///   head dribbled byte by byte), whatever the idle timeout;
 /// - counts the open connections (`runmate_http_open_connections`);
@@ -183,15 +183,19 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     case .body:
       context.write(data, promise: promise)
     case .end:
-      answers += 1
-      if answers == heads { limits.setWaiting(id, true) }
+      // Waiting again (for the next head, so displaceable) once the whole answer has reached the socket, not while
+      // a slow reader still has part of it to take.
+      let written = promise ?? context.eventLoop.makePromise()
+      written.futureResult.assumeIsolated().whenSuccess {
+        self.answers += 1
+        if self.answers == self.heads { self.limits.setWaiting(self.id, true) }
+      }
       guard closeAfterResponse else {
-        context.write(data, promise: promise)
+        context.write(data, promise: written)
         return
       }
       closeAfterResponse = false
       lingering = true
-      let written = promise ?? context.eventLoop.makePromise()
       context.writeAndFlush(data, promise: written)
       let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
       written.futureResult.whenComplete { _ in

@@ -8,12 +8,14 @@ import NIOCore
 /// The connections a server holds, by peer, and who gets in: at most `perPeer` connections from one peer and `total`
 /// in all.
 ///
-/// - A connection over its peer's limit is refused (answered 503 and closed): one peer cannot take every connection.
-/// - A connection over the total is let in by closing the connection that has waited longest for a request head
-///   (one that sent nothing or half a head, or a kept-alive one idle between requests): such connections cost the
-///   server nothing to drop and their clients nothing they had not already been denied, so a flood of half-open
-///   connections cannot starve a real request. Only when every connection is in the middle of a request is the new
-///   one refused.
+/// A connection over a limit is let in by closing the connection that has waited longest for a request head (one
+/// that sent nothing or half a head, or a kept-alive one idle between requests) among the peer's own connections
+/// (over the peer's limit) or among all (over the total). Such connections cost nothing to drop, and their clients
+/// lose nothing they had not been denied already: so a flood of half-open connections cannot starve a real request,
+/// from another peer or from the flooding peer's own address (a health check on the same machine, clients behind the
+/// same NAT), and one peer's flood only ever displaces its own connections until the total is reached. Only when
+/// every connection in the way is in the middle of a request is the new one refused (answered 503 and closed): one
+/// peer never holds more than `perPeer` connections.
 ///
 /// A peer is an IPv4 address or an IPv6 /64 (one host's usual allotment: a host can change its address inside it at
 /// will); an IPv4-mapped IPv6 address is its IPv4 address; a Unix socket (or an unknown peer) is one peer. Each
@@ -43,7 +45,7 @@ final class ConnectionLimits: @unchecked Sendable {
 
   /// Why a connection was not let in.
   enum Refusal: String {
-    /// Its peer holds `perPeer` connections already.
+    /// Its peer holds `perPeer` connections already, each in the middle of a request.
     case peerLimit = "peer-limit"
     /// The server holds `total` connections, each in the middle of a request.
     case connectionLimit = "connection-limit"
@@ -81,15 +83,14 @@ final class ConnectionLimits: @unchecked Sendable {
   /// The caller closes the displaced connection (outside this lock: a close can run its handlers at once).
   func admit(_ id: ObjectIdentifier, peer: Peer, channel: any Channel) -> Admission {
     lock.withLock {
-      if byPeer[peer, default: 0] >= perPeer { return .refused(.peerLimit) }
       var displaced: (any Channel)?
-      if entries.count >= total {
-        // The longest-waiting connection: a scan, only when the server is full (the total is a few thousand).
-        guard let oldest = entries.filter(\.value.waiting).min(by: { $0.value.since < $1.value.since }) else {
-          return .refused(.connectionLimit)
+      let atPeerLimit = byPeer[peer, default: 0] >= perPeer
+      if atPeerLimit || entries.count >= total {
+        guard let oldest = longestWaiting(from: atPeerLimit ? peer : nil) else {
+          return .refused(atPeerLimit ? .peerLimit : .connectionLimit)
         }
-        remove(oldest.key)
-        displaced = oldest.value.channel
+        remove(oldest.id)
+        displaced = oldest.channel
       }
       clock += 1
       entries[id] = Entry(peer: peer, channel: channel, since: clock)
@@ -118,6 +119,16 @@ final class ConnectionLimits: @unchecked Sendable {
   /// The connections counted now, in all and from `peer`.
   func count(from peer: Peer? = nil) -> Int {
     lock.withLock { peer.map { byPeer[$0, default: 0] } ?? entries.count }
+  }
+
+  /// The connection (from `peer`, or from anyone) that has waited longest for a request head: a scan without
+  /// allocating, made only at a limit (the total is a few thousand).
+  private func longestWaiting(from peer: Peer?) -> (id: ObjectIdentifier, channel: any Channel)? {
+    var oldest: (id: ObjectIdentifier, since: UInt64, channel: any Channel)?
+    for (id, entry) in entries where entry.waiting && (peer == nil || entry.peer == peer) {
+      if oldest.map({ entry.since < $0.since }) ?? true { oldest = (id, entry.since, entry.channel) }
+    }
+    return oldest.map { ($0.id, $0.channel) }
   }
 
   private func remove(_ id: ObjectIdentifier) {

@@ -30,7 +30,9 @@ public struct FeedServerConfiguration: Sendable {
   /// waited longest for a request head is closed to make room; when every connection is busy, the new one is
   /// answered 503. See ``ConnectionLimits``.
   public var maxConnections: Int
-  /// The most connections open at once from one peer (an IPv4 address, an IPv6 /64); more are answered 503.
+  /// The most connections open at once from one peer (an IPv4 address, an IPv6 /64): past it, the peer's connection
+  /// that has waited longest for a request head is closed to make room; when all of them are busy, the new one is
+  /// answered 503.
   public var maxConnectionsPerPeer: Int
   /// Whether SIGINT and SIGTERM stop the server gracefully (the command); tests stop it by cancelling its task.
   public var handlesSignals: Bool

@@ -21,12 +21,13 @@ struct ServeCommand: ParsableCommand {
       --head-timeout seconds after it opened (nothing sent, or a head dribbled byte by byte). At most \
       --max-connections connections are open at once, at most --max-connections-per-peer of them from one \
       peer (an IPv4 address, an IPv6 /64; each loopback address is a peer of its own, so a reverse proxy on \
-      this machine is one peer): a connection over its peer's limit is answered 503 with Retry-After and \
-      closed; one over the total closes the connection that has waited longest for a request head (so a flood \
-      of half-open connections cannot starve real requests), or is answered 503 when every connection is \
-      busy. The open-file limit is raised to its hard limit at start. One log line per request goes to \
-      standard error (the token is never logged). Stops cleanly on SIGINT or SIGTERM. The CLI keeps working on \
-      the same database meanwhile.
+      this machine is one peer). A connection over its peer's limit closes that peer's connection that has \
+      waited longest for a request head (nothing or half a head sent, or idle between requests), one over the \
+      total anyone's, so a flood of half-open connections cannot starve real requests, even from the flooding \
+      address; when every such connection is in the middle of a request, the new one is answered 503 with \
+      Retry-After and closed. The open-file limit is raised to its hard limit at start. One log line per \
+      request goes to standard error (the token is never logged). Stops cleanly on SIGINT or SIGTERM. The CLI \
+      keeps working on the same database meanwhile.
 
       Examples:
         runmate serve
@@ -57,7 +58,7 @@ struct ServeCommand: ParsableCommand {
   @Option(
     name: .customLong("max-connections-per-peer"),
     help: ArgumentHelp(
-      "The most connections open at once from one address (an IPv6 /64); more are answered 503.",
+      "The most connections open at once from one address (an IPv6 /64); past it, its longest-waiting one is closed.",
       valueName: "count"))
   var maxConnectionsPerPeer = 256
   @Flag(name: .customLong("no-access-log"), help: "Log only errors and the start and stop, not each request.")
