@@ -134,6 +134,7 @@ let package = Package(
       dependencies: [
         "FeedServer", "ICalendar", "Digest", "Logbook", "RunMateTestSupport",
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
     .testTarget(
       name: "CalDAVTests", dependencies: ["CalDAV", "ICalendar", "Digest", "XMLStream", "RunMateTestSupport"]),

@@ -21,8 +21,11 @@ public final class FeedMetrics: Sendable {
   let cacheHits: Metrics.Counter
   /// Connections open now.
   let openConnections: Meter
-  /// Connections closed before sending a whole request head (idle or slow clients dropped at the idle timeout).
+  /// Connections closed before sending a whole request head (idle or slow clients dropped at the idle timeout or the
+  /// head deadline, or displaced).
   let droppedConnections: Metrics.Counter
+  /// Connections closed to make room for a new one at the connection limit (each waited longest for a request head).
+  let displacedConnections: Metrics.Counter
 
   /// The latency histogram's buckets: from a quarter millisecond (a cached 304) to 2.5 s.
   static let latencyBuckets: [Duration] = [
@@ -55,6 +58,7 @@ public final class FeedMetrics: Sendable {
     cacheHits = Metrics.Counter(label: "runmate_feed_cache_hits_total", factory: factory)
     openConnections = Meter(label: "runmate_http_open_connections", factory: factory)
     droppedConnections = Metrics.Counter(label: "runmate_http_dropped_connections_total", factory: factory)
+    displacedConnections = Metrics.Counter(label: "runmate_http_displaced_connections_total", factory: factory)
   }
 
   /// Counts one answered request on `route` (one of ``FeedRoute``'s names) and its time.

@@ -23,8 +23,17 @@ public struct FeedServerConfiguration: Sendable {
   /// The most bytes a request head may have (request line and header fields together); more is refused with 400
   /// while it is read, so no more than this is kept.
   public var maxRequestHeadBytes: Int
-  /// The most connections open at once; past it, new ones wait in the kernel's backlog.
+  /// How long a new connection has to send a whole request head before it is closed (a client that sends nothing,
+  /// or dribbles a head byte by byte), whatever the idle timeout.
+  public var headTimeout: Duration
+  /// The most connections open at once (lowered to what the open-file limit allows): past it, the connection that has
+  /// waited longest for a request head is closed to make room; when every connection is busy, the new one is
+  /// answered 503. See ``ConnectionLimits``.
   public var maxConnections: Int
+  /// The most connections open at once from one peer (an IPv4 address, an IPv6 /64): past it, the peer's connection
+  /// that has waited longest for a request head is closed to make room; when all of them are busy, the new one is
+  /// answered 503.
+  public var maxConnectionsPerPeer: Int
   /// Whether SIGINT and SIGTERM stop the server gracefully (the command); tests stop it by cancelling its task.
   public var handlesSignals: Bool
   /// Whether `GET /metrics` answers any peer; by default only this machine (a loopback peer: Prometheus on the
@@ -34,8 +43,9 @@ public struct FeedServerConfiguration: Sendable {
   /// A configuration.
   public init(
     host: String = "127.0.0.1", port: Int = 8080, systemZone: String, accessLog: Bool = true,
-    idleTimeout: Duration = .seconds(30), maxRequestHeadBytes: Int = 16 * 1024, maxConnections: Int = 1000,
-    handlesSignals: Bool = true, metricsFromAnyPeer: Bool = false
+    idleTimeout: Duration = .seconds(30), headTimeout: Duration = .seconds(10), maxRequestHeadBytes: Int = 16 * 1024,
+    maxConnections: Int = 1000, maxConnectionsPerPeer: Int = 256, handlesSignals: Bool = true,
+    metricsFromAnyPeer: Bool = false
   ) {
     self.host = host
     self.port = port
@@ -43,7 +53,9 @@ public struct FeedServerConfiguration: Sendable {
     self.accessLog = accessLog
     self.idleTimeout = idleTimeout
     self.maxRequestHeadBytes = maxRequestHeadBytes
+    self.headTimeout = headTimeout
     self.maxConnections = maxConnections
+    self.maxConnectionsPerPeer = maxConnectionsPerPeer
     self.handlesSignals = handlesSignals
     self.metricsFromAnyPeer = metricsFromAnyPeer
   }
@@ -74,8 +86,14 @@ public func runFeedServer(
     }
   }
   let headLimit = configuration.maxRequestHeadBytes
+  let limits = ConnectionLimits(
+    total: usableConnections(configuration.maxConnections, logger: logger),
+    perPeer: configuration.maxConnectionsPerPeer)
+  let headTimeout = TimeAmount(configuration.headTimeout)
   let http1 = HTTP1Channel.Configuration(
-    additionalChannelHandlers: [ConnectionGuardHandler(metrics: metrics, logger: logger)],
+    additionalChannelHandlers: [
+      ConnectionGuardHandler(metrics: metrics, logger: logger, limits: limits, headTimeout: headTimeout)
+    ],
     idleTimeout: TimeAmount(configuration.idleTimeout),
     httpDecoderConfiguration: .init(
       maxHeaderFieldSize: headLimit, maxHeaderListSize: headLimit, maxHeaderFieldCount: 100))
@@ -83,8 +101,7 @@ public func runFeedServer(
     router: router,
     server: .http1(configuration: http1),
     configuration: .init(
-      address: .hostname(configuration.host, port: configuration.port), serverName: nil,
-      availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
+      address: .hostname(configuration.host, port: configuration.port), serverName: nil),
     onServerRunning: { channel in onRunning(channel.localAddress?.port ?? configuration.port) },
     logger: logger)
   let group = ServiceGroup(
@@ -92,6 +109,18 @@ public func runFeedServer(
       services: [app], gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
       logger: logger))
   try await group.run()
+}
+
+/// `wanted` connections, or fewer when the open-file limit (raised to its hard limit first) leaves no room for them
+/// beside the database, the logs and the connections being refused: 64 files are kept for those.
+func usableConnections(_ wanted: Int, logger: Logger) -> Int {
+  let files = raiseOpenFileLimit()
+  let room = files > 128 ? files - 64 : files / 2
+  guard wanted > room else { return wanted }
+  logger.warning(
+    "fewer connections than asked: the open-file limit is too low",
+    metadata: ["max_connections": "\(wanted)", "open_file_limit": "\(files)", "using": "\(room)"])
+  return room
 }
 
 /// Hummingbird's basic request context with the peer's address (for `/metrics`, which answers this machine only).

@@ -6,14 +6,24 @@ import Testing
   import Glibc
 #endif
 
-/// A plain TCP connection to 127.0.0.1 (or another IPv4 address of this machine): bytes sent exactly as given (no client normalizes a path or refuses a
-/// header), the answer read as it arrives. Each read waits at most `timeout` seconds.
+/// A plain TCP connection to 127.0.0.1 (or another IPv4 address of this machine), from `source` when given (another
+/// loopback address, 127.0.0.2 …: the server sees another peer): bytes sent exactly as given (no client normalizes a
+/// path or refuses a header), the answer read as it arrives. Each read waits at most `timeout` seconds.
 final class LoopbackSocket: Sendable {
   let fd: Int32
 
-  init(port: Int, host: String = "127.0.0.1", timeout: Double = 5) throws {
+  init(port: Int, host: String = "127.0.0.1", from source: String? = nil, timeout: Double = 5) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     try #require(fd >= 0)
+    if let source {
+      var local = loopbackAddress(port: 0)
+      try #require(inet_pton(AF_INET, source, &local.sin_addr) == 1, "not an IPv4 address: \(source)")
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      }
+      if bound != 0 { close(fd) }
+      try #require(bound == 0, "bind to \(source): errno \(errno)")
+    }
     var wait = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))

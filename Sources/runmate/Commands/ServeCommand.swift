@@ -17,13 +17,22 @@ struct ServeCommand: ParsableCommand {
       only unless --metrics-from-any-peer (other clients get 404). Unknown, rotated and \
       revoked tokens and path tricks answer 404; methods other than GET and HEAD 405; a request with a body 413 \
       (never read); a request head over 16 KiB 400. A connection idle for --idle-timeout seconds (a client \
-      that sends half a request and stalls) is closed. One log line per request goes to standard error (the \
-      token is never logged). Stops cleanly on SIGINT or SIGTERM. The CLI keeps working on the same database \
-      meanwhile.
+      that sends half a request and stalls) is closed, and so is one that has not sent a whole request head \
+      --head-timeout seconds after it opened (nothing sent, or a head dribbled byte by byte). At most \
+      --max-connections connections are open at once, at most --max-connections-per-peer of them from one \
+      peer (an IPv4 address, an IPv6 /64; each loopback address is a peer of its own, so a reverse proxy on \
+      this machine is one peer). A connection over its peer's limit closes that peer's connection that has \
+      waited longest for a request head (nothing or half a head sent, or idle between requests), one over the \
+      total anyone's, so a flood of half-open connections cannot starve real requests, even from the flooding \
+      address; when every such connection is in the middle of a request, the new one is answered 503 with \
+      Retry-After and closed. The open-file limit is raised to its hard limit at start. One log line per \
+      request goes to standard error (the token is never logged). Stops cleanly on SIGINT or SIGTERM. The CLI \
+      keeps working on the same database meanwhile.
 
       Examples:
         runmate serve
         runmate serve --host 0.0.0.0 --port 8443
+        runmate serve --max-connections-per-peer 64 --head-timeout 5
       """)
 
   @Option(name: .long, help: ArgumentHelp("The address to listen on.", valueName: "host"))
@@ -35,6 +44,23 @@ struct ServeCommand: ParsableCommand {
     help: ArgumentHelp(
       "Seconds a connection may stay idle or send half a request before it is closed.", valueName: "seconds"))
   var idleTimeout = 30.0
+  @Option(
+    name: .customLong("head-timeout"),
+    help: ArgumentHelp(
+      "Seconds a new connection has to send a whole request head before it is closed.", valueName: "seconds"))
+  var headTimeout = 10.0
+  @Option(
+    name: .customLong("max-connections"),
+    help: ArgumentHelp(
+      "The most connections open at once; past it, the one waiting longest for a request head is closed.",
+      valueName: "count"))
+  var maxConnections = 1000
+  @Option(
+    name: .customLong("max-connections-per-peer"),
+    help: ArgumentHelp(
+      "The most connections open at once from one address (an IPv6 /64); past it, its longest-waiting one is closed.",
+      valueName: "count"))
+  var maxConnectionsPerPeer = 256
   @Flag(name: .customLong("no-access-log"), help: "Log only errors and the start and stop, not each request.")
   var noAccessLog = false
   @Flag(
@@ -51,6 +77,19 @@ struct ServeCommand: ParsableCommand {
       throw CLIError.invalidOption(
         option: "--idle-timeout", value: String(idleTimeout), allowed: "above 0, at most 3600 seconds", suggestion: nil)
     }
+    guard headTimeout > 0, headTimeout <= 3600 else {
+      throw CLIError.invalidOption(
+        option: "--head-timeout", value: String(headTimeout), allowed: "above 0, at most 3600 seconds", suggestion: nil)
+    }
+    guard (1...1_000_000).contains(maxConnections) else {
+      throw CLIError.invalidOption(
+        option: "--max-connections", value: String(maxConnections), allowed: "1 to 1000000", suggestion: nil)
+    }
+    guard (1...maxConnections).contains(maxConnectionsPerPeer) else {
+      throw CLIError.invalidOption(
+        option: "--max-connections-per-peer", value: String(maxConnectionsPerPeer),
+        allowed: "1 to --max-connections (\(maxConnections))", suggestion: nil)
+    }
     try database.requireExisting()
     let db = try database.open()
     LoggingSystem.bootstrap { label in
@@ -61,16 +100,20 @@ struct ServeCommand: ParsableCommand {
     let logger = Logger(label: "runmate.serve")
     let configuration = FeedServerConfiguration(
       host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog,
-      idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())), metricsFromAnyPeer: metricsFromAnyPeer)
+      idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
+      headTimeout: .milliseconds(Int((headTimeout * 1000).rounded())), maxConnections: maxConnections,
+      maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
     let host = self.host
-    let idleTimeout = self.idleTimeout
+    let (idleTimeout, headTimeout) = (self.idleTimeout, self.headTimeout)
+    let (maxConnections, maxConnectionsPerPeer) = (self.maxConnections, self.maxConnectionsPerPeer)
     let outcome = blockingRun {
       try await runFeedServer(db: db, configuration: configuration, logger: logger) { bound in
         logger.info(
           "listening",
           metadata: [
             "address": "http://\(host):\(bound)", "feeds": "/feeds/<token>.ics", "metrics": "/metrics",
-            "idle_timeout_s": "\(idleTimeout)",
+            "idle_timeout_s": "\(idleTimeout)", "head_timeout_s": "\(headTimeout)",
+            "max_connections": "\(maxConnections)", "max_connections_per_peer": "\(maxConnectionsPerPeer)",
           ])
       }
     }
