@@ -81,11 +81,14 @@ struct SyncCommand: ParsableCommand {
     else { return }
     try database.requireExisting()
     let db = try database.open()
-    let request = PlanSyncRequest(
+    var request = PlanSyncRequest(
       account: account, planName: planName, mode: remove ? .remove : .sync, dryRun: dryRun, force: force,
       calendarChosen: calendarName != nil, now: try clock.instant(), systemZone: TimeZone.current.identifier)
+    request.afterWriteAnswered = Self.faultKillAfterWrites
     let box = ResultBox<PlanSyncResult>()
-    if case .failure(let error) = blockingRun({ box.value = try await syncPlan(request, db: db) }) { throw error }
+    if case .failure(let error) = blockingRun({ [request] in box.value = try await syncPlan(request, db: db) }) {
+      throw error
+    }
     guard let result = box.value else { return }
 
     let shown = "plan '\(terminalSafe(result.planName))' → \(terminalSafe(result.collection))"
@@ -113,6 +116,17 @@ struct SyncCommand: ParsableCommand {
     }
     if let calendar { account.collection = try discovery.calendar(named: calendar).url }
     return account
+  }
+
+  /// Fault injection for tests: `RUNMATE_FAULT_KILL_AFTER_WRITES=N` kills the process (SIGKILL) once the server has
+  /// answered the Nth write, before its outcome is recorded. Unset (normal use): no hook.
+  static var faultKillAfterWrites: (@Sendable (Int) -> Void)? {
+    guard let text = ProcessInfo.processInfo.environment["RUNMATE_FAULT_KILL_AFTER_WRITES"], let writes = Int(text),
+      writes > 0
+    else { return nil }
+    return { answered in
+      if answered >= writes { kill(getpid(), SIGKILL) }
+    }
   }
 
   /// `--list-calendars`: one line per calendar, its name and URL (tasks-only lists marked).
@@ -163,7 +177,7 @@ enum SyncReport {
   /// The diff a `--dry-run` prints: one line per event to create, update or delete, and per conflict; the counts.
   static func dryRun(_ steps: [SyncStep], target: String) -> String {
     var lines: [String] = []
-    var counts = (create: 0, update: 0, delete: 0, unchanged: 0, conflict: 0)
+    var counts = (create: 0, update: 0, delete: 0, unchanged: 0, adopt: 0, conflict: 0)
     for step in steps {
       switch step {
       case .create(let event, _, _):
@@ -179,6 +193,9 @@ enum SyncReport {
         counts.delete += 1
         lines.append(line("forget", record.label + ": dropped from the plan, already deleted in the calendar app"))
       case .unchanged: counts.unchanged += 1
+      case .adopt(let event, _, _):
+        counts.adopt += 1
+        lines.append(line("adopt", "\(event.label): \(adoptedReason)"))
       case .conflict(_, let label, let reason):
         counts.conflict += 1
         lines.append(line("conflict", "\(label): \(reason)"))
@@ -186,15 +203,20 @@ enum SyncReport {
     }
     lines.append(
       "dry run, nothing sent: \(target): \(counts.create) to create, \(counts.update) to update, "
-        + "\(counts.delete) to delete, \(counts.unchanged) unchanged, \(counts.conflict) "
-        + "conflict\(counts.conflict == 1 ? "" : "s")")
+        + "\(counts.delete) to delete, \(counts.unchanged) unchanged, "
+        + (counts.adopt > 0 ? "\(counts.adopt) to adopt, " : "")
+        + "\(counts.conflict) conflict\(counts.conflict == 1 ? "" : "s")")
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// Why an event is adopted.
+  static let adoptedReason =
+    "already in the calendar as this sync sends it (an interrupted sync put it there); recorded"
 
   /// What a sync did: one line per event created, updated or deleted, and per conflict; the counts.
   static func done(_ outcomes: [SyncOutcome], target: String) -> String {
     var lines: [String] = []
-    var counts = (create: 0, update: 0, delete: 0, unchanged: 0, conflict: 0)
+    var counts = (create: 0, update: 0, delete: 0, unchanged: 0, adopt: 0, conflict: 0)
     for outcome in outcomes {
       switch outcome {
       case .stored(let event, _, _, let created):
@@ -204,6 +226,9 @@ enum SyncReport {
         counts.delete += 1
         lines.append(line(deleted ? "deleted" : "forgot", deleted ? label : "\(label): already deleted there"))
       case .unchanged: counts.unchanged += 1
+      case .adopted(let event, _, _):
+        counts.adopt += 1
+        lines.append(line("adopted", "\(event.label): \(adoptedReason)"))
       case .conflict(_, let label, let reason):
         counts.conflict += 1
         lines.append(line("conflict", "\(label): \(reason)"))
@@ -211,7 +236,8 @@ enum SyncReport {
     }
     lines.append(
       "synced \(target): \(counts.create) created, \(counts.update) updated, \(counts.delete) deleted, "
-        + "\(counts.unchanged) unchanged, \(counts.conflict) conflict\(counts.conflict == 1 ? "" : "s")")
+        + "\(counts.unchanged) unchanged, " + (counts.adopt > 0 ? "\(counts.adopt) adopted, " : "")
+        + "\(counts.conflict) conflict\(counts.conflict == 1 ? "" : "s")")
     return lines.joined(separator: "\n") + "\n"
   }
 }
