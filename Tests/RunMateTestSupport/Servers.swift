@@ -17,7 +17,11 @@ public typealias RunmateOutcome = (stdout: String, stderr: String, status: Int32
 public func runRunmate(_ arguments: [String], database: URL, environment: [String: String] = [:]) throws
   -> RunmateOutcome
 {
-  let process = try runmateProcess(arguments, database: database, environment: environment)
+  try runToEnd(try runmateProcess(arguments, database: database, environment: environment))
+}
+
+/// Runs `process` (set up, not started), reading both of its outputs to their end.
+public func runToEnd(_ process: Process) throws -> RunmateOutcome {
   let out = Pipe()
   let err = Pipe()
   process.standardOutput = out

@@ -103,7 +103,7 @@ struct SyncCommand: ParsableCommand {
   static func account(url: String, user: String, password: String, calendar: String?, list: Bool) throws
     -> CalDAVAccount?
   {
-    var account = try CalDAVAccount(url: url, user: user, password: password)
+    var account = try CalDAVAccount(url: url, user: user, password: password, requestDeadline: try requestDeadline())
     guard list || calendar != nil else { return account }
     let box = ResultBox<Discovery>()
     if case .failure(let error) = blockingRun({ [account] in box.value = try await discoverCalendars(account) }) {
@@ -116,6 +116,19 @@ struct SyncCommand: ParsableCommand {
     }
     if let calendar { account.collection = try discovery.calendar(named: calendar).url }
     return account
+  }
+
+  /// The longest one request may take: `$RUNMATE_CALDAV_DEADLINE` seconds (0.1 to 3600), else 60.
+  static func requestDeadline() throws -> Duration {
+    guard let text = ProcessInfo.processInfo.environment["RUNMATE_CALDAV_DEADLINE"], !text.isEmpty else {
+      return CalDAVAccount.defaultRequestDeadline
+    }
+    guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+      throw CLIError.invalidOption(
+        option: "$RUNMATE_CALDAV_DEADLINE", value: text, allowed: "a number of seconds from 0.1 to 3600 (default 60)",
+        suggestion: nil)
+    }
+    return .milliseconds(Int64((seconds * 1000).rounded()))
   }
 
   /// Fault injection for tests: `RUNMATE_FAULT_KILL_AFTER_WRITES=N` kills the process (SIGKILL) once the server has
@@ -260,9 +273,10 @@ extension CalDAVError: RunMateError {
   var message: String { description }
   var exitCode: Int32 {
     switch self {
-    case .badURL, .insecure, .notACalendar, .noSuchCalendar, .chooseCalendar: ExitCodes.usage
+    case .badURL, .insecure, .redirectedElsewhere, .insecureRedirect, .notACalendar, .noSuchCalendar, .chooseCalendar:
+      ExitCodes.usage
     case .unauthorized: 77  // EX_NOPERM
-    case .unreachable: 69  // EX_UNAVAILABLE
+    case .unreachable, .tooSlow: 69  // EX_UNAVAILABLE
     case .unexpected, .malformedResponse: 76  // EX_PROTOCOL
     }
   }
