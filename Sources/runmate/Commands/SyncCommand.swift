@@ -16,6 +16,12 @@ struct SyncCommand: ParsableCommand {
       app has it (the exit status is then 1, after every other event is synced); --force overwrites it. The password comes from --password-file or $RUNMATE_CALDAV_PASSWORD, \
       never from the command line; use an app password where the service has them.
 
+      Each write is recorded as soon as the server answers it, so an interrupted sync (a failure, Ctrl-C, a \
+      kill) loses nothing: the next one adopts an event it finds in the calendar exactly as it would send it. \
+      Plain http goes only to this machine (a loopback address, or a name resolving only to one); a redirect \
+      to another server is refused with its URL. One request may take 60 s at most ($RUNMATE_CALDAV_DEADLINE, \
+      in seconds).
+
       --caldav is the calendar's own URL, or the account's (the server, e.g. https://caldav.fastmail.com/, or \
       its principal or calendar home): then --calendar NAME picks the calendar by its name, and --list-calendars \
       shows the account's calendars (found through /.well-known/caldav, the current user's principal and its \
