@@ -11,10 +11,19 @@ public struct CalDAVAccount: Sendable {
   public var user: String
   /// The (app) password.
   public var password: String
+  /// The longest one request may take, its answer's headers and body included (a server that drips its answer
+  /// is cut there).
+  public var requestDeadline: Duration
 
-  /// Checks `url` (absolute http(s) with a host; plain http only to this machine) and adds the final `/`.
+  /// The default ``requestDeadline``.
+  public static let defaultRequestDeadline = Duration.seconds(60)
+
+  /// Checks `url` (absolute http(s) with a host; plain http only to this machine, see ``Loopback``) and adds the
+  /// final `/`.
   /// - Throws: ``CalDAVError/badURL(url:reason:)`` or ``CalDAVError/insecure(url:)``.
-  public init(url: String, user: String, password: String) throws(CalDAVError) {
+  public init(
+    url: String, user: String, password: String, requestDeadline: Duration = CalDAVAccount.defaultRequestDeadline
+  ) throws(CalDAVError) {
     guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host,
       !host.isEmpty
     else {
@@ -26,19 +35,14 @@ public struct CalDAVAccount: Sendable {
     guard parsed.user == nil, parsed.password == nil, parsed.query == nil, parsed.fragment == nil else {
       throw .badURL(url: url, reason: "a user, password, query or fragment in the URL is not allowed")
     }
-    if scheme == "http" && !CalDAVAccount.isLoopback(host) { throw .insecure(url: url) }
+    if scheme == "http" && !Loopback.isThisMachine(host) { throw .insecure(url: url) }
     var text = parsed.absoluteString
     if !text.hasSuffix("/") { text += "/" }
     guard let collection = URL(string: text) else { throw .badURL(url: url, reason: "not a URL") }
     self.collection = collection
     self.user = user
     self.password = password
-  }
-
-  /// `127.0.0.0/8`, `::1` and `localhost`.
-  static func isLoopback(_ host: String) -> Bool {
-    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-    return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    self.requestDeadline = requestDeadline
   }
 
   /// The collection's URL as the sync stores it (no trailing-slash or case differences in scheme and host).
@@ -115,28 +119,65 @@ public final class CalDAVClient: Sendable {
     return components?.url?.absoluteString ?? account.collection.absoluteString
   }
 
-  /// Sends one request; a failure to connect is ``CalDAVError/unreachable(host:detail:)``.
+  /// What a request's answer is: its status, headers and body.
+  typealias Reply = (status: Int, headers: HTTPHeaders, body: [UInt8])
+
+  /// Sends one request and reads its whole answer within ``CalDAVAccount/requestDeadline`` (headers and body: a
+  /// server dripping its answer a byte at a time never trips the idle read timeout, so the deadline is the total).
+  /// - Throws: ``CalDAVError/unreachable(host:detail:)`` for a failure to connect, ``CalDAVError/tooSlow(host:seconds:)``
+  ///   past the deadline, ``CalDAVError/malformedResponse(url:detail:)`` for an answer cut short or over the limit.
   func send(
     _ method: String, _ href: String, headers: [(String, String)] = [], body: [UInt8]? = nil
-  ) async throws(CalDAVError) -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+  ) async throws(CalDAVError) -> Reply {
     var request = HTTPClientRequest(url: url(of: href))
     request.method = HTTPMethod(rawValue: method)
     request.headers.add(name: "Authorization", value: authorization)
     request.headers.add(name: "User-Agent", value: "runmate")
     for (name, value) in headers { request.headers.add(name: name, value: value) }
     if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-    do {
-      let response = try await client.execute(request, timeout: .seconds(30))
-      var buffer = try await response.body.collect(upTo: Self.maximumBody)
-      let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-      return (Int(response.status.code), response.headers, bytes)
-    } catch let error as HTTPClientError where error == .bodyLengthMismatch || error == .remoteConnectionClosed {
+    let deadline = account.requestDeadline
+    // The exchange races the deadline; the loser is cancelled (AsyncHTTPClient closes the connection).
+    let outcome = await withTaskGroup(of: Result<Reply, any Error>?.self) { [request] group in
+      group.addTask {
+        do {
+          return .success(try await self.exchange(request, deadline: deadline))
+        } catch {
+          return .failure(error)
+        }
+      }
+      group.addTask {
+        try? await Task.sleep(for: deadline)
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+    let tooSlow = CalDAVError.tooSlow(host: account.hostLabel, seconds: Self.seconds(deadline))
+    switch outcome {
+    case .success(let reply)?: return reply
+    case nil: throw tooSlow
+    case .failure(let error as HTTPClientError)? where error == .deadlineExceeded: throw tooSlow
+    case .failure(let error as HTTPClientError)? where error == .bodyLengthMismatch || error == .remoteConnectionClosed:
       throw .malformedResponse(url: url(of: href), detail: "\(error)")
-    } catch let error as NIOTooManyBytesError {
+    case .failure(let error as NIOTooManyBytesError)?:
       throw .malformedResponse(url: url(of: href), detail: "a body over \(Self.maximumBody) bytes (\(error))")
-    } catch {
+    case .failure(let error)?:
       throw .unreachable(host: account.hostLabel, detail: Self.describe(error))
     }
+  }
+
+  /// The request sent and its answer read whole (the head within `deadline`, as AsyncHTTPClient counts it).
+  private func exchange(_ request: HTTPClientRequest, deadline: Duration) async throws -> Reply {
+    let response = try await client.execute(request, timeout: .nanoseconds(Int64(Self.seconds(deadline) * 1e9)))
+    var buffer = try await response.body.collect(upTo: Self.maximumBody)
+    let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+    return (Int(response.status.code), response.headers, bytes)
+  }
+
+  /// `60`, `2.5`: a duration in seconds, for messages.
+  static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   /// A short text for a connection error.

@@ -4,8 +4,13 @@ import Foundation
 public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The collection URL is not an absolute http(s) URL with a host.
   case badURL(url: String, reason: String)
-  /// Plain http to a host that is not this machine: the password would cross the network in clear.
+  /// Plain http to a host that is not this machine (see ``Loopback``): the password would cross the network in clear.
   case insecure(url: String)
+  /// Discovery was redirected to another origin (scheme, host or port) than the one `--caldav` names: the password
+  /// is not sent there unasked.
+  case redirectedElsewhere(from: String, to: String)
+  /// A redirect from https to plain http: refused, the password would cross in clear.
+  case insecureRedirect(from: String, to: String)
   /// 401 or 403 on the collection: the user name or the (app) password is wrong.
   case unauthorized(user: String, status: Int)
   /// No connection could be made (name resolution, refused, timed out, TLS).
@@ -14,6 +19,8 @@ public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
   case notACalendar(url: String, detail: String)
   /// The server answered a request with a status this sync does not expect.
   case unexpected(method: String, resource: String, status: Int)
+  /// The server did not send its whole answer (headers and body) within the deadline of one request.
+  case tooSlow(host: String, seconds: Double)
   /// The server's answer could not be read (a malformed multistatus, a body over the limit).
   case malformedResponse(url: String, detail: String)
   /// `--calendar NAME` names none of the account's calendars (`available`: their names; `suggestion`: the closest).
@@ -28,7 +35,14 @@ public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
       return "--caldav '\(url)': \(reason); give the calendar collection's URL, "
         + "e.g. https://host/remote.php/dav/calendars/USER/CAL/"
     case .insecure(let url):
-      return "--caldav '\(url)': plain http is allowed to this machine only (127.0.0.1, ::1, localhost); use https"
+      return "--caldav '\(url)': plain http is allowed to this machine only (a loopback address such as 127.0.0.1 "
+        + "or ::1, or a name that resolves only to one, such as localhost); use \(Self.https(url))"
+    case .redirectedElsewhere(let from, let to):
+      return "\(from) redirects to \(to), another server (scheme, host or port): the password goes only where "
+        + "--caldav points; if that server is yours, run again with --caldav '\(to)'"
+    case .insecureRedirect(let from, let to):
+      return "\(from) redirects to plain http (\(to)): refused, the password would cross the network in clear; "
+        + "give the https URL of the calendar with --caldav"
     case .unauthorized(let user, let status):
       return "the CalDAV server refused user \(user) (HTTP \(status)): check the app password"
     case .unreachable(let host, let detail):
@@ -37,6 +51,9 @@ public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(url) is not a calendar collection: \(detail)"
     case .unexpected(let method, let resource, let status):
       return "the CalDAV server answered \(method) \(resource) with HTTP \(status)"
+    case .tooSlow(let host, let seconds):
+      let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+      return "the CalDAV server at \(host) sent its answer too slowly: no full answer in \(shown) s"
     case .malformedResponse(let url, let detail):
       return "the CalDAV server's answer for \(url) is unreadable: \(detail)"
     case .noSuchCalendar(let name, let available, let suggestion):
@@ -57,6 +74,12 @@ public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
   public var isMissingCollection: Bool {
     if case .notACalendar(_, let detail) = self { return detail == Self.missingCollection }
     return false
+  }
+
+  /// `url` with https for http (`http://host:8080/a/` → `https://host:8080/a/`).
+  static func https(_ url: String) -> String {
+    guard url.lowercased().hasPrefix("http://") else { return url }
+    return "https://" + url.dropFirst("http://".count)
   }
 
   /// `'Running', 'Work'`.

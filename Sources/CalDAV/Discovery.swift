@@ -73,8 +73,9 @@ extension CalDAVClient {
 
   /// Finds the account's calendars from any URL of the server (RFC 6764 §6, RFC 5397, RFC 4791 §6.2.1): the
   /// account's URL is tried as it is, then `/.well-known/caldav` on its host; its current-user-principal gives
-  /// the calendar home, whose calendar collections are listed. Redirects are followed (at most five), to https,
-  /// or http on this machine only.
+  /// the calendar home, whose calendar collections are listed. Redirects are followed (at most five) on the
+  /// origin `--caldav` names only (the same scheme, host and port): one to another origin is refused with the URL
+  /// it points to, so that the password goes nowhere the runner did not name.
   /// - Throws: ``CalDAVError/unauthorized(user:status:)``, ``CalDAVError/unreachable(host:detail:)``,
   ///   ``CalDAVError/malformedResponse(url:detail:)``, or ``CalDAVError/notACalendar(url:detail:)`` when no
   ///   calendar home can be found.
@@ -85,8 +86,17 @@ extension CalDAVClient {
     if entry?.principal == nil, entry?.calendarHome == nil {
       // A server root or a web page: the well-known URL points at the DAV root.
       let wellKnown = URL(string: "/.well-known/caldav", relativeTo: start)?.absoluteURL
-      if let wellKnown, let found = try? await describe(wellKnown), found.entry != nil {
-        (url, entry) = found
+      if let wellKnown {
+        do {
+          let found = try await describe(wellKnown)
+          if found.entry != nil { (url, entry) = found }
+        } catch {
+          // Not there is no answer; a redirect refused is one, with the URL to use.
+          switch error {
+          case .redirectedElsewhere, .insecureRedirect, .insecure: throw error
+          default: break
+          }
+        }
       }
     }
     guard let entry else {
@@ -142,7 +152,7 @@ extension CalDAVClient {
         else {
           throw .notACalendar(url: target.absoluteString, detail: "HTTP \(response.status) without a Location")
         }
-        try Self.checkTarget(next)
+        try Self.checkRedirect(from: target, to: next, account: account.collection)
         target = next
       case 401, 403: throw .unauthorized(user: account.user, status: response.status)
       case 404, 405, 501: return (target, nil)
@@ -153,13 +163,33 @@ extension CalDAVClient {
     throw .notACalendar(url: url.absoluteString, detail: "more than \(Self.maximumRedirects) redirects")
   }
 
-  /// A redirect or a home on another server is followed only over https (or http on this machine): the password
-  /// goes with every request.
+  /// A home on another server is used only over https (or http on this machine): the password goes with every
+  /// request.
   static func checkTarget(_ url: URL) throws(CalDAVError) {
     let scheme = url.scheme?.lowercased()
-    guard scheme == "https" || (scheme == "http" && CalDAVAccount.isLoopback(url.host ?? "")) else {
+    guard scheme == "https" || (scheme == "http" && Loopback.isThisMachine(url.host ?? "")) else {
       throw .insecure(url: url.absoluteString)
     }
+  }
+
+  /// A redirect is followed only on the origin of the account's URL (`account`): never from https to http, never to
+  /// another scheme, host or port (refused with the URL, rather than followed without the password: a server that
+  /// answers 401 there would only confuse, while the runner who trusts it can name it with `--caldav`).
+  static func checkRedirect(from: URL, to next: URL, account: URL) throws(CalDAVError) {
+    if from.scheme?.lowercased() == "https" && next.scheme?.lowercased() != "https" {
+      throw .insecureRedirect(from: from.absoluteString, to: next.absoluteString)
+    }
+    guard origin(of: next) == origin(of: account) else {
+      throw .redirectedElsewhere(from: from.absoluteString, to: next.absoluteString)
+    }
+    try checkTarget(next)
+  }
+
+  /// Scheme, host and port (the scheme's default when none is written), case-blind.
+  static func origin(of url: URL) -> String {
+    let scheme = url.scheme?.lowercased() ?? ""
+    let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+    return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
   }
 
   /// PROPFIND of `url` for the properties discovery reads.

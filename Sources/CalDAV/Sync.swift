@@ -59,14 +59,21 @@ public enum SyncStep: Sendable, Hashable {
   case forget(SyncedResource)
   /// Nothing to send.
   case unchanged(uid: String)
+  /// Already on the server at `href` as this sync would send it (an interrupted sync put it there, and did not
+  /// record it): recorded as this logbook's, with the server's `etag`; nothing is sent.
+  case adopt(OutgoingEvent, href: String, etag: String?)
   /// Changed here and in the calendar app (or deleted there, or there without being synced from here): left as
   /// the server has it; `reason` says what happened.
   case conflict(uid: String, label: String, reason: String)
 }
 
-/// Works out the steps from the events now, what the last sync stored and what the server holds (by file name).
+/// Works out the steps from the events now, what the last sync stored, what the server holds (by file name) and
+/// which of the server's resources hold just what this sync sends (`identical`, by UID: the entries of
+/// ``adoptionCandidates(events:stored:server:)`` found the same, with the ETag read with them).
 ///
 /// - An event whose body is the one last sent is unchanged, whatever the server did to it since.
+/// - An event the server already holds as this sync would send it is adopted: recorded, not sent, never a conflict
+///   (a sync killed between the server's answer and its record left it there).
 /// - A changed event is updated when the server still has the ETag stored; when the server's ETag differs (the
 ///   event was edited in a calendar app) or the resource is gone (deleted there), it is a conflict, unless `force`.
 /// - A new event is created; a resource of that name already on the server, not put there by a sync from this
@@ -74,8 +81,8 @@ public enum SyncStep: Sendable, Hashable {
 /// - A stored event the plan dropped is deleted while the server still has its ETag; edited there since, it is a
 ///   conflict unless `force`; gone already, it is forgotten.
 public func planSync(
-  events: [OutgoingEvent], stored: [SyncedResource], server: [String: DAVEntry], hrefFor: (String) -> String,
-  force: Bool
+  events: [OutgoingEvent], stored: [SyncedResource], server: [String: DAVEntry],
+  identical: [String: DAVEntry] = [:], hrefFor: (String) -> String, force: Bool
 ) -> [SyncStep] {
   let storedByUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
   var steps: [SyncStep] = []
@@ -83,6 +90,10 @@ public func planSync(
   for event in events {
     current.insert(event.uid)
     let onServer = server[event.name]
+    if let copy = identical[event.uid], onServer != nil, storedByUID[event.uid]?.hash != event.hash {
+      steps.append(.adopt(event, href: storedByUID[event.uid]?.href ?? hrefFor(event.name), etag: copy.etag))
+      continue
+    }
     guard let record = storedByUID[event.uid] else {
       if let onServer {
         steps.append(
@@ -141,6 +152,22 @@ public func planSync(
   return steps
 }
 
+/// The events whose resource on the server ``planSync(events:stored:server:identical:hrefFor:force:)`` would call
+/// a conflict unless it holds what this sync sends: one not recorded (a sync killed before it recorded its create),
+/// or one whose ETag is not the recorded one while this sync changes it (a sync killed before it recorded its
+/// update). Their bodies are fetched and compared; by the resource on the server (its href and ETag as listed).
+public func adoptionCandidates(
+  events: [OutgoingEvent], stored: [SyncedResource], server: [String: DAVEntry]
+) -> [(event: OutgoingEvent, onServer: DAVEntry)] {
+  let storedByUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+  return events.compactMap { event in
+    guard let onServer = server[event.name] else { return nil }
+    guard let record = storedByUID[event.uid] else { return (event, onServer) }
+    guard record.hash != event.hash, let etag = record.etag, let now = onServer.etag, etag != now else { return nil }
+    return (event, onServer)
+  }
+}
+
 /// What a step did on the server.
 public enum SyncOutcome: Sendable, Hashable {
   /// The event is on the server as sent, at `href` with `etag`; `created` when it was not there before.
@@ -149,47 +176,61 @@ public enum SyncOutcome: Sendable, Hashable {
   case removed(uid: String, label: String, deleted: Bool)
   /// Nothing was sent.
   case unchanged(uid: String)
+  /// Nothing was sent: the server already held the event as this sync sends it, at `href` with `etag`.
+  case adopted(OutgoingEvent, href: String, etag: String?)
   /// Left as the server has it (before the request, or a 412 Precondition Failed answered to it).
   case conflict(uid: String, label: String, reason: String)
 }
 
-/// Carries out `steps` one by one. Returns what each step did up to the first error, and that error (nil when all
-/// went through): the outcomes before it happened on the server and must be recorded all the same.
-public func runSync(_ steps: [SyncStep], client: CalDAVClient) async -> (outcomes: [SyncOutcome], error: CalDAVError?) {
+/// Carries out `steps` one by one, handing each outcome to `record` as soon as the server has answered (so that
+/// what reached the server is recorded even when the process dies during the sync: at most the one write in flight
+/// is not, and the next sync adopts it). Returns what each step did up to the first error of the server, and that
+/// error (nil when all went through); an error of `record` stops the sync and is thrown.
+public func runSync<Failure: Error>(
+  _ steps: [SyncStep], client: CalDAVClient, record: (SyncOutcome) throws(Failure) -> Void
+) async throws(Failure) -> (outcomes: [SyncOutcome], error: CalDAVError?) {
   var outcomes: [SyncOutcome] = []
-  do throws(CalDAVError) {
-    for step in steps {
-      switch step {
-      case .unchanged(let uid):
-        outcomes.append(.unchanged(uid: uid))
-      case .conflict(let uid, let label, let reason):
-        outcomes.append(.conflict(uid: uid, label: label, reason: reason))
-      case .forget(let record):
-        outcomes.append(.removed(uid: record.uid, label: record.label, deleted: false))
-      case .create(let event, let href, let precondition):
-        outcomes.append(try await put(event, at: href, precondition: precondition, created: true, client: client))
-      case .update(let event, let record, let precondition):
-        outcomes.append(
-          try await put(event, at: record.href, precondition: precondition, created: false, client: client))
-      case .delete(let record, let precondition):
-        let etag: String?
-        if case .match(let value) = precondition { etag = value } else { etag = nil }
-        switch try await client.delete(record.href, etag: etag) {
-        case .done: outcomes.append(.removed(uid: record.uid, label: record.label, deleted: true))
-        case .gone: outcomes.append(.removed(uid: record.uid, label: record.label, deleted: false))
-        case .preconditionFailed:
-          outcomes.append(
-            .conflict(
-              uid: record.uid, label: record.label,
-              reason: "dropped from the plan but changed in the calendar app (412 Precondition Failed); kept "
-                + "(--force deletes it)"))
-        }
-      }
+  for step in steps {
+    let outcome: SyncOutcome
+    do {
+      outcome = try await perform(step, client: client)
+    } catch {
+      return (outcomes, error)
     }
-  } catch {
-    return (outcomes, error)
+    try record(outcome)
+    outcomes.append(outcome)
   }
   return (outcomes, nil)
+}
+
+/// What one step does on the server (nothing, for a step that sends nothing).
+private func perform(_ step: SyncStep, client: CalDAVClient) async throws(CalDAVError) -> SyncOutcome {
+  switch step {
+  case .unchanged(let uid):
+    return .unchanged(uid: uid)
+  case .adopt(let event, let href, let etag):
+    return .adopted(event, href: href, etag: etag)
+  case .conflict(let uid, let label, let reason):
+    return .conflict(uid: uid, label: label, reason: reason)
+  case .forget(let record):
+    return .removed(uid: record.uid, label: record.label, deleted: false)
+  case .create(let event, let href, let precondition):
+    return try await put(event, at: href, precondition: precondition, created: true, client: client)
+  case .update(let event, let record, let precondition):
+    return try await put(event, at: record.href, precondition: precondition, created: false, client: client)
+  case .delete(let record, let precondition):
+    let etag: String?
+    if case .match(let value) = precondition { etag = value } else { etag = nil }
+    switch try await client.delete(record.href, etag: etag) {
+    case .done: return .removed(uid: record.uid, label: record.label, deleted: true)
+    case .gone: return .removed(uid: record.uid, label: record.label, deleted: false)
+    case .preconditionFailed:
+      return .conflict(
+        uid: record.uid, label: record.label,
+        reason: "dropped from the plan but changed in the calendar app (412 Precondition Failed); kept "
+          + "(--force deletes it)")
+    }
+  }
 }
 
 private func put(

@@ -34,6 +34,9 @@ public struct PlanSyncRequest: Sendable {
   public var now: Date
   /// The system's time zone, for plans whose settings and profile name none.
   public var systemZone: String
+  /// Fault injection for tests: called with N once the server has answered the Nth write (PUT or DELETE), before
+  /// its outcome is recorded (a test kills the process there). nil in normal use.
+  public var afterWriteAnswered: (@Sendable (Int) -> Void)?
 
   /// A request.
   public init(
@@ -83,7 +86,10 @@ public struct PlanSyncResult: Sendable {
 }
 
 /// Syncs a saved plan's calendar into one CalDAV collection, one resource per event, and records what reached
-/// the server in the logbook (also when a later request failed, so the next sync starts from there).
+/// the server in the logbook as it happens: each write's outcome is committed right after the server's answer
+/// (one small transaction each), so a sync interrupted at any moment (a failed request, SIGINT, kill -9) leaves
+/// everything it did recorded but the one write in flight; the next sync finds that one on the server as it would
+/// send it and adopts it (see ``holdsSameEvent(_:as:)``).
 ///
 /// The calendar is the one `runmate export` makes (the same `planCalendar`: UIDs, SEQUENCE, reminders), with
 /// SEQUENCE counted from what this collection last received (else from the last file export). Cancelled events are
@@ -113,11 +119,22 @@ public func syncPlan(_ request: PlanSyncRequest, db: LogbookDatabase) async thro
     planName: saved.name, collection: collection, steps: [], outcomes: [], error: nil, leftovers: [])
   do {
     let members = try await client.members(calendarChosen: request.calendarChosen)
+    let identical = try await identicalCopies(
+      adoptionCandidates(events: outgoing, stored: stored, server: members), client: client)
     result.steps = planSync(
-      events: outgoing, stored: stored, server: members, hrefFor: request.account.href(forName:),
-      force: request.force)
+      events: outgoing, stored: stored, server: members, identical: identical,
+      hrefFor: request.account.href(forName:), force: request.force)
     if !request.dryRun {
-      (result.outcomes, result.error) = await runSync(result.steps, client: client)
+      var writes = 0
+      (result.outcomes, result.error) = try await runSync(result.steps, client: client) { outcome in
+        switch outcome {
+        case .stored, .removed(_, _, deleted: true):
+          writes += 1
+          request.afterWriteAnswered?(writes)
+        default: break
+        }
+        try record(outcome, identity: identity, collection: collection, db: db)
+      }
     }
   } catch {
     await client.shutdown()
@@ -125,12 +142,38 @@ public func syncPlan(_ request: PlanSyncRequest, db: LogbookDatabase) async thro
   }
   await client.shutdown()
   if request.dryRun { return result }
-
-  try record(result.outcomes, outgoing: outgoing, identity: identity, collection: collection, db: db)
   if request.mode == .sync {
     result.leftovers = try leftovers(in: db, collection: collection, besides: identity)
   }
   return result
+}
+
+/// Of the candidates, those whose resource on the server holds the event as this sync sends it (GET, then
+/// ``holdsSameEvent(_:as:)``), by UID, with the ETag the GET answered (else the listed one).
+func identicalCopies(
+  _ candidates: [(event: OutgoingEvent, onServer: DAVEntry)], client: CalDAVClient
+) async throws(CalDAVError) -> [String: DAVEntry] {
+  var identical: [String: DAVEntry] = [:]
+  for (event, onServer) in candidates {
+    guard let copy = try await client.get(onServer.href), holdsSameEvent(copy.body, as: event) else { continue }
+    var entry = onServer
+    entry.etag = copy.etag ?? onServer.etag
+    identical[event.uid] = entry
+  }
+  return identical
+}
+
+/// Whether `body`, a resource as the server holds it, is the event `event` sends: the same bytes, or the same
+/// VEVENT once parsed (UID, SEQUENCE, times, texts, reminders: a server may store it rewritten) whatever its
+/// DTSTAMP (when it was written, not what it says: a sync killed before its record wrote it at another time).
+func holdsSameEvent(_ body: [UInt8], as event: OutgoingEvent) -> Bool {
+  if SHA256.digest(body) == event.hash { return true }
+  guard let theirs = try? VCalendar.parse(String(decoding: body, as: UTF8.self)).events, theirs.count == 1,
+    let ours = try? VCalendar.parse(String(decoding: event.body, as: UTF8.self)).events, ours.count == 1
+  else { return false }
+  var copy = theirs[0]
+  copy.dtstamp = ours[0].dtstamp
+  return copy == ours[0]
 }
 
 /// What this collection last received of the plan, as one calendar (SEQUENCE counts from it); the last file
@@ -148,26 +191,20 @@ func previousCalendar(_ records: [CalDAVRecord], plan: Plan, db: LogbookDatabase
   return VCalendar(prodID: "-//RunningMate//runmate 0.1//EN", events: events)
 }
 
-/// Stores what reached the server: each event stored with its href, ETag and body; each removed one forgotten.
-func record(
-  _ outcomes: [SyncOutcome], outgoing: [OutgoingEvent], identity: String, collection: String, db: LogbookDatabase
-) throws {
-  let bodies = Dictionary(outgoing.map { ($0.uid, $0.body) }, uniquingKeysWith: { first, _ in first })
-  var stored: [CalDAVRecord] = []
-  var removed: [String] = []
-  for outcome in outcomes {
-    switch outcome {
-    case .stored(let event, let href, let etag, _):
-      stored.append(
-        CalDAVRecord(
-          uid: event.uid, href: href, etag: etag, bodyHash: event.hash,
-          body: String(decoding: bodies[event.uid] ?? event.body, as: UTF8.self), label: event.label))
-    case .removed(let uid, _, _): removed.append(uid)
-    case .unchanged, .conflict: break
-    }
+/// Records one outcome, in its own transaction: an event stored (or adopted) with its href, ETag and body; a removed
+/// one forgotten; nothing for the others.
+func record(_ outcome: SyncOutcome, identity: String, collection: String, db: LogbookDatabase) throws(LogbookError) {
+  switch outcome {
+  case .stored(let event, let href, let etag, _), .adopted(let event, let href, let etag):
+    let stored = CalDAVRecord(
+      uid: event.uid, href: href, etag: etag, bodyHash: event.hash, body: String(decoding: event.body, as: UTF8.self),
+      label: event.label)
+    try db.recordCalDAVSync(identity: identity, collection: collection, stored: [stored], removed: [], at: Date())
+  case .removed(let uid, _, _):
+    try db.recordCalDAVSync(identity: identity, collection: collection, stored: [], removed: [uid], at: Date())
+  case .unchanged, .conflict:
+    break
   }
-  guard !stored.isEmpty || !removed.isEmpty else { return }
-  try db.recordCalDAVSync(identity: identity, collection: collection, stored: stored, removed: removed, at: Date())
 }
 
 /// The events other plans' syncs left in `collection`, by plan (saved plans by name, sorted by their identity).

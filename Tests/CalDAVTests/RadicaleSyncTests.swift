@@ -102,12 +102,7 @@ struct RadicaleSyncTests {
     let synced = try eventsByUID(try server.storedFiles())
 
     // The plan changes; of the events it changes, one is also edited in a calendar app (a PUT of a modified copy).
-    let moved = try fixture.run([
-      "plan", "--distance", "half", "--level", "intermediate", "--weeks", "16", "--start", "2027-01-04", "--at",
-      "06:15", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun", "--remind", "30m", "--save", "--name",
-      "spring", "--now", "2027-01-02",
-    ])
-    #expect(moved.status == 0, "\(moved.stderr)")
+    try fixture.savePlan(at: "06:15", now: "2027-01-02")
     let changed = try exported(fixture, now: "2027-01-02")
     let uid = try #require(changed.keys.sorted().first { uid in synced[uid].map { !same($0, changed[uid]!) } ?? false })
     let name = "/ana/running/\(uid).ics"

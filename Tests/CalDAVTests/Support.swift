@@ -112,9 +112,9 @@ final class RadicaleServer: CalDAVTestServer {
   /// The calendar collection's URL.
   var calendarURL: String { "http://127.0.0.1:\(port)/ana/running/" }
 
-  /// The calendar's resources as Radicale keeps them on disk: file name → text.
-  func storedFiles() throws -> [String: String] {
-    let folder = directory.appendingPathComponent("collections/collection-root/ana/running")
+  /// The calendar's resources (`/ana/running/`, or `path`) as Radicale keeps them on disk: file name → text.
+  func storedFiles(_ path: String = "/ana/running/") throws -> [String: String] {
+    let folder = directory.appendingPathComponent("collections/collection-root\(path)")
     var files: [String: String] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".ics") {
       files[name] = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
@@ -179,19 +179,28 @@ func syncRequest(
 }
 
 /// A logbook in a temporary directory with a saved 16-week half-marathon plan 'spring' (four run days, timed at
-/// 07:00 in Berlin, a 30-minute reminder), and `runmate` run on it.
+/// 07:00 in Berlin, a 30-minute reminder; or `weeks` on `days`), and `runmate` run on it.
 struct SyncFixture {
   let directory: URL
+  let weeks: Int
+  let days: String
   var database: URL { directory.appendingPathComponent("runmate.sqlite") }
   var passwordFile: URL { directory.appendingPathComponent("password") }
 
-  init(password: String = RadicaleServer.password) throws {
+  init(password: String = RadicaleServer.password, weeks: Int = 16, days: String = "tue,thu,sat,sun") throws {
     directory = try temporaryDirectory("runmate-sync")
+    self.weeks = weeks
+    self.days = days
     try "\(password)\n".write(to: passwordFile, atomically: true, encoding: .utf8)
+    try savePlan(at: "07:00", now: "2026-12-28")
+  }
+
+  /// Saves the plan 'spring' again with its runs at `time` (so every timed event changes).
+  func savePlan(at time: String, now: String) throws {
     let saved = try run([
-      "plan", "--distance", "half", "--level", "intermediate", "--weeks", "16", "--start", "2027-01-04", "--at",
-      "07:00", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun", "--remind", "30m", "--save", "--name",
-      "spring", "--now", "2026-12-28",
+      "plan", "--distance", "half", "--level", "intermediate", "--weeks", "\(weeks)", "--start", "2027-01-04",
+      "--at", time, "--tz", "Europe/Berlin", "--days", days, "--remind", "30m", "--save", "--name", "spring",
+      "--now", now,
     ])
     try #require(saved.status == 0, "\(saved.stderr)")
   }
@@ -205,18 +214,30 @@ struct SyncFixture {
   func sync(_ server: some CalDAVTestServer, _ extra: [String] = [], now: String) throws -> (
     stdout: String, stderr: String, status: Int32
   ) {
-    try run(
-      [
-        "sync", "--caldav", server.calendarURL, "--user", RadicaleServer.user, "--password-file", passwordFile.path,
-        "--now", now,
-      ] + extra)
+    try run(syncArguments(server, extra, now: now))
+  }
+
+  /// The arguments of `runmate sync` to `server`'s calendar.
+  func syncArguments(_ server: some CalDAVTestServer, _ extra: [String] = [], now: String) -> [String] {
+    [
+      "sync", "--caldav", server.calendarURL, "--user", RadicaleServer.user, "--password-file", passwordFile.path,
+      "--now", now,
+    ] + extra
   }
 
   /// The rows of the sync state, as sqlite3 prints them (nothing when there is none).
   func syncRows() throws -> String {
+    try sqlite("SELECT uid, href, etag, hex(bodyHash) FROM caldavResource ORDER BY uid")
+  }
+
+  /// The whole database as `sqlite3 .dump` prints it: compared before and after a command that must change nothing.
+  func dump() throws -> String { try sqlite(".dump") }
+
+  /// What sqlite3 prints for `command` on this database.
+  func sqlite(_ command: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = [database.path, "SELECT uid, href, etag, hex(bodyHash) FROM caldavResource ORDER BY uid"]
+    process.arguments = [database.path, command]
     let out = Pipe()
     process.standardOutput = out
     try process.run()

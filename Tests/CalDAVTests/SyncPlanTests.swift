@@ -96,6 +96,36 @@ import Testing
     #expect(forced.contains(.delete(stored[5], precondition: .match("\"x2\""))))
   }
 
+  /// What an interrupted sync leaves: a create answered but not recorded, an update answered but recorded under
+  /// the old ETag. Those are the candidates fetched; found identical, they are adopted, else still conflicts.
+  @Test func aResourceIdenticalToWhatWouldBeSentIsAdopted() {
+    let created = event("created", "A")
+    let updated = event("updated", "B2")
+    let edited = event("edited", "C2")
+    let same = event("same", "D")
+    let stored = [
+      record(updated, etag: "\"u1\"", body: "B1"), record(edited, etag: "\"e1\"", body: "C1"),
+      record(same, etag: "\"s1\""),
+    ]
+    let server = [
+      created.name: entry(created.name, "\"c\""), updated.name: entry(updated.name, "\"u2\""),
+      edited.name: entry(edited.name, "\"e2\""), same.name: entry(same.name, "\"s2\""),
+    ]
+    let events = [created, updated, edited, same]
+    let candidates = adoptionCandidates(events: events, stored: stored, server: server)
+    #expect(candidates.map(\.event.uid) == ["created", "updated", "edited"])
+    let identical = [
+      created.uid: entry(created.name, "\"c\""), updated.uid: entry(updated.name, "\"u3\""),
+    ]
+    let steps = planSync(
+      events: events, stored: stored, server: server, identical: identical, hrefFor: { "/c/\($0)" }, force: false)
+    #expect(steps.contains(.adopt(created, href: "/c/created.ics", etag: "\"c\"")))
+    #expect(steps.contains(.adopt(updated, href: "/c/updated.ics", etag: "\"u3\"")))
+    #expect(steps.contains(.unchanged(uid: "same")))
+    #expect(steps.contains { if case .conflict("edited", _, _) = $0 { true } else { false } })
+    #expect(steps.count == 4)
+  }
+
   @Test func onlyHTTPSOrLoopbackURLsAreAccepted() throws {
     #expect(throws: CalDAVError.insecure(url: "http://cal.example.org/a/")) {
       try CalDAVAccount(url: "http://cal.example.org/a/", user: "u", password: "p")

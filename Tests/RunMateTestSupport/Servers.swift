@@ -17,6 +17,27 @@ public typealias RunmateOutcome = (stdout: String, stderr: String, status: Int32
 public func runRunmate(_ arguments: [String], database: URL, environment: [String: String] = [:]) throws
   -> RunmateOutcome
 {
+  try runToEnd(try runmateProcess(arguments, database: database, environment: environment))
+}
+
+/// Runs `process` (set up, not started), reading both of its outputs to their end.
+public func runToEnd(_ process: Process) throws -> RunmateOutcome {
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  let errors = ReadInBackground(err)
+  let output = out.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (String(decoding: output, as: UTF8.self), errors.wait(), process.terminationStatus)
+}
+
+/// The built `runmate`, set up as ``runRunmate(_:database:environment:)`` runs it, not started (for a test that
+/// signals it while it runs).
+public func runmateProcess(_ arguments: [String], database: URL, environment: [String: String] = [:]) throws
+  -> Process
+{
   var env = ProcessInfo.processInfo.environment
   env["RUNMATE_DB"] = database.path
   env["RUNMATE_TEMPLATES"] = nil
@@ -29,15 +50,7 @@ public func runRunmate(_ arguments: [String], database: URL, environment: [Strin
   process.arguments = arguments
   process.currentDirectoryURL = repositoryRoot
   process.environment = env
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  let errors = ReadInBackground(err)
-  let output = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (String(decoding: output, as: UTF8.self), errors.wait(), process.terminationStatus)
+  return process
 }
 
 /// Reads a pipe to its end on another thread (a child's log while it runs, or the second of two outputs).

@@ -16,6 +16,12 @@ struct SyncCommand: ParsableCommand {
       app has it (the exit status is then 1, after every other event is synced); --force overwrites it. The password comes from --password-file or $RUNMATE_CALDAV_PASSWORD, \
       never from the command line; use an app password where the service has them.
 
+      Each write is recorded as soon as the server answers it, so an interrupted sync (a failure, Ctrl-C, a \
+      kill) loses nothing: the next one adopts an event it finds in the calendar exactly as it would send it. \
+      Plain http goes only to this machine (a loopback address, or a name resolving only to one); a redirect \
+      to another server is refused with its URL. One request may take 60 s at most ($RUNMATE_CALDAV_DEADLINE, \
+      in seconds).
+
       --caldav is the calendar's own URL, or the account's (the server, e.g. https://caldav.fastmail.com/, or \
       its principal or calendar home): then --calendar NAME picks the calendar by its name, and --list-calendars \
       shows the account's calendars (found through /.well-known/caldav, the current user's principal and its \
@@ -81,11 +87,14 @@ struct SyncCommand: ParsableCommand {
     else { return }
     try database.requireExisting()
     let db = try database.open()
-    let request = PlanSyncRequest(
+    var request = PlanSyncRequest(
       account: account, planName: planName, mode: remove ? .remove : .sync, dryRun: dryRun, force: force,
       calendarChosen: calendarName != nil, now: try clock.instant(), systemZone: TimeZone.current.identifier)
+    request.afterWriteAnswered = Self.faultKillAfterWrites
     let box = ResultBox<PlanSyncResult>()
-    if case .failure(let error) = blockingRun({ box.value = try await syncPlan(request, db: db) }) { throw error }
+    if case .failure(let error) = blockingRun({ [request] in box.value = try await syncPlan(request, db: db) }) {
+      throw error
+    }
     guard let result = box.value else { return }
 
     let shown = "plan '\(terminalSafe(result.planName))' → \(terminalSafe(result.collection))"
@@ -100,7 +109,7 @@ struct SyncCommand: ParsableCommand {
   static func account(url: String, user: String, password: String, calendar: String?, list: Bool) throws
     -> CalDAVAccount?
   {
-    var account = try CalDAVAccount(url: url, user: user, password: password)
+    var account = try CalDAVAccount(url: url, user: user, password: password, requestDeadline: try requestDeadline())
     guard list || calendar != nil else { return account }
     let box = ResultBox<Discovery>()
     if case .failure(let error) = blockingRun({ [account] in box.value = try await discoverCalendars(account) }) {
@@ -113,6 +122,30 @@ struct SyncCommand: ParsableCommand {
     }
     if let calendar { account.collection = try discovery.calendar(named: calendar).url }
     return account
+  }
+
+  /// The longest one request may take: `$RUNMATE_CALDAV_DEADLINE` seconds (0.1 to 3600), else 60.
+  static func requestDeadline() throws -> Duration {
+    guard let text = ProcessInfo.processInfo.environment["RUNMATE_CALDAV_DEADLINE"], !text.isEmpty else {
+      return CalDAVAccount.defaultRequestDeadline
+    }
+    guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+      throw CLIError.invalidOption(
+        option: "$RUNMATE_CALDAV_DEADLINE", value: text, allowed: "a number of seconds from 0.1 to 3600 (default 60)",
+        suggestion: nil)
+    }
+    return .milliseconds(Int64((seconds * 1000).rounded()))
+  }
+
+  /// Fault injection for tests: `RUNMATE_FAULT_KILL_AFTER_WRITES=N` kills the process (SIGKILL) once the server has
+  /// answered the Nth write, before its outcome is recorded. Unset (normal use): no hook.
+  static var faultKillAfterWrites: (@Sendable (Int) -> Void)? {
+    guard let text = ProcessInfo.processInfo.environment["RUNMATE_FAULT_KILL_AFTER_WRITES"], let writes = Int(text),
+      writes > 0
+    else { return nil }
+    return { answered in
+      if answered >= writes { kill(getpid(), SIGKILL) }
+    }
   }
 
   /// `--list-calendars`: one line per calendar, its name and URL (tasks-only lists marked).
@@ -163,7 +196,7 @@ enum SyncReport {
   /// The diff a `--dry-run` prints: one line per event to create, update or delete, and per conflict; the counts.
   static func dryRun(_ steps: [SyncStep], target: String) -> String {
     var lines: [String] = []
-    var counts = (create: 0, update: 0, delete: 0, unchanged: 0, conflict: 0)
+    var counts = (create: 0, update: 0, delete: 0, unchanged: 0, adopt: 0, conflict: 0)
     for step in steps {
       switch step {
       case .create(let event, _, _):
@@ -179,6 +212,9 @@ enum SyncReport {
         counts.delete += 1
         lines.append(line("forget", record.label + ": dropped from the plan, already deleted in the calendar app"))
       case .unchanged: counts.unchanged += 1
+      case .adopt(let event, _, _):
+        counts.adopt += 1
+        lines.append(line("adopt", "\(event.label): \(adoptedReason)"))
       case .conflict(_, let label, let reason):
         counts.conflict += 1
         lines.append(line("conflict", "\(label): \(reason)"))
@@ -186,15 +222,20 @@ enum SyncReport {
     }
     lines.append(
       "dry run, nothing sent: \(target): \(counts.create) to create, \(counts.update) to update, "
-        + "\(counts.delete) to delete, \(counts.unchanged) unchanged, \(counts.conflict) "
-        + "conflict\(counts.conflict == 1 ? "" : "s")")
+        + "\(counts.delete) to delete, \(counts.unchanged) unchanged, "
+        + (counts.adopt > 0 ? "\(counts.adopt) to adopt, " : "")
+        + "\(counts.conflict) conflict\(counts.conflict == 1 ? "" : "s")")
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// Why an event is adopted.
+  static let adoptedReason =
+    "already in the calendar as this sync sends it (an interrupted sync put it there); recorded"
 
   /// What a sync did: one line per event created, updated or deleted, and per conflict; the counts.
   static func done(_ outcomes: [SyncOutcome], target: String) -> String {
     var lines: [String] = []
-    var counts = (create: 0, update: 0, delete: 0, unchanged: 0, conflict: 0)
+    var counts = (create: 0, update: 0, delete: 0, unchanged: 0, adopt: 0, conflict: 0)
     for outcome in outcomes {
       switch outcome {
       case .stored(let event, _, _, let created):
@@ -204,6 +245,9 @@ enum SyncReport {
         counts.delete += 1
         lines.append(line(deleted ? "deleted" : "forgot", deleted ? label : "\(label): already deleted there"))
       case .unchanged: counts.unchanged += 1
+      case .adopted(let event, _, _):
+        counts.adopt += 1
+        lines.append(line("adopted", "\(event.label): \(adoptedReason)"))
       case .conflict(_, let label, let reason):
         counts.conflict += 1
         lines.append(line("conflict", "\(label): \(reason)"))
@@ -211,7 +255,8 @@ enum SyncReport {
     }
     lines.append(
       "synced \(target): \(counts.create) created, \(counts.update) updated, \(counts.delete) deleted, "
-        + "\(counts.unchanged) unchanged, \(counts.conflict) conflict\(counts.conflict == 1 ? "" : "s")")
+        + "\(counts.unchanged) unchanged, " + (counts.adopt > 0 ? "\(counts.adopt) adopted, " : "")
+        + "\(counts.conflict) conflict\(counts.conflict == 1 ? "" : "s")")
     return lines.joined(separator: "\n") + "\n"
   }
 }
@@ -234,9 +279,10 @@ extension CalDAVError: RunMateError {
   var message: String { description }
   var exitCode: Int32 {
     switch self {
-    case .badURL, .insecure, .notACalendar, .noSuchCalendar, .chooseCalendar: ExitCodes.usage
+    case .badURL, .insecure, .redirectedElsewhere, .insecureRedirect, .notACalendar, .noSuchCalendar, .chooseCalendar:
+      ExitCodes.usage
     case .unauthorized: 77  // EX_NOPERM
-    case .unreachable: 69  // EX_UNAVAILABLE
+    case .unreachable, .tooSlow: 69  // EX_UNAVAILABLE
     case .unexpected, .malformedResponse: 76  // EX_PROTOCOL
     }
   }
