@@ -31,7 +31,7 @@ final class XandikosServer: CalDAVTestServer {
       "-d", directory.appendingPathComponent("store").path, "--defaults", "-l", "127.0.0.1", "-p", String(port),
     ]
     log = directory.appendingPathComponent("xandikos.log")
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let output = try FileHandle(forWritingTo: log)
     defer { try? output.close() }
     process.standardOutput = output
