@@ -335,7 +335,7 @@ final class ActivityFileReader {
 
   /// A zip inside the zip (Garmin's export): inflated to a temporary file, then read as a zip.
   func readNestedZip(_ member: ZipMember, of archive: ZipArchive, shown: String) {
-    let path = nextTemporaryPath("nested.zip")
+    let path = temporaryPath("nested.zip")
     defer { try? FileManager.default.removeItem(atPath: path) }
     do throws(ArchiveError) {
       let output = try TemporaryOutput(path: path, budget: budget, archive: archive.name, member: member.shownPath)
@@ -367,7 +367,7 @@ final class ActivityFileReader {
       result.otherSports[sport, default: []].append(shownName(fileName))
       return
     }
-    let path = nextTemporaryPath(plainName)
+    let path = temporaryPath(plainName)
     defer { try? FileManager.default.removeItem(atPath: path) }
     do throws(ArchiveError) {
       let output = try TemporaryOutput(path: path, budget: budget, archive: archive, member: member)
@@ -430,11 +430,9 @@ final class ActivityFileReader {
   /// Where a member named `name` is inflated: a file directly in the one temporary folder (its name kept, as the
   /// reader tells formats and names errors by it), deleted by the caller once read. One member is there at a time
   /// (with, while a nested zip is read, that zip as `nested.zip`, a name no activity member has).
-  func nextTemporaryPath(_ name: String) -> String {
+  func temporaryPath(_ name: String) -> String {
     let safe = name.isEmpty || name == "." || name == ".." ? "member" : name
-    let path = temporaryFolder.appendingPathComponent(safe).path
-    unlink(path)  // left by a member that could not be deleted: never there in normal use
-    return path
+    return temporaryFolder.appendingPathComponent(safe).path
   }
 
   static func message(_ error: ArchiveError) -> String { shownName(error.description, limit: 1_000) }
@@ -458,6 +456,11 @@ final class TemporaryOutput {
     self.member = member
     self.path = path
     descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    if descriptor < 0 && errno == EEXIST {
+      // Left in the private folder by a member whose file could not be deleted: never there in normal use.
+      unlink(path)
+      descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    }
     guard descriptor >= 0 else { throw Self.failure(archive, path: path) }
   }
 
