@@ -325,6 +325,41 @@ import Testing
     #expect(try sqliteDump(db) == before)
   }
 
+  /// A database on a full disk (a 1 MiB tmpfs in a private mount namespace, filled to 96 KiB free): a write larger
+  /// than that says the disk is full and what to do (exit 74), reads still work, and the database is as before.
+  @Test(.enabled(if: canMountTmpfs, "needs unshare and tmpfs (root)"))
+  func aDatabaseOnAFullDiskSaysSoAndChangesNothing() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = try Self.populated(in: directory)
+    let mount = directory.appendingPathComponent("disk")
+    try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+    let script = """
+      mount -t tmpfs -o size=1m tmpfs "$0" && cp "$1" "$0/db.sqlite" || exit 99
+      free=$(df -k --output=avail "$0" | tail -1)
+      head -c $(( (free - 96) * 1024 )) /dev/zero > "$0/filler"
+      sqlite3 "$0/db.sqlite" .dump > "$3/before.sql"
+      RUNMATE_DB="$0/db.sqlite" "$2" plan --distance marathon --level advanced --weeks 20 --start 2027-01-04 \
+        --now 2027-01-01 --save --name autumn
+      echo "status $?"
+      RUNMATE_DB="$0/db.sqlite" "$2" plans
+      sqlite3 "$0/db.sqlite" .dump > "$3/after.sql"
+      """
+    var environment = ProcessInfo.processInfo.environment
+    environment["RUNMATE_TEMPLATES"] = repositoryRoot.appendingPathComponent("plan-templates").path
+    let result = try Self.sh(
+      "unshare -m --propagation private sh -c '\(script)' \"$@\"",
+      ["sh", mount.path, source, try runmateBinary().path, directory.path], environment: environment)
+    #expect(
+      result.stderr
+        == "runmate: the disk holding \(mount.path)/db.sqlite is full: free space and run the command again; "
+        + "nothing was written\n")
+    #expect(result.stdout.hasPrefix("status 74\n* spring  beginner 10K"), "\(result.stdout)")
+    let before = try String(contentsOf: directory.appendingPathComponent("before.sql"), encoding: .utf8)
+    let after = try String(contentsOf: directory.appendingPathComponent("after.sql"), encoding: .utf8)
+    #expect(before.contains("INSERT INTO profile") && after == before)
+  }
+
   // MARK: - Case 8: a read-only database
 
   /// A database that cannot be written (as root: `chattr +i` on the file and its folder, since chmod does not stop
