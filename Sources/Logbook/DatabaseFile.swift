@@ -50,8 +50,10 @@ final class DatabaseFile: @unchecked Sendable {
 
   /// Runs `setUp` with the file at `path` created (0600) if missing and locked against other processes' setups.
   /// `setUp` receives what the header says; what it returns (the open database) keeps the file registered until
-  /// ``release()``.
-  static func withSetupLock<T>(path: String, _ setUp: (DatabaseFile, Kind) throws(LogbookError) -> T)
+  /// ``release()``. With `readOnly`, the file is opened for reading only and never created.
+  static func withSetupLock<T>(
+    path: String, readOnly: Bool = false, _ setUp: (DatabaseFile, Kind) throws(LogbookError) -> T
+  )
     throws(LogbookError) -> T
   {
     lock.lock()
@@ -64,7 +66,7 @@ final class DatabaseFile: @unchecked Sendable {
       file = existing
       isNewDescriptor = false
     } else {
-      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+      let descriptor = readOnly ? open(path, O_RDONLY | O_CLOEXEC) : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else { throw .cannotOpen(path: path, detail: lastError()) }
       var status = stat()
       guard fstat(descriptor, &status) == 0 else {

@@ -20,6 +20,9 @@ public final class LogbookDatabase: Sendable {
   let file: DatabaseFile?
   /// The test hook called inside an import's write transaction after each row it writes (see ``RowHook``).
   let afterRowWritten: RowHook?
+  /// True when the database could not be opened for writing (a read-only file, folder or mount) and was opened
+  /// read-only: reads work, every write throws ``LogbookError/readOnly(path:)``.
+  public let isReadOnly: Bool
 
   /// Opens (or creates, mode 0600) the database at `path`, migrating an older schema.
   ///
@@ -32,6 +35,31 @@ public final class LogbookDatabase: Sendable {
   public init(path: String, afterRowWritten: RowHook? = nil) throws(LogbookError) {
     self.path = path
     self.afterRowWritten = afterRowWritten
+    do {
+      (file, writer) = try LogbookDatabase.openWritable(path: path)
+      isReadOnly = false
+    } catch {
+      // A database that exists but cannot be written (a read-only file, folder or mount, an immutable file) is
+      // opened read-only: the commands that only read work, and a write is refused with ``LogbookError/readOnly(path:)``.
+      switch error {
+      case .cannotOpen, .readOnly: break
+      default: throw error
+      }
+      guard LogbookDatabase.fileSize(path) > 0 else { throw error }
+      let writableError = error
+      do {
+        (file, writer) = try LogbookDatabase.openReadOnly(path: path)
+      } catch {
+        // Not readable either: the first reason, unless the read-only open found more (not ours, damaged, newer).
+        if case .cannotOpen = error { throw writableError }
+        throw error
+      }
+      isReadOnly = true
+    }
+  }
+
+  /// Opens (or creates) the database for reading and writing: a pool in WAL mode, migrated.
+  private static func openWritable(path: String) throws(LogbookError) -> (DatabaseFile, any DatabaseWriter) {
     let url = URL(fileURLWithPath: path)
     do {
       try FileManager.default.createDirectory(
@@ -40,8 +68,8 @@ public final class LogbookDatabase: Sendable {
     } catch {
       throw .cannotOpen(path: path, detail: (error as NSError).localizedDescription)
     }
-    let (file, pool) = try DatabaseFile.withSetupLock(path: path) {
-      file, kind throws(LogbookError) -> (DatabaseFile, DatabasePool) in
+    return try DatabaseFile.withSetupLock(path: path) {
+      file, kind throws(LogbookError) -> (DatabaseFile, any DatabaseWriter) in
       if kind != .empty { try LogbookDatabase.probe(path: path) }
       file.makePrivate(path: path)
       var configuration = Configuration()
@@ -61,8 +89,43 @@ public final class LogbookDatabase: Sendable {
       }
       return (file, pool)
     }
-    self.file = file
-    writer = pool
+  }
+
+  /// Opens an existing database that cannot be written, read-only: checked as ``probe(path:)`` does, and refused
+  /// (``LogbookError/readOnly(path:)``) when it still needs a migration. Without a `-wal` beside it the file is read
+  /// as immutable, so SQLite needs no `-shm` (which a read-only folder could not hold) and takes no lock.
+  private static func openReadOnly(path: String) throws(LogbookError) -> (DatabaseFile, any DatabaseWriter) {
+    try DatabaseFile.withSetupLock(path: path, readOnly: true) {
+      file, kind throws(LogbookError) -> (DatabaseFile, any DatabaseWriter) in
+      guard kind != .empty else { throw .readOnly(path: path) }
+      try LogbookDatabase.probe(path: path)
+      var configuration = Configuration()
+      configuration.readonly = true
+      configuration.foreignKeysEnabled = true
+      configuration.busyMode = .timeout(10)
+      do {
+        let location = fileSize(path + "-wal") > 0 ? path : immutableLocation(path)
+        let queue = try DatabaseQueue(path: location, configuration: configuration)
+        guard try queue.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+          try? queue.close()
+          throw LogbookError.readOnly(path: path)
+        }
+        return (file, queue)
+      } catch {
+        throw LogbookDatabase.describe(error, path: path)
+      }
+    }
+  }
+
+  /// The size of the file at `path`, 0 when there is none.
+  static func fileSize(_ path: String) -> Int64 {
+    var status = stat()
+    return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+  }
+
+  /// The URI that opens `path` as immutable (no locks, no `-wal` / `-shm`).
+  static func immutableLocation(_ path: String) -> String {
+    "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1"
   }
 
   deinit {
@@ -73,6 +136,8 @@ public final class LogbookDatabase: Sendable {
       // their locks.
       pool.releaseMemory()
       do { try pool.close() } catch { return }
+    } else if let queue = writer as? DatabaseQueue {
+      do { try queue.close() } catch { return }
     }
     file.release()
   }
@@ -104,9 +169,8 @@ public final class LogbookDatabase: Sendable {
       if FileManager.default.fileExists(atPath: path + "-wal") {
         try check(path)
       } else {
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
         do {
-          try check("file:\(encoded)?immutable=1")
+          try check(immutableLocation(path))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
           try check(path)  // an SQLite built without URI file names
         }
@@ -121,6 +185,7 @@ public final class LogbookDatabase: Sendable {
     path = ":memory:"
     file = nil
     afterRowWritten = nil
+    isReadOnly = false
     let queue: DatabaseQueue
     do {
       queue = try DatabaseQueue()
@@ -136,8 +201,11 @@ public final class LogbookDatabase: Sendable {
     if let error = error as? DatabaseError {
       switch error.resultCode {
       case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: error.message ?? "corrupt")
-      case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+      case .SQLITE_CANTOPEN, .SQLITE_PERM:
         return .cannotOpen(path: path, detail: error.message ?? "\(error.resultCode)")
+      case .SQLITE_READONLY: return .readOnly(path: path)
+      case .SQLITE_FULL: return .diskFull(path: path)
+      case .SQLITE_IOERR: return .writeFailed(path: path, detail: error.message ?? "disk I/O error")
       case .SQLITE_BUSY, .SQLITE_LOCKED:
         return .database(detail: "\(path) stayed locked by another process for 10 seconds; try again")
       default: return .database(detail: error.message ?? "\(error)")
@@ -297,9 +365,12 @@ public final class LogbookDatabase: Sendable {
   ///
   /// With `schedule`, its settings and dated workouts replace the plan's in the same transaction (nil settings:
   /// none saved). Without it, saved settings are kept and the dated workouts are dropped (the plan changed).
+  /// With `replacing` false (an import), a plan of the same id already saved is kept and
+  /// ``LogbookError/planAlreadySaved(id:name:)`` thrown. Both checks run inside the write transaction, so two
+  /// processes saving at once cannot both pass them.
   public func savePlan(
     _ plan: Plan, name: String, activate: Bool,
-    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil, replacing: Bool = true
   )
     throws(LogbookError) -> SavedPlan
   {
@@ -314,6 +385,9 @@ public final class LogbookDatabase: Sendable {
     }
     let now = Date()
     return try write { db in
+      if !replacing, let same = try PlanRecord.fetchOne(db, key: plan.id) {
+        throw LogbookError.planAlreadySaved(id: plan.id, name: same.name)
+      }
       if let other = try PlanRecord.filter(Column("name") == name).fetchOne(db), other.id != plan.id {
         throw LogbookError.planNameTaken(name: name)
       }
@@ -485,22 +559,91 @@ public final class LogbookDatabase: Sendable {
     }
   }
 
+  /// Creates the profile `profile.name`: one INSERT, so the database's UNIQUE constraint on the name decides
+  /// between processes creating the same name at once (one succeeds, the others get ``LogbookError/profileExists(name:)``).
+  /// Whether it becomes the default (asked, or the first profile) is decided inside the same write transaction
+  /// (`BEGIN IMMEDIATE`: one writer at a time), so two first profiles cannot both, or neither, be the default.
+  @discardableResult
+  public func createProfile(_ profile: Profile) throws(LogbookError) -> Profile {
+    let json = try LogbookDatabase.encode(profile)
+    do {
+      return try writer.write { db in
+        var stored = profile
+        stored.id = nil
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM profile)") != true { stored.isDefault = true }
+        if stored.isDefault { try db.execute(sql: "UPDATE profile SET isDefault = 0") }
+        try db.execute(
+          sql: "INSERT INTO profile (name, isCoach, isDefault, profileJSON) VALUES (?, ?, ?, ?)",
+          arguments: [stored.name, stored.isCoach, stored.isDefault, json])
+        stored.id = db.lastInsertedRowID
+        return stored
+      }
+    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+      throw .profileExists(name: profile.name)
+    } catch {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  /// Changes the profile named `name` (the default one when nil) in one write transaction: `change` gets the profile
+  /// as stored at that moment, so two processes changing different fields at once both keep their change. A changed
+  /// profile marked default becomes the only default. Errors thrown by `change` pass through unchanged.
+  /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` when there is no such profile (or no default one).
+  @discardableResult
+  public func updateProfile(named name: String?, _ change: @escaping @Sendable (Profile) throws -> Profile) throws
+    -> Profile
+  {
+    do {
+      return try writer.write { db in
+        let row =
+          try name.map {
+            try Row.fetchOne(
+              db, sql: "SELECT id, isCoach, isDefault, profileJSON FROM profile WHERE name = ?", arguments: [$0])
+          }
+          ?? Row.fetchOne(db, sql: "SELECT id, isCoach, isDefault, profileJSON FROM profile WHERE isDefault")
+        guard let row else {
+          let known = try String.fetchAll(db, sql: "SELECT name FROM profile ORDER BY name")
+          throw LogbookError.noSuchProfile(name: name ?? "(default)", known: known)
+        }
+        var changed = try change(try LogbookDatabase.profile(row))
+        changed.id = row["id"]
+        if changed.isDefault { try db.execute(sql: "UPDATE profile SET isDefault = 0") }
+        try db.execute(
+          sql: "UPDATE profile SET isCoach = ?, isDefault = ?, profileJSON = ? WHERE id = ?",
+          arguments: [changed.isCoach, changed.isDefault, try LogbookDatabase.encode(changed), changed.id])
+        return changed
+      }
+    } catch let error as DatabaseError {
+      throw LogbookDatabase.describe(error, path: path)
+    }
+  }
+
+  static func encode(_ profile: Profile) throws(LogbookError) -> String {
+    do {
+      return String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
+    } catch {
+      throw .database(detail: "cannot encode the profile: \(error)")
+    }
+  }
+
+  /// A profile from its row (id, isCoach, isDefault, profileJSON).
+  static func profile(_ row: Row) throws(LogbookError) -> Profile {
+    do {
+      var profile = try JSONDecoder().decode(Profile.self, from: Data((row["profileJSON"] as String).utf8))
+      profile.id = row["id"]
+      profile.isCoach = row["isCoach"]
+      profile.isDefault = row["isDefault"]
+      return profile
+    } catch {
+      throw .database(detail: "a profile cannot be read: \(error)")
+    }
+  }
+
   /// Every profile, by name.
   public func profiles() throws(LogbookError) -> [Profile] {
-    let rows = try read { db in
+    try read { db in
       try Row.fetchAll(db, sql: "SELECT id, isCoach, isDefault, profileJSON FROM profile ORDER BY name")
-        .map { row -> (Int64, Bool, Bool, String) in (row["id"], row["isCoach"], row["isDefault"], row["profileJSON"]) }
-    }
-    return try rows.map { row throws(LogbookError) in
-      do {
-        var profile = try JSONDecoder().decode(Profile.self, from: Data(row.3.utf8))
-        profile.id = row.0
-        profile.isCoach = row.1
-        profile.isDefault = row.2
-        return profile
-      } catch {
-        throw .database(detail: "a profile cannot be read: \(error)")
-      }
+        .map { row in try LogbookDatabase.profile(row) }
     }
   }
 

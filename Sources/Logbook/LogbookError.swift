@@ -27,6 +27,16 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
   case implausible(record: String, field: String, value: String, allowed: String)
   /// No subscription feed with that number.
   case noSuchFeed(id: Int64, known: [Int64])
+  /// A profile by that name exists already (the database's UNIQUE constraint refused a second one).
+  case profileExists(name: String)
+  /// A plan with that id is saved already, under `name` (an import does not replace it).
+  case planAlreadySaved(id: String, name: String)
+  /// The database cannot be written (its file, its folder or its disk is read-only): nothing was written.
+  case readOnly(path: String)
+  /// The disk holding the database is full (SQLITE_FULL): the transaction was rolled back.
+  case diskFull(path: String)
+  /// Writing the database failed (SQLITE_IOERR: a full disk, a file size limit, a failing disk): rolled back.
+  case writeFailed(path: String, detail: String)
   /// A database error we did not expect.
   case database(detail: String)
 
@@ -68,6 +78,22 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
         known.isEmpty
         ? "no feeds yet (runmate feed create)" : "feeds: \(known.map(String.init).joined(separator: ", "))"
       return "no subscription feed number \(id); \(list) (runmate feed list)"
+    case .profileExists(let name):
+      return "profile '\(name)' exists: `runmate profile set --profile \(name) …` changes it"
+    case .planAlreadySaved(let id, let name):
+      return
+        "this plan (\(id)) is already saved as '\(name)'; delete it first with `runmate plans delete \(name)` to "
+        + "replace it"
+    case .readOnly(let path):
+      return
+        "\(path): the database is read-only (its file, its folder or its disk cannot be written); nothing was "
+        + "written: make it writable, or give another --db"
+    case .diskFull(let path):
+      return "the disk holding \(path) is full: free space and run the command again; nothing was written"
+    case .writeFailed(let path, let detail):
+      return
+        "\(path): \(detail): the disk holding the database may be full, over a file size limit or failing; free "
+        + "space and run the command again; nothing was written"
     case .database(let detail):
       return "database error: \(detail)"
     }

@@ -53,9 +53,10 @@ func isActivityName(_ name: String) -> Bool {
 /// whatever its extension; inside folders and archives only activity files, zips and `activities.csv` are.
 ///
 /// Nothing aborts the import but a path that does not exist: a file that cannot be read is listed in
-/// ``ActivityFiles/refused`` with its reason and the rest are read. Memory stays flat: each compressed member is
-/// inflated to a private temporary file (within ``ActivityArchiveLimits``), read with `readActivities(at:)` and
-/// deleted; the temporary folder is removed before returning.
+/// ``ActivityFiles/refused`` with its reason and the rest are read. Memory and disk stay flat: each compressed member
+/// is inflated, one at a time, to a file in one private temporary folder (mode 0700, within
+/// ``ActivityArchiveLimits``), read with `readActivities(at:)` and deleted at once; the folder is removed before
+/// returning, and folders left by killed imports are removed before it is made (``LeftoverTemporaries``).
 /// - Parameters:
 ///   - paths: Files and folders, as given.
 ///   - calendar: A Gregorian calendar in the runner's time zone (the runs' days).
@@ -145,13 +146,18 @@ final class ActivityFileReader {
   var folderIndexes: [(folder: String, index: StravaIndex)] = []
   /// Bytes the current top-level archive may still inflate.
   var budget: Int64 = .max
-  private var counter = 0
 
   init(calendar: Calendar, today: CivilDate, progress: ((Int, Int) -> Void)?) throws(ActivityFilesError) {
     self.calendar = calendar
     self.today = today
     self.progress = progress
-    let template = FileManager.default.temporaryDirectory.appendingPathComponent("runmate-import-XXXXXX").path
+    let directory = FileManager.default.temporaryDirectory.path
+    // Folders of killed imports first: their process is gone, or they are older than an hour (a running import's
+    // folder changes with every member).
+    LeftoverTemporaries.remove(in: directory, prefix: "runmate-import-", folders: true, olderThan: 3_600)
+    // One private folder (mkdtemp: mode 0700) named with this process's id, so a later run can tell it was left
+    // by a run that is gone.
+    let template = LeftoverTemporaries.template(in: directory, prefix: "runmate-import-")
     var bytes = Array(template.utf8CString)
     guard bytes.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
       throw .temporaryFolder(reason: String(cString: strerror(errno)))
@@ -329,7 +335,7 @@ final class ActivityFileReader {
 
   /// A zip inside the zip (Garmin's export): inflated to a temporary file, then read as a zip.
   func readNestedZip(_ member: ZipMember, of archive: ZipArchive, shown: String) {
-    let path = nextTemporaryPath("nested.zip")
+    let path = temporaryPath("nested.zip")
     defer { try? FileManager.default.removeItem(atPath: path) }
     do throws(ArchiveError) {
       let output = try TemporaryOutput(path: path, budget: budget, archive: archive.name, member: member.shownPath)
@@ -361,7 +367,7 @@ final class ActivityFileReader {
       result.otherSports[sport, default: []].append(shownName(fileName))
       return
     }
-    let path = nextTemporaryPath(plainName)
+    let path = temporaryPath(plainName)
     defer { try? FileManager.default.removeItem(atPath: path) }
     do throws(ArchiveError) {
       let output = try TemporaryOutput(path: path, budget: budget, archive: archive, member: member)
@@ -421,12 +427,12 @@ final class ActivityFileReader {
     }
   }
 
-  func nextTemporaryPath(_ name: String) -> String {
-    counter += 1
-    let folder = temporaryFolder.appendingPathComponent("\(counter)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+  /// Where a member named `name` is inflated: a file directly in the one temporary folder (its name kept, as the
+  /// reader tells formats and names errors by it), deleted by the caller once read. One member is there at a time
+  /// (with, while a nested zip is read, that zip as `nested.zip`, a name no activity member has).
+  func temporaryPath(_ name: String) -> String {
     let safe = name.isEmpty || name == "." || name == ".." ? "member" : name
-    return folder.appendingPathComponent(safe).path
+    return temporaryFolder.appendingPathComponent(safe).path
   }
 
   static func message(_ error: ArchiveError) -> String { shownName(error.description, limit: 1_000) }
@@ -439,6 +445,7 @@ final class TemporaryOutput {
   private let budget: Int64
   private let archive: String
   private let member: String
+  private let path: String
   /// Bytes written so far.
   private(set) var written: Int64 = 0
 
@@ -447,12 +454,34 @@ final class TemporaryOutput {
     self.budget = budget
     self.archive = archive
     self.member = member
+    self.path = path
     descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-    guard descriptor >= 0 else { throw Self.failure(archive) }
+    if descriptor < 0 && errno == EEXIST {
+      // Left in the private folder by a member whose file could not be deleted: never there in normal use.
+      unlink(path)
+      descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    }
+    guard descriptor >= 0 else { throw Self.failure(archive, path: path) }
   }
 
-  private static func failure(_ file: String) -> ArchiveError {
-    .unreadable(file: file, reason: "cannot write a temporary file: \(String(cString: strerror(errno)))")
+  private static func failure(_ file: String, path: String) -> ArchiveError {
+    let code = errno
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    switch code {
+    case ENOSPC, EDQUOT:
+      return .unreadable(
+        file: file,
+        reason: "the disk holding the temporary folder \(folder) is full: free space (or set TMPDIR to a folder on "
+          + "another disk) and run the command again")
+    case EFBIG:
+      return .unreadable(
+        file: file,
+        reason: "a temporary file in \(folder) went over the file size limit (ulimit -f): raise it and run the "
+          + "command again")
+    default:
+      return .unreadable(
+        file: file, reason: "cannot write a temporary file in \(folder): \(String(cString: strerror(code)))")
+    }
   }
 
   deinit { if descriptor >= 0 { Foundation.close(descriptor) } }
@@ -470,7 +499,7 @@ final class TemporaryOutput {
       let result = Foundation.write(descriptor, base + offset, bytes.count - offset)
       if result < 0 {
         if errno == EINTR { continue }
-        throw Self.failure(archive)
+        throw Self.failure(archive, path: path)
       }
       offset += result
     }
@@ -479,7 +508,7 @@ final class TemporaryOutput {
   func close() throws(ArchiveError) {
     let status = Foundation.close(descriptor)
     descriptor = -1
-    if status != 0 { throw Self.failure(archive) }
+    if status != 0 { throw Self.failure(archive, path: path) }
   }
 }
 

@@ -105,19 +105,36 @@ struct ExportCommand: ParsableCommand {
     } else if let previousPath {
       writeStandardError("against \(terminalSafe(previousPath)): \(DiffReport(changes: export.changes).summary())")
     }
+    // A read-only database cannot keep changed schedule settings: refused before anything is written.
+    if let logbook, logbook.isReadOnly, resolved.saved != nil, resolved.pending != nil {
+      throw LogbookError.readOnly(path: database.path)
+    }
     if let output {
       try output.write(text)
       // Recorded only once the file is in place: a failed write leaves the database as it was.
-      try logbook?.recordExport(identity: ExportOptions.identity(of: plan), path: out, calendar: text)
+      try record(text, path: out, of: plan, in: logbook)
       try resolved.commit(to: database)
       let events = export.calendar.events.count
       let alarms = export.calendar.events.map(\.alarms.count).reduce(0, +)
       writeStandardError("wrote \(terminalSafe(out)): \(events) events, \(alarms) reminders")
     } else {
       try writeStandardOutput(text)
-      try logbook?.recordExport(identity: ExportOptions.identity(of: plan), path: "standard output", calendar: text)
+      try record(text, path: "standard output", of: plan, in: logbook)
       try resolved.commit(to: database)
     }
+  }
+
+  /// Keeps the export in the database (the previous version for the next one). A read-only database cannot: the
+  /// calendar is still written, and a note says what the next export will compare with.
+  private func record(_ text: String, path: String, of plan: Plan, in logbook: LogbookDatabase?) throws {
+    guard let logbook else { return }
+    guard !logbook.isReadOnly else {
+      writeStandardError(
+        "note: \(terminalSafe(database.path)) is read-only, so this export is not kept in it: the next export "
+          + "compares with its --out file (or --previous FILE)")
+      return
+    }
+    try logbook.recordExport(identity: ExportOptions.identity(of: plan), path: path, calendar: text)
   }
 }
 

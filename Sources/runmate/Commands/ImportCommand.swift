@@ -16,7 +16,8 @@ struct ImportCommand: ParsableCommand {
       Files are streamed (memory does not grow with their size). A folder is read recursively. A zip is read as \
       a bulk export: Strava's export_NNN.zip (activities.csv names the activities and their types; rides, swims \
       and other sports are left out and counted by sport, or with --all-sports stored as cross-training) or Garmin's (zips of FIT files inside the zip). Members \
-      are inflated one at a time to a private temporary file, within size and ratio limits (a zip or gzip bomb, a \
+      are inflated one at a time into one private temporary folder (in $TMPDIR; the folder of a killed import is \
+      removed by the next one), each deleted once read, within size and ratio limits (a zip or gzip bomb, a \
       member whose path leaves the archive, a zip nested two deep are refused).
 
       One file never stops the import: every file that cannot be read is listed with its reason and the rest is \

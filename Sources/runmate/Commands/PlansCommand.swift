@@ -195,18 +195,16 @@ extension PlansCommand {
       }
       let profile = try profileOption.load(database)
       let db = try database.open()
-      let existing = try db.plans()
-      if let same = existing.first(where: { $0.id == shared.plan.id }) {
-        throw refuse(
-          "this plan (\(shared.plan.id)) is already saved as '\(same.name)'; "
-            + "delete it first with `runmate plans delete \(same.name)` to replace it")
+      // The same plan, or another one under this name, is refused inside the write transaction (two imports at once
+      // cannot both pass).
+      let saved: SavedPlan
+      do {
+        saved = try db.savePlan(
+          shared.plan, name: planName, activate: activate,
+          schedule: shared.settings.map { ($0, dated) }, replacing: false)
+      } catch {
+        throw Self.refusal(error, name: planName, refuse: refuse)
       }
-      if existing.contains(where: { $0.name == planName }) {
-        throw refuse("a different plan is already saved as '\(planName)'; give another name with --name")
-      }
-      let saved = try db.savePlan(
-        shared.plan, name: planName, activate: activate,
-        schedule: shared.settings.map { ($0, dated) })
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
       let goal = shared.plan.goal
       var line =
@@ -223,6 +221,21 @@ extension PlansCommand {
         ? "; it is the active plan"
         : "; make it the active plan with `runmate plans activate \(terminalSafe(saved.name))`"
       try writeText(line + "\n")
+    }
+
+    /// The line for a plan the database refused to save (a plan of this id, or another one under this name, saved
+    /// already: decided inside the write transaction).
+    static func refusal(_ error: LogbookError, name: String, refuse: (String) -> PlanFileError) -> any Error {
+      switch error {
+      case .planAlreadySaved(let id, let same):
+        return refuse(
+          "this plan (\(id)) is already saved as '\(same)'; delete it first with `runmate plans delete \(same)` to "
+            + "replace it")
+      case .planNameTaken:
+        return refuse("a different plan is already saved as '\(name)'; give another name with --name")
+      default:
+        return error
+      }
     }
   }
 }

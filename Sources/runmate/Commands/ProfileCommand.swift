@@ -133,15 +133,10 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
       // Every field is checked before the database is opened (or created).
       var profile = try fields.apply(to: Profile(name: try plainText(name, option: "NAME")))
-      let db = try database.open()
-      if try db.profiles().contains(where: { $0.name == name }) {
-        throw CLIError.invalidOption(
-          option: "NAME", value: name,
-          allowed: "a new name (change this one with `runmate profile set --profile \(name)`)",
-          suggestion: nil)
-      }
       profile.isDefault = makeDefault
-      let saved = try db.saveProfile(profile)
+      // One INSERT: the database's UNIQUE name refuses a second profile of this name, even from another process
+      // creating it at the same moment; the first profile becomes the default inside the same transaction.
+      let saved = try database.open().createProfile(profile)
       try writeText(
         "created \(saved.isCoach ? "coach" : "runner") profile '\(terminalSafe(name))'"
           + "\(saved.isDefault ? " (default)" : "")\n")
@@ -159,25 +154,34 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      guard var current = try db.profile(named: profile) else {
+      guard let found = try db.profile(named: profile) else {
         throw LogbookError.noSuchProfile(name: profile ?? "(default)", known: [])
       }
+      var fromHealthValues: (heightCm: Double?, weightKg: Double?) = (nil, nil)
       if fromHealth {
-        let height = try db.latestMeasure(kind: .heightCm, profile: current.name)
-        let weight = try db.latestMeasure(kind: .bodyMassKg, profile: current.name)
+        let height = try db.latestMeasure(kind: .heightCm, profile: found.name)
+        let weight = try db.latestMeasure(kind: .bodyMassKg, profile: found.name)
         if height == nil && weight == nil {
           throw CLIError.invalidOption(
-            option: "--from-health", value: current.name,
+            option: "--from-health", value: found.name,
             allowed: "a profile with imported health data (runmate health import …), or "
               + "--height and --weight by hand", suggestion: nil)
         }
-        if let height { current.heightCm = (height.value * 10).rounded() / 10 }
-        if let weight { current.weightKg = (weight.value * 10).rounded() / 10 }
+        func rounded(_ measure: Double?) -> Double? { measure.map { ($0 * 10).rounded() / 10 } }
+        fromHealthValues = (rounded(height?.value), rounded(weight?.value))
       }
-      current = try fields.apply(to: current)
-      if makeDefault { current.isDefault = true }
-      try db.saveProfile(current)
-      try writeText("updated profile '\(terminalSafe(current.name))'\n")
+      // The fields are applied to the profile as stored inside the write transaction: a change made by another
+      // process meanwhile is kept, not overwritten by a copy read before it.
+      let (fields, makeDefault, measured) = (self.fields, self.makeDefault, fromHealthValues)
+      let updated = try db.updateProfile(named: found.name) { stored in
+        var current = stored
+        if let height = measured.heightCm { current.heightCm = height }
+        if let weight = measured.weightKg { current.weightKg = weight }
+        current = try fields.apply(to: current)
+        if makeDefault { current.isDefault = true }
+        return current
+      }
+      try writeText("updated profile '\(terminalSafe(updated.name))'\n")
     }
   }
 

@@ -58,11 +58,11 @@ extension LogbookError: RunMateError {
   var exitCode: Int32 {
     switch self {
     case .notOurs, .corrupt, .newerSchema, .implausible: ExitCodes.dataError
-    case .cannotOpen: ExitCodes.cannotCreate
+    case .cannotOpen, .readOnly: ExitCodes.cannotCreate
     case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach,
-      .noSuchFeed:
+      .noSuchFeed, .profileExists, .planAlreadySaved:
       ExitCodes.usage
-    case .database: ExitCodes.ioError
+    case .database, .diskFull, .writeFailed: ExitCodes.ioError
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Training
 
 /// What kind of file a command writes: decides which existing files it may replace and the mode of a new one.
 enum OutputKind {
@@ -56,7 +57,9 @@ enum OutputKind {
 ///   inode, so a symbolic or hard link to the database is refused too);
 /// - never over an existing file runmate did not write (see ``OutputKind/recognizes(_:)``) unless `force`;
 /// - a new file in the same directory, written, flushed to disk (`fsync`) and renamed over the target, so a failure
-///   leaves the old file whole; a replaced file keeps its mode, a new one gets ``OutputKind/newFileMode``.
+///   leaves the old file whole; a replaced file keeps its mode, a new one gets ``OutputKind/newFileMode``;
+/// - temporary files a killed write of the same output left beside it are removed by the next write
+///   (``LeftoverTemporaries``).
 ///
 /// Errors are `CLIError.cannotWrite` (exit 73), one line naming the file; none quotes a byte of an existing file.
 struct OutputFile {
@@ -131,7 +134,10 @@ struct OutputFile {
   func write(_ text: String) throws {
     func failure(_ reason: String) -> CLIError { .cannotWrite(path: path, reason: reason) }
     let (directory, base) = OutputFile.split(target)
-    var template = Array((directory + "/.\(base).runmate-XXXXXX").utf8CString)
+    // Left by killed writes of this output: their writer is gone, or they are over a minute old (a write takes
+    // no longer). Named with this process's id, so a later write can tell the same of this one.
+    LeftoverTemporaries.remove(in: directory, prefix: ".\(base).runmate-", folders: false, olderThan: 60)
+    var template = Array(LeftoverTemporaries.template(in: directory, prefix: ".\(base).runmate-").utf8CString)
     let descriptor = mkstemp(&template)
     guard descriptor >= 0 else { throw failure(OutputFile.errorText()) }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
