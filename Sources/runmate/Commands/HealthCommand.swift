@@ -25,11 +25,11 @@ struct HealthCommand: ParsableCommand {
 
     func resolve(_ db: LogbookDatabase) throws -> (name: String, zone: TimeZone, profile: Profile?) {
       let found = try db.profile(named: profile)
-      let zoneName = timeZone ?? found?.timeZone ?? TimeZone.current.identifier
-      guard let zone = TimeZone(identifier: zoneName) else {
-        throw CLIError.invalidOption(
-          option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
-          suggestion: nil)
+      var zone = TimeZone.current
+      if let timeZone {
+        zone = try checkedTimeZone(timeZone)
+      } else if let saved = found?.timeZone {
+        zone = try checkedTimeZone(saved, origin: .saved)
       }
       return (found?.name ?? "", zone, found)
     }
