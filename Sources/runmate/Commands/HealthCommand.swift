@@ -92,6 +92,13 @@ struct HealthCommand: ParsableCommand {
         lines.append(
           "skipped \(records) whose date, value or unit could not be read (missing, negative or not a number)")
       }
+      if !data.skippedWorkouts.isEmpty {
+        let count = data.skippedWorkouts.count
+        let shown = data.skippedWorkouts.prefix(3).map { "\($0.activityType) of \($0.start): \($0.reason)" }
+        lines.append(
+          "skipped \(count == 1 ? "1 workout" : "\(count) workouts") that could not be read ("
+            + shown.joined(separator: "; ") + (count > 3 ? "; …" : "") + ")")
+      }
       if !withoutDistance.isEmpty {
         let count = withoutDistance.count == 1 ? "1 running workout" : "\(withoutDistance.count) running workouts"
         let days =
