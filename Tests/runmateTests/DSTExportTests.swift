@@ -80,6 +80,14 @@ import Testing
     let shifted = try #require(events.first { $0.contains("DTSTART;TZID=Europe/Berlin:20260329T033000\r\n") })
     #expect(shifted.contains(" at 03:30\r\n"), "\(shifted)")
     #expect(!shifted.contains("02:30"), "\(shifted)")
+    // `schedule` says it on stderr too, and shows 03:30 that day.
+    let schedule = try runmate([
+      "schedule", "--now", "2026-01-05", "--distance", "half", "--level", "beginner", "--race-date", "2026-04-19",
+      "--weeks", "12", "--at", "02:30", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun",
+    ])
+    #expect(schedule.status == 0, "\(schedule.stderr)")
+    #expect(schedule.stderr == "shifted: \(warning)\n", "\(schedule.stderr)")
+    #expect(schedule.stdout.contains("Sun 29 Mar  03:30 "), "\(schedule.stdout)")
     // The other days keep 02:30 and say it.
     let other = try #require(events.first { $0.contains("DTSTART;TZID=Europe/Berlin:20260331T023000\r\n") })
     #expect(other.contains(" at 02:30\r\n"), "\(other)")
