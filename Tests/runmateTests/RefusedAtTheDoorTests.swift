@@ -72,26 +72,11 @@ import Testing
   ]
 
   static let healthFiles: [HostileRow] = [
-    HostileRow(
-      name: "a NUL inside a CSV number", arguments: ["health", "import", "nul.csv", "--tz", "UTC"],
-      expect: .exit(65),
-      setup: [
-        .files {
-          try Data("date,steps,distance_km,active_kcal\n2027-01-07,81\0 23,1,2\n".utf8).write(
-            to: $0.appendingPathComponent("nul.csv"))
-        }
-      ],
-      mentions: ["nul.csv:2", "steps", "control character (0x00)"]),
-    HostileRow(
-      name: "an escape inside a CSV number", arguments: ["health", "import", "esc.csv", "--tz", "UTC"],
-      expect: .exit(65),
-      setup: [
-        .files {
-          try Data("date,steps,distance_km,active_kcal\n2027-01-07,8000,1\u{1B}2,2\n".utf8).write(
-            to: $0.appendingPathComponent("esc.csv"))
-        }
-      ],
-      mentions: ["esc.csv:2", "distance_km", "control character (0x1B)"]),
+    csvRefused(
+      "a NUL inside a CSV number", file: "nul.csv", row: "2027-01-07,81\0 23,1,2", column: "steps", byte: "0x00"),
+    csvRefused(
+      "an escape inside a CSV number", file: "esc.csv", row: "2027-01-07,8000,1\u{1B}2,2", column: "distance_km",
+      byte: "0x1B"),
     HostileRow(
       name: "a workout that ends before it starts", arguments: ["health", "import", "export.xml", "--tz", "UTC"],
       expect: .succeeds,
@@ -102,6 +87,19 @@ import Testing
           + "2027-01-08 06:00:00 +0000 is before its startDate)",
       ], writes: true),
   ]
+
+  /// `health import FILE` of a daily CSV whose one row holds a control character in `column`: exit 65 naming the
+  /// file and line 2, the column and the byte.
+  static func csvRefused(_ name: String, file: String, row: String, column: String, byte: String) -> HostileRow {
+    HostileRow(
+      name: name, arguments: ["health", "import", file, "--tz", "UTC"], expect: .exit(65),
+      setup: [
+        .files {
+          try Data("date,steps,distance_km,active_kcal\n\(row)\n".utf8).write(to: $0.appendingPathComponent(file))
+        }
+      ],
+      mentions: ["\(file):2", column, "control character (\(byte))"])
+  }
 
   /// Two runs: one as recorded, one whose end is an hour before its start.
   static let backwardsWorkout = """
