@@ -91,9 +91,31 @@ public func makeCalendar(for schedule: Schedule, options: ExportOptions, now: Da
 
 /// Equal for calendar clients: times, texts, categories, alarms, status and transparency.
 func sameContent(_ a: VEvent, _ b: VEvent) -> Bool {
-  a.start == b.start && a.end == b.end && a.summary == b.summary && a.description == b.description
+  sameTimes(a, b) && a.summary == b.summary && a.description == b.description
     && a.categories == b.categories && a.alarms == b.alarms && a.status == b.status && a.transparent == b.transparent
     && a.location == b.location
+}
+
+/// Same start and same length. Earlier exports wrote a timed event's end as a local DTEND: it is the same length
+/// as a DURATION when its wall clock minus the start's is that duration (no clock change between them; across one,
+/// the DTEND was read differently from the run's length, so the event did change).
+func sameTimes(_ a: VEvent, _ b: VEvent) -> Bool {
+  guard a.start == b.start else { return false }
+  if a.end == b.end, a.durationSeconds == b.durationSeconds { return true }
+  guard let lengthA = wallClockLength(a), let lengthB = wallClockLength(b) else { return false }
+  return lengthA == lengthB
+}
+
+/// A timed event's DURATION, or its DTEND's wall clock minus its DTSTART's in the same zone; nil otherwise.
+func wallClockLength(_ event: VEvent) -> Int? {
+  if let seconds = event.durationSeconds { return seconds }
+  guard case .zoned(let start, let startZone) = event.start, case .zoned(let end, let endZone) = event.end,
+    startZone == endZone
+  else { return nil }
+  func seconds(_ t: ICalDateTime) -> Int {
+    CivilDate.dayNumber(year: t.year, month: t.month, day: t.day) * 86_400 + t.hour * 3600 + t.minute * 60 + t.second
+  }
+  return seconds(end) - seconds(start)
 }
 
 /// `2027-03-05` or `2027-03-05 06:30 Europe/Berlin`.
@@ -182,10 +204,16 @@ struct EventBuilder {
     let summary = joined(week.summaryPrefix, name, " · ", amount)
     let day = ICalDate(year: workout.date.year, month: workout.date.month, day: workout.date.day)
     let start: EventTime
-    let end: EventTime
+    var end: EventTime?
+    var duration: Int?
     if let startInstant = item.start, let endInstant = item.end {
-      start = .zoned(zone.dateTime(startInstant), tzid: schedule.timeZoneID)
-      end = .zoned(zone.dateTime(endInstant), tzid: schedule.timeZoneID)
+      // A DURATION, not a DTEND: a local DTEND in the repeated hour of a fall-back is read as its first
+      // occurrence (RFC 5545 §3.3.5), so a 67-minute run at 01:30 would end at 01:37, 7 minutes later. A start in
+      // that hour is written in UTC: consumers read a local one differently (libical and khal take the second).
+      start =
+        zone.isRepeated(startInstant)
+        ? .utc(utcDateTime(startInstant)) : .zoned(zone.dateTime(startInstant), tzid: schedule.timeZoneID)
+      duration = Int(endInstant.timeIntervalSince(startInstant).rounded())
     } else {
       start = .date(day)
       let next = workout.date.adding(days: 1)
@@ -199,7 +227,7 @@ struct EventBuilder {
       uid: joined(week.uidPrefix, workout.slot, "@runningmate"), dtstamp: stamp, start: start, end: end,
       summary: summary, description: text, location: nil, categories: categories, sequence: 0, status: nil,
       transparent: item.start == nil && workout.kind != .race, alarms: alarms(for: item, summary: summary),
-      recurrenceRule: nil, recurrenceID: nil, durationSeconds: nil)
+      recurrenceRule: nil, recurrenceID: nil, durationSeconds: duration)
   }
 
   mutating func alarms(for item: ScheduledWorkout, summary: String) -> [VAlarm] {

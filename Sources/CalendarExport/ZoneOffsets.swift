@@ -57,6 +57,28 @@ struct ZoneOffsets {
       from: DateComponents(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute))
   }
 
+  /// Whether the wall-clock time of `date` in the zone happens twice (the repeated hour of a fall-back): a local time
+  /// with a TZID is then read as either instant (RFC 5545 §3.3.5 says the first; libical and khal take the second).
+  /// Away from a transition (a kept span with a day to spare on both sides) the answer is no without asking.
+  mutating func isRepeated(_ date: Date) -> Bool {
+    let seconds = date.timeIntervalSince1970
+    if offset(at: seconds.rounded(.down)) != nil, let span, span.from + Self.margin <= seconds,
+      seconds + Self.margin < span.until
+    {
+      return false
+    }
+    let zone = calendar.timeZone
+    let offset = zone.secondsFromGMT(for: date)
+    let wall = seconds + Double(offset)
+    for probe in [-Self.margin, Self.margin] {
+      let other = zone.secondsFromGMT(for: date.addingTimeInterval(probe))
+      guard other != offset else { continue }
+      let twin = Date(timeIntervalSince1970: wall - Double(other))
+      if zone.secondsFromGMT(for: twin) == other { return true }
+    }
+    return false
+  }
+
   /// The offset at an instant (whole seconds), from the kept span or a new one; nil where Foundation must answer.
   private mutating func offset(at seconds: Double) -> Int? {
     guard seconds >= Self.earliest else { return nil }

@@ -6,6 +6,7 @@ import Logbook
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Training
 
 /// What `runmate serve` listens on and serves.
 public struct FeedServerConfiguration: Sendable {
@@ -197,8 +198,18 @@ struct FeedRoutes: Sendable {
     guard let access = try db.feedAccess(tokenHash: hash), constantTimeEqual(access.tokenHash, hash) else {
       return notFound()
     }
-    let (feed, rendered) = try cache.feed(
-      planID: access.planID, dataVersion: access.dataVersion, changedAt: access.changedAt)
+    let feed: RenderedFeed
+    let rendered: Bool
+    do {
+      (feed, rendered) = try cache.feed(
+        planID: access.planID, dataVersion: access.dataVersion, changedAt: access.changedAt)
+    } catch let error as TimeZoneError {
+      // A zone saved by an older version that no calendar can be written in: the runner's to fix, and said so.
+      logger.error("feed not rendered", metadata: ["error": "\(error)"])
+      return Response(
+        status: .internalServerError, headers: [.contentType: "text/plain; charset=utf-8"],
+        body: .init(byteBuffer: ByteBuffer(string: "\(error)\n")))
+    }
     (rendered ? metrics.renders : metrics.cacheHits).increment()
     noteFetch(access)
     var headers: HTTPFields = [

@@ -100,6 +100,12 @@ struct DailyCSVReader {
         guard let base = buffer.baseAddress else { return nil }
         return DecimalNumber.parse(ByteSpan(start: base, count: buffer.count))
       }
+      if let control = field.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        throw .csv(
+          file: file, line: lineNumber,
+          detail: "\(Self.header[index]) '\(HealthLimits.shown(field))' holds a control character "
+            + "(\(String(format: "0x%02X", control.value))), allowed is a non-negative number")
+      }
       guard let value, value.isFinite, value >= 0 else {
         throw .csv(
           file: file, line: lineNumber,

@@ -103,6 +103,7 @@ struct ExportHandler {
   private var recordCount = 0
   /// Step, distance, energy and measure records left out for an unreadable date, value or unit.
   private var skippedRecords = 0
+  private var skippedWorkouts: [SkippedWorkout] = []
   private var pending: PendingSample?
   private var pendingWorkout: WorkoutDraft?
 
@@ -178,9 +179,11 @@ struct ExportHandler {
       }
       .map(\.element)
       .filter { seen.insert($0).inserted }
-    return HealthImport(
+    var result = HealthImport(
       days: days, measures: measures, workouts: Self.deduplicated(workouts), recordCount: recordCount,
       bytesRead: bytesRead, skippedRecords: skippedRecords)
+    result.skippedWorkouts = skippedWorkouts
+    return result
   }
 
   // MARK: - Records
@@ -302,9 +305,22 @@ struct ExportHandler {
   // MARK: - Workouts
 
   private mutating func workout(_ tag: XMLStartTag) throws(HealthError) {
-    guard let startAttribute = tag.value(of: "startDate"), let start = Self.timestamp(startAttribute),
-      let endAttribute = tag.value(of: "endDate"), let end = Self.timestamp(endAttribute), end >= start
-    else { return }
+    let startText = tag.value(of: "startDate").map { HealthLimits.shown(Self.string($0)) } ?? ""
+    func skip(_ reason: String) {
+      let typeText = tag.value(of: "workoutActivityType").map(Self.string) ?? ""
+      let type = typeText.hasPrefix("HKWorkoutActivityType") ? String(typeText.dropFirst(21)) : typeText
+      skippedWorkouts.append(
+        SkippedWorkout(activityType: HealthLimits.shown(type), start: startText, reason: reason))
+    }
+    guard let startAttribute = tag.value(of: "startDate"), let start = Self.timestamp(startAttribute) else {
+      return skip(startText.isEmpty ? "it has no startDate" : "its startDate is not a date")
+    }
+    guard let endAttribute = tag.value(of: "endDate"), let end = Self.timestamp(endAttribute) else {
+      return skip("its endDate is missing or not a date")
+    }
+    guard end >= start else {
+      return skip("its endDate \(HealthLimits.shown(Self.string(endAttribute))) is before its startDate")
+    }
     try Self.checkDate(start, startAttribute, field: "<Workout> startDate", file: file)
     try Self.checkDate(end, endAttribute, field: "<Workout> endDate", file: file)
     guard Double(end - start) <= HealthLimits.maximumWorkoutSeconds else {

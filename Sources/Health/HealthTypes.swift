@@ -48,6 +48,23 @@ public struct HealthWorkout: Sendable, Hashable, Codable {
   public var isRunning: Bool { activityType == "Running" }
 }
 
+/// A workout an import left out, and why: told in the import's summary, never dropped without a word.
+public struct SkippedWorkout: Sendable, Hashable {
+  /// The activity type as written, without its `HKWorkoutActivityType` prefix (`Running`).
+  public var activityType: String
+  /// The start as written (`2026-05-01 08:00:00 +0200`), or empty when the workout has none.
+  public var start: String
+  /// Why it was left out, in words (`its endDate 2026-05-01 07:00:00 +0200 is before its startDate`).
+  public var reason: String
+
+  /// Creates the record of a skipped workout.
+  public init(activityType: String, start: String, reason: String) {
+    self.activityType = activityType
+    self.start = start
+    self.reason = reason
+  }
+}
+
 /// What an import found: daily totals, body measures and workouts.
 public struct HealthImport: Sendable, Hashable {
   /// One entry per local day that has any step, distance or active-energy sample, sorted by date.
@@ -65,6 +82,8 @@ public struct HealthImport: Sendable, Hashable {
   /// Step, distance, energy and body-measure records left out, as the reference aggregation does, because their
   /// date, value (missing, negative, `NaN`, `1e309`) or unit could not be read.
   public var skippedRecords: Int
+  /// Workouts left out, each with its reason (an end before its start, a date that cannot be read), in file order.
+  public var skippedWorkouts: [SkippedWorkout] = []
 
   /// Creates an import result.
   /// - Parameters:

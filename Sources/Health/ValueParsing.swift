@@ -140,8 +140,21 @@ enum DecimalNumber {
     return negative ? -value : value
   }
 
+  /// The standard library's parser, on plain decimal notation only (digits, sign, point, exponent, with spaces or
+  /// tabs around): a NUL would end the C string it reads (`81\0 23` read as 81), and hexadecimal floats are no
+  /// export's numbers.
   private static func slowParse(_ span: ByteSpan) -> Double? {
     guard span.count > 0, span.count < 400 else { return nil }
+    let plain = UnsafeBufferPointer(start: span.start, count: span.count).allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
+        UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: " "), UInt8(ascii: "\t"):
+        true
+      default:
+        false
+      }
+    }
+    guard plain else { return nil }
     return Double(span.string.trimmingCharacters(in: .whitespaces))
   }
 }

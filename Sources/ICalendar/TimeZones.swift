@@ -20,6 +20,75 @@ public func isKnownTimeZone(_ tzid: String) -> Bool {
   builtinZone(named: tzid) != nil
 }
 
+/// True when `name` is a time zone a calendar can be written in: an IANA name (letters, digits and `_+-` in
+/// `/`-separated parts, as `Europe/Berlin`, `Etc/GMT-2`, `UTC`) for which libical has a VTIMEZONE to write, or
+/// `UTC`/`GMT`. What ``isKnownTimeZone(_:)`` accepts beyond that is refused: libical also loads any file under
+/// the zoneinfo folder (`posix/Europe/Berlin`, `right/…`, `../zoneinfo/…`, the machine's `localtime`), which is
+/// no zone name another calendar knows.
+///
+/// ```swift
+/// isWritableTimeZone("Europe/Berlin")  // true
+/// isWritableTimeZone("UTC+2")          // false: offsets are written Etc/GMT-2 (inverted sign)
+/// ```
+/// The corresponding libical functions are `icaltimezone_get_builtin_timezone` and `icaltimezone_get_component`.
+public func isWritableTimeZone(_ name: String) -> Bool {
+  guard isIANAShaped(name), let zone = builtinZone(named: name) else { return false }
+  return isUTC(zone) || icaltimezone_get_component(zone) != nil
+}
+
+/// A writable zone name close to `name` for a did-you-mean, or nil: for a UTC offset of whole hours (`UTC+2`,
+/// `GMT-05:00`, `+0200`) the `Etc/GMT` zone of that offset (`Etc/GMT-2`: the POSIX sign is inverted), else
+/// the nearest builtin name (see ``suggestedZoneName(for:)``).
+public func suggestedTimeZone(for name: String) -> String? {
+  if let hours = wholeHourOffset(name) {
+    return hours == 0 ? "UTC" : "Etc/GMT\(hours > 0 ? "-" : "+")\(abs(hours))"
+  }
+  return suggestedZoneName(for: name).flatMap { isWritableTimeZone($0) ? $0 : nil }
+}
+
+/// The whole-hour offset east of UTC of `UTC+2`, `GMT+0200`, `UTC-05:00`, `+02`, `utc+2`; nil for anything
+/// else (no Etc/GMT zone exists for offsets with minutes, or beyond -12…+14).
+func wholeHourOffset(_ text: String) -> Int? {
+  var rest = Substring(text.uppercased())
+  for prefix in ["UTC", "GMT", "Z"] where rest.hasPrefix(prefix) {
+    rest = rest.dropFirst(prefix.count)
+    break
+  }
+  guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+  let digits = rest.dropFirst().filter { $0 != ":" }
+  guard (1...4).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+  let hours: Int
+  if digits.count <= 2 {
+    hours = Int(digits) ?? 99
+  } else {
+    let value = Int(digits) ?? 9999
+    guard value % 100 == 0 else { return nil }
+    hours = value / 100
+  }
+  let signed = sign == "-" ? -hours : hours
+  return (-12...14).contains(signed) ? signed : nil
+}
+
+/// Whether `name` has the shape of an IANA zone name: 1 to 64 ASCII characters, `/`-separated parts of
+/// letters, digits, `_`, `+` and `-`, each starting with a letter, and none of the zoneinfo folder's special
+/// entries (`posix/`, `right/`, `localtime`, `posixrules`, `Factory`).
+func isIANAShaped(_ name: String) -> Bool {
+  guard (1...64).contains(name.utf8.count) else { return false }
+  let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+  for part in parts {
+    guard let first = part.utf8.first, (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first) else {
+      return false
+    }
+    let allowed = part.utf8.allSatisfy { byte in
+      (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+    }
+    guard allowed else { return false }
+  }
+  let special: Set<Substring> = ["posix", "right", "localtime", "posixrules", "Factory"]
+  return !special.contains(parts[0])
+}
+
 /// The builtin zone for an IANA name, or nil. The corresponding libical function is
 /// `icaltimezone_get_builtin_timezone`.
 func builtinZone(named tzid: String) -> OpaquePointer? {

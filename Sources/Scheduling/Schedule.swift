@@ -6,7 +6,11 @@ import RunningCore
 /// race day. Recoverable outcomes are data; the CLI prints them.
 public struct ScheduleNote: Sendable, Hashable, Codable {
   /// What happened.
-  public enum Kind: String, Sendable, Hashable, Codable { case moved, dropped, conflict }
+  public enum Kind: String, Sendable, Hashable, Codable {
+    case moved, dropped, conflict
+    /// A start time that does not exist that day (a spring-forward gap): the run is at the time the clocks show.
+    case shifted
+  }
   /// What happened.
   public var kind: Kind
   /// The week.

@@ -127,12 +127,25 @@ struct WeekScheduler {
       var workout = item.workout
       let plannedDate = workout.date
       workout.date = day
-      let time = workout.kind == .race ? preferences.raceStart : preferences.time(on: day.weekday)
+      var time = workout.kind == .race ? preferences.raceStart : preferences.time(on: day.weekday)
       var start: Date?
       var end: Date?
-      if let time, let instant = instant(day, time) {
+      if let asked = time, let instant = instant(day, asked) {
         start = instant
         end = instant.addingTimeInterval(Double(max(1, workout.durationMin)) * 60)
+        // A time in the gap of a spring-forward does not exist that day: the run is at the time the clocks show
+        // then (02:30 → 03:30), which is the time every text tells; said once per day.
+        let shown = localTime(of: instant)
+        if shown != asked {
+          time = shown
+          if !notes.contains(where: { $0.kind == .shifted && $0.text.contains(day.shortLabel) }) {
+            notes.append(
+              ScheduleNote(
+                kind: .shifted, week: week.number, workoutID: workout.id,
+                text: "\(asked) does not exist on \(day.shortLabel) \(day.year) in \(calendar.timeZone.identifier) "
+                  + "(clocks go forward): the run is at \(shown)"))
+          }
+        }
       }
       scheduled.append(
         ScheduledWorkout(
@@ -252,6 +265,12 @@ struct WeekScheduler {
       from: DateComponents(
         year: day.year, month: day.month, day: day.day, hour: time.hour,
         minute: time.minute))
+  }
+
+  /// The wall-clock time of `instant` in the runner's zone.
+  func localTime(of instant: Date) -> LocalTime {
+    let parts = calendar.dateComponents([.hour, .minute], from: instant)
+    return LocalTime(clampingHour: parts.hour ?? 0, minute: parts.minute ?? 0)
   }
 
   /// What leaving a workout out costs: far more than any move, and more the more important it is.

@@ -156,8 +156,11 @@ public enum SettingValues {
 }
 
 extension ScheduleSettings {
-  /// The scheduler's preferences for these settings; every value is checked, naming its option.
-  public func preferences() throws(SettingError) -> SchedulingPreferences {
+  /// The scheduler's preferences for these settings; every value is checked, naming its option, and the time zone
+  /// as one read back (``checkedTimeZone(_:origin:)``: a zone given now was checked where it was given).
+  /// - Throws: ``SettingError``, or ``TimeZoneError`` for a zone no calendar can be written in.
+  public func preferences() throws -> SchedulingPreferences {
+    try checkedTimeZone(timeZone, origin: .saved)
     let (perDay, defaultTime) = try SettingValues.times(times)
     var start: LocalTime?
     if let raceStart { start = try SettingValues.raceStart(raceStart) }

@@ -147,6 +147,8 @@ public struct TrainingState: Sendable {
     let settings = stored ?? fallback.settings
     var workouts = try db.scheduledWorkouts(of: saved)
     if workouts.isEmpty {
+      // A zone no calendar can be written in is the runner's to fix (the error says how); no room falls back.
+      try checkedTimeZone(settings.timeZone, origin: .saved)
       if let schedule = try? settings.schedule(saved.plan) {
         workouts = schedule.datedWorkouts
       } else {

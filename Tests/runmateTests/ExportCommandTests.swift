@@ -148,8 +148,8 @@ import Testing
     Bad(
       arguments: ["--tz", "Europe/Berln"], status: 64,
       message:
-        "runmate: --tz: 'Europe/Berln' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
-        + "America/New_York (did you mean 'Europe/Berlin'?)"),
+        "runmate: --tz: 'Europe/Berln' is not a time zone, allowed is an IANA name such as Europe/Berlin or "
+        + "Etc/GMT-2 (note the inverted sign: Etc/GMT-2 is UTC+2) (did you mean 'Europe/Berlin'?)"),
     Bad(
       arguments: ["--remind", "soon"], status: 64,
       message: "runmate: --remind: 'soon' is not valid, allowed is 30m, 2h, 1d (before a timed workout), 06:00 or "

@@ -180,7 +180,7 @@ import Testing
       ),
       (
         "unknown zone", try settings("time_zone", "Mars/Olympus"),
-        "schedule_settings.time_zone 'Mars/Olympus' is not a known time zone"
+        "schedule_settings.time_zone 'Mars/Olympus' is not a time zone"
       ),
       ("bad time", try settings("times", ["25:99"]), "schedule_settings cannot be used: "),
       ("no exported_at", try edited { $0["exported_at"] = nil }, "exported_at is missing"),

@@ -15,6 +15,8 @@ public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
   case missingFile(name: String, directory: String)
   /// The template directory cannot be found.
   case directoryNotFound(lookedIn: [String])
+  /// A file larger than ``TemplateLimits`` allow, as written or once its aliases are expanded (an alias bomb).
+  case tooLarge(file: String, found: String, allowed: String)
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
@@ -33,6 +35,8 @@ public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
     case .directoryNotFound(let lookedIn):
       return "plan templates not found; looked in: \(lookedIn.joined(separator: ", "))"
         + " (use --templates DIR or set RUNMATE_TEMPLATES)"
+    case .tooLarge(let file, let found, let allowed):
+      return "\(file): too large: \(found), allowed is \(allowed)"
     }
   }
 }

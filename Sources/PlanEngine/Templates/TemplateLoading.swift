@@ -66,8 +66,62 @@ struct DecodedTemplates: Codable, Sendable, Hashable {
   }
 }
 
-/// Decodes one file, turning Yams and `DecodingError`s into ``TemplateError`` with key paths and values.
+/// What a template file may hold. The shipped files are under 10 KB and some 1,500 nodes, and use no alias; the
+/// limits leave room for a hundred times that, and stop a YAML alias bomb (a 1 MB scalar aliased 2,000 times, or
+/// aliases of aliases) before anything walks its expansion: composing shares an aliased node (Swift values are
+/// copied on write), so the tree costs what the text does until something expands it.
+public enum TemplateLimits {
+  /// The most bytes a file may have (1 MiB).
+  public static let maximumFileBytes = 1 << 20
+  /// The most nodes (scalars, sequences, mappings) a file may have with its aliases expanded.
+  public static let maximumNodes = 200_000
+  /// The most scalar text, in bytes, a file may have with its aliases expanded (4 MiB).
+  public static let maximumExpandedBytes = 4 << 20
+
+  /// A file of `byteCount` bytes is refused when larger than ``maximumFileBytes`` (callers that read the disk check
+  /// the size before reading).
+  public static func check(byteCount: Int, file: String) throws(TemplateError) {
+    guard byteCount <= maximumFileBytes else {
+      throw .tooLarge(file: file, found: "\(byteCount) bytes", allowed: "at most \(maximumFileBytes) bytes (1 MiB)")
+    }
+  }
+
+  /// The composed tree counted as its aliases expand it, stopping at the first limit passed: at most
+  /// ``maximumNodes`` nodes and ``maximumExpandedBytes`` of scalar text.
+  static func checkExpansion(of root: Node, file: String) throws(TemplateError) {
+    var nodes = 0
+    var bytes = 0
+    var pending = [root]
+    while let node = pending.popLast() {
+      nodes += 1
+      switch node {
+      case .scalar(let scalar): bytes += scalar.string.utf8.count
+      case .sequence(let sequence): pending.append(contentsOf: sequence)
+      case .mapping(let mapping):
+        for (key, value) in mapping {
+          pending.append(key)
+          pending.append(value)
+        }
+      case .alias: break
+      }
+      if nodes > maximumNodes {
+        throw .tooLarge(
+          file: file, found: "more than \(maximumNodes) nodes with its aliases expanded",
+          allowed: "at most \(maximumNodes) (a YAML alias bomb?)")
+      }
+      if bytes > maximumExpandedBytes {
+        throw .tooLarge(
+          file: file, found: "more than \(maximumExpandedBytes) bytes of text with its aliases expanded",
+          allowed: "at most \(maximumExpandedBytes) (4 MiB; a YAML alias bomb?)")
+      }
+    }
+  }
+}
+
+/// Decodes one file, turning Yams and `DecodingError`s into ``TemplateError`` with key paths and values. The file's
+/// size and its size with aliases expanded are checked first (``TemplateLimits``).
 func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(TemplateError) -> T {
+  try TemplateLimits.check(byteCount: file.text.utf8.count, file: file.name)
   let node: Node
   do {
     guard let composed = try Yams.compose(yaml: file.text) else {
@@ -75,6 +129,7 @@ func decodeTemplate<T: Codable>(_ type: T.Type, from file: TemplateFile) throws(
         file: file.name, keyPath: "(document)", value: "an empty file",
         allowed: "a YAML mapping with schemaVersion: 1")
     }
+    try TemplateLimits.checkExpansion(of: composed, file: file.name)
     node = composed
   } catch let error as TemplateError {
     throw error

@@ -25,11 +25,11 @@ struct HealthCommand: ParsableCommand {
 
     func resolve(_ db: LogbookDatabase) throws -> (name: String, zone: TimeZone, profile: Profile?) {
       let found = try db.profile(named: profile)
-      let zoneName = timeZone ?? found?.timeZone ?? TimeZone.current.identifier
-      guard let zone = TimeZone(identifier: zoneName) else {
-        throw CLIError.invalidOption(
-          option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
-          suggestion: nil)
+      var zone = TimeZone.current
+      if let timeZone {
+        zone = try checkedTimeZone(timeZone)
+      } else if let saved = found?.timeZone {
+        zone = try checkedTimeZone(saved, origin: .saved)
       }
       return (found?.name ?? "", zone, found)
     }
@@ -91,6 +91,13 @@ struct HealthCommand: ParsableCommand {
         let records = data.skippedRecords == 1 ? "1 record" : "\(data.skippedRecords) records"
         lines.append(
           "skipped \(records) whose date, value or unit could not be read (missing, negative or not a number)")
+      }
+      if !data.skippedWorkouts.isEmpty {
+        let count = data.skippedWorkouts.count
+        let shown = data.skippedWorkouts.prefix(3).map { "\($0.activityType) of \($0.start): \($0.reason)" }
+        lines.append(
+          "skipped \(count == 1 ? "1 workout" : "\(count) workouts") that could not be read ("
+            + shown.joined(separator: "; ") + (count > 3 ? "; …" : "") + ")")
       }
       if !withoutDistance.isEmpty {
         let count = withoutDistance.count == 1 ? "1 running workout" : "\(withoutDistance.count) running workouts"

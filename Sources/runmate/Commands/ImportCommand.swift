@@ -55,12 +55,7 @@ struct ImportCommand: ParsableCommand {
   @OptionGroup var clock: ClockOptions
 
   func run() throws {
-    let zoneName = timeZone ?? TimeZone.current.identifier
-    guard let zone = TimeZone(identifier: zoneName) else {
-      throw CLIError.invalidOption(
-        option: "--tz", value: zoneName, allowed: "an IANA name such as Europe/Berlin",
-        suggestion: nil)
-    }
+    let zone = try timeZone.map { (name) throws(TimeZoneError) in try checkedTimeZone(name) } ?? TimeZone.current
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     // A run after today is a device clock gone wrong: refused, as `log` refuses it.

@@ -62,7 +62,10 @@ struct ProfileFields: ParsableArguments {
       }
       p.units = unit
     }
-    if let timeZone { p.timeZone = timeZone }
+    if let timeZone {
+      try checkedTimeZone(timeZone)
+      p.timeZone = timeZone
+    }
     if let days {
       p.runDays = try days.split(separator: ",").map { text in
         guard let day = SettingValues.weekday(String(text)) else {

@@ -46,6 +46,10 @@ struct ScheduleCommand: ParsableCommand {
     case .json: try writeStandardOutput(JSONOutput.encode(resolved.schedule))
     case .table: try writeText(ScheduleTable(schedule: resolved.schedule, units: units).render())
     }
+    // A start the clocks skip that day is said on stderr too, as export and plan --save say it.
+    for note in resolved.schedule.notes where note.kind == .shifted {
+      writeStandardError("\(note.kind.rawValue): \(note.text)")
+    }
     try resolved.commit(to: database)
   }
 }

@@ -132,6 +132,12 @@ enum CLIError: RunMateError {
   }
 }
 
+extension TimeZoneError: RunMateError {
+  /// A zone given now names its option; one read back from the database says how to set it again.
+  var message: String { origin == .given ? "--tz: \(description)" : description }
+  var exitCode: Int32 { origin == .given ? ExitCodes.usage : ExitCodes.dataError }
+}
+
 extension SettingError: RunMateError {
   var message: String { description }
   var exitCode: Int32 { ExitCodes.usage }

@@ -47,6 +47,10 @@ struct TemplateOptions: ParsableArguments {
     }
     return try names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { name in
       let path = (directory as NSString).appendingPathComponent(name)
+      // The size first: a huge file is refused before it is read.
+      if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber {
+        try TemplateLimits.check(byteCount: size.intValue, file: path)
+      }
       guard let data = FileManager.default.contents(atPath: path) else {
         throw CLIError.unreadable(path: path, reason: "permission denied or not a file")
       }

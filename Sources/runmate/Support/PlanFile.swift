@@ -219,8 +219,10 @@ struct PlanFile {
       }
     }
     guard let settings else { return nil }
-    if TimeZone(identifier: settings.timeZone) == nil {
-      return "schedule_settings.time_zone '\(settings.timeZone)' is not a known time zone (IANA, such as Europe/Berlin)"
+    do {
+      try checkedTimeZone(settings.timeZone)
+    } catch {
+      return "schedule_settings.time_zone \(error)"
     }
     if let days = settings.runDays, Set(days).count != days.count || days.count < 2 {
       return "schedule_settings.run_days is \(days.map(\.rawValue).joined(separator: ",")), allowed is 2 to 7 "

@@ -86,6 +86,7 @@ struct ScheduleOptions: ParsableArguments {
       settings.times = times
     }
     if let timeZone {
+      try checkedTimeZone(timeZone)
       note("--tz", timeZone, settings.timeZone)
       settings.timeZone = timeZone
     }
