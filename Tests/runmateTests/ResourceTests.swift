@@ -166,7 +166,7 @@ import Testing
     let twoHoursAgo = Date().addingTimeInterval(-7_200)
     try FileManager.default.setAttributes(
       [.modificationDate: twoHoursAgo], ofItemAtPath: temporary.appendingPathComponent("runmate-import-Zz9yX8").path)
-    FileManager.default.createFile(
+    _ = FileManager.default.createFile(
       atPath: temporary.appendingPathComponent("runmate-import-1-abcdef").path, contents: nil)
 
     let result = try runmate(["import", zip, "--tz", "UTC", "--now", "2026-01-01"], environment: env)
@@ -231,7 +231,7 @@ import Testing
     #expect(try sqliteDump(db) == before)
     let next = try runmate(
       [
-        "import", try ArchiveImportTests.fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx").path,
+        "import", ArchiveImportTests.fixtures.appendingPathComponent("gpx/route_2021-01-03_5.53pm.gpx").path,
         "--tz", "UTC", "--now", "2026-01-01",
       ],
       environment: ["RUNMATE_DB": db, "TMPDIR": temporary.path])
@@ -290,7 +290,7 @@ import Testing
       ".plan.ics.runmate-\(gone)-a1B2c3.bak", "plan.ics.runmate-\(gone)-a1B2c3",
     ]
     for name in removed + kept {
-      FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data("x".utf8))
+      _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data("x".utf8))
     }
     try FileManager.default.setAttributes(
       [.modificationDate: Date().addingTimeInterval(-120)],
