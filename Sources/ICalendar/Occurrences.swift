@@ -401,7 +401,7 @@ private struct Expansion {
     cical_clear_errno()
     guard
       let zone = icalcomponent_get_timezone(calendar, tzid)
-        ?? icaltimezone_get_builtin_timezone_from_tzid(tzid) ?? builtinZone(named: tzid)
+        ?? builtinZone(fromTZID: tzid) ?? builtinZone(named: tzid)
     else {
       throw unknownTimeZone(tzid, operation: "icalcomponent_get_timezone", line: line(of: event, property: property))
     }

@@ -33,7 +33,7 @@ public func isKnownTimeZone(_ tzid: String) -> Bool {
 /// The corresponding libical functions are `icaltimezone_get_builtin_timezone` and `icaltimezone_get_component`.
 public func isWritableTimeZone(_ name: String) -> Bool {
   guard isIANAShaped(name), let zone = builtinZone(named: name) else { return false }
-  return isUTC(zone) || icaltimezone_get_component(zone) != nil
+  return isUTC(zone) || builtinZones.withLock { icaltimezone_get_component(zone) != nil }
 }
 
 /// A writable zone name close to `name` for a did-you-mean, or nil: for a UTC offset of whole hours (`UTC+2`,
@@ -93,7 +93,29 @@ func isIANAShaped(_ name: String) -> Bool {
 /// `icaltimezone_get_builtin_timezone`.
 func builtinZone(named tzid: String) -> OpaquePointer? {
   guard !tzid.isEmpty, !tzid.contains("\0") else { return nil }
-  return tzid.withCString { icaltimezone_get_builtin_timezone($0) }
+  return builtinZones.withLock { loaded(tzid.withCString { icaltimezone_get_builtin_timezone($0) }) }
+}
+
+/// The builtin zone for a TZID in libical's prefixed form (`/freeassociation.sourceforge.net/Europe/Berlin`),
+/// loaded, or nil. The corresponding libical function is `icaltimezone_get_builtin_timezone_from_tzid`.
+func builtinZone(fromTZID tzid: String) -> OpaquePointer? {
+  guard !tzid.isEmpty, !tzid.contains("\0") else { return nil }
+  return builtinZones.withLock { loaded(tzid.withCString { icaltimezone_get_builtin_timezone_from_tzid($0) }) }
+}
+
+/// Serializes every lookup and load of libical's builtin zones in this module. libical 3.0 loads a builtin zone
+/// lazily, on first use, and the load frees and replaces the zone's location string, while a lookup by name
+/// (`icaltimezone_get_builtin_timezone`) reads every zone's location without libical's lock: a lookup running
+/// beside another zone's load could miss a zone that exists (seen under valgrind: "Europe/Berlin" not found while
+/// other tests loaded zones). So zones are looked up and loaded under this lock only, and handed out loaded, so
+/// that no later libical call loads (and rewrites) them outside it.
+private let builtinZones = Lock()
+
+/// `zone` loaded (its VTIMEZONE read), so no later call loads it outside ``builtinZones``; call with that lock
+/// held. UTC is not loaded: libical's UTC zone has no VTIMEZONE and needs none.
+private func loaded(_ zone: OpaquePointer?) -> OpaquePointer? {
+  if let zone, !isUTC(zone) { _ = icaltimezone_get_component(zone) }
+  return zone
 }
 
 /// Whether `zone` is libical's UTC zone (what `UTC` and `GMT` resolve to; it has no VTIMEZONE).
@@ -107,11 +129,8 @@ func isUTC(_ zone: OpaquePointer) -> Bool {
 /// unchanged. The corresponding libical functions are `icaltimezone_get_builtin_timezone_from_tzid` and
 /// `icaltimezone_get_location`.
 func ianaName(forTZID tzid: String) -> String {
-  guard tzid.hasPrefix("/"), let zone = tzid.withCString({ icaltimezone_get_builtin_timezone_from_tzid($0) }) else {
-    return tzid
-  }
-  // The location string is replaced when the zone loads lazily: load first, then copy at once.
-  _ = icaltimezone_get_component(zone)
+  // The location string is replaced when the zone loads lazily: `builtinZone(fromTZID:)` loads it first.
+  guard tzid.hasPrefix("/"), let zone = builtinZone(fromTZID: tzid) else { return tzid }
   return copyString(icaltimezone_get_location(zone)) ?? tzid
 }
 
@@ -128,7 +147,7 @@ func unknownTimeZone(_ tzid: String, operation: String, line: Int? = nil) -> ICa
 /// The corresponding libical function is `icaltimezone_get_builtin_timezones`.
 func suggestedZoneName(for tzid: String) -> String? {
   guard tzid.count <= 64 else { return nil }  // no zone name is this long; edit distances would cost seconds
-  if tzid.hasPrefix("/"), icaltimezone_get_builtin_timezone_from_tzid(tzid) != nil {
+  if tzid.hasPrefix("/"), builtinZone(fromTZID: tzid) != nil {
     let name = ianaName(forTZID: tzid)
     if name != tzid { return name }
   }
@@ -154,17 +173,19 @@ func suggestedZoneName(for tzid: String) -> String? {
 /// The corresponding libical functions are `icaltimezone_get_builtin_timezones`, `icalarray_element_at`,
 /// `icaltimezone_get_component` and `icaltimezone_get_location`.
 private func builtinZoneNames() -> [String] {
-  guard let zones = icaltimezone_get_builtin_timezones() else { return [] }
-  var names: [String] = []
-  for index in 0..<zones.pointee.num_elements {
-    guard let element = icalarray_element_at(zones, index) else { continue }
-    let zone = OpaquePointer(element)
-    // Load before reading the location (the lazy load replaces the string); about 60 ms for all zones,
-    // on the error path only.
-    _ = icaltimezone_get_component(zone)
-    if let name = copyString(icaltimezone_get_location(zone)) { names.append(name) }
+  builtinZones.withLock {
+    guard let zones = icaltimezone_get_builtin_timezones() else { return [] }
+    var names: [String] = []
+    for index in 0..<zones.pointee.num_elements {
+      guard let element = icalarray_element_at(zones, index) else { continue }
+      // Load before reading the location (the lazy load replaces the string); about 60 ms for all zones,
+      // on the error path only.
+      if let zone = loaded(OpaquePointer(element)), let name = copyString(icaltimezone_get_location(zone)) {
+        names.append(name)
+      }
+    }
+    return names.sorted()
   }
-  return names.sorted()
 }
 
 /// A VTIMEZONE for a builtin zone, ready to add to a calendar: a clone of libical's definition (the original
@@ -181,7 +202,7 @@ private func builtinZoneNames() -> [String] {
 /// `icalproperty_set_tzid` and `icaltimezone_truncate_vtimezone`.
 func makeVTimezone(tzid: String, zone: OpaquePointer, firstYear: Int) throws(ICalendarError) -> OwnedComponent {
   cical_clear_errno()
-  guard let shared = icaltimezone_get_component(zone) else {
+  guard let shared = builtinZones.withLock({ icaltimezone_get_component(zone) }) else {
     throw .libical(operation: "icaltimezone_get_component", detail: tzid)
   }
   guard let clone = icalcomponent_new_clone(shared) else {

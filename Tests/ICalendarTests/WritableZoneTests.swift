@@ -34,3 +34,30 @@ import Testing
     #expect(suggestedTimeZone(for: "Mars/Olympus") == nil)
   }
 }
+
+/// libical loads builtin zones lazily and a load rewrites the zone's location, which lookups by name read: the
+/// module serializes both, so lookups running beside loads of other zones still find every zone.
+@Suite struct ConcurrentZoneTests {
+  @Test func lookupsBesideLoadsFindEveryZone() async {
+    // Zones no other test uses, so their first load happens here, beside the lookups.
+    let rare = [
+      "Pacific/Chatham", "Pacific/Kiritimati", "Pacific/Marquesas", "Pacific/Norfolk", "Pacific/Pitcairn",
+      "Asia/Kathmandu", "Asia/Pyongyang", "Asia/Thimphu", "Atlantic/Stanley", "Atlantic/South_Georgia",
+      "America/St_Johns", "America/Nome", "America/Thule", "Antarctica/Troll", "Australia/Eucla", "Indian/Cocos",
+    ]
+    let found = await withTaskGroup(of: [Bool].self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          (0..<40).map { round in
+            task % 2 == 0
+              ? isWritableTimeZone(rare[(round + task) % rare.count])
+              : isWritableTimeZone(["Europe/Berlin", "America/New_York", "Asia/Tokyo"][round % 3])
+          }
+        }
+      }
+      return await group.reduce(into: [Bool]()) { $0 += $1 }
+    }
+    #expect(found.count == 320)
+    #expect(found.allSatisfy { $0 })
+  }
+}
