@@ -88,7 +88,10 @@ struct RadicaleSyncTests {
     let expected = try exported(fixture, now: "2027-01-10")
     #expect(Set(after.keys) == Set(expected.keys))
     #expect(Set(before.keys).subtracting(after.keys.map { $0 + ".ics" }).count == deleteLines)
-    #expect(deleteLines == 4)
+    // The week's four workouts, and the easy runs of rebuilt weeks too small for every run (fewer runs, said):
+    // exactly what the replan cancelled.
+    let cancelled = paused.stdout.split(separator: "\n").filter { $0.hasPrefix("cancelled ") }.count
+    #expect(deleteLines == cancelled && cancelled >= 4, "\(paused.stdout)")
     #expect(real.stdout.contains("\(deleteLines) deleted"), "\(real.stdout)")
   }
 

@@ -254,9 +254,12 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     var window = weeks[max(0, index - lookback)..<index].flatMap(\.workouts).map(\.distanceKm)
     if index + 1 <= lookback { window.append(resolved.longestRecentRunKm) }
     let reference = window.max() ?? resolved.longestRecentRunKm
+    // A run no longer than a third over the shortest run (20 minutes at easy pace) is never a spike: the long run
+    // stays a third longer than the week's other runs even where 1.10 × a 3 km run would hold it under that.
+    let neverSpike = base.weekStructure.minRunMinutes * base.longRun.minRatioToOtherRuns + 2
     for workout in week.workouts
     where workout.kind != .race
-      && workout.distanceKm > spikeFactor * reference + kmTolerance
+      && workout.distanceKm > spikeFactor * reference + kmTolerance && Double(workout.durationMin) > neverSpike
     {
       let excess = workout.distanceKm - spikeFactor * reference
       fail(
@@ -300,9 +303,18 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
       }
     }
   }
-  if longest > levelRules.peakLongRunKm.upper + kmTolerance {
+  // The table's peak long run, or the runner's own longest run, or the long run that lets the plan's runs carry its
+  // peak volume while staying a third longer than each of them; or a third longer than the plan's shortest run.
+  let carries = max(levelRules.peakWeeklyKm, plan.goal.currentWeeklyKm) / (1 + Double(runs - 1) / ratio)
+  let shortest = all.filter { $0.kind.isRun && $0.kind != .long && $0.kind != .race }.map(\.distanceKm).min() ?? 0
+  let allowedLong = max(
+    levelRules.peakLongRunKm.upper, plan.goal.longestRecentRunKm, (carries * 2 + 1e-9).rounded(.down) / 2,
+    ratio * shortest + 0.1)
+  if longest > allowedLong + kmTolerance {
     fail(
-      "5 peak long", "longest long run \(fmt(longest)) km is over the table's \(fmt(levelRules.peakLongRunKm.upper))")
+      "5 peak long",
+      "longest long run \(fmt(longest)) km is over the table's \(fmt(levelRules.peakLongRunKm.upper)) (and the "
+        + "runner's, \(fmt(allowedLong)))")
   }
 
   // 6. Never two hard days in a row, across weeks too.

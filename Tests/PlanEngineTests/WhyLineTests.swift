@@ -439,6 +439,25 @@ private let claims: [Claim] = {
         ? nil
         : "trimmed to \(g[1] ?? "") under \(g[2] ?? ""), the week plans \(fmt(c.week.plannedKm))"
     },
+    // Runs a week.
+    Claim(
+      "runs",
+      "^(\\d+) runs: you asked for (\\d+); (?:cut-back week|taper week|\(num) km is too small for (\\d+) runs "
+        + "of at least \(num) km \\(about (\\d+) minutes\\) beside the long run)"
+    ) { g, c in
+      let runs = c.week.workouts.filter { $0.kind.isRun }.count
+      guard Int(g[1] ?? "") == runs, Int(g[2] ?? "") == c.goal.runsPerWeek ?? c.plan.goal.runsPerWeek,
+        runs < c.plan.goal.runsPerWeek
+      else { return "states \(g[1] ?? "") of \(g[2] ?? "") runs, the week has \(runs)" }
+      if let volume = g[3] {
+        let shortest = c.week.workouts.filter { $0.kind.isRun }.map(\.distanceKm).min() ?? 0
+        guard same(Double(volume) ?? 0, c.week.plannedKm), Int(g[4] ?? "") == Int(g[2] ?? ""),
+          shortest >= double(g[5]) - 0.101,
+          Double(g[6] ?? "") == c.base.weekStructure.minRunMinutes
+        else { return "states \(volume) km and a \(g[5] ?? "") km minimum, shortest run \(fmt(shortest))" }
+      }
+      return nil
+    },
     // Quality.
     Claim("build-up", "at \(num) % of their build-up") { g, _ in
       (0...100).contains(double(g[1])) ? nil : "build-up \(g[1] ?? "") %"

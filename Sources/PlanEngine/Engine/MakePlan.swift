@@ -225,6 +225,7 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
           : "the 10 % ramp from \(units.format(context.currentKm)) needs more weeks"))
   }
   if let eve = runDaysEveWarning(weeks, context: context) { warnings.append(eve) }
+  if let fewer = fewerRunsWarning(weeks, context: context) { warnings.append(fewer) }
   let peakLong = fullWeeks.compactMap(\.longKm).max() ?? 0
   if peakLong + 0.5 < min(context.level.peakLongRunKm.lower, context.peakLongTargetKm) {
     warnings.append(
@@ -264,6 +265,32 @@ func runDaysEveWarning(_ weeks: [WeekDraft], context: PlanContext) -> String? {
   return "your run days \(WeekLayout.dayList(Set(runDays))) put a run on \(eve.shortName), the day before the long "
     + "run (\(long.shortName)), and leave no other day for it: \(parts.joined(separator: "; ")); a rest day before "
     + "\(long.shortName) would let the other days carry the volume"
+}
+
+/// The weeks with fewer runs than asked for (race week aside), named in one line: the header says it, and each week
+/// says why (``ExplainRule``).
+func fewerRunsWarning(_ weeks: [WeekDraft], context: PlanContext) -> String? {
+  let fewer = weeks.filter { $0.phase != .race && $0.runCount < context.runs }
+  guard let least = fewer.map(\.runCount).min(), let most = fewer.map(\.runCount).max() else { return nil }
+  let counts = least == most ? "\(least)" : "\(least)–\(most)"
+  return "week\(fewer.count == 1 ? "" : "s") \(numberRanges(fewer.map(\.number))) \(fewer.count == 1 ? "has" : "have") "
+    + "\(counts) runs, not the \(context.runs) you asked for: a week holds a run only when it lasts about "
+    + "\(Int(context.base.weekStructure.minRunMinutes)) minutes beside the long run (cut-back and taper weeks have fewer "
+    + "kilometres); the runs come back as the volume grows"
+}
+
+/// `1–4, 6, 9–12`.
+func numberRanges(_ numbers: [Int]) -> String {
+  var parts: [String] = []
+  var index = 0
+  let sorted = numbers.sorted()
+  while index < sorted.count {
+    var end = index
+    while end + 1 < sorted.count && sorted[end + 1] == sorted[end] + 1 { end += 1 }
+    parts.append(end == index ? "\(sorted[index])" : "\(sorted[index])–\(sorted[end])")
+    index = end + 1
+  }
+  return parts.joined(separator: ", ")
 }
 
 /// A stable id from the inputs (FNV-1a, 64 bits): same goal, same id; any input changed, another id.

@@ -171,7 +171,11 @@ struct PlanContext: Sendable {
     // Run/walk long runs cover less ground in the cap's time than running throughout: the cap is what they cover.
     timeCapKm = LongRunByTime(distance: distance, base: rules.base, level: goal.level, easy: paces.pace(.easy))
       .kilometers(easy: paces.pace(.easy))
-    peakLongTargetKm = min(level.peakLongRunKm.upper, timeCapKm)
+    // The runner's state is the input, the template the target: the long run aims for the level's peak long run, or
+    // the runner's own longest run when that is more, or the long run that lets `runs` runs carry the peak volume
+    // while it stays a third longer than each of them (a 60 km runner on 4 runs: about 18.5 km), within the time cap.
+    let carries = peakTarget / (1 + Double(runs - 1) / rules.base.longRun.minRatioToOtherRuns)
+    peakLongTargetKm = min(max(level.peakLongRunKm.upper, longest, floorHalf(carries)), timeCapKm)
     // The minimum run in minutes at easy pace, but never so long that the peak long run could not be a third
     // longer (a fast runner's 20 minutes in a beginner 5K plan).
     let easyKm = paces.pace(.easy).kilometers(inMinutes: rules.base.weekStructure.minRunMinutes)
@@ -235,9 +239,10 @@ struct PlanContext: Sendable {
     let structural = min(
       rules.noviceCapOfWeek,
       1.1 * (1 - 0.15 * quality) / (1 + easyRuns / rules.minRatioToOtherRuns))
+    // The runner's own longest run is never cut below (up to half of the week): a plan starts from what they run.
     return max(
       rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, rules.noviceCapOfWeek * volumeKm),
-      structural * volumeKm)
+      structural * volumeKm, min(longestKm, rules.noviceCapOfWeek * volumeKm))
   }
 
   /// Quality sessions in a full week of `phase`: the level's count, at most the pattern's quality days, and at

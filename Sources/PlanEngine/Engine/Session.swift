@@ -40,9 +40,11 @@ struct Session: Sendable, Hashable {
   ///   - volumeKm: the week's volume, for the per-session caps.
   ///   - maxKm: the longest the whole session may be (the long run must stay a third longer).
   /// - Returns: the session, or nil when even its smallest form breaks a cap.
+  ///   - floor: the level's smallest session worth doing (full base, build and peak weeks): the session grows to it
+  ///     within its template's range, and is nil when the caps do not allow it; nil: no floor.
   static func sized(
     id: String, template: WorkoutTemplate, progress: Double, volumeKm: Double, maxKm: Double,
-    context: PlanContext
+    context: PlanContext, floor: SessionFloors? = nil
   ) -> Session? {
     let pace = context.paces.pace(template.zone)
     let unit = BoutUnit(template.work)
@@ -85,13 +87,26 @@ struct Session: Sendable, Hashable {
     let ranged = range.upper > range.lower && high >= low
     var value = ranged ? min(high, max(low, whole(range.value(at: progress)))) : range.lower
     var reps = Int(template.reps.value(at: progress).rounded())
+    if let floor {
+      // Up to the floor, within the template's range: more reps, or a longer single block.
+      while !session(reps: reps, value: value).meets(floor, raceKm: context.raceKm) {
+        if single && ranged && value + grain <= high + 1e-9 {
+          value = ((value + grain) / grain).rounded() * grain
+        } else if !single && Double(reps) + 1 <= template.reps.upper + 1e-9 {
+          reps += 1
+        } else {
+          return nil
+        }
+      }
+    }
+    func kept(_ s: Session) -> Session? { floor.map { s.meets($0, raceKm: context.raceKm) } ?? true ? s : nil }
     let lowestReps = Int(template.reps.lower.rounded())
     while reps > lowestReps && !fits(session(reps: reps, value: value)) { reps -= 1 }
     // A bout with a range comes down to its low end, in whole units.
     while ranged && value - grain >= low - 1e-9 && !fits(session(reps: reps, value: value)) {
       value = ((value - grain) / grain).rounded() * grain
     }
-    if fits(session(reps: reps, value: value)) { return session(reps: reps, value: value) }
+    if fits(session(reps: reps, value: value)) { return kept(session(reps: reps, value: value)) }
     var shortened: Session
     if single {
       // A single block shrinks, in whole units, to half of its low end.
@@ -108,7 +123,25 @@ struct Session: Sendable, Hashable {
     }
     guard fits(shortened) else { return nil }
     shortened.shortened = true
-    return shortened
+    return kept(shortened)
+  }
+
+  /// At least the level's floor for its kind: minutes at threshold or marathon pace, kilometres at interval pace
+  /// (race pace counts as interval pace up to 10 km, as threshold above), hill repeats. Fartlek and strides have none.
+  func meets(_ floor: SessionFloors, raceKm: Double) -> Bool {
+    switch template.kind {
+    case .hills:
+      return reps >= floor.hillReps
+    case .tempo, .intervals:
+      let effective: Intensity = zone == .race ? (raceKm <= 10 + 1e-9 ? .interval : .threshold) : zone
+      switch effective {
+      case .threshold, .marathon: return Double(reps) * workSeconds >= floor.thresholdMinutes * 60 - 1
+      case .interval: return workTotalKm >= floor.intervalKm - 0.05
+      default: return true
+      }
+    default:
+      return true
+    }
   }
 }
 

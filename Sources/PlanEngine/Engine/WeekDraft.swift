@@ -113,6 +113,9 @@ struct WeekDraft: Sendable {
     return Double(total) / 10
   }
 
+  /// The runs of the week: the long run or the race, the sessions and the easy runs.
+  var runCount: Int { (longKm == nil && raceKm == nil ? 0 : 1) + sessions.count + easyKm.count }
+
   /// The longest run of the week.
   var maxRunKm: Double {
     round1(max(longKm ?? 0, raceKm ?? 0, sessions.values.map(\.totalKm).max() ?? 0, easyKm.values.max() ?? 0))

@@ -138,7 +138,11 @@ struct WorkoutFactory {
     let template = session.template
     var steps: [WorkoutStep] = []
     var parts: [String] = []
-    let warm = session.warmupKm + session.easyKm
+    // Strides ride on their easy run; a session's extra easy running (``EasyFillRule/padSessions``) lengthens its
+    // warm-up and cool-down, half each (the warm-up takes the odd tenth).
+    let extraWarm = session.isStrides ? session.easyKm : max(0, (session.easyKm * 5 - 1e-6).rounded(.up) / 10)
+    let warm = session.warmupKm + extraWarm
+    let cool = session.cooldownKm + (session.easyKm - extraWarm)
     if warm > 0 {
       steps.append(step(.warmup, km: warm, seconds: warm * easy, zone: .easy))
       parts.append(session.isStrides ? "\(units.format(warm)) easy" : "\(units.format(warm)) easy warm-up")
@@ -160,9 +164,9 @@ struct WorkoutFactory {
       main += ", " + (template.recoveryText ?? "\(durationLabel(session.recoverySeconds)) easy jog between")
     }
     parts.append(main)
-    if session.cooldownKm > 0 {
-      steps.append(step(.cooldown, km: session.cooldownKm, seconds: session.cooldownKm * easy, zone: .easy))
-      parts.append("\(units.format(session.cooldownKm)) easy cool-down")
+    if cool > 1e-9 {
+      steps.append(step(.cooldown, km: cool, seconds: cool * easy, zone: .easy))
+      parts.append("\(units.format(cool)) easy cool-down")
     }
     let total = session.totalKm
     let seconds =

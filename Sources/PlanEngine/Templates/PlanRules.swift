@@ -309,6 +309,20 @@ public struct LevelRules: Sendable, Codable, Hashable {
   public var qualityPerWeek: PerPhase<Int>
   /// Workout kinds this level may be given.
   public var allowedKinds: [WorkoutKind]
+  /// The smallest sessions worth doing in full base, build and peak weeks.
+  public var sessionFloors: SessionFloors
+}
+
+/// The smallest quality sessions worth doing at a level (`levels.<level>.sessionFloors`): a session sized under its
+/// floor grows to it when the week's per-session caps allow, else another session of the phase's list is taken, and
+/// at last a fartlek or strides. Fartlek and strides have none.
+public struct SessionFloors: Sendable, Codable, Hashable {
+  /// Minutes of work at threshold or marathon pace (tempo runs, cruise intervals; race pace above 10 km).
+  public var thresholdMinutes: Double
+  /// Kilometres of work at interval pace (intervals; race pace up to 10 km).
+  public var intervalKm: Double
+  /// Hill repeats.
+  public var hillReps: Int
 }
 
 /// The days of a week with `runs` runs.

@@ -71,6 +71,9 @@ struct TemplateValidator {
         try integer(rules.qualityPerWeek[phase], "\(path).qualityPerWeek.\(phase.rawValue)", in: 0...3)
       }
       try check(!rules.allowedKinds.isEmpty, "\(path).allowedKinds", "an empty list", "one or more workout kinds")
+      try number(rules.sessionFloors.thresholdMinutes, "\(path).sessionFloors.thresholdMinutes", in: 0...60, "minutes")
+      try number(rules.sessionFloors.intervalKm, "\(path).sessionFloors.intervalKm", in: 0...10)
+      try integer(rules.sessionFloors.hillReps, "\(path).sessionFloors.hillReps", in: 0...20)
     }
     for (index, pattern) in base.weeklyPatterns.enumerated() {
       try integer(pattern.runs, "weeklyPatterns[\(index)].runs", in: 3...7)

@@ -36,7 +36,7 @@ enum EasyFillRule: WeekRule {
         week.shakeoutSlots.insert(slot.id)
         continue
       }
-      var cap = maxOther
+      var cap = week.longKm.map { min(maxOther, floorTenth($0 / context.base.longRun.minRatioToOtherRuns)) } ?? maxOther
       if week.phase == .race { cap = min(cap, context.raceWeekCap(on: slot.date)) }
       if let longDate, let long = week.longKm, slot.date.days(to: longDate) == 1 {
         let eve = floorTenth(structure.eveOfLongMaxOfLong * long)
@@ -86,7 +86,40 @@ enum EasyFillRule: WeekRule {
       (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
       + week.orderedSessions.map(\.session).filter { !$0.isStrides }.map(\.totalKm).reduce(0, +)
       + week.orderedSessions.map(\.session).filter(\.isStrides).map { $0.totalKm - $0.easyKm }.reduce(0, +)
-    let remaining = max(0, week.targetKm - fixed)
+    var remaining = max(0, week.targetKm - fixed)
+    // Fewer runs before shorter ones: a week whose easy days cannot each hold the minimum run has fewer runs (the
+    // day before the long run first, then the recovery day, then the easy day nearest the long run; strides last),
+    // down to three runs, and says so (``ExplainRule``). The long run and the sessions keep their size.
+    if week.phase != .race {
+      let longDay = week.slots.first { $0.role == .long }?.date
+      func priority(_ index: Int) -> (Int, Int, Int) {
+        let slot = fillSlots[index]
+        let strides = week.sessions[slot.id] != nil ? 1 : 0
+        let kind = index == eveIndex ? 0 : slot.role == .recovery ? 1 : 2
+        let near = longDay.map { abs(slot.date.days(to: $0)) } ?? 0
+        return (strides, kind, near)
+      }
+      var runs = fillSlots.count + week.sessions.values.filter { !$0.isStrides }.count + (week.longKm == nil ? 0 : 1)
+      var dropped: Set<Int> = []
+      while runs > 3 && Double(fillSlots.count - dropped.count) * minRun > remaining + 1e-9,
+        let drop = fillSlots.indices.filter({ !dropped.contains($0) }).min(by: { priority($0) < priority($1) })
+      {
+        dropped.insert(drop)
+        runs -= 1
+        if let session = week.sessions[fillSlots[drop].id] {
+          // Strides ride on the run: their part of the fixed volume goes back to the pool.
+          week.sessions[fillSlots[drop].id] = nil
+          remaining += session.totalKm - session.easyKm
+        }
+      }
+      if !dropped.isEmpty {
+        let kept = fillSlots.indices.filter { !dropped.contains($0) }
+        eveIndex = eveIndex.flatMap { kept.firstIndex(of: $0) }
+        recoveryCapped = Set(recoveryCapped.compactMap { kept.firstIndex(of: $0) })
+        fillSlots = kept.map { fillSlots[$0] }
+        caps = kept.map { caps[$0] }
+      }
+    }
     let weights = fillSlots.map { $0.role == .recovery ? 0.7 : 1.0 }
     // Water-filling: a day whose share is over its cap takes its cap, and the others share the rest.
     var capped = [Bool](repeating: false, count: fillSlots.count)
@@ -142,6 +175,38 @@ enum EasyFillRule: WeekRule {
       }
     }
     if cappedByLong { week.cappedByLong = true }
+    padSessions(&week, context: context, leftover: remaining - kms.reduce(0, +), maxOther: maxOther)
+  }
+
+  /// Quality days carry easy running too: a session shorter than the minimum run gets a longer easy warm-up up to
+  /// it (every run lasts about 20 minutes), and when the easy days are full (each at its cap) while the week is
+  /// under its target, the sessions take the rest as easy warm-up, half a kilometre at a time, up to the longest any
+  /// run but the long run may be. A runner above the template keeps their volume in warm-ups and cool-downs instead
+  /// of losing it, and the week's volume no longer rises and falls with the size of its sessions.
+  static func padSessions(_ week: inout WeekDraft, context: PlanContext, leftover: Double, maxOther: Double) {
+    var pool = leftover
+    let raceDate = context.goal.timeline.raceDate
+    for (slot, session) in week.orderedSessions where !session.isStrides {
+      var cap = maxOther
+      if week.phase == .race, let date = week.slots.first(where: { $0.id == slot })?.date {
+        cap = min(cap, context.raceWeekCap(on: date))
+        if date.days(to: raceDate) <= 1 { continue }
+      }
+      var padded = session
+      if padded.totalKm < week.minRunKm - 1e-9 {
+        // In tenths, rounded down: the padded run stays within its cap as the plan rounds it.
+        let need = floorTenth(min(cap, week.minRunKm) - padded.totalKm)
+        if need > 0 {
+          padded.easyKm += need
+          pool -= need
+        }
+      }
+      while pool >= 0.5 - 1e-9 && padded.totalKm + 0.5 <= cap + 1e-9 {
+        padded.easyKm += 0.5
+        pool -= 0.5
+      }
+      week.sessions[slot] = padded
+    }
   }
 }
 
@@ -159,9 +224,16 @@ extension EasyFillRule {
     guard context.runs >= rules.fromRuns, week.phase != .race, let long = week.longKm,
       let longDate = week.slots.first(where: { $0.role == .long })?.date
     else { return nil }
+    // Never between two hard days (a quality session or the long run the day before and the day after; weeks
+    // repeat, so the days beside the week's edges are the same weekdays of the pattern).
+    let hard = Set(
+      week.slots.filter { $0.role == .long || (week.sessions[$0.id].map { !$0.isStrides } ?? false) }
+        .map(\.date.weekday.index))
     let candidates = slots.indices.filter { index in
-      slots[index].role == .easy && week.sessions[slots[index].id] == nil && index != eveIndex
+      let day = slots[index].date.weekday.index
+      return slots[index].role == .easy && week.sessions[slots[index].id] == nil && index != eveIndex
         && abs(slots[index].date.days(to: longDate)) > 1
+        && !(hard.contains((day + 6) % 7) && hard.contains((day + 1) % 7))
     }
     guard
       let chosen = candidates.max(by: {

@@ -188,6 +188,18 @@ enum ExplainRule: WeekRule {
         "Trimmed to \(units.format(planned)) to stay within the week's ceiling of "
           + "\(units.format(round1(week.ceilingKm)))")
     }
+    // Runs a week: the runs asked for, or the week says why it has fewer.
+    let runs = week.runCount
+    if week.phase != .race && runs < context.runs {
+      let why =
+        week.cutback
+        ? "cut-back week"
+        : week.phase == .taper
+          ? "taper week"
+          : "\(units.format(planned)) is too small for \(context.runs) runs of at least "
+            + "\(units.format(week.minRunKm)) (about \(Int(structure.minRunMinutes)) minutes) beside the long run"
+      lines.append("\(runs) runs: you asked for \(context.runs); \(why)")
+    }
     week.rules = lines
   }
 }

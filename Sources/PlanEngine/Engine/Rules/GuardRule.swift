@@ -19,6 +19,13 @@ enum GuardRule: WeekRule {
         week.easyKm[slot] = max(minRun, floorHalf(km - excess) == km ? km - 0.5 : floorHalf(km - excess))
         continue
       }
+      // The easy running a session carries besides its warm-up (``EasyFillRule/padSessions``) goes next.
+      if let (slot, session) = week.orderedSessions.filter({ !$0.session.isStrides && $0.session.easyKm > 1e-9 })
+        .max(by: { ($0.session.easyKm, $1.slot) < ($1.session.easyKm, $0.slot) })
+      {
+        week.sessions[slot]?.easyKm = max(0, floorTenth(session.easyKm - excess))
+        continue
+      }
       // The long run may give a little, while it stays a third longer than every other run.
       if let long = week.longKm {
         let others = week.runDistances.filter { $0 != round1(long) }.max() ?? 0
@@ -36,7 +43,12 @@ enum GuardRule: WeekRule {
       {
         let droppable = week.easyKm.filter { !week.shakeoutSlots.contains($0.key) }
           .min { ($0.value, $0.key) < ($1.value, $1.key) }
-        if session.reps > session.fewestReps {
+        var fewer = session
+        fewer.reps -= 1
+        let full = !week.cutback && (week.phase == .base || week.phase == .build || week.phase == .peak)
+        if session.reps > session.fewestReps
+          && (!full || fewer.meets(context.levelRules.sessionFloors, raceKm: context.raceKm))
+        {
           week.sessions[slot]?.reps -= 1
         } else if week.phase == .taper || week.phase == .race, let (easy, _) = droppable {
           // Taper weeks keep their race-pace session: an easy day becomes a rest day first.
@@ -149,7 +161,7 @@ enum GuardRule: WeekRule {
         week.easyKm[slot] = limit
       }
       for (slot, session) in week.orderedSessions where session.totalKm > limit + 1e-9 {
-        if session.isStrides {
+        if session.isStrides || session.totalKm - session.easyKm <= limit + 1e-9 {
           week.sessions[slot]?.easyKm = max(0, session.easyKm - (session.totalKm - limit))
         } else {
           week.sessions[slot] = nil

@@ -23,12 +23,17 @@ enum LongRunRule: WeekRule {
     // The plan's minimum run, unless the spike guard or a small week cannot hold it: the long run must stay a
     // third longer than it within the spike limit, and the week must hold the long run and two such runs (race
     // week has no long run: there an easy run is dropped when the runs do not fit).
+    // Every run lasts the plan's minimum run (about 20 minutes): a week too small for all its runs at that length
+    // has fewer runs, and says so (``ExplainRule``), rather than runs too short to be worth doing; the long run stays
+    // a third longer than it even where the spike guard would hold it shorter (a step of a few minutes). Only a week
+    // too small for three such runs (the fewest a plan has) shortens them, so that it holds the long run and two
+    // runs. Race week keeps its own limits: the runs before the race stay under the spike guard's step.
     week.minRunKm = max(
       context.base.volume.minRunKm,
       min(
-        context.minRunKm, floorTenth(floorTenth(spikeLimit) / rules.minRatioToOtherRuns),
+        context.minRunKm,
         week.phase == .race
-          ? .infinity
+          ? floorTenth(floorTenth(spikeLimit) / rules.minRatioToOtherRuns)
           : smallWeekMinRun(min(week.targetKm, week.ceilingKm), ratio: rules.minRatioToOtherRuns)))
 
     switch week.phase {
@@ -54,12 +59,6 @@ enum LongRunRule: WeekRule {
       let twoWeeksEarlier = history.first { $0.number == week.number - 2 }?.longKm ?? context.longestKm
       let lastLong = history.last { !$0.cutback }?.longKm ?? context.longestKm
       let factor = context.base.cutback.longRunFactor
-      // The cut-back long run returns to two weeks earlier: the minimum run gives way so that it can.
-      week.minRunKm = max(
-        context.base.volume.minRunKm,
-        min(
-          week.minRunKm,
-          floorTenth(min(twoWeeksEarlier, factor * lastLong) / rules.minRatioToOtherRuns)))
       week.longKm = max(
         shortestLong(week, context), floorTenth(min(twoWeeksEarlier, factor * lastLong, volumeCap, spikeLimit)))
       week.longReason = .cutback

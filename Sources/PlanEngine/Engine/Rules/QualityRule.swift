@@ -18,6 +18,18 @@ enum QualityRule: WeekRule {
       week.rules.append(
         LongRunVariantRule.fewerQualityNote)
     }
+    // A week too small for the runs asked for has fewer (``EasyFillRule``), and fewer quality sessions with them:
+    // one beside the long run at three runs (every run hard otherwise), the few-runs count up to four.
+    if week.phase != .race, let long = week.longKm, week.minRunKm > 0 {
+      let fits = 1 + Int(max(0, (week.targetKm - long) / week.minRunKm + 1e-9).rounded(.down))
+      let runs = min(context.runs, fits)
+      let structure = context.base.weekStructure
+      if runs < context.runs && runs <= 3 {
+        count = min(count, 1)
+      } else if runs < context.runs && runs <= structure.fewRunsAtMost {
+        count = min(count, structure.qualityAtFewRuns[context.goal.level])
+      }
+    }
     let list = context.level.workouts[week.phase]
     guard count > 0, !list.isEmpty else { return }
 
@@ -30,14 +42,23 @@ enum QualityRule: WeekRule {
       let rotating = week.phase == .base || week.phase == .build || week.phase == .peak
       let rotation = rotating ? (week.number - 1 + index) % list.count : index % list.count
       let order = (0..<list.count).map { list[(rotation + $0) % list.count] }
-      let candidates = order.filter { !used.contains($0) } + order.filter { used.contains($0) }
+      // Full base, build and peak weeks hold sessions worth doing (the level's floors): the phase's list first,
+      // then a fartlek or strides, which have none.
+      let full = !week.cutback && (week.phase == .base || week.phase == .build || week.phase == .peak)
+      let floor = full ? context.levelRules.sessionFloors : nil
+      let allowed = Set(context.levelRules.allowedKinds)
+      let fallback =
+        full
+        ? ["fartlek", "strides"].filter { id in
+          !list.contains(id) && context.library[id].map { allowed.contains($0.kind) } == true
+        } : []
+      let candidates = order.filter { !used.contains($0) } + order.filter { used.contains($0) } + fallback
       var chosen: Session?
       for id in candidates {
         guard let template = context.library[id],
           let session = Session.sized(
             id: id, template: template, progress: progress, volumeKm: week.sizingKm ?? week.targetKm,
-            maxKm: maxKm,
-            context: context)
+            maxKm: maxKm, context: context, floor: floor)
         else { continue }
         chosen = session
         break

@@ -44,7 +44,10 @@ enum VolumeRule: WeekRule {
     }
 
     let volume = context.base.volume
-    let cap = week.phase == .base ? volume.baseCapOfPeak * context.peakTargetKm : context.peakTargetKm
+    // Base weeks stay under a share of the peak, never under what the runner runs now.
+    let cap =
+      week.phase == .base
+      ? max(volume.baseCapOfPeak * context.peakTargetKm, context.currentKm) : context.peakTargetKm
     let increase = min(volume.maxIncreasePercent / 100 * previousKm, volume.maxIncreaseKmPerRun * Double(context.runs))
     week.ceilingKm = previousKm + increase
     if previousKm + increase >= cap {
