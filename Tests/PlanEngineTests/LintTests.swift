@@ -193,12 +193,17 @@ struct LintDefaultPlanTests {
     return lines
   }
 
-  /// Skipped until the engine rework (issue 22) lands: the default plans still break rules (listed in the report of
-  /// the lint branch; `swift test --filter LintDefaultPlanTests` with the trait removed prints them).
+  /// What the default plans break today: nothing but the medium-long rule (a regression in any other rule fails).
+  @Test func defaultPlansBreakOnlyTheMediumLongRule() throws {
+    let lines = try Self.report()
+    #expect(lines.allSatisfy { $0.contains(": medium-long-between-hard-days: ") }, "\(lines.joined(separator: "\n"))")
+  }
+
+  /// Disabled until the engine rework (issue 22) lands: 5 of the 15 default plans have a medium-long run between two
+  /// hard days (10k, 15k, half and marathon advanced, marathon intermediate: 2-3 weeks each); every other rule holds.
   @Test(
     .disabled(
-      "the default plans still have findings (ramp, cut-back, week shape); the engine rework of issue 22 makes them clean"
-    ))
+      "5 of 15 default plans have a medium-long run between two hard days; the engine rework of issue 22 removes it"))
   func defaultPlansAreClean() throws {
     let lines = try Self.report()
     #expect(lines.isEmpty, "\(lines.count) findings:\n\(lines.joined(separator: "\n"))")

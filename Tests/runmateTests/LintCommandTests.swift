@@ -31,6 +31,21 @@ import Testing
     #expect(findings.count == text.stdout.split(separator: "\n").filter { $0.hasPrefix("week ") }.count)
   }
 
+  @Test func anExportedPlan() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = try PlanShareTests.savedPlan(in: directory)
+    let file = directory.appendingPathComponent("spring.json")
+    let exported = try runmate(
+      ["plans", "export", "spring", "--out", file.path, "--now", "2027-01-04T06:30:00Z"], environment: env)
+    #expect(exported.status == 0, "\(exported.stderr)")
+    let result = try runmate(["lint", file.path, "--format", "json"])
+    #expect([0, 1].contains(result.status), "\(result.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(object["distance"] as? String == "10k")
+    #expect(object["plan"] as? String == "10k intermediate 10 weeks")
+  }
+
   @Test func aCalendarHackPlanWithFindings() throws {
     let result = try runmate(["lint", LintCommandTests.fixtures.appendingPathComponent("lint-10k-miles.yaml").path])
     #expect(result.status == 1, "\(result.stderr)")

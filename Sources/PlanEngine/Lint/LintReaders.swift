@@ -34,6 +34,7 @@ extension LintPlan {
   /// Reads `text` as a runmate plan (JSON: `runmate.plan/1` or `runmate.plan-share/1`) or a calendar-hack plan
   /// (YAML, or the same as JSON); `distance` overrides the distance the plan names.
   public init(text: String, name: String, distance: RaceDistance? = nil) throws(LintReadError) {
+    guard text.contains(where: { !$0.isWhitespace }) else { throw LintReadError(reason: "the file is empty") }
     let data = Data(text.utf8)
     if let head = text.first(where: { !$0.isWhitespace }), head == "{",
       let probe = try? JSONDecoder().decode(SchemaProbe.self, from: data),

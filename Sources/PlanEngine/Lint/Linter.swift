@@ -105,7 +105,8 @@ private struct Linter {
       add(
         index, long, .longRunSpike, value: long.km / before, limit: factor,
         "\(runName(long)) \(km(long.km)) is \(ratio(long.km / before)) × the longest of the previous "
-          + "\(window.count) weeks (\(km(before))); the spike guard allows \(km(allowed))",
+          + "\(window.count == 1 ? "week" : "\(window.count) weeks") (\(km(before))); the spike guard allows "
+          + "\(km(allowed))",
         "cap it at \(km(allowed)) and reach \(km(long.km)) a week or two later")
     }
   }
@@ -230,7 +231,9 @@ private struct Linter {
   func runName(_ run: LintRun) -> String {
     switch run.kind {
     case .long: "long run"
-    case .quality: run.title.isEmpty ? "quality session" : "quality session (\(run.title))"
+    case .quality:
+      run.title.isEmpty
+        ? "quality session" : "quality session (\(run.title.count > 40 ? run.title.prefix(39) + "…" : run.title))"
     case .race: "race"
     default: "run"
     }
