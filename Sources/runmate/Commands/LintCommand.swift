@@ -14,7 +14,8 @@ struct LintCommand: ParsableCommand {
       is missing.
 
       Examples:
-        runmate plan --distance half --level beginner --weeks 12 --format json > half.json
+        runmate plan --distance half --level beginner --weeks 12 \\
+          --format json > half.json
         runmate lint half.json
         runmate lint higdon_nov_mara1.yaml --format json
       """)
