@@ -145,7 +145,8 @@ let package = Package(
         "Scheduling", "RunMateTestSupport",
       ]),
     .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),
-    .testTarget(name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"]),
+    .testTarget(
+      name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SchedulingTests", dependencies: ["RunningCore", "Scheduling", "RunMateTestSupport"]),
     .testTarget(

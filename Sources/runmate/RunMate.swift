@@ -17,6 +17,7 @@ struct RunMate: ParsableCommand {
       ImportCommand.self,
       ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, ReportCommand.self,
       ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
+      LintCommand.self,
       FeedCommand.self, ServeCommand.self, SyncCommand.self,
     ])
 

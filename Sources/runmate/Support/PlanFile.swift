@@ -80,8 +80,8 @@ struct PlanFile {
 
   // MARK: - Reading
 
-  /// Reads and checks the file at `path`; every problem is a ``PlanFileError`` naming the file.
-  static func read(_ path: String) throws -> PlanFile {
+  /// The bytes of the regular file at `path`, at most ``maximumBytes``; else a ``PlanFileError`` naming the file.
+  static func readData(_ path: String) throws -> Data {
     func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: problem) }
     var info = stat()
     guard stat(path, &info) == 0 else { throw PlanFileError.missing(path: path) }
@@ -100,6 +100,13 @@ struct PlanFile {
       throw PlanFileError.unreadable(path: path, reason: "\(error.localizedDescription)")
     }
     guard data.count <= maximumBytes else { throw bad("it has more than \(maximumBytes) bytes (16 MiB)") }
+    return data
+  }
+
+  /// Reads and checks the file at `path`; every problem is a ``PlanFileError`` naming the file.
+  static func read(_ path: String) throws -> PlanFile {
+    func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: problem) }
+    let data = try readData(path)
     guard let object = try? JSONSerialization.jsonObject(with: data, options: []),
       let top = object as? [String: Any]
     else {

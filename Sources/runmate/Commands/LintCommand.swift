@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import PlanEngine
+
+/// `runmate lint FILE`: judges a plan (a runmate plan, or a calendar-hack YAML plan) with the engine's own rules.
+struct LintCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lint",
+    abstract: "Check a plan against the training rules: ramp, long-run spikes, cut-backs, taper, week shape.",
+    discussion: """
+      FILE is a runmate plan (`runmate plan --format json`, or `runmate plans export`) or a plan in \
+      calendar-hack's YAML schema (weeks of seven workouts, Monday to Sunday, the race on the last day). \
+      Exit status: 0 when the plan is clean, 1 when there are findings, 65 when FILE is not a plan, 66 when it \
+      is missing.
+
+      Examples:
+        runmate plan --distance half --level beginner --weeks 12 \\
+          --format json > half.json
+        runmate lint half.json
+        runmate lint higdon_nov_mara1.yaml --format json
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+  @Argument(help: "The plan file.", completion: .file())
+  var file: String
+
+  @Option(name: .long, help: "Output format: text or json.")
+  var format: Format = .text
+
+  @Option(name: .long, help: "The race distance, when the file does not say it (it selects the taper rules).")
+  var distance: String?
+
+  @OptionGroup var templates: TemplateOptions
+
+  func run() throws {
+    var race: RaceDistance?
+    if let distance {
+      guard let parsed = RaceDistance(parsing: distance) else {
+        throw CLIError.invalidOption(
+          option: "--distance", value: distance, allowed: RaceDistance.allCases.map(\.rawValue).joined(separator: ", "),
+          suggestion: nil)
+      }
+      race = parsed
+    }
+    let data: Data
+    do {
+      data = try PlanFile.readData(file)
+    } catch PlanFileError.untrusted(let path, let problem) {
+      throw LintFileError(path: path, problem: problem)
+    }
+    let name = URL(fileURLWithPath: file).lastPathComponent
+    let plan: LintPlan
+    do {
+      plan = try LintPlan(text: String(decoding: data, as: UTF8.self), name: name, distance: race)
+    } catch {
+      throw LintFileError(path: file, problem: error.description)
+    }
+    let findings = lint(plan, rules: try templates.loadRules())
+    switch format {
+    case .json: try writeStandardOutput(JSONOutput.encode(LintReport(plan: plan, findings: findings)))
+    case .text: try writeText(LintCommand.text(plan, findings))
+    }
+    // Findings are not an error: the report is on standard output, the status says the plan is not clean.
+    if !findings.isEmpty { Foundation.exit(1) }
+  }
+
+  /// One line per finding, a blank line between weeks, and a summary line.
+  static func text(_ plan: LintPlan, _ findings: [LintFinding]) -> String {
+    var lines: [String] = []
+    var week: Int?
+    for finding in findings {
+      if let week, week != finding.week { lines.append("") }
+      week = finding.week
+      lines.append(finding.line)
+    }
+    let weeks = Set(findings.map(\.week)).count
+    let name = plan.name
+    if findings.isEmpty {
+      lines.append("\(name): clean: \(plan.weeks.count) weeks, no findings")
+    } else {
+      let byRule = LintRule.allCases.compactMap { rule -> String? in
+        let count = findings.filter { $0.rule == rule }.count
+        return count == 0 ? nil : "\(rule.rawValue) \(count)"
+      }
+      if !lines.isEmpty { lines.append("") }
+      lines.append(
+        "\(name): \(findings.count) finding\(findings.count == 1 ? "" : "s") in \(weeks) of \(plan.weeks.count) "
+          + "weeks (\(byRule.joined(separator: ", ")))")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+/// `runmate lint --format json`: the `runmate.lint/1` contract.
+struct LintReport: Encodable {
+  let plan: LintPlan
+  let findings: [LintFinding]
+
+  enum CodingKeys: String, CodingKey { case schema, plan, distance, weeks, findings }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode("runmate.lint/1", forKey: .schema)
+    try container.encode(plan.name, forKey: .plan)
+    try container.encode(plan.distance?.rawValue, forKey: .distance)
+    try container.encode(plan.weeks.count, forKey: .weeks)
+    try container.encode(findings, forKey: .findings)
+  }
+}
+
+/// A file `runmate lint` cannot read as a plan: one line naming the file (65).
+struct LintFileError: RunMateError {
+  var path: String
+  var problem: String
+  var message: String { "\(terminalSafe(path)): \(terminalSafe(problem))" }
+  var exitCode: Int32 { ExitCodes.dataError }
+}
