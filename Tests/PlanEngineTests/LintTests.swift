@@ -193,17 +193,8 @@ struct LintDefaultPlanTests {
     return lines
   }
 
-  /// What the default plans break today: nothing but the medium-long rule (a regression in any other rule fails).
-  @Test func defaultPlansBreakOnlyTheMediumLongRule() throws {
-    let lines = try Self.report()
-    #expect(lines.allSatisfy { $0.contains(": medium-long-between-hard-days: ") }, "\(lines.joined(separator: "\n"))")
-  }
-
-  /// Disabled until the engine rework (issue 22) lands: 5 of the 15 default plans have a medium-long run between two
-  /// hard days (10k, 15k, half and marathon advanced, marathon intermediate: 2-3 weeks each); every other rule holds.
-  @Test(
-    .disabled(
-      "5 of 15 default plans have a medium-long run between two hard days; the engine rework of issue 22 removes it"))
+  /// Every default plan (distance × level at its recommended length) is clean by the linter's rules.
+  @Test
   func defaultPlansAreClean() throws {
     let lines = try Self.report()
     #expect(lines.isEmpty, "\(lines.count) findings:\n\(lines.joined(separator: "\n"))")

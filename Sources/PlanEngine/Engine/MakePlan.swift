@@ -49,6 +49,10 @@ public func makePlan(
       }
     }
   }
+  // The long run the race needs, or a refusal that names the fix (a new plan only: a replan keeps its race).
+  if fromWeek == 1 && peakLongRun(drafts) < context.longRunRefusalKm {
+    throw longRunShortError(goal: goal, rules: rules, context: context, reached: peakLongRun(drafts))
+  }
   context.warnings += planWarnings(drafts, context: context)
 
   let id = planID(context: context)
@@ -188,6 +192,59 @@ func raceWeekEntries(
     if let target { result[target].role = .quality }
   }
   return result.sorted { $0.offset < $1.offset }
+}
+
+/// The plan's longest long run before race week.
+func peakLongRun(_ weeks: [WeekDraft]) -> Double {
+  weeks.filter { $0.phase != .race }.compactMap(\.longKm).max() ?? 0
+}
+
+/// Whether the goal's plan reaches the long run its race needs (shaped, not built into workouts).
+func reachesLongRunNeed(_ goal: Goal, rules: PlanRules, units: DistanceUnit) -> Bool {
+  guard let context = try? PlanContext(goal: goal, rules: rules, units: units) else { return false }
+  return peakLongRun(shapeWeeksWithLongRunLayout(context: context, fromWeek: 1)) >= context.longRunRefusalKm
+}
+
+/// The refusal for a plan whose long run falls short of the race's need, with the fixes that work: the earliest
+/// race date (the same weekday, weeks added before: a base phase) whose plan reaches it, fewer runs a week if that
+/// reaches it in the same weeks, and the shorter distances this plan's long run is enough for.
+func longRunShortError(goal: Goal, rules: PlanRules, context: PlanContext, reached: Double) -> PlanError {
+  let weeks = goal.timeline.weeks
+  let growth = Int(
+    (log(context.longRunNeedKm / context.longestKm) / log(context.base.longRun.spikeFactor)).rounded(.up))
+  var weeksNeeded: Int?
+  var earliest = max(weeks + 1, growth + context.taperVolume.count + 1)
+  var tries = 0
+  while weeksNeeded == nil && earliest <= rules.base.maxWeeks && tries < 12 {
+    var longer = goal
+    longer.timeline = Timeline(
+      start: goal.timeline.raceDate.adding(days: -(7 * earliest - 1)), raceDate: goal.timeline.raceDate,
+      weeks: earliest)
+    if reachesLongRunNeed(longer, rules: rules, units: context.units) { weeksNeeded = earliest }
+    earliest += 1
+    tries += 1
+  }
+  var fewerRuns: Int?
+  for runs in stride(from: context.runs - 1, through: 3, by: -1) {
+    var fewer = goal
+    fewer.runsPerWeek = runs
+    if reachesLongRunNeed(fewer, rules: rules, units: context.units) {
+      fewerRuns = runs
+      break
+    }
+  }
+  let alternatives = RaceDistance.allCases.filter { other in
+    guard other.kilometers < goal.distance.kilometers, let distance = rules.rules(for: other) else { return false }
+    return min(distance.longRun.minUsefulKm, distance.levels[goal.level].peakLongRunKm.lower) <= reached + 0.5
+  }
+  return .longRunShort(
+    distance: goal.distance, weeks: weeks, longestKm: context.longestKm, reachedKm: round1(reached),
+    needKm: context.longRunNeedKm, weeksNeeded: weeksNeeded,
+    raceDate: weeksNeeded.map {
+      goal.timeline.start.adding(days: 7 * ($0 - weeks)).adding(
+        days: goal.timeline.start.days(to: goal.timeline.raceDate))
+    },
+    fewerRuns: fewerRuns, alternatives: alternatives)
 }
 
 /// Plan-wide warnings: long-run share, targets not reached.

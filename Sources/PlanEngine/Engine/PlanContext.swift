@@ -39,6 +39,11 @@ struct PlanContext: Sendable {
   let recoveryMaxKm: Double
   /// The distance's extended taper is in use.
   let usesExtendedTaper: Bool
+  /// The long run the race needs: the distance's shortest useful long run, at most the low end of the level's peak
+  /// long run, and at most what the long-run time cap covers.
+  var longRunNeedKm: Double { min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower, timeCapKm) }
+  /// Under this longest long run a new plan is refused (`longRun.refuseUnderShareOfNeed` of the need).
+  var longRunRefusalKm: Double { base.longRun.refuseUnderShareOfNeed * longRunNeedKm }
   var warnings: [String] = []
   /// Peak and step-back long runs and long-run variants (half, marathon), from a first shaping of the plan.
   var longRunLayout: LongRunLayout?

@@ -28,6 +28,12 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
   case missingDistanceRules(RaceDistance)
   /// A recent race that gives no plausible VDOT.
   case implausibleRecentRace(VDOTError)
+  /// The weeks cannot bring the long run to what the race needs (the spike guard's +10 % a week from the longest
+  /// recent run): the fix is a later race (`weeksNeeded`, with a base phase first), fewer runs a week, or a
+  /// shorter distance.
+  case longRunShort(
+    distance: RaceDistance, weeks: Int, longestKm: Double, reachedKm: Double, needKm: Double,
+    weeksNeeded: Int?, raceDate: CivilDate?, fewerRuns: Int?, alternatives: [RaceDistance])
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
@@ -69,6 +75,21 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
         + "at most the weekly volume; check --current-weekly-km"
     case .implausibleRecentRace(let error):
       return "--recent-race: \(error)"
+    case .longRunShort(
+      let distance, let weeks, let longest, let reached, let need, let weeksNeeded, let raceDate, let fewerRuns,
+      let alternatives):
+      var fixes: [String] = []
+      if let weeksNeeded, let raceDate {
+        fixes.append("a race on or after \(raceDate) (\(weeksNeeded) weeks, a base phase first)")
+      }
+      if let fewerRuns { fixes.append("--runs-per-week \(fewerRuns)") }
+      if !alternatives.isEmpty {
+        fixes.append("a shorter distance: \(alternatives.map(\.rawValue).joined(separator: ", "))")
+      }
+      return "--weeks: \(weeks) weeks from a longest recent run of \(formatKm(longest)) km bring the long run to "
+        + "\(formatKm(reached)) km, the \(distance.displayName) needs \(formatKm(need)) km (the long run grows at most "
+        + "10 % a week); allowed is "
+        + (fixes.isEmpty ? "a longer plan" : fixes.joined(separator: ", or "))
     case .missingDistanceRules(let distance):
       return "the plan templates have no rules for \(distance.rawValue) (\(distance.templateName).yaml)"
     }

@@ -22,14 +22,17 @@ public struct LintRun: Sendable, Hashable, Codable {
   public var kind: LintKind
   /// The plan's own title, for messages.
   public var title: String
+  /// Its minutes, when the plan gives them (a run no longer than a third over the minimum run is never a spike).
+  public var minutes: Int?
 
   /// A session on `day` of its week.
-  public init(day: Int, date: CivilDate? = nil, km: Double, kind: LintKind, title: String = "") {
+  public init(day: Int, date: CivilDate? = nil, km: Double, kind: LintKind, title: String = "", minutes: Int? = nil) {
     self.day = day
     self.date = date
     self.km = km
     self.kind = kind
     self.title = title
+    self.minutes = minutes
   }
 }
 
@@ -71,13 +74,23 @@ public struct LintPlan: Sendable, Hashable, Codable {
   public var distance: RaceDistance?
   /// The runner's level, when known (it selects the cut-back rhythm; unknown: the longest rhythm of any level).
   public var level: Level?
+  /// What the runner ran before week 1, when the plan says (a runmate plan does): week 1 ramps from the weekly
+  /// volume, and the long runs of the first weeks are judged against the longest recent run too.
+  public var currentWeeklyKm: Double?
+  /// The runner's longest run of the last weeks before week 1, when the plan says.
+  public var longestRecentRunKm: Double?
 
   /// A plan of `weeks`.
-  public init(name: String, weeks: [LintWeek], distance: RaceDistance? = nil, level: Level? = nil) {
+  public init(
+    name: String, weeks: [LintWeek], distance: RaceDistance? = nil, level: Level? = nil,
+    currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil
+  ) {
     self.name = name
     self.weeks = weeks
     self.distance = distance
     self.level = level
+    self.currentWeeklyKm = currentWeeklyKm
+    self.longestRecentRunKm = longestRecentRunKm
   }
 }
 

@@ -23,12 +23,13 @@ extension LintPlan {
         runs: week.workouts.map {
           LintRun(
             day: week.start.days(to: $0.date), date: $0.date, km: $0.kind.isRun ? $0.distanceKm : 0,
-            kind: LintKind($0.kind), title: $0.title)
+            kind: LintKind($0.kind), title: $0.title, minutes: $0.durationMin)
         }, firstWeekday: week.start.weekday)
     }
     self.init(
       name: "\(plan.goal.distance.rawValue) \(plan.goal.level.rawValue) \(plan.goal.weeks) weeks", weeks: weeks,
-      distance: plan.goal.distance, level: plan.goal.level)
+      distance: plan.goal.distance, level: plan.goal.level, currentWeeklyKm: plan.goal.currentWeeklyKm,
+      longestRecentRunKm: plan.goal.longestRecentRunKm)
   }
 
   /// Reads `text` as a runmate plan (JSON: `runmate.plan/1` or `runmate.plan-share/1`) or a calendar-hack plan

@@ -76,19 +76,22 @@ private struct Linter {
   mutating func ramp() {
     let percent = base.volume.maxIncreasePercent
     let perRun = base.volume.maxIncreaseKmPerRun
-    for index in plan.weeks.indices.dropFirst() where index < taperStart && !cutbacks[index] {
-      guard let previous = lastFull(before: index), volumes[previous] > 0 else { continue }
+    for index in plan.weeks.indices where index < taperStart && !cutbacks[index] {
+      // Week 1 ramps from the runner's current week, when the plan says it.
+      let previous = lastFull(before: index)
+      guard let reference = previous.map({ volumes[$0] }) ?? plan.currentWeeklyKm, reference > 0 else { continue }
       let week = plan.weeks[index]
       let runs = week.runs.filter { $0.kind.isRun && $0.km > 0 }.count
-      let reference = volumes[previous]
       let allowed = reference + min(reference * percent / 100, perRun * Double(runs))
       guard volumes[index] > allowed + 0.05 else { continue }
       let rise = (volumes[index] / reference - 1) * 100
+      let name =
+        previous.map { "the last full week (week \($0 + 1), \(km(reference)))" }
+        ?? "your current week (\(km(reference)))"
       add(
         index, nil, .ramp, value: volumes[index], limit: allowed,
-        "running \(km(volumes[index])) is \(Int(rise.rounded())) % over the last full week (week \(previous + 1), "
-          + "\(km(reference))); the ramp allows \(km(allowed)) (+\(number(percent)) % or \(number(perRun)) km × "
-          + "\(runs) runs, the smaller)",
+        "running \(km(volumes[index])) is \(Int(rise.rounded())) % over \(name); the ramp allows \(km(allowed)) "
+          + "(+\(number(percent)) % or \(number(perRun)) km × \(runs) runs, the smaller)",
         "hold the week at about \(km(allowed)) and spread the rise over more weeks")
     }
   }
@@ -96,17 +99,27 @@ private struct Linter {
   mutating func spike() {
     let factor = base.longRun.spikeFactor
     let lookback = base.longRun.spikeLookbackWeeks
-    for index in plan.weeks.indices.dropFirst() {
+    // A run no longer than a third over the minimum run (about 27 minutes) is never a spike (the engine's rule).
+    let neverSpike = base.weekStructure.minRunMinutes * base.longRun.minRatioToOtherRuns + 2
+    for index in plan.weeks.indices {
       guard let long = plan.weeks[index].longest, long.km > 0 else { continue }
+      if let minutes = long.minutes, Double(minutes) <= neverSpike { continue }
       let window = max(0, index - lookback)..<index
-      guard let before = window.compactMap({ plan.weeks[$0].longest?.km }).max(), before > 0 else { continue }
+      // The first weeks also look back on the runner's longest recent run, when the plan says it.
+      let recent = index < lookback ? plan.longestRecentRunKm : nil
+      guard let before = (window.compactMap({ plan.weeks[$0].longest?.km }) + [recent].compactMap { $0 }).max(),
+        before > 0
+      else { continue }
       let allowed = factor * before
       guard long.km > allowed + 0.05 else { continue }
+      let span =
+        window.isEmpty
+        ? "your longest recent run" : window.count == 1 ? "the previous week" : "the previous \(window.count) weeks"
       add(
         index, long, .longRunSpike, value: long.km / before, limit: factor,
-        "\(runName(long)) \(km(long.km)) is \(ratio(long.km / before)) × the longest of the previous "
-          + "\(window.count == 1 ? "week" : "\(window.count) weeks") (\(km(before))); the spike guard allows "
-          + "\(km(allowed))",
+        "\(runName(long)) \(km(long.km)) is \(ratio(long.km / before)) × the longest of \(span)"
+          + "\(recent != nil && !window.isEmpty ? " and your longest recent run" : "") (\(km(before))); the spike "
+          + "guard allows \(km(allowed))",
         "cap it at \(km(allowed)) and reach \(km(long.km)) a week or two later")
     }
   }
@@ -135,6 +148,13 @@ private struct Linter {
       let allowed = share * peak
       guard volumes[index] > 1.1 * allowed + 0.05 else { continue }
       let isRace = offset == taperShares.count - 1
+      // A small plan's race week cannot go under two short runs before the race (when the plan gives minutes):
+      // runs of at most a third over the minimum run are what the week is made of, not too much volume.
+      let short = base.weekStructure.minRunMinutes * base.longRun.minRatioToOtherRuns
+      let before = plan.weeks[index].runs.filter { $0.kind.isRun && $0.kind != .race && $0.km > 0 }
+      if isRace && before.count <= 2 && before.allSatisfy({ $0.minutes.map { Double($0) <= short } ?? false }) {
+        continue
+      }
       let what =
         isRace
         ? "race week runs \(km(volumes[index])) before race day"

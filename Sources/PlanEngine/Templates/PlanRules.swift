@@ -222,6 +222,9 @@ public struct LongRunRules: Sendable, Codable, Hashable {
   public var minRatioToOtherRuns: Double
   /// Longest long run, in minutes at easy pace.
   public var maxMinutes: Double
+  /// A new plan whose longest long run stays under this share of what the race needs (the distance's
+  /// `minUsefulKm`, at most the level's low peak long run or the time cap) is refused with the fix named.
+  public var refuseUnderShareOfNeed: Double
 }
 
 /// Week structure (training-rules.md, "Week structure and race specificity"): principles shared by Higdon,

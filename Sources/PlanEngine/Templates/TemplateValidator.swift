@@ -55,6 +55,7 @@ struct TemplateValidator {
     try integer(long.spikeLookbackWeeks, "longRun.spikeLookbackWeeks", in: 1...8)
     try number(long.minRatioToOtherRuns, "longRun.minRatioToOtherRuns", in: 1...2)
     try number(long.maxMinutes, "longRun.maxMinutes", in: 60...240, "minutes")
+    try number(long.refuseUnderShareOfNeed, "longRun.refuseUnderShareOfNeed", in: 0...1)
     let intensity = base.intensity
     try number(intensity.minEasyTimeFraction, "intensity.minEasyTimeFraction", in: 0.5...1)
     try number(intensity.maxThresholdOfWeek, "intensity.maxThresholdOfWeek", in: 0...0.2)

@@ -90,7 +90,7 @@ enum EasyFillRule: WeekRule {
     // Fewer runs before shorter ones: a week whose easy days cannot each hold the minimum run has fewer runs (the
     // day before the long run first, then the recovery day, then the easy day nearest the long run; strides last),
     // down to three runs, and says so (``ExplainRule``). The long run and the sessions keep their size.
-    if week.phase != .race {
+    do {
       let longDay = week.slots.first { $0.role == .long }?.date
       func priority(_ index: Int) -> (Int, Int, Int) {
         let slot = fillSlots[index]
@@ -99,7 +99,9 @@ enum EasyFillRule: WeekRule {
         let near = longDay.map { abs(slot.date.days(to: $0)) } ?? 0
         return (strides, kind, near)
       }
-      var runs = fillSlots.count + week.sessions.values.filter { !$0.isStrides }.count + (week.longKm == nil ? 0 : 1)
+      var runs =
+        fillSlots.count + week.sessions.values.filter { !$0.isStrides }.count + week.shakeoutSlots.count
+        + (week.longKm == nil && week.raceKm == nil ? 0 : 1)
       var dropped: Set<Int> = []
       while runs > 3 && Double(fillSlots.count - dropped.count) * minRun > remaining + 1e-9,
         let drop = fillSlots.indices.filter({ !dropped.contains($0) }).min(by: { priority($0) < priority($1) })
