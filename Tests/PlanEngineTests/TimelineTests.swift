@@ -26,6 +26,39 @@ import Testing
     #expect(timeline.raceDate.weekday == .sunday)
   }
 
+  @Test func issue22Case7ThursdayStartRacesOnTheLongRunDay() throws {
+    // `plan --distance 10k --level beginner --weeks 8 --start 2026-11-26` (a Thursday) raced on Wed 20 Jan 2027.
+    let start = try #require(CivilDate(iso: "2026-11-26"))
+    let sunday = try Timeline.resolve(
+      weeks: 8, raceDate: nil, start: start, today: today, maxWeeks: 40, longRunDay: .sunday)
+    #expect(sunday.raceDate.description == "2027-01-17")
+    #expect(sunday.weeks == 8 && sunday.start == start)
+    let saturday = try Timeline.resolve(
+      weeks: 8, raceDate: nil, start: start, today: today, maxWeeks: 40, longRunDay: .saturday)
+    #expect(saturday.raceDate.description == "2027-01-16")
+    // The long-run day on the start's own weekday: the last week's first day.
+    let thursday = try Timeline.resolve(
+      weeks: 8, raceDate: nil, start: start, today: today, maxWeeks: 40, longRunDay: .thursday)
+    #expect(thursday.raceDate.description == "2027-01-14")
+  }
+
+  @Test func mondayStartWithSundayLongRunKeepsItsDates() throws {
+    let given = try Timeline.resolve(
+      weeks: 12, raceDate: nil, start: nil, today: today, maxWeeks: 40, longRunDay: .sunday)
+    let before = try Timeline.resolve(weeks: 12, raceDate: nil, start: nil, today: today, maxWeeks: 40)
+    #expect(given == before)
+    #expect(given.raceDate.description == "2027-02-14")
+  }
+
+  @Test func raceOffTheLongRunDaySaysWhichDayItIs() throws {
+    let race = try #require(CivilDate(iso: "2027-01-20"))
+    let timeline = try Timeline.resolve(weeks: nil, raceDate: race, start: nil, today: today, maxWeeks: 40)
+    #expect(
+      timeline.raceDayNote(longRunDay: .sunday)
+        == "race on Wednesday 20 Jan 2027: your long-run day is Sunday; the long runs stay on Sunday")
+    #expect(timeline.raceDayNote(longRunDay: .wednesday) == nil)
+  }
+
   @Test func weekStartMovesTheDefaultStart() throws {
     let timeline = try Timeline.resolve(
       weeks: 10, raceDate: nil, start: nil, today: today, maxWeeks: 40,

@@ -65,18 +65,19 @@ public func makePlan(
       rules: draft.rules, workouts: workouts)
   }
   let weeks = ExtraDays.place(on: runningWeeks, context: context, planID: id)
-  let predicted = goal.recentRace.map { _ in
-    Int(context.paces.vdot.predictedTime(distanceMeters: goal.distance.kilometers * 1000).rounded())
-  }
+  let known = context.vdotSource != .levelEstimate
+  let predicted =
+    known ? Int(context.paces.vdot.predictedTime(distanceMeters: goal.distance.kilometers * 1000).rounded()) : nil
   let resolved = ResolvedGoal(
     distance: goal.distance, distanceKm: goal.distance.kilometers, level: goal.level,
     weeks: goal.timeline.weeks, start: goal.timeline.start,
     raceDate: goal.timeline.raceDate, runsPerWeek: context.runs,
     currentWeeklyKm: context.currentKm, longestRecentRunKm: context.longestKm,
-    vdot: goal.recentRace.map { _ in (context.paces.vdot.value * 10).rounded() / 10 },
+    vdot: round1(context.paces.vdot.value),
     predictedTimeSeconds: predicted, crossTrainingPerWeek: goal.crossTrainingPerWeek,
     strengthPerWeek: goal.strengthPerWeek, runDays: goal.runDays,
-    longRunDay: goal.laidOnRunnersDays ? context.anchor : nil)
+    longRunDay: goal.laidOnRunnersDays ? context.anchor : nil,
+    goalTimeSeconds: goal.goalTimeSeconds.map { Int($0.rounded()) }, vdotSource: context.vdotSource)
   return Plan(id: id, goal: resolved, warnings: context.warnings, weeks: weeks)
 }
 
@@ -368,8 +369,10 @@ func planID(context: PlanContext) -> String {
     goal.laidOnRunnersDays
     ? ["d" + (goal.runDays ?? Weekday.allCases).map(\.rawValue).joined(separator: ",") + "l\(context.anchor.rawValue)"]
     : []
+  // Only plans with a goal time hash it, so every plan without one keeps its id.
+  let goalTime = goal.goalTimeSeconds.map { ["g\(Int($0.rounded()))"] } ?? []
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for byte in (parts + extras + days).joined(separator: "|").utf8 {
+  for byte in (parts + extras + days + goalTime).joined(separator: "|").utf8 {
     hash ^= UInt64(byte)
     hash = hash &* 0x0000_0100_0000_01b3
   }

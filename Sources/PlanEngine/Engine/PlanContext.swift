@@ -16,6 +16,8 @@ struct PlanContext: Sendable {
   let currentKm: Double
   let longestKm: Double
   let paces: TrainingPaces
+  /// Where the paces' VDOT comes from.
+  let vdotSource: VDOTSource
   /// The weekly pattern, sorted by offset (relative to `anchor`): the template's, or laid on the runner's days.
   let pattern: [PatternSlot]
   /// The weekday of the pattern's offset 0, the long run: the race weekday, or the runner's long-run day.
@@ -115,19 +117,13 @@ struct PlanContext: Sendable {
     self.currentKm = current
     self.longestKm = longest
 
-    // Paces.
-    let vdot: VDOT
-    if let race = goal.recentRace {
-      do throws(VDOTError) {
-        vdot = try VDOT(distanceMeters: race.distanceKm * 1000, timeSeconds: race.timeSeconds)
-      } catch {
-        throw .implausibleRecentRace(error)
-      }
-    } else {
-      vdot = VDOT(value: levelRules.estimateVdot)
-    }
+    // Paces: the goal time's VDOT (checked against the recent race), else the recent race's, else the level's.
+    let goalPaces = try GoalPaces(goal: goal, rules: rules.base)
+    warnings += goalPaces.warnings
+    vdotSource = goalPaces.source
     paces = TrainingPaces(
-      vdot: vdot, known: goal.recentRace != nil, raceDistanceMeters: goal.distance.kilometers * 1000)
+      vdot: goalPaces.vdot, known: goalPaces.source != .levelEstimate,
+      raceDistanceMeters: goal.distance.kilometers * 1000)
 
     // Timeline checks.
     let minimum = distance.minimumWeeks[goal.level]
@@ -202,6 +198,7 @@ struct PlanContext: Sendable {
       pattern = layout.pattern
       anchor = layout.longRunDay
       warnings += layout.warnings
+      if let note = goal.timeline.raceDayNote(longRunDay: anchor) { warnings.append(note) }
     } else {
       pattern = template
       anchor = goal.timeline.raceDate.weekday

@@ -34,6 +34,12 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
   case longRunShort(
     distance: RaceDistance, weeks: Int, longestKm: Double, reachedKm: Double, needKm: Double,
     weeksNeeded: Int?, raceDate: CivilDate?, fewerRuns: Int?, alternatives: [RaceDistance])
+  /// A goal time faster than the world records or slower than a walk (`fastest`…`slowest`, seconds).
+  case goalTimeOutOfRange(distance: RaceDistance, seconds: Double, fastest: Double, slowest: Double)
+  /// A goal time whose VDOT the plan's weeks cannot reach from the recent race's.
+  case goalTimeTooAmbitious(
+    goalSeconds: Double, neededVDOT: Double, race: RecentRace, raceVDOT: Double, aimForSeconds: Double,
+    weeksNeeded: Int, maxWeeks: Int)
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
   public var description: String {
@@ -90,6 +96,19 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
         + "\(formatKm(reached)) km, the \(distance.displayName) needs \(formatKm(need)) km (the long run grows at most "
         + "10 % a week); allowed is "
         + (fixes.isEmpty ? "a longer plan" : fixes.joined(separator: ", or "))
+    case .goalTimeOutOfRange(let distance, let seconds, let fastest, let slowest):
+      return "--goal-time: \(formatRaceTime(seconds)) is out of range for a \(distance.displayName), allowed is "
+        + "\(formatRaceTime(fastest)) (the world records' level) to \(formatRaceTime(slowest)) (a brisk walk); "
+        + "check the time (h:mm:ss or m:ss)"
+    case .goalTimeTooAmbitious(
+      let goal, let needed, let race, let raceVDOT, let aimFor, let weeksNeeded, let maxWeeks):
+      let more =
+        weeksNeeded <= maxWeeks
+        ? "or give it \(weeksNeeded) weeks (--weeks \(weeksNeeded))"
+        : "or race first and plan again: it needs \(weeksNeeded) weeks, more than the \(maxWeeks) a plan can have"
+      return "--goal-time \(formatRaceTime(goal)) needs VDOT \(GoalPaces.tenth(needed)), your "
+        + "\(GoalPaces.raceName(race)) (\(formatRaceTime(race.timeSeconds))) says \(GoalPaces.tenth(raceVDOT)): "
+        + "aim for \(formatRaceTime(aimFor)), \(more)"
     case .missingDistanceRules(let distance):
       return "the plan templates have no rules for \(distance.rawValue) (\(distance.templateName).yaml)"
     }

@@ -95,13 +95,14 @@ struct WorkoutFactory {
   /// Race day: the prediction, then the distance's warm-up, pacing (splits from the predicted time, or by effort
   /// when paces are not known) and fuelling, from its `raceDay` template text.
   private func raceWorkout(id: String, slot: DaySlot, km: Double) -> Workout {
-    let seconds = context.paces.predictedRaceSeconds
+    let seconds = context.goal.goalTimeSeconds ?? context.paces.predictedRaceSeconds
     let name = context.goal.distance.displayName
     let guide = context.distance.raceDay
     var text = "Race day: \(name), \(units.format(km))."
     var values = ["effort": context.effort(.race), "distance": name]
     if context.paces.known {
-      text += " Predicted from your recent race: \(formatRaceTime(seconds)) (\(target(.race)))."
+      let from = context.vdotSource == .goalTime ? "Your goal" : "Predicted from your recent race"
+      text += " \(from): \(formatRaceTime(seconds)) (\(target(.race)))."
       values["racePace"] = context.paces.label(.race, perMile: perMile) ?? ""
       values["raceTime"] = formatRaceTime(seconds)
       values["halfTime"] = formatRaceTime(seconds / 2)

@@ -137,6 +137,10 @@ public struct Goal: Sendable, Hashable, Codable {
   public var longestRecentRunKm: Double?
   /// A recent race result, for VDOT paces.
   public var recentRace: RecentRace?
+  /// The goal time for the race in seconds (`--goal-time`): it sets race pace and every training pace (the VDOT of
+  /// the goal performance), checked against ``recentRace`` when one is given. Nil: no goal time (a goal saved before
+  /// goal times has none).
+  public var goalTimeSeconds: Double?
   /// Cross-training days a week (0 … `extraDays.maxPerWeek`), placed on days without a run; 0: none.
   public var crossTrainingPerWeek: Int
   /// Strength days a week (0 … `extraDays.maxPerWeek`), placed on days without a run; 0: none.
@@ -161,8 +165,10 @@ public struct Goal: Sendable, Hashable, Codable {
   public init(
     distance: RaceDistance, level: Level, timeline: Timeline, runsPerWeek: Int? = nil,
     currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: RecentRace? = nil,
-    crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0, runDays: [Weekday]? = nil, longRunDay: Weekday? = nil
+    crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0, runDays: [Weekday]? = nil, longRunDay: Weekday? = nil,
+    goalTimeSeconds: Double? = nil
   ) {
+    self.goalTimeSeconds = goalTimeSeconds
     self.runDays = runDays.map { Array(Set($0)).sorted { $0.index < $1.index } }
     self.longRunDay = longRunDay
     self.distance = distance
@@ -178,11 +184,11 @@ public struct Goal: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case distance, level, timeline, runsPerWeek, currentWeeklyKm, longestRecentRunKm, recentRace
-    case crossTrainingPerWeek, strengthPerWeek, runDays, longRunDay
+    case crossTrainingPerWeek, strengthPerWeek, runDays, longRunDay, goalTimeSeconds
   }
 
   /// Decodes a goal; one written before cross-training and strength days has neither (0), one written before run
-  /// days has none (nil).
+  /// days or goal times has none (nil).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -195,11 +201,12 @@ public struct Goal: Sendable, Hashable, Codable {
       crossTrainingPerWeek: try c.decodeIfPresent(Int.self, forKey: .crossTrainingPerWeek) ?? 0,
       strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0,
       runDays: try c.decodeIfPresent([Weekday].self, forKey: .runDays),
-      longRunDay: try c.decodeIfPresent(Weekday.self, forKey: .longRunDay))
+      longRunDay: try c.decodeIfPresent(Weekday.self, forKey: .longRunDay),
+      goalTimeSeconds: try c.decodeIfPresent(Double.self, forKey: .goalTimeSeconds))
   }
 
-  /// Encodes the goal; the cross-training and strength counts only when not 0, the run days and long-run day only
-  /// when given (a goal without them is written as before).
+  /// Encodes the goal; the cross-training and strength counts only when not 0, the run days, long-run day and goal
+  /// time only when given (a goal without them is written as before).
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(distance, forKey: .distance)
@@ -213,6 +220,7 @@ public struct Goal: Sendable, Hashable, Codable {
     if strengthPerWeek != 0 { try c.encode(strengthPerWeek, forKey: .strengthPerWeek) }
     try c.encodeIfPresent(runDays, forKey: .runDays)
     try c.encodeIfPresent(longRunDay, forKey: .longRunDay)
+    try c.encodeIfPresent(goalTimeSeconds, forKey: .goalTimeSeconds)
   }
 }
 
@@ -228,8 +236,9 @@ public struct Timeline: Sendable, Hashable, Codable {
   /// Resolves the command-line timeline into dates.
   ///
   /// - `weeks` alone: week 1 starts on `start` (default: the first `weekStart` day, Monday unless said otherwise,
-  ///   after `today`) and the race is on
-  ///   the last day of week `weeks`.
+  ///   after `today`) and the race is on `longRunDay` in week `weeks`, so a plan started mid-week still races on
+  ///   the runner's long-run day (nil: on the last day of week `weeks`; a Monday start with a Sunday long run
+  ///   gives the same date either way).
   /// - `raceDate` alone: week 1 starts on `start` (same default) and the plan has as many weeks as it takes
   ///   to reach race day.
   /// - both: the plan ends on race day and starts `weeks` weeks earlier (unless `start` is given too, which
@@ -237,7 +246,7 @@ public struct Timeline: Sendable, Hashable, Codable {
   /// - Throws: `PlanError` naming the option, the value and what is allowed.
   public static func resolve(
     weeks: Int?, raceDate: CivilDate?, start: CivilDate?, today: CivilDate,
-    maxWeeks: Int, weekStart: Weekday = .monday
+    maxWeeks: Int, weekStart: Weekday = .monday, longRunDay: Weekday? = nil
   ) throws(PlanError) -> Timeline {
     if let weeks, !(1...maxWeeks).contains(weeks) {
       throw .outOfRange(option: "--weeks", value: String(weeks), allowed: "1–\(maxWeeks)")
@@ -250,7 +259,10 @@ public struct Timeline: Sendable, Hashable, Codable {
       throw .missingTimeline
     case (let weeks?, nil):
       let first = start ?? today.next(weekStart)
-      return Timeline(start: first, raceDate: first.adding(days: 7 * weeks - 1), weeks: weeks)
+      let last = first.adding(days: 7 * weeks - 1)
+      // The long-run day within week `weeks`: the last day, or up to 6 days before it.
+      let back = longRunDay.map { (last.weekday.index - $0.index + 7) % 7 } ?? 0
+      return Timeline(start: first, raceDate: last.adding(days: -back), weeks: weeks)
     case (nil, let race?):
       let first = start ?? today.next(weekStart)
       guard first < race else { throw .startNotBeforeRace(start: first, raceDate: race) }
@@ -274,6 +286,21 @@ public struct Timeline: Sendable, Hashable, Codable {
       }
       return Timeline(start: race.adding(days: -(7 * weeks - 1)), raceDate: race, weeks: weeks)
     }
+  }
+
+  /// Says which day the race is on when it is not the long-run day ("race on Wednesday 20 Jan 2027: your long-run
+  /// day is Sunday; the long runs stay on Sunday"); nil when it is.
+  public func raceDayNote(longRunDay: Weekday) -> String? {
+    guard raceDate.weekday != longRunDay else { return nil }
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    return "race on \(Timeline.dayName(raceDate.weekday)) \(raceDate.day) \(months[raceDate.month - 1]) "
+      + "\(raceDate.year): your long-run day is \(Timeline.dayName(longRunDay)); the long runs stay on "
+      + Timeline.dayName(longRunDay)
+  }
+
+  /// "Monday" … "Sunday".
+  public static func dayName(_ day: Weekday) -> String {
+    ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][day.index]
   }
 
   /// Creates a timeline directly.

@@ -197,10 +197,14 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
   public var currentWeeklyKm: Double
   /// Longest run of the last four weeks.
   public var longestRecentRunKm: Double
-  /// VDOT from the recent race, when one was given.
+  /// The VDOT the paces follow (``vdotSource``); a plan saved before goal times has it only from a recent race.
   public var vdot: Double?
-  /// Predicted race time in seconds, when a recent race was given.
+  /// Predicted race time in seconds at ``vdot``, when a recent race or a goal time was given.
   public var predictedTimeSeconds: Int?
+  /// The goal time (`--goal-time`) in seconds; nil without one. Written only when given.
+  public var goalTimeSeconds: Int?
+  /// Where ``vdot`` comes from; a plan saved before goal times: the recent race when it has a VDOT, else the level.
+  public var vdotSource: VDOTSource
   /// Cross-training days asked for a week (`--cross-training`); 0: none. Written only when not 0, so plans
   /// without them read and print as before.
   public var crossTrainingPerWeek: Int = 0
@@ -228,14 +232,18 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     case strengthPerWeek = "strength_per_week"
     case runDays = "run_days"
     case longRunDay = "long_run_day"
+    case goalTimeSeconds = "goal_time_s"
+    case vdotSource = "vdot_source"
   }
 
   init(
     distance: RaceDistance, distanceKm: Double, level: Level, weeks: Int, start: CivilDate, raceDate: CivilDate,
     runsPerWeek: Int, currentWeeklyKm: Double, longestRecentRunKm: Double, vdot: Double?,
     predictedTimeSeconds: Int?, crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0, runDays: [Weekday]? = nil,
-    longRunDay: Weekday? = nil
+    longRunDay: Weekday? = nil, goalTimeSeconds: Int? = nil, vdotSource: VDOTSource? = nil
   ) {
+    self.goalTimeSeconds = goalTimeSeconds
+    self.vdotSource = vdotSource ?? (vdot == nil ? .levelEstimate : .recentRace)
     self.runDays = runDays
     self.longRunDay = longRunDay
     self.distance = distance
@@ -270,7 +278,9 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
       crossTrainingPerWeek: try c.decodeIfPresent(Int.self, forKey: .crossTrainingPerWeek) ?? 0,
       strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0,
       runDays: try c.decodeIfPresent([Weekday].self, forKey: .runDays),
-      longRunDay: try c.decodeIfPresent(Weekday.self, forKey: .longRunDay))
+      longRunDay: try c.decodeIfPresent(Weekday.self, forKey: .longRunDay),
+      goalTimeSeconds: try c.decodeIfPresent(Int.self, forKey: .goalTimeSeconds),
+      vdotSource: try c.decodeIfPresent(VDOTSource.self, forKey: .vdotSource))
   }
 
   /// Encodes the goal; the cross-training and strength counts only when not 0 (the `runmate.plan/1` fields are
@@ -292,6 +302,8 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     if strengthPerWeek != 0 { try c.encode(strengthPerWeek, forKey: .strengthPerWeek) }
     try c.encodeIfPresent(runDays, forKey: .runDays)
     try c.encodeIfPresent(longRunDay, forKey: .longRunDay)
+    try c.encodeIfPresent(goalTimeSeconds, forKey: .goalTimeSeconds)
+    try c.encode(vdotSource, forKey: .vdotSource)
   }
 }
 

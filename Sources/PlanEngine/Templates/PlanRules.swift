@@ -137,8 +137,20 @@ public struct BaseRules: Sendable, Codable, Hashable {
   public var weekStructure: WeekStructureRules
   /// Cross-training and strength days (`--cross-training N`, `--strength N`): how many, how long, where.
   public var extraDays: ExtraDayRules
+  /// Goal times (`--goal-time`): the plausible range and the VDOT a week of training can add.
+  public var goalTime: GoalTimeRules
   /// Effort descriptions per intensity zone (RPE and talk test).
   public var efforts: [String: String]
+}
+
+/// `--goal-time`: what a goal may ask for, and how far past the recent race's VDOT the plan can take the runner.
+public struct GoalTimeRules: Sendable, Codable, Hashable {
+  /// VDOT a week of training can plausibly add (Daniels: one point after 4–6 weeks at a VDOT).
+  public var vdotGainPerWeek: Double
+  /// The fastest goal accepted, as a VDOT (the world records are about 85).
+  public var maxVdot: Double
+  /// The slowest goal accepted, as minutes a kilometre (a brisk walk).
+  public var slowestMinutesPerKm: Double
 }
 
 /// Optional non-running days: cross-training and strength, on days without a run, never in race week, never

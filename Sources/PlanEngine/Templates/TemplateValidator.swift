@@ -64,6 +64,9 @@ struct TemplateValidator {
     try number(
       intensity.maxMarathonPaceOfWeek, "intensity.maxMarathonPaceOfWeek", in: intensity.maxThresholdOfWeek...0.35,
       "a share of the week (at least intensity.maxThresholdOfWeek)")
+    try number(base.goalTime.vdotGainPerWeek, "goalTime.vdotGainPerWeek", in: 0.05...0.5, "VDOT a week")
+    try number(base.goalTime.maxVdot, "goalTime.maxVdot", in: 60...90)
+    try number(base.goalTime.slowestMinutesPerKm, "goalTime.slowestMinutesPerKm", in: 8...15, "minutes a km")
     for level in Level.allCases {
       let rules = base.levels[level]
       let path = "levels.\(level.rawValue)"

@@ -45,13 +45,14 @@ struct PlanCommand: ParsableCommand {
     let profile = try profileOption.load(database)
     let units = try output.unit(default: profile?.units)
     let rules = try templates.loadRules()
-    let goal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
     let fromProfile = profileDefaults(
       profile, options: schedule, reminders: reminderOptions,
       unitsGiven: output.units != nil)
     var base = fromProfile.settings
     if let days = schedule.days { base.runDays = try SettingValues.runDays(days) }
     if let day = try schedule.parsedLongRunDay() { base.longRunDay = day }
+    let goal = try goal.goal(
+      today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay)
     let plan = try fittingRunDays(
       goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
       source: runDaysSource(given: schedule.days != nil, profile))

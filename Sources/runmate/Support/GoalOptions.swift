@@ -53,6 +53,13 @@ struct GoalOptions: ParsableArguments {
   var recentRace: String?
 
   @Option(
+    name: .customLong("goal-time"),
+    help: ArgumentHelp(
+      "Your goal time for the race, h:mm:ss or m:ss (e.g. 1:50:00): it sets race pace and every training pace, "
+        + "checked against --recent-race when given.", valueName: "time"))
+  var goalTime: String?
+
+  @Option(
     name: .customLong("cross-training"),
     help: ArgumentHelp(
       "Cross-training days a week, 0-2 (default 0): low-impact minutes on days without a run, not in the running "
@@ -77,6 +84,7 @@ struct GoalOptions: ParsableArguments {
     if let currentWeeklyKm { return ("--current-weekly-km", currentWeeklyKm) }
     if let longestRecentRunKm { return ("--longest-recent-run-km", longestRecentRunKm) }
     if let recentRace { return ("--recent-race", recentRace) }
+    if let goalTime { return ("--goal-time", goalTime) }
     if let crossTraining { return ("--cross-training", String(crossTraining)) }
     if let strength { return ("--strength", String(strength)) }
     return nil
@@ -91,8 +99,9 @@ struct GoalOptions: ParsableArguments {
         + "its goal; `runmate replan` rebuilds it from your runs)", suggestion: nil)
   }
 
-  /// Resolves the options into a goal; `today` fixes the default start and checks the race date.
-  func goal(today: CivilDate, maxWeeks: Int, profile: Profile? = nil) throws -> Goal {
+  /// Resolves the options into a goal; `today` fixes the default start and checks the race date. With `--weeks` and
+  /// no race date the race is on `longRunDay` (else the profile's, else Sunday) in the last week.
+  func goal(today: CivilDate, maxWeeks: Int, profile: Profile? = nil, longRunDay: Weekday? = nil) throws -> Goal {
     guard let distanceText = self.distance else {
       throw CLIError.missingOption(option: "--distance", allowed: RaceDistance.allowedList)
     }
@@ -127,6 +136,14 @@ struct GoalOptions: ParsableArguments {
       }
       return result
     }
+    let goalSeconds = try goalTime.map { text throws -> Double in
+      guard let seconds = parseRaceTime(text), seconds > 0 else {
+        throw CLIError.invalidOption(
+          option: "--goal-time", value: text, allowed: "a time as h:mm:ss or m:ss, such as 1:50:00 or 24:30",
+          suggestion: nil)
+      }
+      return seconds
+    }
     let firstDay =
       try weekStart.map { text throws -> Weekday in
         guard let day = SettingValues.weekday(text) else {
@@ -138,10 +155,10 @@ struct GoalOptions: ParsableArguments {
       } ?? .monday
     let timeline = try Timeline.resolve(
       weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks,
-      weekStart: firstDay)
+      weekStart: firstDay, longRunDay: longRunDay ?? profile?.longRunDay ?? .sunday)
     return Goal(
       distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
       currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recent,
-      crossTrainingPerWeek: crossTraining ?? 0, strengthPerWeek: strength ?? 0)
+      crossTrainingPerWeek: crossTraining ?? 0, strengthPerWeek: strength ?? 0, goalTimeSeconds: goalSeconds)
   }
 }

@@ -11,13 +11,18 @@ struct PlanTable {
     let goal = plan.goal
     var lines: [String] = []
     let level = goal.level.rawValue.prefix(1).uppercased() + goal.level.rawValue.dropFirst()
+    // A race off the long-run day says so: "(long runs on Sun)".
+    let longRunsDay =
+      goal.longRunWeekday == goal.raceDate.weekday ? "" : " (long runs on \(goal.longRunWeekday.shortName))"
     lines.append(
       "\(level) \(goal.distance.displayName) plan · \(goal.weeks) weeks · "
-        + "\(goal.start) → race \(goal.raceDate.shortLabel) \(goal.raceDate.year) · id \(plan.id)")
+        + "\(goal.start) → race \(goal.raceDate.shortLabel) \(goal.raceDate.year)\(longRunsDay) · id \(plan.id)")
     var facts =
       "\(goal.runsPerWeek) runs a week · from \(units.format(goal.currentWeeklyKm)) a week · "
       + "longest recent run \(units.format(goal.longestRecentRunKm))"
-    if let vdot = goal.vdot, let predicted = goal.predictedTimeSeconds {
+    if let vdot = goal.vdot, let time = goal.goalTimeSeconds {
+      facts += " · goal \(formatRaceTime(Double(time))) (VDOT \(vdot))"
+    } else if let vdot = goal.vdot, let predicted = goal.predictedTimeSeconds {
       facts += " · VDOT \(vdot), predicted \(formatRaceTime(Double(predicted)))"
     } else {
       facts += " · effort targets (add --recent-race for paces)"

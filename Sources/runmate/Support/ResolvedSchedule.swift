@@ -76,7 +76,8 @@ struct ResolvedSchedule {
       if let days = options.days { base.runDays = try SettingValues.runDays(days) }
       if let day = try options.parsedLongRunDay() { base.longRunDay = day }
       let rules = try templates.loadRules()
-      let resolvedGoal = try goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile)
+      let resolvedGoal = try goal.goal(
+        today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay)
       let plan = try fittingRunDays(
         resolvedGoal,
         plan: { try makePlan(goal: $0, rules: rules, units: unit ?? base.units ?? .km) },
