@@ -215,3 +215,107 @@ struct RunnerMatrixTests {
   /// volume (step-back long runs pull the week down with them).
   static let open: Set<String> = ["[start]", "[zigzag]"]
 }
+
+/// The commands of issue 22's "Why", each as the coach read it, on the engine (`runmate plan … --now 2027-01-01`).
+@Suite("Issue 22: the review's commands")
+struct ReviewCommandTests {
+  private func plan(
+    _ distance: RaceDistance, _ level: Level, weeks: Int, runs: Int? = nil, current: Double? = nil,
+    longest: Double? = nil
+  ) throws -> Plan {
+    try makePlan(
+      goal: goal(distance, level, weeks: weeks, runs: runs, currentKm: current, longestKm: longest),
+      rules: repositoryRules)
+  }
+
+  private func longRun(_ week: Week) -> Double {
+    week.workouts.filter { $0.kind == .long }.map(\.distanceKm).max() ?? 0
+  }
+  private func runs(_ week: Week) -> Int { week.workouts.filter(\.kind.isRun).count }
+
+  /// Case 1: 7 runs from 25 km: the long run was 5.5 km in weeks 1–3 (under the runner's 8 km) and peaked at
+  /// 12.4 km. Now the early weeks have fewer runs, each week saying so, and the long run grows from 8.8 km.
+  @Test func marathonSevenRunsFromTwentyFiveKm() throws {
+    let plan = try plan(.marathon, .advanced, weeks: 18, runs: 7, current: 25, longest: 8)
+    #expect(longRun(plan.weeks[0]) >= 8)
+    let fewer = plan.weeks.filter { $0.phase != .race && runs($0) < 7 }
+    #expect(
+      !fewer.isEmpty
+        && fewer.allSatisfy { week in week.rules.contains { $0.hasPrefix("\(runs(week)) runs: you asked for 7") } })
+    #expect(plan.warnings.contains { $0.contains("not the 7 you asked for") })
+    #expect(plan.weeks.map(longRun).max() ?? 0 >= 24)
+  }
+
+  /// Case 1: half advanced, 5 runs from 15 km: 13.7 km a week, a 5.5 km long run for 18 weeks and no quality.
+  @Test func halfFiveRunsFromFifteenKm() throws {
+    let plan = try plan(.half, .advanced, weeks: 20, runs: 5, current: 15, longest: 6)
+    let full = plan.weeks.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race }
+    #expect((full.map(\.plannedKm).max() ?? 0) >= 2 * 15)
+    #expect((plan.weeks.map(longRun).max() ?? 0) >= 16)
+    #expect(full.filter { $0.phase == .build || $0.phase == .peak }.allSatisfy { $0.workouts.contains(where: \.hard) })
+  }
+
+  /// Case 2: the default 10K beginner dropped a run in week 3 without a word.
+  @Test func tenKBeginnerSaysWhyAWeekHasFewerRuns() throws {
+    let plan = try plan(.tenK, .beginner, weeks: 16)
+    for week in plan.weeks where week.phase != .race && runs(week) < plan.goal.runsPerWeek {
+      #expect(week.rules.contains { $0.hasPrefix("\(runs(week)) runs: you asked for \(plan.goal.runsPerWeek)") })
+    }
+  }
+
+  /// Case 3: a 60 km runner got 36–39 km in every full week of a 10K plan.
+  @Test func tenKRunnerAtSixtyKmKeepsTheirVolume() throws {
+    let plan = try plan(.tenK, .intermediate, weeks: 16, runs: 4, current: 60, longest: 16)
+    let full = plan.weeks.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race }
+    #expect(full.allSatisfy { $0.plannedKm >= 0.85 * 60 }, "\(full.map(\.plannedKm))")
+  }
+
+  /// Case 4: the 5K intermediate sat at 26–28.5 km for 15 weeks with 2 × 800 m and 2 × 6 min at threshold.
+  @Test func fiveKIntermediateBuildsWithSessionsWorthDoing() throws {
+    let plan = try plan(.fiveK, .intermediate, weeks: 16)
+    let full = plan.weeks.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race }
+    #expect((full.map(\.plannedKm).max() ?? 0) >= 35)
+    let floors = repositoryRules.base.levels.intermediate.sessionFloors
+    for week in full where week.phase != .base {
+      for session in week.workouts where session.kind == .tempo || session.kind == .intervals {
+        let work = session.steps.filter { $0.kind == .work }
+        let seconds = work.map { Double($0.durationSeconds * $0.repeat) }.reduce(0, +)
+        let km = work.map { $0.distanceKm * Double($0.repeat) }.reduce(0, +)
+        #expect(
+          work.first?.zone == .threshold ? seconds >= floors.thresholdMinutes * 60 - 1 : km >= floors.intervalKm - 0.05,
+          "week \(week.number): \(session.title)")
+      }
+    }
+  }
+
+  /// Case 5: default marathon intermediate, week 7: Tue intervals, Wed 17.5 km, Thu tempo; cut-back weeks with
+  /// 13–16 minute easy runs.
+  @Test func marathonIntermediateHasNoMediumLongBetweenHardDaysNorShortRuns() throws {
+    let plan = try plan(.marathon, .intermediate, weeks: 18)
+    let hard = Set(plan.workouts.filter(\.hard).map(\.date))
+    for run in plan.workouts where run.kind == .mediumLong {
+      #expect(!(hard.contains(run.date.adding(days: -1)) && hard.contains(run.date.adding(days: 1))))
+    }
+    for week in plan.weeks where week.phase != .race {
+      #expect(week.workouts.filter(\.kind.isRun).allSatisfy { $0.durationMin >= 19 }, "week \(week.number)")
+    }
+  }
+
+  /// Case 1's refusal side: 12 weeks from a 10 km longest run cannot bring a marathoner's long run near 32 km; the
+  /// refusal names a race date that does, and the plan for that date reaches it.
+  @Test func aLongRunShortOfTheRaceIsRefusedWithADateThatWorks() throws {
+    do {
+      _ = try plan(.marathon, .advanced, weeks: 12, runs: 4, current: 40, longest: 10)
+      Issue.record("a 12-week marathon from a 10 km longest run was made")
+    } catch let error as PlanError {
+      guard case .longRunShort(_, _, _, _, let need, let needed?, _, _, _) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(error.description.contains("allowed is a race on or after"))
+      let later = try plan(.marathon, .advanced, weeks: needed, runs: 4, current: 40, longest: 10)
+      #expect(
+        (later.weeks.map(longRun).max() ?? 0) >= repositoryRules.base.longRun.refuseUnderShareOfNeed * need)
+    }
+  }
+}
