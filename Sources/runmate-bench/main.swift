@@ -137,7 +137,13 @@ print(
 
 // MARK: - Calendar export
 
-let exportGoals = (0..<exportPlans).map { goals[$0 % goals.count] }
+// The goals the engine makes plans for (a compressed plan whose long run falls far short of its race is refused).
+let madeGoals = goals.filter { (try? makePlan(goal: $0, rules: rules)) != nil }
+guard !madeGoals.isEmpty else {
+  FileHandle.standardError.write(Data("runmate-bench: the templates refuse every goal\n".utf8))
+  exit(70)
+}
+let exportGoals = (0..<exportPlans).map { madeGoals[$0 % madeGoals.count] }
 var preferences = SchedulingPreferences(
   defaultTime: LocalTime(clampingHour: 6, minute: 30), timeZoneID: "Europe/Berlin")
 preferences.times[.saturday] = LocalTime(clampingHour: 8, minute: 0)
