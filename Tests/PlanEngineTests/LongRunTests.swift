@@ -70,16 +70,27 @@ func longRunViolations(of plan: Plan, goal: Goal) -> [String] {
         "[peaks] the last peak long run (week \(last.0.number)) is \(last.1.date.days(to: raceDate)) days before race "
           + "day, at most \(peaks.lastDaysBeforeRace + 7)")
     }
-    // Between and after the peak long runs, the full weeks step back.
+    // Between and after the peak long runs, the full weeks step back: to `stepBackOfPeak` of the longest, or to the
+    // long run the week's runs need to hold its volume (every other run a third shorter, the day before the long run
+    // at most half of it), 3 % over for the rounding of easy runs.
+    func carry(_ week: Week, _ long: Workout) -> Double {
+      let runs = goal.runsPerWeek ?? plan.goal.runsPerWeek
+      let eve = week.workouts.contains { $0.kind.isRun && $0.date.adding(days: 1) == long.date }
+      let others = Double(runs - 1 - (eve ? 1 : 0))
+      let share =
+        1 + others / rules.base.longRun.minRatioToOtherRuns + (eve ? rules.base.weekStructure.eveOfLongMaxOfLong : 0)
+      return 1.03 * week.targetKm / share
+    }
     if let first = peakWeeks.first?.0.number {
       for (week, long) in longs
       where week.number > first && !week.cutback && week.phase != .taper
         && !peakWeeks.contains(where: { $0.0.number == week.number })
-        && long.distanceKm > peaks.stepBackOfPeak * longest + 0.1
+        && long.distanceKm > max(peaks.stepBackOfPeak * longest, carry(week, long)) + 0.1
       {
         out.append(
           "[peaks] week \(week.number): long run \(fmt(long.distanceKm)) km after the first peak long run, over "
-            + "\(percent(peaks.stepBackOfPeak)) of \(fmt(longest)) km")
+            + "\(percent(peaks.stepBackOfPeak)) of \(fmt(longest)) km and over what the week's "
+            + "\(fmt(week.targetKm)) km needs")
       }
     }
   }

@@ -318,4 +318,19 @@ struct ReviewCommandTests {
         (later.weeks.map(longRun).max() ?? 0) >= repositoryRules.base.longRun.refuseUnderShareOfNeed * need)
     }
   }
+
+  /// Case 8: a beginner at 12 km a week asking for a marathon in 24 weeks gets a base phase first (the weeks the ramp
+  /// needs to reach the 25 km a marathon plan starts from, before the shortest marathon plan), said in the header; a
+  /// timeline without room for it is still refused with what is allowed.
+  @Test func aMarathonFromTwelveKmInTwentyFourWeeksBuildsABaseFirst() throws {
+    let plan = try plan(.marathon, .beginner, weeks: 24, current: 12, longest: 6)
+    #expect(plan.warnings.contains { $0.contains("build that base") })
+    let first = plan.weeks[0]
+    #expect(first.plannedKm >= 0.9 * 12 && first.plannedKm <= 1.1 * 12 + 0.1)
+    let peakWeek = plan.weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0
+    #expect(peakWeek >= 40, "the base grows into a marathon build: peak \(peakWeek) km")
+    let need = raceNeedKm(plan)
+    #expect((plan.weeks.map(longRun).max() ?? 0) >= repositoryRules.base.longRun.refuseUnderShareOfNeed * need)
+    #expect(throws: PlanError.self) { try self.plan(.marathon, .beginner, weeks: 16, current: 12, longest: 6) }
+  }
 }

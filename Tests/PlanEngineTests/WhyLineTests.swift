@@ -213,6 +213,11 @@ private let claims: [Claim] = {
       same(double(g[1]), c.week.targetKm)
         ? nil : "states the target \(g[1] ?? ""), the week's is \(fmt(c.week.targetKm))"
     },
+    Claim("step-back carry", "a step-back long run as long as the week's \(num) km needs with (\\d+) runs") { g, c in
+      same(double(g[1]), c.week.targetKm) && Int(g[2] ?? "") == c.plan.goal.runsPerWeek
+        ? nil
+        : "states the week's \(g[1] ?? "") km with \(g[2] ?? "") runs, the week's target is \(fmt(c.week.targetKm))"
+    },
     Claim("long minutes", "the (\\d+)-minute cap at easy pace") { g, c in
       Double(g[1] ?? "") == (c.distance?.longRun.maxMinutes ?? c.base.longRun.maxMinutes)
         ? nil : "long-run minutes \(g[1] ?? "")"

@@ -45,7 +45,7 @@ import Testing
       message: "runmate: --weeks: 4 is too short for a beginner half marathon plan, allowed is at least 8 weeks "
         + "(12 recommended); choose a race on or after 2027-01-17 (2027-02-14 for 12 weeks), or a shorter distance: 5k"),
     Case(
-      arguments: ["--distance", "marathon", "--level", "intermediate", "--weeks", "16", "--current-weekly-km", "15"],
+      arguments: ["--distance", "marathon", "--level", "intermediate", "--weeks", "12", "--current-weekly-km", "15"],
       status: 64,
       message: "runmate: --current-weekly-km: 15 km is too little to start a marathon plan, allowed is at least 25 km; "
         + "build up first, or train for a half marathon"),

@@ -89,7 +89,23 @@ struct PlanContext: Sendable {
       throw .outOfRange(option: "--longest-recent-run-km", value: formatKm(longest), allowed: "3–60 km")
     }
     guard longest <= current else { throw .longestRunAboveWeekly(longestKm: longest, weeklyKm: current) }
-    if let requirements = distance.requirements {
+    // Under the distance's starting requirements, a plan long enough for a base phase first is taken: the weeks the
+    // 10 % ramp (with its cut-back weeks) and the spike guard need to bring the runner to them, before the distance's
+    // shortest plan (a coach prepends base building: a 24-week marathon from 12 km a week).
+    let baseWeeks = distance.requirements.map {
+      PlanContext.weeksToBuild(
+        from: current, longest: longest, to: $0, rules: rules.base, level: goal.level)
+    }
+    if let requirements = distance.requirements, let baseWeeks,
+      goal.timeline.weeks >= baseWeeks + distance.minimumWeeks[goal.level].absolute
+    {
+      if baseWeeks > 0 {
+        warnings.append(
+          "you start from \(formatKm(current)) km a week with a longest run of \(formatKm(longest)) km, under the "
+            + "\(formatKm(requirements.minWeeklyKm)) km and \(formatKm(requirements.minLongestRunKm)) km a "
+            + "\(goal.distance.displayName) plan starts from: the first \(baseWeeks) weeks build that base")
+      }
+    } else if let requirements = distance.requirements {
       if current < requirements.minWeeklyKm {
         throw .insufficientBase(
           distance: goal.distance, option: "--current-weekly-km", value: current,
@@ -173,9 +189,12 @@ struct PlanContext: Sendable {
     timeCapKm = LongRunByTime(distance: distance, base: rules.base, level: goal.level, easy: paces.pace(.easy))
       .kilometers(easy: paces.pace(.easy))
     // The runner's state is the input, the template the target: the long run aims for the level's peak long run, or
-    // the runner's own longest run when that is more, or the long run that lets `runs` runs carry the peak volume
-    // while it stays a third longer than each of them (a 60 km runner on 4 runs: about 18.5 km), within the time cap.
-    let carries = peakTarget / (1 + Double(runs - 1) / rules.base.longRun.minRatioToOtherRuns)
+    // the runner's own longest run when that is more, or the long run that lets `runs` runs carry what the runner
+    // runs now while it stays a third longer than each of them (a 60 km runner on 4 runs: about 18.5 km), within the
+    // time cap. With fewer runs than the level's usual, volume the runner does not run yet does not lengthen it: the
+    // plan then peaks lower and says that more runs would carry more (a 3-run half plan does not grow 30 km long runs).
+    let carried = runs >= level.runsPerWeek ? peakTarget : min(peakTarget, current)
+    let carries = carried / (1 + Double(runs - 1) / rules.base.longRun.minRatioToOtherRuns)
     peakLongTargetKm = min(max(level.peakLongRunKm.upper, longest, floorHalf(carries)), timeCapKm)
     // The minimum run in minutes at easy pace, but never so long that the peak long run could not be a third
     // longer (a fast runner's 20 minutes in a beginner 5K plan).
@@ -206,6 +225,24 @@ struct PlanContext: Sendable {
     phases = PlanContext.layOutPhases(
       weeks: weeks, taperWeeks: taperVolume.count, compressed: compressed,
       rules: rules.base.phases)
+  }
+
+  /// The weeks that bring a runner from `current` km a week and a longest run of `longest` km to the distance's
+  /// starting requirements: the ramp's steps (at most min(10 %, 1.6 km × 3 runs) a week) and the spike guard's (+10 %
+  /// a week) with the level's cut-back weeks between them; 0 when the runner meets them.
+  static func weeksToBuild(
+    from current: Double, longest: Double, to requirements: Requirements, rules: BaseRules, level: Level
+  ) -> Int {
+    var volume = current
+    var long = longest
+    var steps = 0
+    while (volume < requirements.minWeeklyKm - 1e-9 || long < requirements.minLongestRunKm - 1e-9) && steps < 60 {
+      volume += min(rules.volume.maxIncreasePercent / 100 * volume, rules.volume.maxIncreaseKmPerRun * 3)
+      long *= rules.longRun.spikeFactor
+      steps += 1
+    }
+    let every = rules.cutback.every[level]
+    return steps == 0 ? 0 : steps + steps / max(1, every - 1)
   }
 
   /// Base, build and peak before the taper; the last week is race week.
@@ -245,6 +282,17 @@ struct PlanContext: Sendable {
     return max(
       rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, rules.noviceCapOfWeek * volumeKm),
       structural * volumeKm, min(longestKm, rules.noviceCapOfWeek * volumeKm))
+  }
+
+  /// The shortest long run with which the week's runs can hold `volumeKm`: every other run a third shorter than it,
+  /// the day before it at most `eveOfLongMaxOfLong` of it (patterns with a run there), with 3 % for the rounding of
+  /// easy runs down to half kilometres; rounded up to tenths. A step-back long run never goes under it, so the week
+  /// keeps its volume instead of stepping back with the long run (a 70 km week on 4 runs needs a 23.4 km long run).
+  func longRunToCarry(volumeKm: Double) -> Double {
+    let eve = pattern.contains { $0.offset == -1 && $0.role != .long }
+    let others = Double(runs - 1 - (eve ? 1 : 0))
+    let share = 1 + others / base.longRun.minRatioToOtherRuns + (eve ? base.weekStructure.eveOfLongMaxOfLong : 0)
+    return (1.03 * volumeKm / share * 10 - 1e-9).rounded(.up) / 10
   }
 
   /// Quality sessions in a full week of `phase`: the level's count, at most the pattern's quality days, and at

@@ -85,7 +85,7 @@ enum EasyFillRule: WeekRule {
     let fixed =
       (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
       + week.orderedSessions.map(\.session).filter { !$0.isStrides }.map(\.totalKm).reduce(0, +)
-      + week.orderedSessions.map(\.session).filter(\.isStrides).map { $0.totalKm - $0.easyKm }.reduce(0, +)
+    // A strides run is filled like an easy day: its share is the whole run, strides included (below).
     var remaining = max(0, week.targetKm - fixed)
     // Fewer runs before shorter ones: a week whose easy days cannot each hold the minimum run has fewer runs (the
     // day before the long run first, then the recovery day, then the easy day nearest the long run; strides last),
@@ -108,11 +108,8 @@ enum EasyFillRule: WeekRule {
       {
         dropped.insert(drop)
         runs -= 1
-        if let session = week.sessions[fillSlots[drop].id] {
-          // Strides ride on the run: their part of the fixed volume goes back to the pool.
-          week.sessions[fillSlots[drop].id] = nil
-          remaining += session.totalKm - session.easyKm
-        }
+        // Strides ride on the run: they go with it.
+        week.sessions[fillSlots[drop].id] = nil
       }
       if !dropped.isEmpty {
         let kept = fillSlots.indices.filter { !dropped.contains($0) }
@@ -160,6 +157,16 @@ enum EasyFillRule: WeekRule {
     where leftover >= 0.5 - 1e-9 && kms[index] + 0.5 <= caps[index] + 1e-9 {
       kms[index] += 0.5
       leftover -= 0.5
+    }
+    // The last tenths (under half a kilometre) go to the runs with the most room, so that the week holds its target:
+    // a small week losing them to rounding had its long run trimmed to its share and ramped from less, week after week.
+    for index in kms.indices.sorted(by: { (caps[$0] - kms[$0], -$0) > (caps[$1] - kms[$1], -$1) })
+    where leftover >= 0.1 - 1e-9 {
+      let add = min(floorTenth(leftover), floorTenth(caps[index] - kms[index]))
+      if add > 0 {
+        kms[index] += add
+        leftover -= add
+      }
     }
     if let medium = mediumLong(&kms, fillSlots, week: week, context: context, eveIndex: eveIndex) {
       week.mediumLongSlot = fillSlots[medium].id

@@ -72,6 +72,17 @@ struct LongRunLayout: Sendable, Hashable {
     variants = LongRunLayout.variants(full: full, peakWeeks: picked, context: context)
   }
 
+  /// The layout for a runner whose longest recent run is already in the peak band: no peak, step-back or lead-in
+  /// weeks (their usual long run is the peak; holding it shorter would cut what they run), the variants as usual.
+  init(flatFrom drafts: [WeekDraft], context: PlanContext) {
+    let full = drafts.filter { !$0.cutback && $0.longKm != nil && $0.phase != .taper && $0.phase != .race }
+    peakKm = full.compactMap { $0.longKm.map(round1) }.max() ?? 0
+    peakWeeks = []
+    stepBackWeeks = []
+    leadInWeeks = []
+    variants = LongRunLayout.variants(full: full, peakWeeks: [], context: context)
+  }
+
   /// The full build and peak weeks that are not peak weeks take `variants.rotation` in turn, counted back from the
   /// last one (so the long run nearest the race takes the rotation's first variant); levels in `variants.levels`.
   private static func variants(full: [WeekDraft], peakWeeks: [Int], context: PlanContext) -> [Int: LongRunVariantKind] {
@@ -110,6 +121,13 @@ enum LongRole: Sendable, Hashable {
 func shapeWeeksWithLongRunLayout(context: PlanContext, fromWeek: Int) -> [WeekDraft] {
   let first = shapeWeeks(context: context, fromWeek: fromWeek)
   guard let peaks = context.distance.longRun.peaks else { return first }
+  // A runner whose longest recent run is already in the peak band keeps it: no peaks to build toward.
+  let firstPeak = first.filter(isFullWeek).compactMap { $0.longKm.map(round1) }.max() ?? 0
+  if context.longestKm >= (1 - peaks.withinOfLongest) * firstPeak - 1e-9 {
+    var flat = context
+    flat.longRunLayout = LongRunLayout(flatFrom: first, context: context)
+    return shapeWeeks(context: flat, fromWeek: fromWeek)
+  }
   var best: (drafts: [WeekDraft], context: PlanContext, value: Double)?
   var fallback: (drafts: [WeekDraft], context: PlanContext)?
   var tried: Set<LongRunLayout> = []
@@ -166,8 +184,9 @@ private func isFullWeek(_ week: WeekDraft) -> Bool {
 
 /// Whether the shaped plan keeps its peak layout, as the plan shows it (long runs rounded to tenths): at most
 /// `maxCount` long runs within `withinOfLongest` of the longest (cut-back and taper weeks included), never two weeks
-/// running, all of them in the peak window (`lastDaysBeforeRace`…`earliestDaysBeforeRace` days before race day),
-/// and the full weeks after the first one at most `stepBackOfPeak` of the longest.
+/// running, all of them in the peak window (`lastDaysBeforeRace`…`earliestDaysBeforeRace` days before race day).
+/// Every other long run is under the band: a step-back long run may stay longer than `stepBackOfPeak` of the peak
+/// when the week's volume needs it (``LongRunRule``).
 func keepsLayout(_ drafts: [WeekDraft], context: PlanContext) -> Bool {
   guard let peaks = context.distance.longRun.peaks else { return true }
   let longs = drafts.filter { $0.longKm != nil }
@@ -176,18 +195,13 @@ func keepsLayout(_ drafts: [WeekDraft], context: PlanContext) -> Bool {
   let inBand = longs.filter { round1($0.longKm ?? 0) >= (1 - peaks.withinOfLongest) * longest - 1e-9 }
   let numbers = inBand.map(\.number)
   guard inBand.count <= peaks.maxCount, !zip(numbers, numbers.dropFirst()).contains(where: { $1 - $0 == 1 }),
-    let first = numbers.first
+    !numbers.isEmpty
   else { return false }
   func daysOut(_ week: WeekDraft) -> Int { week.slots.first { $0.role == .long }?.date.days(to: raceDate) ?? -1 }
   // Every peak in the window, the last one within a week of `lastDaysBeforeRace`.
-  let inWindow =
+  return
     inBand.allSatisfy { (peaks.lastDaysBeforeRace...peaks.earliestDaysBeforeRace).contains(daysOut($0)) }
     && inBand.last.map { daysOut($0) <= peaks.lastDaysBeforeRace + 7 } == true
-  return inWindow
-    && longs.allSatisfy { week in
-      week.number <= first || numbers.contains(week.number) || week.cutback || week.phase == .taper
-        || round1(week.longKm ?? 0) <= peaks.stepBackOfPeak * longest + 0.1
-    }
 }
 
 /// Names the peak long runs in their week's long-run line, from the finished plan: the full weeks whose long run

@@ -111,6 +111,23 @@ enum LongRunRule: WeekRule {
             ))
       }
     }
+    // A step-back or lead-in long run stays long enough for the week's runs to hold its volume (the other runs stay a
+    // third shorter), under the peak band; before the first peak, never under the runner's own longest run.
+    if let layout = context.longRunLayout, let peaks = context.distance.longRun.peaks, !stepBack.isEmpty {
+      let underBand = floorTenth((1 - peaks.withinOfLongest) * layout.peakKm) - 0.1
+      let beforePeaks = layout.peakWeeks.first.map { week.number < $0 } ?? false
+      let carry = context.longRunToCarry(volumeKm: week.targetKm)
+      let floor = min(underBand, max(carry, beforePeaks ? context.longestKm : 0))
+      if stepBack[0].km < floor - 1e-9 {
+        stepBack[0] = (
+          floor,
+          carry >= floor - 1e-9
+            ? "a step-back long run as long as the week's \(units.format(week.targetKm)) needs with "
+              + "\(context.runs) runs (the other runs stay a third shorter)"
+            : "a step-back long run, no shorter than your longest recent run"
+        )
+      }
+    }
     week.longNaturalKm = floorTenth(limits.map(\.km).min() ?? spikeLimit)
     let binding = (limits + stepBack).min { $0.km < $1.km } ?? limits[0]
     let long = max(shortestLong(week, context), floorTenth(binding.km))
