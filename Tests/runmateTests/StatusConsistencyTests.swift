@@ -25,16 +25,22 @@ import Testing
     return try #require(week["workouts"] as? [[String: Any]])
   }
 
-  @Test(.timeLimit(.minutes(1))) func everyViewTellsTheSameStatusForEveryDay() throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
+  /// A database in `directory` with a 10K plan of `level` and `weeks` saved, starting on ``start``: its environment.
+  static func savedPlan(level: String, weeks: Int, in directory: URL) throws -> [String: String] {
     let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
     let saved = try runmate(
       [
-        "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", Self.start,
-        "--now", "2027-01-01", "--save", "--name", "month",
+        "plan", "--distance", "10k", "--level", level, "--weeks", String(weeks), "--start", start,
+        "--now", "2027-01-01", "--save", "--name", "\(level)-\(weeks)",
       ], environment: env)
     #expect(saved.status == 0, "\(saved.stderr)")
+    return env
+  }
+
+  @Test(.timeLimit(.minutes(1))) func everyViewTellsTheSameStatusForEveryDay() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = try Self.savedPlan(level: "beginner", weeks: 8, in: directory)
     let first = try #require(CivilDate(iso: Self.start))
     let month = (0..<Self.days).map { first.adding(days: $0).description }
     var planned: [String: [String: Any]] = [:]  // day → its run workout
@@ -180,13 +186,7 @@ import Testing
   @Test(.timeLimit(.minutes(1))) func theIssuesWeekEndToEnd() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
-    let saved = try runmate(
-      [
-        "plan", "--distance", "10k", "--level", "intermediate", "--weeks", "10", "--start", Self.start,
-        "--now", "2027-01-01", "--save", "--name", "issue",
-      ], environment: env)
-    #expect(saved.status == 0, "\(saved.stderr)")
+    let env = try Self.savedPlan(level: "intermediate", weeks: 10, in: directory)
     // Wednesday (rest): an easy 3.4 km at 6:10/km, called easy: not Tuesday's hills.
     let easy = try runmate(
       ["log", "2027-01-13", "--distance", "3.4km", "--time", "20:58", "--kind", "easy", "--now", "2027-01-13"],
