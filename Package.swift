@@ -58,7 +58,7 @@ let package = Package(
         "RunningCore", "PlanEngine", "Ingest", "Digest", .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
-    .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Logbook"]),
+    .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Ingest", "Logbook"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
     .target(name: "Health", dependencies: ["Archive", "RunningCore", "XMLStream"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.

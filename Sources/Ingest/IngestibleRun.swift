@@ -37,8 +37,8 @@ public enum IngestRules {
   public static let handDistanceShare = 0.05
   /// …and their durations by at most this share of the longer one.
   public static let handDurationShare = 0.10
-  /// A run shorter than this share of the planned distance is ``MatchStatus/partial``.
-  public static let partialBelow = 0.6
+  /// A run shorter than this share of the planned distance is ``MatchStatus/partial`` (the compliance bands).
+  public static let partialBelow = Compliance.doneFrom
   /// A run on a rest day fulfils a missed workout of the same week at most this many days earlier.
   public static let movedDayLimit = 3
 }

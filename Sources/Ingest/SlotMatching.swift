@@ -8,15 +8,13 @@ public struct SlotMatch: Sendable, Hashable, Codable {
   public enum Day: String, Sendable, Hashable, Codable {
     /// On its day.
     case sameDay = "same_day"
-    /// A day or more after a workout not run yet (late, or moved to a rest day of the same week).
+    /// A day or more after a workout not run yet (moved to a rest day of the same week).
     case late
-    /// The day before it.
-    case early
   }
 
   /// The slot.
   public var slot: PlannedSlot
-  /// Done, or partial (much shorter than planned).
+  /// Done, or partial (short of the plan: see ``Compliance``).
   public var status: MatchStatus
   /// How the days relate.
   public var day: Day
@@ -29,22 +27,36 @@ public struct SlotMatch: Sendable, Hashable, Codable {
   }
 }
 
-/// Done, or partial when `distanceKm` is below ``IngestRules/partialBelow`` of the slot's planned distance.
+/// Done, or partial when `distanceKm` is short of the slot's planned distance (under ``Compliance/doneFrom``).
 public func matchStatus(distanceKm: Double, for slot: PlannedSlot) -> MatchStatus {
-  distanceKm < IngestRules.partialBelow * slot.distanceKm ? .partial : .done
+  Compliance(done: distanceKm, planned: slot.distanceKm).matchStatus
 }
 
-/// Finds the planned workout a run fulfils among `slots` not in `taken` (a slot is never matched twice):
+/// True when a run of `kind` (nil: the source named none) and `distanceKm` can fulfil `slot`, on the slot's own
+/// day or (`sameDay` false) on a later day of its week. A run never fulfils a workout of another kind unless it
+/// covers it (at least ``Compliance/doneFrom`` of its distance), and a run the runner called easy never fulfils a
+/// quality session (tempo, intervals, hills, fartlek, race), however long. A run with no kind can be any easy-paced
+/// workout, and a quality session on its own day; a quality session of an earlier day only when it covers it.
+public func canFulfil(kind: WorkoutKind?, distanceKm: Double, _ slot: PlannedSlot, sameDay: Bool) -> Bool {
+  let covers = Compliance(done: distanceKm, planned: slot.distanceKm) == .done
+  guard let kind else { return !slot.kind.isQuality || sameDay || covers }
+  if kind == slot.kind { return true }
+  if slot.kind.isQuality && !kind.isQuality { return false }
+  return covers
+}
+
+/// Finds the planned workout a run fulfils among `slots` not in `taken` (a slot is never matched twice). One rule
+/// for every source (`log`, `import`, `health import`):
 ///
-/// 1. Workouts one day either side or on the day (the race only on race day), scored by day, kind and distance:
-///    the same day costs 0, a workout the day before (missed: not run yet) 1, the day after 2; a different kind
-///    than the runner gave 0.5; the distance |ln(run / planned)|. So a missed workout of yesterday is preferred
-///    over tomorrow's unless tomorrow's fits far better (e^1 ≈ 2.7 times closer in distance).
-/// 2. Else, on a rest day (no workout planned that day), a workout not run yet earlier in the same week, at most
-///    ``IngestRules/movedDayLimit`` days before (a runner who moves Tuesday's run to Thursday); the closest first.
-/// 3. Else nothing: an extra run.
+/// 1. The same day first: a workout of the run's day it can fulfil (``canFulfil(kind:distanceKm:_:sameDay:)``),
+///    the closest in kind and distance (a different kind costs 0.5, the distance |ln(run / planned)|).
+/// 2. Else, on a day with no run planned (a rest day), a workout not run yet earlier in the same plan week, at most
+///    ``IngestRules/movedDayLimit`` days before (a runner who moves Tuesday's run to Thursday), that the run can
+///    fulfil; the closest day first. Never the race.
+/// 3. Else nothing: an extra run. Never a later day's workout: a run on Thursday does not tick off Friday's, which
+///    stays to be run on Friday.
 ///
-/// The status is ``MatchStatus/partial`` when the run is shorter than ``IngestRules/partialBelow`` of the plan.
+/// The status is ``MatchStatus/partial`` when the run is short of the plan (``Compliance``).
 public func matchSlot(
   date: CivilDate, distanceKm: Double, kind: WorkoutKind?, in slots: [PlannedSlot],
   taken: Set<String>
@@ -54,27 +66,16 @@ public func matchSlot(
     let ratio = distanceKm / max(slot.distanceKm, 0.1)
     return kindPenalty + (ratio > 0 ? abs(ratio.logarithm) : 10)
   }
-  func dayPenalty(_ offset: Int) -> Double { offset == 0 ? 0 : (offset > 0 ? 1 : 2) }
   let open = slots.filter { !taken.contains($0.workoutID) }
-  let near = open.filter { slot in
-    let offset = slot.date.days(to: date)  // > 0: the workout was before the run
-    return abs(offset) <= (slot.kind == .race ? 0 : 1)
-  }
-  if let best = near.min(by: { a, b in
-    let left = dayPenalty(a.date.days(to: date)) + fit(a)
-    let right = dayPenalty(b.date.days(to: date)) + fit(b)
-    return (left, a.workoutID) < (right, b.workoutID)
-  }) {
-    let offset = best.date.days(to: date)
-    return SlotMatch(
-      slot: best, status: matchStatus(distanceKm: distanceKm, for: best),
-      day: offset == 0 ? .sameDay : (offset > 0 ? .late : .early))
+  let sameDay = open.filter { $0.date == date && canFulfil(kind: kind, distanceKm: distanceKm, $0, sameDay: true) }
+  if let best = sameDay.min(by: { (fit($0), $0.workoutID) < (fit($1), $1.workoutID) }) {
+    return SlotMatch(slot: best, status: matchStatus(distanceKm: distanceKm, for: best), day: .sameDay)
   }
   guard !slots.contains(where: { $0.date == date }) else { return nil }
   let moved = open.filter { slot in
     let offset = slot.date.days(to: date)
-    return slot.kind != .race && offset >= 2 && offset <= IngestRules.movedDayLimit
-      && sameWeek(slot, date)
+    return slot.kind != .race && offset >= 1 && offset <= IngestRules.movedDayLimit && sameWeek(slot, date)
+      && canFulfil(kind: kind, distanceKm: distanceKm, slot, sameDay: false)
   }
   guard
     let best = moved.min(by: { a, b in
@@ -82,6 +83,16 @@ public func matchSlot(
     })
   else { return nil }
   return SlotMatch(slot: best, status: matchStatus(distanceKm: distanceKm, for: best), day: .late)
+}
+
+extension WorkoutKind {
+  /// A quality session (or the race): a run at an effort an easy run does not stand in for.
+  public var isQuality: Bool {
+    switch self {
+    case .tempo, .intervals, .hills, .fartlek, .race: true
+    case .easy, .recovery, .long, .mediumLong, .strides, .crossTraining, .strength: false
+    }
+  }
 }
 
 /// True when `date` falls in `slot`'s week: the plan week when known, else the calendar week (Monday to Sunday).

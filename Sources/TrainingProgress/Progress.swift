@@ -88,14 +88,13 @@ func healthSum(_ days: [HealthDay], _ start: CivilDate, _ end: CivilDate, _ fiel
 
 /// Compares what was planned with what was run, week by week.
 ///
-/// Runs count in the week their date falls in; a planned workout is done when a run matched it
-/// in full (not partial: much shorter than planned), missed when its day is before `today` with no run matched.
+/// Runs count in the week their date falls in; a planned workout is done, partial or missed by the one rule,
+/// ``PlanStatus/status(of:)`` (the compliance bands of ``Compliance``).
 public func makeProgress(
   plan: Plan, completions: [Completion], today: CivilDate,
   health: [HealthDay] = []
 ) -> ProgressReport {
-  let matched = Set(completions.filter { $0.planID == plan.id }.compactMap(\.workoutID))
-  let completed = Set(completions.filter { $0.planID == plan.id && !$0.isPartial }.compactMap(\.workoutID))
+  let status = PlanStatus(plan: plan, runs: completions, today: today)
   let workoutsByID = Dictionary(uniqueKeysWithValues: plan.workouts.map { ($0.id, $0) })
   var weeks: [WeekProgress] = []
   for week in plan.weeks {
@@ -103,8 +102,8 @@ public func makeProgress(
     let runs = completions.filter { week.start <= $0.date && $0.date <= end }
     // Cross-training and strength days are never matched to a run: they count neither as done nor as missed.
     let planned = week.workouts.filter(\.kind.isRun)
-    let done = planned.filter { completed.contains($0.id) }
-    let missed = planned.filter { !matched.contains($0.id) && $0.date < today }
+    let done = planned.filter { status.status(of: $0) == .done }
+    let missed = planned.filter { status.status(of: $0) == .missed }
     let easy = runs.filter { run in
       let kind = run.workoutID.flatMap { workoutsByID[$0]?.kind } ?? run.kind
       return kind == .easy || kind == .recovery || kind == .long || kind == .strides

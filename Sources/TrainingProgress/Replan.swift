@@ -383,12 +383,15 @@ func judgeFitness(
   var longest = recent.map(\.distanceKm).max() ?? 0
   var longestWhy = "longest run of the last \(window) weeks"
   // The plan's last long run done counts at its planned length when run in full (ReplanRules.longRunDoneShare),
-  // else at what was run; a partial one (matched, far shorter) not at all (the run itself is in `recent`).
+  // else at what was run; a partial one (``PlanStatus``: short of the plan) not at all (the run itself is in `recent`).
+  let status = PlanStatus(plan: plan, runs: completions, today: day)
   var runKm: [String: Double] = [:]
-  for run in completions where run.planID == plan.id && run.date < day && run.status != .partial {
+  for run in completions where run.planID == plan.id && run.date < day {
     if let id = run.workoutID { runKm[id] = max(runKm[id] ?? 0, run.distanceKm) }
   }
-  if let lastLong = plan.workouts.last(where: { $0.kind == .long && $0.date < day && runKm[$0.id] != nil }) {
+  if let lastLong = plan.workouts.last(where: {
+    $0.kind == .long && $0.date < day && runKm[$0.id] != nil && status.status(of: $0) != .partial
+  }) {
     let ran = runKm[lastLong.id] ?? 0
     let counted = ran >= ReplanRules.longRunDoneShare * lastLong.distanceKm ? lastLong.distanceKm : ran
     if counted > longest {

@@ -122,7 +122,7 @@ import Testing
       environment: env)
     #expect(
       short.stdout.contains(
-        "\nPartial: Long run 5.5 km planned for Sun 10 Jan (3 of 5.5 km, under 60 % of "
+        "\nPartial: Long run 5.5 km planned for Sun 10 Jan (3 of 5.5 km, under 80 % of "
           + "the plan). Nice work!\n"), "\(short.stdout)")
     // Tuesday's run skipped, run on Wednesday (a rest day): Tuesday's, not Thursday's.
     let moved = try runmate(

@@ -24,7 +24,7 @@ struct ImportCommand: ParsableCommand {
       imported, in one transaction. A run already in the logbook (the same file again, or the GPX and the TCX of \
       one activity, or Apple Health's record of it) is skipped; a run logged by hand the same day with about the \
       same distance and time is the same run: the file's record is kept, with the note and effort you logged. \
-      New runs are matched to the plan (a run under 60 % of the planned distance is partial).
+      New runs are matched to the plan (a run under 80 % of the planned distance is partial).
 
       Other sports (a TCX Sport="Biking", a GPX <type> of cycling, Strava's ride and swim types, a FIT sport) are \
       skipped and counted by sport; with --all-sports they are stored as cross-training (the sport, distance and \

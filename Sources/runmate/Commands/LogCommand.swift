@@ -5,6 +5,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingProgress
 
 /// `runmate log`: record a run.
 struct LogCommand: ParsableCommand {
@@ -85,6 +86,15 @@ struct LogCommand: ParsableCommand {
       ]
       if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: saved, units: units) {
         lines.append(matched + ". Nice work!")
+      } else if let own = slots.first(where: { $0.date == stored.date }) {
+        // The day's workout was fulfilled by another run already, or is of a kind this run does not cover.
+        let title = saved?.plan.workouts.first { $0.id == own.workoutID }?.title ?? own.workoutID
+        let done = previous.contains { $0.planID == saved?.id && $0.workoutID == own.workoutID }
+        lines.append(
+          (done
+            ? "\(title) of that day is done already"
+            : "Not counted for \(title) of that day (another kind of run, short of it)")
+            + ": logged as an extra run. Nice work!")
       } else if saved != nil {
         lines.append("No planned workout that day: logged as an extra run. Nice work!")
       } else {
@@ -163,9 +173,12 @@ struct LogCommand: ParsableCommand {
       let db = try database.open()
       let runs = try db.completions()
       let others = try db.crossTraining()
+      // The status of each run's workout by the one rule (the compliance bands), as `week` and `progress` show it.
+      let statuses = runStatuses(runs, plans: try db.plans().map(\.plan))
       if output.format == .json {
         _ = try output.unit()
-        return try writeStandardOutput(JSONOutput.encode(LogJSON(runs: runs, crossTraining: others)))
+        return try writeStandardOutput(
+          JSONOutput.encode(LogJSON(runs: runs, statuses: statuses, crossTraining: others)))
       }
       let units = try output.unit(default: db.profile(named: nil)?.units)
       // Runs and cross-training together by date; cross-training names its sport and minutes.
@@ -174,7 +187,10 @@ struct LogCommand: ParsableCommand {
         "\(run.id ?? 0)\t\(run.date)\t\(distanceText(run.distanceKm, units))\t\(formatRaceTime(run.durationSeconds))\t"
           + "\(run.source.rawValue)\t"
           + (run.isRun
-            ? run.workoutID.map { run.isPartial ? "\($0) (partial)" : $0 } ?? "unplanned"
+            ? run.workoutID.map { id in
+              (run.id.flatMap { statuses[$0] } ?? (run.isPartial ? .partial : .done)) == .partial
+                ? "\(id) (partial)" : id
+            } ?? "unplanned"
             : "cross-training: \(terminalSafe(run.sport)), \(crossTrainingMinutes(run.durationSeconds)) min")
       }
       try writeStandardOutput(lines.isEmpty ? "no runs logged yet\n" : lines.joined(separator: "\n") + "\n")

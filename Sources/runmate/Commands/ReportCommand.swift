@@ -39,12 +39,14 @@ struct ReportCommand: ParsableCommand {
     let runs = try db.completions()
     let profile = try db.profile(named: nil)
     let state = try TrainingState.read(saved, db: db, profile: profile)
-    let report = makeProgress(
-      plan: state.plan, completions: runs,
-      today: try clock.today(inZone: localZone(profile: profile, state: state)))
+    let today = try clock.today(inZone: localZone(profile: profile, state: state))
+    let report = makeProgress(plan: state.plan, completions: runs, today: today)
+    let others = try db.crossTraining()
     let unit = chosenUnit ?? profile?.units ?? .km
-    var page = HTMLReport(name: saved.name, plan: state.plan, report: report, runs: runs, units: unit)
-    page.crossTraining = try db.crossTraining()
+    var page = HTMLReport(
+      name: saved.name, plan: state.plan, report: report, runs: runs,
+      status: state.status(runs: runs, crossTraining: others, today: today), units: unit)
+    page.crossTraining = others
     try output.write(page.render())
     writeStandardError("wrote \(terminalSafe(html))")
   }

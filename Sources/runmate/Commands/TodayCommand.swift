@@ -24,8 +24,7 @@ struct TodayCommand: ParsableCommand {
     let state = try TrainingState.read(saved, db: db, profile: profile)
     let units = try displayUnit(output, profile: profile, state: state)
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
-    let runs = try db.completions()
-    let others = try db.crossTraining()
+    let book = state.status(runs: try db.completions(), crossTraining: try db.crossTraining(), today: today)
     let workout = state.plan.workouts.first { $0.date == today }
     let next = state.plan.workouts.first { $0.date > today }
     // Running energy (about 1 kcal per kg and km): none for a cross-training or strength day.
@@ -37,16 +36,14 @@ struct TodayCommand: ParsableCommand {
           TodayJSON(
             saved: saved, today: today,
             workout: workout.map {
-              WorkoutDayJSON(
-                $0, dated: dated($0.id), runs: runs, others: others, today: today,
-                energyKcal: energy.flatMap(jsonSeconds))
+              WorkoutDayJSON($0, dated: dated($0.id), status: book, energyKcal: energy.flatMap(jsonSeconds))
             },
-            next: next.map { WorkoutDayJSON($0, dated: dated($0.id), runs: runs, others: others, today: today) })))
+            next: next.map { WorkoutDayJSON($0, dated: dated($0.id), status: book) })))
     }
     var lines: [String] = []
     if let workout {
-      let status = WorkoutStatus(workout, runs: runs, others: others, today: today)
-      let doneKm = runs.filter { $0.workoutID == workout.id }.map(\.distanceKm).reduce(0, +)
+      let status = book.status(of: workout)
+      let doneKm = book.doneKm(of: workout)
       let mark =
         status == .done
         ? (workout.kind.isRun ? " (done, well run!)" : " (done)")
@@ -91,13 +88,12 @@ struct WeekCommand: ParsableCommand {
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let runs = try db.completions()
     let others = try db.crossTraining()
+    let book = state.status(runs: runs, crossTraining: others, today: today)
     let week = scheduled.weeks.first { $0.start <= today && today <= $0.start.adding(days: 6) }
     let report = makeProgress(plan: scheduled, completions: runs, today: today)
     let progress = week.flatMap { week in report.weeks.first { $0.number == week.number } }
     let dated = Dictionary(state.workouts.map { ($0.workoutID, $0) }, uniquingKeysWith: { first, _ in first })
-    let days = (week?.workouts ?? []).map {
-      WorkoutDayJSON($0, dated: dated[$0.id], runs: runs, others: others, today: today)
-    }
+    let days = (week?.workouts ?? []).map { WorkoutDayJSON($0, dated: dated[$0.id], status: book) }
     if output.format == .json {
       return try writeStandardOutput(
         JSONOutput.encode(

@@ -6,16 +6,17 @@ import TrainingProgress
 
 /// `runmate report --html`: one self-contained page (inline CSS and SVG, no scripts, no network).
 ///
-/// Every input is a plain value: the plan, its progress, the logged runs, the units to show, and where each workout
-/// is scheduled (workout id → day; a workout missing from `scheduledDates` is on the plan's own day). Distances and
-/// paces are shown in `units`; every text from the runner (plan name) is escaped.
+/// Every input is a plain value: the plan (its workouts on their scheduled days), its progress, the logged runs, how
+/// each day stands, and the units to show. Distances and paces are shown in `units`; every text from the runner
+/// (plan name) is escaped.
 struct HTMLReport {
   let name: String
   let plan: Plan
   let report: ProgressReport
   let runs: [Completion]
+  /// How every day of the plan stands (the one status rule, shared with `today`, `week` and `progress`).
+  let status: PlanStatus
   var units: DistanceUnit = .km
-  var scheduledDates: [String: CivilDate] = [:]
   /// Activities of other sports (cross-training): listed, never in the running figures.
   var crossTraining: [Completion] = []
 
@@ -45,7 +46,7 @@ struct HTMLReport {
       table{border-collapse:collapse;width:100%;font-size:.8rem;table-layout:fixed}
       td,th{border:1px solid #e3e7ee;padding:.25rem;vertical-align:top}
       th{background:#f1f4f8;text-align:left} th.week{width:3.2rem} td small{color:#5b6575}
-      .done{background:#e3f5e6} .missed{background:#fbe6e4} .extra{background:#fdf0e1} .race{font-weight:bold}
+      .done{background:#e3f5e6} .partial{background:#fbf5d7} .missed{background:#fbe6e4} .extra{background:#fdf0e1} .race{font-weight:bold}
       .today{outline:2px solid #1d2430;outline-offset:-2px} .ran{color:#2f7d4f} .x{color:#a65a12}
       .legend{font-size:.85rem;color:#3a4352} .legend span{display:inline-block;margin-right:1rem}
       .sw{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:middle;
@@ -230,16 +231,27 @@ struct HTMLReport {
     }
   }
 
+  /// The calendar cell's class for a day's status (`today` is added on its own).
+  func dayClass(_ status: DayStatus) -> String {
+    switch status {
+    case .done: "done"
+    case .partial: "partial"
+    case .missed: "missed"
+    case .extra: "extra"
+    case .today, .upcoming, .notLogged, .moved, .skipped, .rest: ""
+    }
+  }
+
   func calendar() -> String {
-    let matched = Set(runs.filter { $0.planID == plan.id }.compactMap(\.workoutID))
-    let byDay = Dictionary(grouping: plan.workouts) { (scheduledDates[$0.id] ?? $0.date).dayNumber }
+    let byDay = Dictionary(grouping: plan.workouts) { $0.date.dayNumber }
     let runsByDay = Dictionary(grouping: runs) { $0.date.dayNumber }
     var html =
       "<table><caption class=\"legend\" style=\"caption-side:bottom;text-align:left;padding-top:.4rem\">"
       + legend(
         [],
         classes: [
-          ("done", "done"), ("missed", "missed"), ("extra", "extra run only"),
+          ("done", "done"), ("partial", "partial (under 80 % of the plan)"), ("missed", "missed"),
+          ("extra", "extra run only"),
           ("today", "today"),
         ]) + "<span><b>bold</b>: race day</span> · "
       + "<span class=\"ran\">✓ run for the plan</span> <span class=\"x\">+ extra run</span></p></caption>"
@@ -250,12 +262,7 @@ struct HTMLReport {
         let day = week.start.adding(days: offset)
         let cells = byDay[day.dayNumber] ?? []
         let ran = runsByDay[day.dayNumber] ?? []
-        var state =
-          cells.contains { matched.contains($0.id) }
-          ? "done"
-          // Only a run can be missed: cross-training and strength days are never matched to a logged run.
-          : cells.contains(where: { $0.kind.isRun }) && day < report.today
-            ? "missed" : ran.contains(where: isExtra) ? "extra" : ""
+        var state = dayClass(status.status(on: day))
         if day == report.today { state += state.isEmpty ? "today" : " today" }
         var lines = cells.map { "<span class=\"\($0.kind == .race ? "race" : "")\">\(escape(label($0)))</span>" }
         lines += ran.map { run in

@@ -29,7 +29,7 @@ func paceText(secondsPerKm: Double, _ units: DistanceUnit) -> String {
 }
 
 /// "Matched Easy 5 km planned for Tue 5 Jan" or "Partial: Long run 16 km planned for Sun 10 Jan (6.2 of 16 km, under
-/// 60 % of the plan)", in `units`; nil when the run matched nothing.
+/// 80 % of the plan)", in `units`; nil when the run matched nothing.
 func matchDescription(
   _ match: SlotMatch?, distanceKm: Double, in saved: SavedPlan?,
   units: DistanceUnit = .km

@@ -34,40 +34,7 @@ func jsonSeconds(_ seconds: Double) -> Int? {
   seconds.isFinite && abs(seconds) < 1e15 ? Int(seconds.rounded()) : nil
 }
 
-/// How a planned workout stands on `today`.
-enum WorkoutStatus: String, Encodable {
-  case done, partial, missed, today, upcoming
-  /// A past cross-training or strength day with no such activity imported that day: optional, never "missed".
-  case notLogged = "not_logged"
-
-  /// Done when a run matched it in full, partial when only much shorter runs did, else missed, today or upcoming
-  /// by its day. A cross-training or strength day is done when an activity of its kind was imported on its day
-  /// (`others`: the logbook's cross-training), else not logged once it is past.
-  init(_ workout: Workout, runs: [Completion], others: [Completion], today: CivilDate) {
-    if !workout.kind.isRun {
-      let strength = workout.kind == .strength
-      if others.contains(where: { $0.date == workout.date && ($0.sport == Self.strengthSport) == strength }) {
-        self = .done
-      } else {
-        self = workout.date < today ? .notLogged : workout.date == today ? .today : .upcoming
-      }
-      return
-    }
-    let matched = runs.filter { $0.workoutID == workout.id }
-    if matched.contains(where: { !$0.isPartial }) {
-      self = .done
-    } else if !matched.isEmpty {
-      self = .partial
-    } else {
-      self = workout.date < today ? .missed : workout.date == today ? .today : .upcoming
-    }
-  }
-
-  /// The sport name imports give strength sessions (Activity's sport names).
-  static let strengthSport = "strength training"
-}
-
-/// A planned workout on its scheduled day, with how it stands.
+/// A planned workout on its scheduled day, with how it stands (``PlanStatus``: the one status rule).
 struct WorkoutDayJSON: Encodable {
   let workout: Workout
   let dated: DatedWorkout?
@@ -76,15 +43,11 @@ struct WorkoutDayJSON: Encodable {
   let doneKm: Double?
   let energyKcal: Int?
 
-  init(
-    _ workout: Workout, dated: DatedWorkout?, runs: [Completion], others: [Completion], today: CivilDate,
-    energyKcal: Int? = nil
-  ) {
+  init(_ workout: Workout, dated: DatedWorkout?, status book: PlanStatus, energyKcal: Int? = nil) {
     self.workout = workout
     self.dated = dated
-    status = WorkoutStatus(workout, runs: runs, others: others, today: today)
-    let matched = runs.filter { $0.workoutID == workout.id }
-    doneKm = matched.isEmpty ? nil : matched.map(\.distanceKm).reduce(0, +)
+    status = book.status(of: workout)
+    doneKm = book.matched[workout.id] == nil ? nil : book.doneKm(of: workout)
     self.energyKcal = energyKcal
   }
 
@@ -199,6 +162,8 @@ struct WeekJSON: Encodable {
 /// `runmate log list --format json`.
 struct LogJSON: Encodable {
   let runs: [Completion]
+  /// The status of each run's workout by run id (``runStatuses(_:plans:)``); a run not in it keeps its stored one.
+  var statuses: [Int64: WorkoutStatus] = [:]
   /// Other sports (`import --all-sports`): a `cross_training` list, written only when there is any.
   var crossTraining: [Completion] = []
 
@@ -248,7 +213,7 @@ struct LogJSON: Encodable {
       try item.encode(run.sourceFile, forKey: .sourceFile)
       try item.encode(run.planID, forKey: .planID)
       try item.encode(run.workoutID, forKey: .workoutID)
-      try item.encode(run.status?.rawValue, forKey: .status)
+      try item.encode(run.id.flatMap { statuses[$0]?.rawValue } ?? run.status?.rawValue, forKey: .status)
     }
     guard !crossTraining.isEmpty else { return }
     var others = container.nestedUnkeyedContainer(forKey: .crossTraining)

@@ -1,0 +1,18 @@
+import Logbook
+import PlanEngine
+import RunningCore
+import TrainingProgress
+
+extension TrainingState {
+  /// The status of the plan's workouts and days on `today` (``PlanStatus``), with the workouts on their scheduled
+  /// days, the days the schedule moved them from, and the days of those it dropped: what `today`, `week`,
+  /// `log list`, `progress` and the report all read.
+  public func status(runs: [Completion], crossTraining: [Completion] = [], today: CivilDate) -> PlanStatus {
+    let scheduled = Set(workouts.map(\.workoutID))
+    let moved = workouts.filter { $0.plannedDate != $0.date }
+    return PlanStatus(
+      plan: plan, runs: runs, crossTraining: crossTraining, today: today,
+      plannedDays: Dictionary(moved.map { ($0.workoutID, $0.plannedDate) }, uniquingKeysWith: { first, _ in first }),
+      dropped: saved.plan.workouts.filter { !scheduled.contains($0.id) }.map(\.date))
+  }
+}
