@@ -46,14 +46,14 @@ import Testing
         "--now", "2027-01-01", "--save", "--name", "spring",
       ], environment: env)
     #expect(plan.status == 0, "\(plan.stderr)")
-    // Tuesday's easy 3.4 km, logged by hand with a note and an effort.
+    // Tuesday's easy 3.9 km (with strides) run as 3.4 km, logged by hand with a note and an effort.
     let logged = try runmate(
       [
         "log", "2027-01-05", "--distance", "3.4km", "--time", "22:00", "--note", "windy",
         "--rpe", "6", "--now", "2027-01-09",
       ], environment: env)
     #expect(
-      logged.stdout.hasPrefix("Logged run 1: Tue 5 Jan, 3.4 km in 22:00 (6:28/km)\nMatched Easy 3.4 km"),
+      logged.stdout.hasPrefix("Logged run 1: Tue 5 Jan, 3.4 km in 22:00 (6:28/km)\nMatched Easy 3.9 km"),
       "\(logged.stdout)")
     // The watch's record of it (1.5 % longer, 2 % slower), and Thursday's run, from Apple Health.
     let export = directory.appendingPathComponent("export.xml")
@@ -93,7 +93,7 @@ import Testing
     #expect(list.first.map { [$0[1], $0[2], $0[4]] } == ["2027-01-05", "3.5 km", "health"])
     #expect(list.allSatisfy { $0[5] != "unplanned" }, "\(list)")
     let week = try runmate(["week", "--now", "2027-01-09"], environment: env)
-    #expect(week.stdout.hasPrefix("Week 1 of 8 (base): 7 of 15.4 km, 2 of 4 sessions done"), "\(week.stdout)")
+    #expect(week.stdout.hasPrefix("Week 1 of 8 (base): 7 of 16.4 km, 2 of 4 sessions done"), "\(week.stdout)")
     #expect(week.stdout.contains("✔ Tue 5 Jan") && week.stdout.contains("✔ Thu 7 Jan"), "\(week.stdout)")
     let progress = try runmate(
       ["progress", "--weeks", "1", "--now", "2027-01-09", "--format", "json"],
@@ -129,7 +129,7 @@ import Testing
       ["log", "2027-01-06", "--distance", "3.4km", "--time", "22:00", "--now", "2027-01-10"],
       environment: env)
     #expect(
-      moved.stdout.contains("\nMatched Easy 3.4 km + 4 × 20 s strides planned for Tue 5 Jan. Nice work!\n"),
+      moved.stdout.contains("\nMatched Easy 3.9 km + 4 × 20 s strides planned for Tue 5 Jan. Nice work!\n"),
       "\(moved.stdout)")
   }
 

@@ -23,7 +23,7 @@ import Testing
       ["log", "2027-01-05", "--distance", "3.4km", "--time", "22:00", "--now", "2027-01-06"],
       environment: env)
     #expect(logged.status == 0, "\(logged.stderr)")
-    #expect(logged.stdout.hasPrefix("Logged run 1: Tue 5 Jan, 3.4 km in 22:00 (6:28/km)\nMatched Easy 3.4 km"))
+    #expect(logged.stdout.hasPrefix("Logged run 1: Tue 5 Jan, 3.4 km in 22:00 (6:28/km)\nMatched Easy 3.9 km"))
     let progress = try runmate(["progress", "--now", "2027-01-06", "--format", "json"], environment: env)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(progress.stdout.utf8)) as? [String: Any])
     let weeks = try #require(json["weeks"] as? [[String: Any]])
@@ -33,7 +33,7 @@ import Testing
 
     let week = try runmate(["week", "--now", "2027-01-06"], environment: env)
     #expect(week.stdout.hasPrefix("Week 1 of 8 (base): 3.4 of "), "\(week.stdout)")
-    #expect(week.stdout.contains("  ✔ Tue 5 Jan  Easy 3.4 km"))
+    #expect(week.stdout.contains("  ✔ Tue 5 Jan  Easy 3.9 km"))
     let today = try runmate(["today", "--now", "2027-01-06"], environment: env)
     #expect(today.stdout.hasPrefix("Today, Wed 6 Jan: rest day."), "\(today.stdout)")
     #expect(today.stdout.contains("Next: Thu 7 Jan, Easy"))
