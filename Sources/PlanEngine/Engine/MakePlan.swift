@@ -30,7 +30,7 @@ public func makePlan(
   guard (1...context.weeks).contains(fromWeek) else {
     throw .outOfRange(option: "week", value: String(fromWeek), allowed: "1–\(context.weeks)")
   }
-  var drafts = shapeWeeksWithLongRunLayout(context: context, fromWeek: fromWeek)
+  var (drafts, marked) = layOutWeeks(context: context, fromWeek: fromWeek)
   // The extended taper depends on the peak the plan reaches, known only once it is built: build again when
   // the first guess (from the peak target) was wrong.
   if extendedTaper == nil, let extended = context.distance.taper.extended {
@@ -42,10 +42,10 @@ public func makePlan(
       let retry = try PlanContext(
         goal: goal, rules: rules, units: units,
         extendedTaper: peak(drafts) > extended.abovePeakKm)
-      let retried = shapeWeeksWithLongRunLayout(context: retry, fromWeek: fromWeek)
-      if (peak(retried) > extended.abovePeakKm) == retry.usesExtendedTaper {
+      let retried = layOutWeeks(context: retry, fromWeek: fromWeek)
+      if (peak(retried.drafts) > extended.abovePeakKm) == retry.usesExtendedTaper {
         context = retry
-        drafts = retried
+        (drafts, marked) = retried
       }
     }
   }
@@ -53,6 +53,8 @@ public func makePlan(
   if fromWeek == 1 && peakLongRun(drafts) < context.longRunRefusalKm {
     throw longRunShortError(goal: goal, rules: rules, context: context, reached: peakLongRun(drafts))
   }
+  explainWeeks(&drafts, context: context)
+  if marked { markPeakLongRuns(&drafts, context: context) }
   context.warnings += planWarnings(drafts, context: context)
 
   let id = planID(context: context)
@@ -83,7 +85,9 @@ public func makePlan(
 
 /// Shapes every week in order, from week `fromWeek` on (the weeks before it are the runner's past: the context's
 /// current volume and longest run stand for them).
-func shapeWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
+/// `explain: false` leaves out the weeks' "why" lines (``ExplainRule``, the costliest rule): a shaping that may be thrown
+/// away (a first shaping, a layout tried) is explained only once chosen, by ``explainWeeks(_:context:)``.
+func shapeWeeks(context: PlanContext, fromWeek: Int = 1, explain: Bool = true) -> [WeekDraft] {
   var drafts: [WeekDraft] = []
   var history: [WeekSummary] = []
   drafts.reserveCapacity(context.phases.count)
@@ -93,8 +97,29 @@ func shapeWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
     var week = WeekDraft(
       number: index + 1, phase: phase, start: start,
       slots: daySlots(weekStart: start, phase: phase, context: context))
-    shapeWeek(&week, context: context, history: history)
+    shapeWeek(&week, context: context, history: history, explain: explain)
     history.append(WeekSummary(week))
+    drafts.append(week)
+  }
+  return drafts
+}
+
+/// A sketch of the weeks: only their volume and long run (``VolumeRule``, ``LongRunRule``), each week taken to hold
+/// its target. Enough to lay out the peak long runs at a fraction of a full shaping's cost; the shaping with the
+/// layout then finds where a week falls short, and the layout follows it (``layOutWeeks(context:fromWeek:)``).
+func sketchWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
+  var drafts: [WeekDraft] = []
+  var history: [WeekSummary] = []
+  drafts.reserveCapacity(context.phases.count)
+  history.reserveCapacity(context.phases.count)
+  for (index, phase) in context.phases.enumerated() where index + 1 >= fromWeek {
+    let start = context.goal.timeline.start.adding(days: 7 * index)
+    var week = WeekDraft(
+      number: index + 1, phase: phase, start: start,
+      slots: daySlots(weekStart: start, phase: phase, context: context))
+    VolumeRule.apply(to: &week, context: context, history: history)
+    LongRunRule.apply(to: &week, context: context, history: history)
+    history.append(WeekSummary(sketch: week))
     drafts.append(week)
   }
   return drafts
@@ -104,7 +129,7 @@ func shapeWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
 /// once the easy running is filled in; when the week comes out smaller than its target, the sessions are
 /// sized again against what it holds. `GuardRule` then enforces the ceilings on the finished week, and
 /// `ExplainRule` writes the week's "why" lines from its final numbers.
-func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
+func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSummary], explain: Bool = true) {
   VolumeRule.apply(to: &week, context: context, history: history)
   LongRunRule.apply(to: &week, context: context, history: history)
   let mark = week.rules.count
@@ -126,7 +151,18 @@ func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSumm
   IntensityBalanceRule.apply(to: &week, context: context, history: history)
   GuardRule.apply(to: &week, context: context, history: history)
   LongRunVariantRule.enforce(&week, context: context)
-  ExplainRule.apply(to: &week, context: context, history: history)
+  if explain { ExplainRule.apply(to: &week, context: context, history: history) }
+}
+
+/// Writes the "why" lines of weeks shaped with `explain: false`: ``ExplainRule`` with each week's history, as
+/// ``shapeWeeks(context:fromWeek:explain:)`` would have (it is the last rule and changes no number).
+func explainWeeks(_ drafts: inout [WeekDraft], context: PlanContext) {
+  var history: [WeekSummary] = []
+  history.reserveCapacity(drafts.count)
+  for index in drafts.indices {
+    ExplainRule.apply(to: &drafts[index], context: context, history: history)
+    history.append(WeekSummary(drafts[index]))
+  }
 }
 
 /// The week's days from the weekly pattern: offset 0 falls on the context's anchor (the race weekday, or the
@@ -203,7 +239,7 @@ func peakLongRun(_ weeks: [WeekDraft]) -> Double {
 /// Whether the goal's plan reaches the long run its race needs (shaped, not built into workouts).
 func reachesLongRunNeed(_ goal: Goal, rules: PlanRules, units: DistanceUnit) -> Bool {
   guard let context = try? PlanContext(goal: goal, rules: rules, units: units) else { return false }
-  return peakLongRun(shapeWeeksWithLongRunLayout(context: context, fromWeek: 1)) >= context.longRunRefusalKm
+  return peakLongRun(layOutWeeks(context: context, fromWeek: 1).drafts) >= context.longRunRefusalKm
 }
 
 /// The refusal for a plan whose long run falls short of the race's need, with the fixes that work: the earliest

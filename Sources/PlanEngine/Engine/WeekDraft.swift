@@ -159,6 +159,16 @@ struct WeekSummary: Sendable, Hashable {
     maxRunKm = week.maxRunKm
     longKm = week.longKm
   }
+
+  /// A sketched week (``sketchWeeks(context:fromWeek:)``): its target held, its longest run the long run or the race.
+  init(sketch week: WeekDraft) {
+    number = week.number
+    phase = week.phase
+    cutback = week.cutback
+    plannedKm = round1(min(week.targetKm, week.ceilingKm))
+    maxRunKm = round1(max(week.longKm ?? 0, week.raceKm ?? 0))
+    longKm = week.longKm
+  }
 }
 
 /// One training rule: reads the context and the finished weeks, shapes the current week, explains itself.

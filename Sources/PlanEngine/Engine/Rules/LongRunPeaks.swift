@@ -111,37 +111,43 @@ enum LongRole: Sendable, Hashable {
   case stepBack
 }
 
-/// Shapes the weeks with a ``LongRunLayout`` when the distance has `longRun.peaks`: once without it, to learn the
-/// peak long run and the weeks that reach it, then with it. The peak weeks should all run the same peak long run:
+/// Shapes the weeks with a ``LongRunLayout`` when the distance has `longRun.peaks`: a sketch without it (volume and
+/// long run only, ``sketchWeeks(context:fromWeek:)``) gives the peak long run and the weeks that reach it, then the
+/// weeks are shaped with it. The peak weeks should all run the same peak long run:
 /// when one falls short and the plan breaks its layout, the peak comes down to what every peak week reaches and the
 /// plan is shaped again. With few runs a week the long run and the week's volume move together (the other runs stay
 /// a third shorter), so a step-back week can be too small for the 10 % ramp to reach the next peak: then every
 /// layout, from the fullest to the simplest (fewer peak long runs, lead-in long runs only before the first), is
 /// tried, and of those that hold the one with the longest peak long run (3 % more per extra peak long run) wins.
-func shapeWeeksWithLongRunLayout(context: PlanContext, fromWeek: Int) -> [WeekDraft] {
-  let first = shapeWeeks(context: context, fromWeek: fromWeek)
-  guard let peaks = context.distance.longRun.peaks else { return first }
+///
+/// The weeks come without their "why" lines (``explainWeeks(_:context:)`` writes them for the chosen shaping);
+/// `marked`: a peak layout was used, and ``markPeakLongRuns(_:context:)`` names the peak long runs once explained.
+func layOutWeeks(context: PlanContext, fromWeek: Int) -> (drafts: [WeekDraft], marked: Bool) {
+  func plain() -> [WeekDraft] { shapeWeeks(context: context, fromWeek: fromWeek, explain: false) }
+  guard let peaks = context.distance.longRun.peaks else { return (plain(), false) }
+  // The peak long run and the weeks that may reach it, from a sketch (volume and long run only).
+  let first = sketchWeeks(context: context, fromWeek: fromWeek)
   // A runner whose longest recent run is already in the peak band keeps it: no peaks to build toward.
   let firstPeak = first.filter(isFullWeek).compactMap { $0.longKm.map(round1) }.max() ?? 0
   if context.longestKm >= (1 - peaks.withinOfLongest) * firstPeak - 1e-9 {
     var flat = context
     flat.longRunLayout = LongRunLayout(flatFrom: first, context: context)
-    return shapeWeeks(context: flat, fromWeek: fromWeek)
+    return (shapeWeeks(context: flat, fromWeek: fromWeek, explain: false), false)
   }
-  var best: (drafts: [WeekDraft], context: PlanContext, value: Double)?
-  var fallback: (drafts: [WeekDraft], context: PlanContext)?
+  var best: (drafts: [WeekDraft], value: Double)?
+  var fallback: [WeekDraft]?
   var tried: Set<LongRunLayout> = []
   for count in (1...peaks.maxCount).reversed() {
     for alternating in [true, false] {
       guard var layout = LongRunLayout(drafts: first, context: context, maxCount: count, alternating: alternating)
-      else { return first }
+      else { return (plain(), false) }
       guard tried.insert(layout).inserted else { continue }
       var laidOut = context
       var raised = false
       for attempt in 0..<5 {
         laidOut.longRunLayout = layout
-        let drafts = shapeWeeks(context: laidOut, fromWeek: fromWeek)
-        if fallback == nil { fallback = (drafts, laidOut) }
+        let drafts = shapeWeeks(context: laidOut, fromWeek: fromWeek, explain: false)
+        if fallback == nil { fallback = drafts }
         let peakDrafts = drafts.filter { layout.peakWeeks.contains($0.number) }
         let lowest = peakDrafts.compactMap { $0.longKm.map(round1) }.min() ?? 0
         if keepsLayout(drafts, context: laidOut) {
@@ -151,16 +157,14 @@ func shapeWeeksWithLongRunLayout(context: PlanContext, fromWeek: Int) -> [WeekDr
           let canRise = !raised && room > layout.peakKm + 0.05 && lowest >= layout.peakKm - 0.05
           // The first layout, every peak at the peak and no room above it: nothing can do better.
           if best == nil && tried.count == 1 && attempt == 0 && lowest >= layout.peakKm - 0.05 && !canRise {
-            var finished = drafts
-            markPeakLongRuns(&finished, context: laidOut)
-            return finished
+            return (drafts, true)
           }
           let longest = drafts.filter(isFullWeek).compactMap { $0.longKm.map(round1) }.max() ?? 0
           let count = drafts.filter(isFullWeek).filter {
             round1($0.longKm ?? 0) >= (1 - peaks.withinOfLongest) * longest - 1e-9
           }.count
           let value = longest * (1 + 0.03 * Double(count - 1))
-          if value > (best?.value ?? 0) + 1e-9 { best = (drafts, laidOut, value) }
+          if value > (best?.value ?? 0) + 1e-9 { best = (drafts, value) }
           guard canRise else { break }
           raised = true
           layout.peakKm = room
@@ -171,10 +175,8 @@ func shapeWeeksWithLongRunLayout(context: PlanContext, fromWeek: Int) -> [WeekDr
       }
     }
   }
-  guard let (finalDrafts, laidOut) = best.map({ ($0.drafts, $0.context) }) ?? fallback else { return first }
-  var drafts = finalDrafts
-  markPeakLongRuns(&drafts, context: laidOut)
-  return drafts
+  guard let drafts = best?.drafts ?? fallback else { return (plain(), false) }
+  return (drafts, true)
 }
 
 /// A full week: neither a cut-back week nor in the taper, with a long run.
