@@ -396,6 +396,15 @@ private let claims: [Claim] = {
         : "race day \(g[1] ?? "") \(g[2] ?? "")"
     },
     // Easy running and trimming.
+    Claim("easy capped by time", "Easy runs capped at \(num) km, (\\d+) minutes at easy pace at (\\d+) runs a week") {
+      g, c in
+      let cap = double(g[1])
+      let over = c.week.workouts.filter { $0.kind.isRun && $0.kind != .long && $0.distanceKm > cap + tolerance }
+      return Double(g[2] ?? "") == c.base.weekStructure.otherRunMaxMinutesAtFewRuns && over.isEmpty
+        && Int(g[3] ?? "") == c.plan.goal.runsPerWeek
+        && (Int(g[3] ?? "") ?? 99) <= c.base.weekStructure.fewRunsAtMost
+        ? nil : "easy cap \(g[1] ?? "") km by time; over it: \(over.map(\.distanceKm))"
+    },
     Claim("easy capped", "Easy runs capped at \(num) km") { g, c in
       guard let long = c.long else { return "no long run" }
       let cap = double(g[1])

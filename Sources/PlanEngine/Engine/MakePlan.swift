@@ -309,14 +309,20 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
   let fullWeeks = weeks.filter { $0.phase != .taper && $0.phase != .race }
   let peak = fullWeeks.map(\.plannedKm).max() ?? 0
   if peak < 0.9 * context.level.peakWeeklyKm {
-    let structural = fullWeeks.filter { $0.phase == .peak || $0.phase == .build }.contains { $0.cappedByLong }
+    let buildWeeks = fullWeeks.filter { $0.phase == .peak || $0.phase == .build }
+    let structural = buildWeeks.contains { $0.cappedByLong }
+    let byMinutes = buildWeeks.contains { $0.cappedByMinutes }
     warnings.append(
       "the plan peaks at \(units.format(peak)) a week, under the \(units.format(context.level.peakWeeklyKm)) "
         + "typical for this goal: "
-        + (structural
-          ? "with \(context.runs) runs a week the other runs cannot carry more while the long run stays a third longer "
-            + "than each of them; more runs a week would allow it"
-          : "the 10 % ramp from \(units.format(context.currentKm)) needs more weeks"))
+        + (byMinutes
+          ? "with \(context.runs) runs a week each run but the long run lasts at most "
+            + "\(Int(context.base.weekStructure.otherRunMaxMinutesAtFewRuns ?? 0)) minutes "
+            + "(\(units.format(context.otherRunCapKm))); more runs a week would carry more"
+          : structural
+            ? "with \(context.runs) runs a week the other runs cannot carry more while the long run stays a third "
+              + "longer than each of them; more runs a week would allow it"
+            : "the 10 % ramp from \(units.format(context.currentKm)) needs more weeks"))
   }
   if let eve = runDaysEveWarning(weeks, context: context) { warnings.append(eve) }
   if let fewer = fewerRunsWarning(weeks, context: context) { warnings.append(fewer) }

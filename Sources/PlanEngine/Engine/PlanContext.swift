@@ -39,6 +39,9 @@ struct PlanContext: Sendable {
   /// The longest recovery run: `weekStructure.recoveryMaxMinutes` at easy pace, rounded down to half kilometres
   /// (never under the minimum run).
   let recoveryMaxKm: Double
+  /// The longest any run but the long run may be (`weekStructure.otherRunMaxMinutesAtFewRuns` at easy pace, at few
+  /// runs a week, never under the runner's current other runs); infinity when no cap applies.
+  let otherRunCapKm: Double
   /// The distance's extended taper is in use.
   let usesExtendedTaper: Bool
   /// The long run the race needs: the distance's shortest useful long run, at most the low end of the level's peak
@@ -206,6 +209,14 @@ struct PlanContext: Sendable {
         floorTenth(peakLongTargetKm / rules.base.longRun.minRatioToOtherRuns)))
     recoveryMaxKm = max(
       minRunKm, floorHalf(paces.pace(.easy).kilometers(inMinutes: rules.base.weekStructure.recoveryMaxMinutes)))
+    if let minutes = rules.base.weekStructure.otherRunMaxMinutesAtFewRuns,
+      runs <= rules.base.weekStructure.fewRunsAtMost
+    {
+      let current = (current - longest) / Double(max(1, runs - 1))
+      otherRunCapKm = max(minRunKm, floorHalf(paces.pace(.easy).kilometers(inMinutes: minutes)), floorHalf(current))
+    } else {
+      otherRunCapKm = .infinity
+    }
     // The time cap's warning names the weeks it holds: longRunByTimeWarnings, once the plan is shaped.
 
     let template = (rules.base.weeklyPatterns.first { $0.runs == runs }?.days ?? []).sorted { $0.offset < $1.offset }

@@ -62,6 +62,8 @@ struct WeekDraft: Sendable {
 
   /// Easy runs were held down to stay a third shorter than the long run (the week could not reach its target).
   var cappedByLong = false
+  /// Easy runs were held to `weekStructure.otherRunMaxMinutesAtFewRuns` (the week could not reach its target).
+  var cappedByMinutes = false
   /// The slot whose easy run is the week's medium-long run (`weekStructure.mediumLong`).
   var mediumLongSlot: String?
   /// Recovery runs were held to `weekStructure.recoveryMaxMinutes` (their share went to other days).

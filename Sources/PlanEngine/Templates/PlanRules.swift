@@ -260,6 +260,9 @@ public struct WeekStructureRules: Sendable, Codable, Hashable {
   public var mediumLong: MediumLongRules
   /// The longest recovery run (the day after the long run), minutes at easy pace.
   public var recoveryMaxMinutes: Double
+  /// At `fewRunsAtMost` runs a week or fewer, the longest any run but the long run may be, minutes at easy pace
+  /// (unless the runner's current week needs more); nil: no such cap.
+  public var otherRunMaxMinutesAtFewRuns: Double?
   /// Race week.
   public var raceWeek: RaceWeekRules
 }

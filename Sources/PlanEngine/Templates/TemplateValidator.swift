@@ -125,6 +125,9 @@ struct TemplateValidator {
     try number(medium.minKm, "weekStructure.mediumLong.minKm", in: 0...40, "km")
     try number(medium.othersAtLeastOfIt, "weekStructure.mediumLong.othersAtLeastOfIt", in: 0...1, "a share of it")
     try number(structure.recoveryMaxMinutes, "weekStructure.recoveryMaxMinutes", in: 20...120, "minutes")
+    if let minutes = structure.otherRunMaxMinutesAtFewRuns {
+      try number(minutes, "weekStructure.otherRunMaxMinutesAtFewRuns", in: 45...240, "minutes")
+    }
     let race = structure.raceWeek
     try number(race.maxRunOfRace, "weekStructure.raceWeek.maxRunOfRace", in: 0.1...1, "a share of the race distance")
     try number(race.maxRunKm, "weekStructure.raceWeek.maxRunKm", in: 2...30, "km")

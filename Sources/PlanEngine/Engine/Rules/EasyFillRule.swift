@@ -15,7 +15,10 @@ import RunningCore
 enum EasyFillRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let minRun = week.minRunKm
-    let maxOther = max(minRun, floorTenth(week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)))
+    let byLong = floorTenth(week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns))
+    // At few runs a week, no run but the long run is over `otherRunMaxMinutesAtFewRuns` (race week has its own caps).
+    let byMinutes = week.phase == .race ? Double.infinity : context.otherRunCapKm
+    let maxOther = max(minRun, min(byLong, byMinutes))
     let raceDate = context.goal.timeline.raceDate
     let structure = context.base.weekStructure
     let longDate = week.longKm == nil ? nil : week.slots.first { $0.role == .long }?.date
@@ -23,6 +26,7 @@ enum EasyFillRule: WeekRule {
     week.eveRest = week.eveMovedTo != nil
     week.eveAtMinimum = false
     week.raisedToMinimum = false
+    week.cappedByMinutes = false
 
     var fillSlots: [DaySlot] = []
     var caps: [Double] = []
@@ -142,7 +146,9 @@ enum EasyFillRule: WeekRule {
     var kms: [Double] = []
     for index in fillSlots.indices {
       let share = capped[index] ? caps[index] : (openWeight > 0 ? max(0, pool) * weights[index] / openWeight : 0)
-      if capped[index] && caps[index] >= maxOther && openWeight == 0 { cappedByLong = true }
+      if capped[index] && caps[index] >= maxOther && openWeight == 0 {
+        if byMinutes < byLong { week.cappedByMinutes = true } else { cappedByLong = true }
+      }
       shares.append(share)
       // Runs held at their cap keep their tenths; the rest come in half kilometres.
       var km = capped[index] ? caps[index] : floorHalf(share)

@@ -165,6 +165,13 @@ enum ExplainRule: WeekRule {
         "Easy runs capped at \(units.format(cap)) so the long run stays a third longer than any other run; "
           + "the week comes out under its target")
     }
+    if week.cappedByMinutes, planned < round1(week.targetKm) - 0.05,
+      let minutes = context.base.weekStructure.otherRunMaxMinutesAtFewRuns
+    {
+      lines.append(
+        "Easy runs capped at \(units.format(context.otherRunCapKm)), \(Int(minutes)) minutes at easy pace at "
+          + "\(context.runs) runs a week; the week comes out under its target")
+    }
     let structureRules = context.base.weekStructure
     if let long = week.longKm, let medium = week.mediumLong(minKm: structureRules.mediumLong.minKm) {
       lines.append(
