@@ -88,26 +88,28 @@ public func makePlan(
 /// `explain: false` leaves out the weeks' "why" lines (``ExplainRule``, the costliest rule): a shaping that may be thrown
 /// away (a first shaping, a layout tried) is explained only once chosen, by ``explainWeeks(_:context:)``.
 func shapeWeeks(context: PlanContext, fromWeek: Int = 1, explain: Bool = true) -> [WeekDraft] {
-  var drafts: [WeekDraft] = []
-  var history: [WeekSummary] = []
-  drafts.reserveCapacity(context.phases.count)
-  history.reserveCapacity(context.phases.count)
-  for (index, phase) in context.phases.enumerated() where index + 1 >= fromWeek {
-    let start = context.goal.timeline.start.adding(days: 7 * index)
-    var week = WeekDraft(
-      number: index + 1, phase: phase, start: start,
-      slots: daySlots(weekStart: start, phase: phase, context: context))
+  eachWeek(context: context, fromWeek: fromWeek) { week, history in
     shapeWeek(&week, context: context, history: history, explain: explain)
-    history.append(WeekSummary(week))
-    drafts.append(week)
+    return WeekSummary(week)
   }
-  return drafts
 }
 
 /// A sketch of the weeks: only their volume and long run (``VolumeRule``, ``LongRunRule``), each week taken to hold
 /// its target. Enough to lay out the peak long runs at a fraction of a full shaping's cost; the shaping with the
 /// layout then finds where a week falls short, and the layout follows it (``layOutWeeks(context:fromWeek:)``).
 func sketchWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
+  eachWeek(context: context, fromWeek: fromWeek) { week, history in
+    VolumeRule.apply(to: &week, context: context, history: history)
+    LongRunRule.apply(to: &week, context: context, history: history)
+    return WeekSummary(sketch: week)
+  }
+}
+
+/// The weeks from `fromWeek` on, each laid on its dates and given to `shape` with the summaries of the weeks before
+/// it; `shape` returns the week's summary for the weeks after.
+private func eachWeek(
+  context: PlanContext, fromWeek: Int, _ shape: (inout WeekDraft, [WeekSummary]) -> WeekSummary
+) -> [WeekDraft] {
   var drafts: [WeekDraft] = []
   var history: [WeekSummary] = []
   drafts.reserveCapacity(context.phases.count)
@@ -117,9 +119,7 @@ func sketchWeeks(context: PlanContext, fromWeek: Int = 1) -> [WeekDraft] {
     var week = WeekDraft(
       number: index + 1, phase: phase, start: start,
       slots: daySlots(weekStart: start, phase: phase, context: context))
-    VolumeRule.apply(to: &week, context: context, history: history)
-    LongRunRule.apply(to: &week, context: context, history: history)
-    history.append(WeekSummary(sketch: week))
+    history.append(shape(&week, history))
     drafts.append(week)
   }
   return drafts

@@ -97,7 +97,7 @@ struct PlanContext: Sendable {
     // shortest plan (a coach prepends base building: a 24-week marathon from 12 km a week).
     let baseWeeks = distance.requirements.map {
       PlanContext.weeksToBuild(
-        from: current, longest: longest, to: $0, rules: rules.base, level: goal.level)
+        from: current, longest: longest, runs: runs, to: $0, rules: rules.base, level: goal.level)
     }
     if let requirements = distance.requirements, let baseWeeks,
       goal.timeline.weeks >= baseWeeks + distance.minimumWeeks[goal.level].absolute
@@ -212,8 +212,9 @@ struct PlanContext: Sendable {
     if let minutes = rules.base.weekStructure.otherRunMaxMinutesAtFewRuns,
       runs <= rules.base.weekStructure.fewRunsAtMost
     {
-      let current = (current - longest) / Double(max(1, runs - 1))
-      otherRunCapKm = max(minRunKm, floorHalf(paces.pace(.easy).kilometers(inMinutes: minutes)), floorHalf(current))
+      let currentOtherRunKm = (current - longest) / Double(max(1, runs - 1))
+      otherRunCapKm = max(
+        minRunKm, floorHalf(paces.pace(.easy).kilometers(inMinutes: minutes)), floorHalf(currentOtherRunKm))
     } else {
       otherRunCapKm = .infinity
     }
@@ -239,16 +240,16 @@ struct PlanContext: Sendable {
   }
 
   /// The weeks that bring a runner from `current` km a week and a longest run of `longest` km to the distance's
-  /// starting requirements: the ramp's steps (at most min(10 %, 1.6 km × 3 runs) a week) and the spike guard's (+10 %
-  /// a week) with the level's cut-back weeks between them; 0 when the runner meets them.
+  /// starting requirements: the ramp's steps (at most min(10 %, 1.6 km × runs) a week, as ``VolumeRule`` ramps) and the
+  /// spike guard's (+10 % a week) with the level's cut-back weeks between them; 0 when the runner meets them.
   static func weeksToBuild(
-    from current: Double, longest: Double, to requirements: Requirements, rules: BaseRules, level: Level
+    from current: Double, longest: Double, runs: Int, to requirements: Requirements, rules: BaseRules, level: Level
   ) -> Int {
     var volume = current
     var long = longest
     var steps = 0
     while (volume < requirements.minWeeklyKm - 1e-9 || long < requirements.minLongestRunKm - 1e-9) && steps < 60 {
-      volume += min(rules.volume.maxIncreasePercent / 100 * volume, rules.volume.maxIncreaseKmPerRun * 3)
+      volume += min(rules.volume.maxIncreasePercent / 100 * volume, rules.volume.maxIncreaseKmPerRun * Double(runs))
       long *= rules.longRun.spikeFactor
       steps += 1
     }
