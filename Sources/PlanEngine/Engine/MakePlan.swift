@@ -116,9 +116,7 @@ private func eachWeek(
   history.reserveCapacity(context.phases.count)
   for (index, phase) in context.phases.enumerated() where index + 1 >= fromWeek {
     let start = context.goal.timeline.start.adding(days: 7 * index)
-    var week = WeekDraft(
-      number: index + 1, phase: phase, start: start,
-      slots: daySlots(weekStart: start, phase: phase, context: context))
+    var week = WeekDraft(number: index + 1, phase: phase, start: start, slots: context.weekSlots[index])
     history.append(shape(&week, history))
     drafts.append(week)
   }
