@@ -65,7 +65,9 @@ while let argument = arguments.next() {
   case "--plans-only": plansOnly = true
   default:
     FileHandle.standardError.write(
-      Data("usage: runmate-bench [--templates DIR] [--rounds N] [--export-plans N] [--gpx-points N] [--plans-only]\n".utf8))
+      Data(
+        "usage: runmate-bench [--templates DIR] [--rounds N] [--export-plans N] [--gpx-points N] [--plans-only]\n".utf8)
+    )
     exit(64)
   }
 }
