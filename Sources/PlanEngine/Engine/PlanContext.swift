@@ -52,6 +52,9 @@ struct PlanContext: Sendable {
   var warnings: [String] = []
   /// Peak and step-back long runs and long-run variants (half, marathon), from a first shaping of the plan.
   var longRunLayout: LongRunLayout?
+  /// Return weeks after a break (a replan): week number → share of `currentKm` (the volume before the break) the week
+  /// runs at; their long runs take the same share of the last long run (``VolumeRule``, ``LongRunRule``).
+  var comeback: [Int: Double] = [:]
   /// Each week's days on their dates (``daySlots(weekStart:phase:context:)``), laid once for every shaping.
   private(set) var weekSlots: [[DaySlot]] = []
 

@@ -133,6 +133,8 @@ enum VolumeReason: Sendable, Hashable {
   case cutback(previous: String, previousKm: Double, every: Int)
   /// A taper or race week at a share of the peak.
   case taper(fraction: Double, peakKm: Double)
+  /// A return week after a break (a replan): a share of the volume before it.
+  case comeback(share: Double, fromKm: Double)
 }
 
 /// What set a week's long run.
@@ -141,6 +143,8 @@ enum LongReason: Sendable, Hashable {
   case limit(km: Double, reason: String)
   case cutback
   case taper(fraction: Double, peakLongKm: Double)
+  /// A return week's long run: a share of the last long run before the break.
+  case comeback(share: Double, fromKm: Double)
 }
 
 /// What the rules need to know of a finished week: small, so that passing the history around copies little.
