@@ -23,21 +23,20 @@ struct ReplanCommand: ParsableCommand {
 
   @Option(name: .long, help: ArgumentHelp("Days with no running, e.g. 2027-02-01..2027-02-07.", valueName: "dates"))
   var pause: String?
-  @Option(
-    name: .long,
-    help: ArgumentHelp(
-      "Why you paused: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"))
-  var reason: BreakReason = .illness
   @Flag(name: .long, help: "Save the rebuilt plan (without it, only show the changes).")
   var apply = false
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
-  @OptionGroup var templates: TemplateOptions
-  @OptionGroup var database: DatabaseOptions
-  @OptionGroup var clock: ClockOptions
+  @OptionGroup var options: ReplanOptions
 
   func run() throws {
     let pauseRange = try pause.map { text throws in try SettingValues.dateRange(text, option: "--pause") }
+    try ReplanCommand.replan(pause: pauseRange, apply: apply, options: options)
+  }
+
+  /// Replans (with `pause`, saved with the schedule when applied), prints the changes, saves them with `apply`.
+  static func replan(pause pauseRange: ClosedRange<CivilDate>?, apply: Bool, options: ReplanOptions) throws {
+    let (reason, plan, templates, database, clock) = (
+      options.reason, options.plan, options.templates, options.database, options.clock
+    )
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
@@ -47,19 +46,55 @@ struct ReplanCommand: ParsableCommand {
       now: try clock.instant())
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: state.units).lines
     let result = proposal.replan
-    if apply && result.workoutChanges.isEmpty {
+    if apply && result.workoutChanges.isEmpty && pauseRange == nil {
       lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
     } else if apply {
       // Saved with its dated workouts (the plan's settings kept) in one transaction.
       _ = try db.savePlan(
         result.plan, name: saved.name, activate: saved.active,
-        schedule: (state.stored, proposal.datedWorkouts))
+        schedule: (pauseRange == nil ? state.stored : proposal.settings, proposal.datedWorkouts))
       lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     } else if !result.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")
     }
     try writeText(lines.joined(separator: "\n") + "\n")
   }
+}
+
+/// `runmate pause FROM..TO [--reason ill|injury|travel]`: `replan --pause FROM..TO --apply`, the pause saved with the
+/// schedule so every later replan, export and feed keeps its days free.
+struct PauseCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pause",
+    abstract: "Pause training (ill, injured, away): the days stay free, the plan brings you back, and it is saved.",
+    discussion: """
+      Examples:
+        runmate pause 2027-02-01..2027-02-07           # ill: two easier weeks
+        runmate pause 2027-02-01..2027-02-04 --reason travel
+        runmate export --out plan.ics                  # new calendar
+      """)
+
+  @Argument(help: ArgumentHelp("The days with no running, e.g. 2027-02-01..2027-02-07 or one day.", valueName: "dates"))
+  var dates: String
+  @OptionGroup var options: ReplanOptions
+
+  func run() throws {
+    try ReplanCommand.replan(pause: try SettingValues.dateRange(dates, option: "dates"), apply: true, options: options)
+  }
+}
+
+/// The options `replan` and `pause` share: the pause's reason, the plan, templates, database and clock.
+struct ReplanOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Why you pause: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"))
+  var reason: BreakReason = .illness
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @OptionGroup var templates: TemplateOptions
+  @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
 }
 
 /// What `replan` prints: the basis, the weeks whose volume changes, each workout that changes in the words of
