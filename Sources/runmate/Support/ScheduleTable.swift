@@ -21,13 +21,14 @@ struct ScheduleTable {
       for item in week.workouts {
         let when = item.time.map { $0.description } ?? "all day"
         let moved = item.plannedDate.map { " (plan: \($0.shortLabel))" } ?? ""
-        lines.append("  \(pad(item.workout.date.shortLabel, 11)) \(pad(when, 7)) \(item.workout.title)\(moved)")
+        lines.append(
+          "  \(pad(item.workout.date.shortLabel, 11)) \(pad(when, 7)) \(item.workout.title(in: units))\(moved)")
       }
     }
     if !schedule.notes.isEmpty {
       lines.append("")
       lines.append("Notes:")
-      for note in schedule.notes { lines.append("  \(note.kind.rawValue): \(note.text)") }
+      for note in schedule.notes { lines.append("  \(note.kind.rawValue): \(units.relabel(note.text))") }
     }
     return lines.joined(separator: "\n") + "\n"
   }
