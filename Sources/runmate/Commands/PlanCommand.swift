@@ -76,7 +76,7 @@ struct PlanCommand: ParsableCommand {
       writeStandardError(
         "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
           + "it is the active plan")
-      for line in noteLines(scheduled.notes, runDays: settings.runDays) { writeStandardError(line) }
+      for line in noteLines(scheduled.notes, runDays: settings.runDays, units: units) { writeStandardError(line) }
     }
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(plan))

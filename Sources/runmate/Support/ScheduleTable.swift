@@ -35,9 +35,10 @@ struct ScheduleTable {
 }
 
 /// The scheduler's notes for standard error after `plan --save` or `export`: each drop, conflict and move for busy
-/// time or a blackout, and the moves onto the run days counted in one line (`runmate schedule` lists each).
-func noteLines(_ notes: [ScheduleNote], runDays: [Weekday]?) -> [String] {
-  var lines = notes.filter { !$0.toRunDay }.map { "\($0.kind.rawValue): \(terminalSafe($0.text))" }
+/// time or a blackout, and the moves onto the run days counted in one line (`runmate schedule` lists each); workout
+/// titles in `units`.
+func noteLines(_ notes: [ScheduleNote], runDays: [Weekday]?, units: DistanceUnit) -> [String] {
+  var lines = notes.filter { !$0.toRunDay }.map { "\($0.kind.rawValue): \(terminalSafe(units.relabel($0.text)))" }
   let toRunDays = notes.filter(\.toRunDay).count
   if toRunDays > 0, let runDays {
     let workouts = toRunDays == 1 ? "1 workout" : "\(toRunDays) workouts"
