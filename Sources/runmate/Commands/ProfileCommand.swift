@@ -57,10 +57,7 @@ struct ProfileFields: ParsableArguments {
     if let restingHR { p.restingHeartRate = restingHR }
     if let maxHR { p.maxHeartRate = maxHR }
     if let units {
-      guard let unit = DistanceUnit(rawValue: units.lowercased()) else {
-        throw CLIError.invalidOption(option: "--units", value: units, allowed: "km, mi", suggestion: nil)
-      }
-      p.units = unit
+      p.units = try OptionValues.unit(units, option: "--units")
     }
     if let timeZone {
       try checkedTimeZone(timeZone)

@@ -44,7 +44,8 @@ struct ReplanCommand: ParsableCommand {
       completions: try db.completions(), today: try clock.today(),
       pause: pauseRange, reason: reason, rules: try templates.loadRules(), db: db,
       now: try clock.instant())
-    var lines = ReplanReport(name: saved.name, proposal: proposal, units: state.units).lines
+    let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
+    var lines = ReplanReport(name: saved.name, proposal: proposal, units: units).lines
     let result = proposal.replan
     if apply && result.workoutChanges.isEmpty && pauseRange == nil {
       lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
@@ -98,7 +99,7 @@ struct ReplanOptions: ParsableArguments {
 }
 
 /// What `replan` prints: the basis, the weeks whose volume changes, each workout that changes in the words of
-/// `export --diff`, and what the next export will do to the calendar last exported.
+/// `export --diff`, and what the next export will do to the calendar last exported; every distance in `units`.
 struct ReplanReport {
   let name: String
   let proposal: ReplanProposal
@@ -106,18 +107,18 @@ struct ReplanReport {
 
   var lines: [String] {
     let result = proposal.replan
-    var lines = ["Replan of '\(terminalSafe(name))' from \(result.basis)"]
+    var lines = ["Replan of '\(terminalSafe(name))' from \(units.relabel(result.basis))"]
     if result.changes.isEmpty { lines.append("No change.") }
     for change in result.changes where units.format(change.beforeKm) != units.format(change.afterKm) {
       lines.append(
-        "W\(change.number): \(oneDecimal(change.beforeKm / units.kilometers)) → \(units.format(change.afterKm))")
+        "W\(change.number): \(units.number(change.beforeKm)) → \(units.format(change.afterKm))")
     }
     let order: [WorkoutChangeKind] = [.moved, .changed, .cancelled, .added]
     for kind in order {
       for change in result.workoutChanges where change.kind == kind {
         let day = (change.newDate ?? change.oldDate)?.shortLabel ?? ""
-        let what =
-          kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? "")
+        let what = units.relabel(
+          kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? ""))
         lines.append(
           "\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) W\(change.week) \(day): \(what)")
       }

@@ -186,11 +186,13 @@ struct OutputOptions: ParsableArguments {
     completion: Completions.units)
   var units: String?
 
-  func unit(default fallback: DistanceUnit? = nil) throws -> DistanceUnit {
-    guard let units else { return fallback ?? .km }
-    guard let unit = DistanceUnit(rawValue: units.lowercased()) else {
-      throw CLIError.invalidOption(option: "--units", value: units, allowed: "km, mi", suggestion: nil)
-    }
-    return unit
+  /// The unit of tables and text by the one rule (``DistanceUnit/display(chosen:profile:plan:)``): `--units`,
+  /// else the profile's, else the plan's saved one, else km.
+  func unit(profile: DistanceUnit?, plan: DistanceUnit? = nil) throws -> DistanceUnit {
+    DistanceUnit.display(chosen: try chosenUnit(), profile: profile, plan: plan)
   }
+
+  /// `--units` as given; nil when not given.
+  func chosenUnit() throws -> DistanceUnit? { try units.map { try OptionValues.unit($0, option: "--units") } }
+
 }
