@@ -258,13 +258,19 @@ public func replan(
   do {
     rebuilt = try makePlan(
       goal: goal, rules: rules, units: units, fromWeek: firstRebuilt + 1, extendedTaper: extended,
-      comeback: comeback)
+      comeback: comeback,
+      priorLongestKm: comeback.isEmpty
+        ? []
+        : priorLongestRuns(
+          plan, completions: completions, before: firstRebuilt, today: today,
+          weeks: rules.base.longRun.spikeLookbackWeeks))
   } catch {
     throw .cannotRebuild(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, raceDate: race)
   }
   // Rejoin the original build where the rebuilt weeks reach it: from there on the weeks stay exactly as they were.
   let rejoin = rejoinIndex(
-    old: plan, rebuilt: rebuilt, from: firstRebuilt + max(1, comeback.count), lookback: ReplanRules.lookbackWeeks)
+    old: plan, rebuilt: rebuilt, firstRebuilt: firstRebuilt, from: firstRebuilt + max(1, comeback.count),
+    lookback: ReplanRules.lookbackWeeks, rules: rules)
 
   // The rebuilt weeks keep the old plan's ids (plan id, week, slot), so saved matches and calendar UIDs stay.
   var weeks = Array(plan.weeks.prefix(firstRebuilt))
@@ -403,16 +409,47 @@ func replanCourse(
       + "(judged from \(fitness.volumeBasis))")
 }
 
+/// The longest run of each of the `weeks` weeks before the week at `index`, most recent last, for the spike guard
+/// across a replan's seam, as the plan shows those weeks (what the linter judges): the longest run logged or planned
+/// in a week of the plan (the days from today on as planned), the longest recent run the plan started from before it.
+func priorLongestRuns(_ plan: Plan, completions: [Completion], before index: Int, today: CivilDate, weeks: Int)
+  -> [Double]
+{
+  guard let first = plan.weeks.first?.start else { return [] }
+  let start = first.adding(days: 7 * index)
+  return (1...max(1, weeks)).reversed().map { back in
+    let weekStart = start.adding(days: -7 * back)
+    let days = weekStart...weekStart.adding(days: 6)
+    let logged = completions.filter { days.contains($0.date) && $0.date < today }.map(\.distanceKm).max() ?? 0
+    guard let week = plan.weeks.first(where: { $0.start == weekStart }) else {
+      return max(logged, plan.goal.longestRecentRunKm)
+    }
+    let planned = week.workouts.filter { $0.kind.isRun && $0.kind != .race }.map(\.distanceKm).max() ?? 0
+    return max(logged, planned)
+  }
+}
+
 /// The first week (index) from which the original plan's weeks can stand unchanged after a rebuild: they are of the
-/// same phase, and for `lookback` weeks (the spike guard's look-back) hold no more volume and no longer a run than
-/// the rebuilt weeks (within ``ReplanRules/rejoinTolerance``: a taper from a peak 0.1 km lower is the same taper),
-/// which keep every guard from what was run; nil when the rebuild never reaches them.
-func rejoinIndex(old: Plan, rebuilt: Plan, from first: Int, lookback: Int) -> Int? {
+/// same phase, for `lookback` weeks (the spike guard's look-back) hold no more volume and no longer a run than the
+/// rebuilt weeks (within ``ReplanRules/rejoinTolerance``: a taper from a peak 0.1 km lower is the same taper), and
+/// the plan spliced there breaks no rule of the linter that neither the original nor the rebuilt plan breaks (the
+/// ramp and the spike guard across the seam); nil when the rebuild never reaches them.
+func rejoinIndex(
+  old: Plan, rebuilt: Plan, firstRebuilt: Int, from first: Int, lookback: Int, rules: PlanRules
+) -> Int? {
   let byNumber = Dictionary(rebuilt.weeks.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
   func longest(_ week: Week) -> Double {
     week.workouts.filter { $0.kind.isRun && $0.kind != .race }.map(\.distanceKm).max() ?? 0
   }
   guard first < old.weeks.count else { return nil }
+  let prefix = Array(old.weeks.prefix(firstRebuilt))
+  let rebuiltWeeks = old.weeks.indices.dropFirst(firstRebuilt).compactMap { byNumber[$0 + 1] }
+  func findings(_ weeks: [Week]) -> Set<String> {
+    var spliced = old
+    spliced.weeks = weeks
+    return Set(lint(LintPlan(spliced), rules: rules).filter { $0.week > firstRebuilt }.map { "\($0.week) \($0.rule)" })
+  }
+  let known = findings(old.weeks).union(findings(prefix + rebuiltWeeks))
   for start in first..<old.weeks.count {
     let span = start..<min(start + lookback, old.weeks.count)
     let fits = span.allSatisfy { index in
@@ -422,7 +459,9 @@ func rejoinIndex(old: Plan, rebuilt: Plan, from first: Int, lookback: Int) -> In
       return was.phase == new.phase && was.cutback == new.cutback && was.plannedKm <= slack(new.plannedKm)
         && longest(was) <= slack(longest(new))
     }
-    if fits { return start }
+    guard fits else { continue }
+    let spliced = prefix + rebuiltWeeks.prefix(start - firstRebuilt) + old.weeks.suffix(from: start)
+    if findings(spliced).isSubset(of: known) { return start }
   }
   return nil
 }

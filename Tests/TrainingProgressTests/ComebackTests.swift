@@ -137,3 +137,40 @@ import TrainingProgress
     #expect(kept(peak(new), peak(plan)), "\(result.basis)")
   }
 }
+
+/// Replan after any break keeps the plan's invariants, judged by the same linter that judges any plan: no finding in
+/// the replanned weeks that the original plan did not have (the ramp against the last full week, the spike guard,
+/// the cut-back rhythm, the taper, the shape of each week), the past untouched, the race pinned.
+@Suite struct ComebackPropertyTests {
+  static let cases: [(RaceDistance, Level, Int)] = [
+    (.fiveK, .beginner, 10), (.tenK, .intermediate, 12), (.half, .intermediate, 14), (.half, .advanced, 16),
+    (.marathon, .intermediate, 18),
+  ]
+
+  @Test(arguments: cases)
+  func everyBreakKeepsTheLinterQuiet(distance: RaceDistance, level: Level, weeks: Int) throws {
+    let plan = try makePlan(goal: goal(distance, level, weeks: weeks), rules: repositoryRules)
+    let before = Set(lint(LintPlan(plan), rules: repositoryRules).map { "\($0.week) \($0.rule)" })
+    for broken in 1..<(weeks - 2) {
+      let today = plan.weeks[broken].start
+      let week = plan.weeks[broken - 1]
+      let sick = week.start...week.start.adding(days: 6)
+      let asPlanned = plan.workouts.filter { $0.date < today && !sick.contains($0.date) }.map {
+        Completion(
+          date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
+          workoutID: $0.id)
+      }
+      for (label, pause) in [("missed", nil), ("ill", sick)] as [(String, ClosedRange<CivilDate>?)] {
+        let result = try replan(plan, completions: asPlanned, today: today, pause: pause, rules: repositoryRules)
+        let new = result.plan
+        let name = "\(distance.rawValue) \(level.rawValue) \(weeks) wk, week \(broken) \(label)"
+        #expect(new.workouts.filter { $0.date < today } == plan.workouts.filter { $0.date < today }, "\(name)")
+        #expect(new.workouts.last?.date == plan.goal.raceDate && new.workouts.last?.kind == .race, "\(name)")
+        let findings = lint(LintPlan(new), rules: repositoryRules).filter {
+          $0.week > broken && !before.contains("\($0.week) \($0.rule)")
+        }
+        #expect(findings.isEmpty, "\(name): \(findings.map(\.line)) — \(result.basis)")
+      }
+    }
+  }
+}

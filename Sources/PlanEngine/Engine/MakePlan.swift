@@ -25,10 +25,12 @@ import RunningCore
 ///     return weeks at these shares of `goal.currentWeeklyKm` (the volume before the break), their long runs at the
 ///     same shares of the last long run, with no quality session under the cut-back share; the weeks after continue
 ///     from the volume before the break, as after a cut-back week.
+///   - priorLongestKm: a replan: the longest run of each week before `fromWeek` (most recent last), for the spike
+///     guard's look-back across the seam; empty: `goal.longestRecentRunKm` stands for them.
 /// - Throws: ``PlanError`` when the goal is impossible or unsafe, with what is allowed and a suggestion.
 public func makePlan(
   goal: Goal, rules: PlanRules, units: DistanceUnit = .km, fromWeek: Int = 1,
-  extendedTaper: Bool? = nil, comeback: [Double] = []
+  extendedTaper: Bool? = nil, comeback: [Double] = [], priorLongestKm: [Double] = []
 ) throws(PlanError) -> Plan {
   var context = try PlanContext(goal: goal, rules: rules, units: units, extendedTaper: extendedTaper)
   guard (1...context.weeks).contains(fromWeek) else {
@@ -44,6 +46,7 @@ public func makePlan(
     return weeks
   }
   context.comeback = returnWeeks(context.phases)
+  context.priorLongestKm = priorLongestKm
   var (drafts, marked) = layOutWeeks(context: context, fromWeek: fromWeek)
   // The extended taper depends on the peak the plan reaches, known only once it is built: build again when
   // the first guess (from the peak target) was wrong.
@@ -57,6 +60,7 @@ public func makePlan(
         goal: goal, rules: rules, units: units,
         extendedTaper: peak(drafts) > extended.abovePeakKm)
       retry.comeback = returnWeeks(retry.phases)
+      retry.priorLongestKm = priorLongestKm
       let retried = layOutWeeks(context: retry, fromWeek: fromWeek)
       if (peak(retried.drafts) > extended.abovePeakKm) == retry.usesExtendedTaper {
         context = retry

@@ -55,6 +55,9 @@ struct PlanContext: Sendable {
   /// Return weeks after a break (a replan): week number → share of `currentKm` (the volume before the break) the week
   /// runs at; their long runs take the same share of the last long run (``VolumeRule``, ``LongRunRule``).
   var comeback: [Int: Double] = [:]
+  /// A replan: the longest run of each week before the first week built, most recent last, for the spike guard's
+  /// look-back across the seam; empty: the runner's longest recent run stands for them.
+  var priorLongestKm: [Double] = []
   /// Each week's days on their dates (``daySlots(weekStart:phase:context:)``), laid once for every shaping.
   private(set) var weekSlots: [[DaySlot]] = []
 

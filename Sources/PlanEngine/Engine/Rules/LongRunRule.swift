@@ -13,9 +13,11 @@ enum LongRunRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let units = context.units
     let rules = context.base.longRun
+    let prior = context.priorLongestKm.isEmpty ? [context.longestKm] : context.priorLongestKm
     let lookback =
       history.suffix(rules.spikeLookbackWeeks).map(\.maxRunKm)
-      + (history.count < rules.spikeLookbackWeeks ? [context.longestKm] : [])
+      + (history.count < rules.spikeLookbackWeeks
+        ? Array(prior.suffix(rules.spikeLookbackWeeks - history.count)) : [])
     let longestRecent = lookback.max() ?? context.longestKm
     let spikeLimit = rules.spikeFactor * longestRecent
     let volumeCap = context.longRunCap(volumeKm: week.targetKm, phase: week.phase)

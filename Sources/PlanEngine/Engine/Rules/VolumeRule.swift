@@ -32,7 +32,11 @@ enum VolumeRule: WeekRule {
     // continues from the volume before the break).
     if let share = context.comeback[week.number] {
       week.cutback = true
-      week.targetKm = share * context.currentKm
+      // Never under the smallest week of three runs (the shortest run twice, and the long run a third longer than
+      // it), nor over the volume before the break.
+      let volume = context.base.volume
+      let smallest = ((volume.minRunKm * (2 + context.base.longRun.minRatioToOtherRuns)) * 10).rounded(.up) / 10 + 0.1
+      week.targetKm = min(context.currentKm, max(share * context.currentKm, smallest))
       week.ceilingKm = week.targetKm
       week.volumeReason = .comeback(share: share, fromKm: context.currentKm)
       return
