@@ -143,7 +143,10 @@ import Testing
       ["log", "tody", "--distance", "5"],
       environment: ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path])
     #expect(result.status == 64)
-    #expect(result.stderr == "runmate: DATE: 'tody' is not valid, allowed is a date YYYY-MM-DD\n")
+    #expect(
+      result.stderr
+        == "runmate: DATE: 'tody' is not valid, allowed is a date YYYY-MM-DD, or today, tomorrow, yesterday, a weekday "
+        + "(sunday, next sunday, last monday), in 3 weeks, 2 days ago (e.g. 'last sunday') (did you mean 'today'?)\n")
   }
 
   // MARK: Help and man page

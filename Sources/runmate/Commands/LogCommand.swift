@@ -26,7 +26,7 @@ struct LogCommand: ParsableCommand {
   struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Log a completed run (the default).")
 
-    @Argument(help: "The day (YYYY-MM-DD; default: today).") var date: String?
+    @Argument(help: "The day: YYYY-MM-DD, yesterday, 'last sunday', '2 days ago' (default: today).") var date: String?
     @Option(name: .long, help: ArgumentHelp("Distance: 8.2km, 5mi, or km by default.", valueName: "distance"))
     var distance: String?
     @Option(name: .long, help: ArgumentHelp("Time: h:mm:ss or mm:ss.", valueName: "time")) var time: String?
@@ -107,13 +107,7 @@ struct LogCommand: ParsableCommand {
     }
 
     func parsedCompletion(today: CivilDate) throws -> Completion {
-      let day =
-        try date.map { text throws -> CivilDate in
-          guard let parsed = CivilDate(iso: text) else {
-            throw CLIError.invalidOption(option: "DATE", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
-          }
-          return parsed
-        } ?? today
+      let day = try date.map { try SettingValues.spokenDate($0, option: "DATE", today: today) } ?? today
       guard day <= today else {
         throw CLIError.invalidOption(
           option: "DATE", value: day.description,
@@ -143,14 +137,7 @@ struct LogCommand: ParsableCommand {
             + "(this is \(Pace(secondsPerKilometer: pace).formatted())); check --distance and --time",
           suggestion: nil)
       }
-      let workoutKind = try kind.map { text throws -> WorkoutKind in
-        guard let parsed = WorkoutKind(rawValue: text.lowercased()) else {
-          throw CLIError.invalidOption(
-            option: "--kind", value: text,
-            allowed: WorkoutKind.allCases.map(\.rawValue).joined(separator: ", "), suggestion: nil)
-        }
-        return parsed
-      }
+      let workoutKind = try kind.map { try SettingValues.workoutKind($0) }
       if let rpe, !(1...10).contains(rpe) {
         throw CLIError.invalidOption(option: "--rpe", value: String(rpe), allowed: "1 to 10", suggestion: nil)
       }

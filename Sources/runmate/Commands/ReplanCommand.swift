@@ -20,7 +20,10 @@ struct ReplanCommand: ParsableCommand {
         runmate export --out plan.ics                  # new calendar
       """)
 
-  @Option(name: .long, help: ArgumentHelp("Days with no running, e.g. 2027-02-01..2027-02-07.", valueName: "dates"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Days with no running, e.g. 2027-02-01..2027-02-07, yesterday..friday.", valueName: "dates"))
   var pause: String?
   @Flag(name: .long, help: "Save the rebuilt plan (without it, only show the changes).")
   var apply = false
@@ -31,12 +34,15 @@ struct ReplanCommand: ParsableCommand {
   @OptionGroup var clock: ClockOptions
 
   func run() throws {
-    let pauseRange = try pause.map { text throws in try SettingValues.dateRange(text, option: "--pause") }
+    let today = try clock.today()
+    let pauseRange = try pause.map { text throws in
+      try SettingValues.dateRange(text, option: "--pause", today: today)
+    }
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
     let proposal = try state.proposeReplan(
-      completions: try db.completions(), today: try clock.today(),
+      completions: try db.completions(), today: today,
       pause: pauseRange, rules: try templates.loadRules(), db: db,
       now: try clock.instant())
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: state.units).lines

@@ -27,12 +27,7 @@ struct ReportCommand: ParsableCommand {
   var force = false
 
   func run() throws {
-    let chosenUnit = try units.map { text in
-      guard let unit = DistanceUnit(rawValue: text.lowercased()) else {
-        throw CLIError.invalidOption(option: "--units", value: text, allowed: "km, mi", suggestion: nil)
-      }
-      return unit
-    }
+    let chosenUnit = try units.map { try SettingValues.units($0) }
     let output = try OutputFile(html, kind: .report, database: database.path, force: force)
     let db = try database.open()
     let saved = try db.plan(named: plan)

@@ -63,12 +63,7 @@ struct ResolvedSchedule {
     templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions, name: String?,
     profile: Profile?
   ) throws -> ResolvedSchedule {
-    let unit = try units.map { text throws -> DistanceUnit in
-      guard let unit = DistanceUnit(rawValue: text.lowercased()) else {
-        throw CLIError.invalidOption(option: "--units", value: text, allowed: "km, mi", suggestion: nil)
-      }
-      return unit
-    }
+    let unit = try units.map { try SettingValues.units($0) }
     var messages: [String] = []
     let fromProfile = profileDefaults(profile, options: options, reminders: reminders, unitsGiven: units != nil)
     if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
@@ -82,7 +77,7 @@ struct ResolvedSchedule {
         resolvedGoal,
         plan: { try makePlan(goal: $0, rules: rules, units: unit ?? base.units ?? .km) },
         settings: base, source: runDaysSource(given: options.days != nil, profile))
-      var settings = try options.apply(to: fromProfile.settings, plan: plan).settings
+      var settings = try options.apply(to: fromProfile.settings, plan: plan, today: try clock.today()).settings
       if let reminders { settings = try reminders.apply(to: settings).settings }
       if let unit { settings.units = unit }
       if let line = fromProfile.announcement { messages.append(line) }
@@ -96,7 +91,8 @@ struct ResolvedSchedule {
     let saved = try db.plan(named: name)
     let stored = try db.scheduleSettings(ofPlan: saved.id)
     if stored == nil, let line = fromProfile.announcement { messages.append(line) }
-    var (settings, changes) = try options.apply(to: stored ?? fromProfile.settings, plan: saved.plan)
+    var (settings, changes) = try options.apply(
+      to: stored ?? fromProfile.settings, plan: saved.plan, today: try clock.today())
     if let reminders {
       let applied = try reminders.apply(to: settings)
       settings = applied.settings
