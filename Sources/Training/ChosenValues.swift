@@ -12,14 +12,15 @@ extension SettingValues {
   /// - Throws: ``SettingError`` with the closest day (`thr` → `thu`).
   public static func weekday(_ text: String, option: String) throws(SettingError) -> Weekday {
     if let day = weekday(text) { return day }
-    throw SettingError(
-      option: option, value: text, allowed: weekdaysAllowed,
-      suggestion: suggestion(
-        for: text,
-        among: Dictionary(
-          uniqueKeysWithValues: Weekday.allCases.flatMap { day in
-            [(day.rawValue, day.rawValue), (SpokenDate.weekdayName(day), day.rawValue)]
-          })))
+    throw SettingError(option: option, value: text, allowed: weekdaysAllowed, suggestion: weekdaySuggestion(text))
+  }
+
+  /// The short name of the weekday closest to a typo (`thr` → `thu`, `snday` → `sun`), or nil.
+  static func weekdaySuggestion(_ text: String) -> String? {
+    let spellings = Weekday.allCases.flatMap { day in
+      [(day.rawValue, day.rawValue), (SpokenDate.weekdayName(day), day.rawValue)]
+    }
+    return suggestion(for: text, among: Dictionary(uniqueKeysWithValues: spellings))
   }
 
   /// `--level`: beginner, intermediate, advanced (or `beg`, `int`, `adv`, `novice`).

@@ -72,7 +72,9 @@ public enum SettingValues {
       }
       if parts.count == 2 {
         guard let day = weekday(parts[0]) else {
-          throw SettingError(option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun")
+          throw SettingError(
+            option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun",
+            suggestion: weekdaySuggestion(parts[0]).map { "\($0)=\(parts[1])" })
         }
         perDay[day] = time
       } else {

@@ -41,7 +41,7 @@ struct LintCommand: ParsableCommand {
       guard let parsed = RaceDistance(parsing: distance) else {
         throw CLIError.invalidOption(
           option: "--distance", value: distance, allowed: RaceDistance.allCases.map(\.rawValue).joined(separator: ", "),
-          suggestion: nil)
+          suggestion: RaceDistance.suggestion(for: distance))
       }
       race = parsed
     }
