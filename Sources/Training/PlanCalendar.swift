@@ -50,12 +50,12 @@ extension TrainingState {
   /// Rebuilds the weeks from `today` (see ``replan(_:completions:today:pause:rules:units:)``), schedules them with
   /// the state's settings, and compares the calendar with the last export in `db`.
   public func proposeReplan(
-    completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
+    completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?, reason: BreakReason = .illness,
     rules: PlanRules, db: LogbookDatabase, now: Date
   ) throws -> ReplanProposal {
     var result = try replan(
       saved.plan, completions: completions, today: today, pause: pause, rules: rules,
-      units: units)
+      units: units, reason: reason)
     let schedule = try settings.schedule(result.plan)
     // The changes on the days the runner sees (the scheduled ones, before and after), as the calendar has them.
     let before = Dictionary(workouts.map { ($0.workoutID, $0.date) }, uniquingKeysWith: { first, _ in first })

@@ -116,6 +116,43 @@ public enum ReplanRules {
   /// (a GPS track reads a few per cent short, a route comes out a little shorter); below it, at what was run: a
   /// long run cut to 8 of 13.3 km is an 8 km longest run, not 13.3.
   public static let longRunDoneShare = 0.9
+  /// A runner whose last 4 weeks' logs (weighted as above) hold this share of what the plan asked, with no missed or
+  /// short week last, is on track: the plan stands as it is (a missed easy run rewrites nothing).
+  public static let onTrackShare = 0.85
+  /// The original weeks rejoin a rebuild where they hold at most this much more than the rebuilt weeks (volume and
+  /// longest run): a fifth of the spike guard's 10 %, so the guards hold while rounding does not block the rejoin.
+  public static let rejoinTolerance = 0.02
+  /// Return weeks after a break, as shares of the last full week before it (common coaching practice, e.g. Daniels'
+  /// return-to-training table; docs/training-rules.md, "Returning after an interruption"): under a week off, one week
+  /// at about the last full week less a cut-back; one to two weeks off, two weeks at 70 % then 85 %; two to three
+  /// weeks, 60 % then 75 %. Longer breaks rebuild from what was run (`afterPauseShare`). Illness and injury come back
+  /// more gently than travel or missed days (one step lower; travel one step higher).
+  public static func comeback(daysOff: Int, reason: BreakReason) -> [Double]? {
+    let shares: [Double]
+    switch daysOff {
+    case ..<7: shares = [0.8]
+    case 7..<14: shares = [0.7, 0.85]
+    case 14..<21: shares = [0.6, 0.75]
+    default: return nil
+    }
+    switch reason {
+    case .illness, .injury: return shares.map { $0 - 0.05 }
+    case .travel: return shares.map { min(0.9, $0 + 0.05) }
+    case .missed: return shares
+    }
+  }
+}
+
+/// Why the runner did not run: illness and injury come back more gently than travel.
+public enum BreakReason: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Ill: the body recovers before it trains again.
+  case illness = "ill"
+  /// Injured: back gently, and only when it allows running.
+  case injury
+  /// Away: fitness kept, only the running missed.
+  case travel
+  /// Runs missed without a stated reason.
+  case missed
 }
 
 /// Rebuilds the plan from today (or the day after a pause) to race day from what was actually run, keeping the race
@@ -148,7 +185,7 @@ public enum ReplanRules {
 /// - Throws: ``ReplanError``.
 public func replan(
   _ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
-  rules: PlanRules, units: DistanceUnit = .km
+  rules: PlanRules, units: DistanceUnit = .km, reason: BreakReason = .illness
 ) throws(ReplanError) -> Replan {
   let race = plan.goal.raceDate
   if let pause, pause.upperBound >= race { throw .pauseOverlapsRace(pauseEnd: pause.upperBound, raceDate: race) }
@@ -165,7 +202,26 @@ public func replan(
     plan, completions: completions, before: judgeDay, rules: rules, units: units,
     weekInProgress: pause == nil && resumeIndex + 1 < plan.weeks.count)
   let firstRebuilt = fitness.throughCurrentWeek ? resumeIndex + 1 : resumeIndex
-  if let pause, pause.lowerBound.days(to: pause.upperBound) + 1 >= ReplanRules.pauseDays {
+  // The course: on track, the plan stands; after a break (a pause, or the last weeks missed or short), return weeks
+  // from the volume before it, then the original build; after a long break, or always under the plan, a rebuild
+  // from what was run.
+  let course = replanCourse(
+    plan, fitness: fitness, today: today, pause: pause, resumeIndex: resumeIndex, reason: reason, units: units)
+  if case .stands(let why) = course {
+    var result = plan
+    result.warnings = ["replanned on \(today): \(why)"] + plan.warnings.filter { !$0.hasPrefix("replanned on ") }
+    return Replan(
+      plan: result, changes: [], workoutChanges: [], basis: why, weeklyKm: fitness.weeklyKm,
+      longestKm: fitness.longestKm)
+  }
+  var comeback: [Double] = []
+  if case .comeback(let shares, let volume, let longest, let why) = course {
+    comeback = shares
+    fitness.weeklyKm = volume
+    fitness.longestKm = longest
+    fitness.volumeBasis = why
+    fitness.longestBasis = "the longest run before it: \(units.format(longest))"
+  } else if let pause, pause.lowerBound.days(to: pause.upperBound) + 1 >= ReplanRules.pauseDays {
     fitness.weeklyKm *= ReplanRules.afterPauseShare
     fitness.volumeBasis +=
       ", then \(percent(ReplanRules.afterPauseShare)) of it after a pause of "
@@ -199,14 +255,18 @@ public func replan(
   let rebuilt: Plan
   do {
     rebuilt = try makePlan(
-      goal: goal, rules: rules, units: units, fromWeek: firstRebuilt + 1, extendedTaper: extended)
+      goal: goal, rules: rules, units: units, fromWeek: firstRebuilt + 1, extendedTaper: extended,
+      comeback: comeback)
   } catch {
     throw .cannotRebuild(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, raceDate: race)
   }
+  // Rejoin the original build where the rebuilt weeks reach it: from there on the weeks stay exactly as they were.
+  let rejoin = rejoinIndex(
+    old: plan, rebuilt: rebuilt, from: firstRebuilt + max(1, comeback.count), lookback: ReplanRules.lookbackWeeks)
 
   // The rebuilt weeks keep the old plan's ids (plan id, week, slot), so saved matches and calendar UIDs stay.
   var weeks = Array(plan.weeks.prefix(firstRebuilt))
-  for var week in rebuilt.weeks {
+  for var week in rebuilt.weeks where week.number <= (rejoin ?? plan.weeks.count) {
     // The rebuild starts from the volume judged from the logs, not from the week the plan was made in.
     week.rules = week.rules.map {
       $0.replacingOccurrences(of: " your current week (", with: " the volume judged from your logs (")
@@ -240,6 +300,21 @@ public func replan(
     }
     weeks.append(week)
   }
+  if let rejoin {
+    // The original weeks as they were; a volume line that compares with a rebuilt week states its new volume.
+    for var week in plan.weeks.suffix(from: rejoin) {
+      if let first = week.rules.first {
+        let earlier = weeks
+        week.rules[0] = WhyLine.restating(first, planned: week.plannedKm, units: units) { number in
+          earlier.first { $0.number == number }?.plannedKm
+        }
+      }
+      weeks.append(week)
+    }
+    basis += "; the plan rejoins the original build in week \(rejoin + 1)"
+  } else if let lost = lostNote(old: plan, new: weeks, from: firstRebuilt, units: units) {
+    basis += "; \(lost)"
+  }
   // The pause's days are empty from today on, in kept and rebuilt weeks alike.
   if let pause {
     let emptied = pause.lowerBound > today ? pause : today...max(today, pause.upperBound)
@@ -263,6 +338,97 @@ public func replan(
   return Replan(
     plan: result, changes: changes, workoutChanges: workoutChanges(from: plan, to: result), basis: basis,
     weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm)
+}
+
+/// What a replan does, chosen from the runner's state (``replan(_:completions:today:pause:rules:units:reason:)``).
+enum ReplanCourse {
+  /// On track: the plan stands as it is.
+  case stands(why: String)
+  /// Back from a break: return weeks at `shares` of `volumeKm` (the last full week before it), then the original
+  /// build.
+  case comeback(shares: [Double], volumeKm: Double, longestKm: Double, why: String)
+  /// A long break, or weeks under the plan: rebuilt from what was run.
+  case rebuild
+}
+
+/// The course of a replan: a pause (told after the fact or ahead) or the last whole weeks missed or short is a break
+/// (``ReplanRules/comeback(daysOff:reason:)``); a runner on track (``ReplanRules/onTrackShare``) keeps the plan.
+func replanCourse(
+  _ plan: Plan, fitness: Fitness, today: CivilDate, pause: ClosedRange<CivilDate>?, resumeIndex: Int,
+  reason: BreakReason, units: DistanceUnit
+) -> ReplanCourse {
+  let daysOff: Int
+  let why: String
+  if let pause {
+    daysOff = pause.lowerBound.days(to: pause.upperBound) + 1
+    why = "a pause of \(daysOff) day\(daysOff == 1 ? "" : "s") (\(reason.rawValue))"
+  } else if fitness.shortWeeks > 0 {
+    daysOff = 7 * fitness.shortWeeks - 1
+    why = "\(fitness.shortWeeks) week\(fitness.shortWeeks == 1 ? "" : "s") missed or short"
+  } else if fitness.onTrack {
+    return .stands(why: "\(fitness.volumeBasis): on track, the plan stands as it is")
+  } else {
+    return .rebuild
+  }
+  let breakReason = pause == nil ? BreakReason.missed : reason
+  guard let shares = ReplanRules.comeback(daysOff: daysOff, reason: breakReason) else { return .rebuild }
+  // The volume and longest run before the break: for a pause ahead, the plan's own weeks before it (the runner on
+  // track runs them); else the last full week run as planned and the longest run judged from the logs.
+  var volume = fitness.lastFullKm ?? fitness.weeklyKm
+  var longest = fitness.longestKm
+  if let pause, pause.lowerBound > today, fitness.onTrack {
+    let before = plan.weeks.prefix(resumeIndex).filter { $0.start.adding(days: 6) < pause.lowerBound }
+    if let full = before.last(where: { !$0.cutback && $0.phase != .taper && $0.phase != .race }) {
+      volume = full.plannedKm
+    }
+    longest = max(longest, before.suffix(ReplanRules.lookbackWeeks).flatMap(\.workouts).map(\.distanceKm).max() ?? 0)
+  }
+  guard volume > 0 else { return .rebuild }
+  let steps = shares.map { "\(Int(($0 * 100).rounded())) %" }.joined(separator: ", then ")
+  return .comeback(
+    shares: shares, volumeKm: volume, longestKm: longest,
+    why: "\(why): back over \(steps) of the \(units.format(volume)) a week before it, then the build resumes "
+      + "(judged from \(fitness.volumeBasis))")
+}
+
+/// The first week (index) from which the original plan's weeks can stand unchanged after a rebuild: they are of the
+/// same phase, and for `lookback` weeks (the spike guard's look-back) hold no more volume and no longer a run than
+/// the rebuilt weeks (within ``ReplanRules/rejoinTolerance``: a taper from a peak 0.1 km lower is the same taper),
+/// which keep every guard from what was run; nil when the rebuild never reaches them.
+func rejoinIndex(old: Plan, rebuilt: Plan, from first: Int, lookback: Int) -> Int? {
+  let byNumber = Dictionary(rebuilt.weeks.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+  func longest(_ week: Week) -> Double {
+    week.workouts.filter { $0.kind.isRun && $0.kind != .race }.map(\.distanceKm).max() ?? 0
+  }
+  guard first < old.weeks.count else { return nil }
+  for start in first..<old.weeks.count {
+    let span = start..<min(start + lookback, old.weeks.count)
+    let fits = span.allSatisfy { index in
+      let was = old.weeks[index]
+      guard let new = byNumber[was.number] else { return false }
+      let slack = { (km: Double) in km * (1 + ReplanRules.rejoinTolerance) + 0.05 }
+      return was.phase == new.phase && was.cutback == new.cutback && was.plannedKm <= slack(new.plannedKm)
+        && longest(was) <= slack(longest(new))
+    }
+    if fits { return start }
+  }
+  return nil
+}
+
+/// When the replanned weeks no longer reach the plan's peak volume or its longest run: what was lost, and why.
+func lostNote(old: Plan, new: [Week], from first: Int, units: DistanceUnit) -> String? {
+  func peak(_ weeks: [Week]) -> Double {
+    weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0
+  }
+  func longest(_ weeks: [Week]) -> Double {
+    weeks.flatMap(\.workouts).filter { $0.kind == .long }.map(\.distanceKm).max() ?? 0
+  }
+  let (oldPeak, newPeak) = (peak(old.weeks), peak(new))
+  let (oldLong, newLong) = (longest(old.weeks), longest(new))
+  guard newPeak < oldPeak - 0.5 || newLong < oldLong - 0.5 else { return nil }
+  return "the plan now peaks at \(units.format(newPeak)) a week (was \(units.format(oldPeak))) with a longest run of "
+    + "\(units.format(newLong)) (was \(units.format(oldLong))): the \(new.count - first) weeks left ramp from what "
+    + "was run, within the 10 % ramp and the spike guard"
 }
 
 /// The "why" lines of a week partly kept (the days before `today`) and partly rebuilt, in its final numbers.
@@ -296,6 +462,13 @@ struct Fitness {
   var volumeBasis: String
   /// How the longest run was judged.
   var longestBasis: String
+  /// The most recent whole weeks that were missed or short (under the cut-back share of their plan), in a row.
+  var shortWeeks = 0
+  /// The last full week run as planned before them (its logged volume, at most its plan), km; nil when none.
+  var lastFullKm: Double?
+  /// The runner keeps up with the plan: no short week last, and the weighted logs at least
+  /// ``ReplanRules/onTrackShare`` of the weighted plan.
+  var onTrack = false
 }
 
 /// The runner's weekly volume and longest run before `day` (see ``replan(_:completions:today:pause:rules:units:)``),
@@ -361,6 +534,9 @@ func judgeFitness(
   }
   let best = held.max { $0.km < $1.km }
   let floor = best?.km ?? 0
+  let shortWeeks = short.prefix { $0 }.count
+  let lastFull = logged.indices.first { $0 >= shortWeeks && full[$0] && !short[$0] }.map { min(logged[$0], asked[$0]) }
+  let askedAverage = zip(asked, weights).map { $0 * $1 }.reduce(0, +) / weights.reduce(0, +)
   let weekly = max(min(average, ceiling), floor)
   let shown = logged.enumerated().map { index, km in
     index == 0 && inProgress
@@ -407,7 +583,8 @@ func judgeFitness(
   }
   return Fitness(
     throughCurrentWeek: inProgress, weeklyKm: weekly, longestKm: longest, volumeBasis: basis,
-    longestBasis: "\(longestWhy): \(units.format(longest))")
+    longestBasis: "\(longestWhy): \(units.format(longest))", shortWeeks: shortWeeks, lastFullKm: lastFull,
+    onTrack: shortWeeks == 0 && average >= ReplanRules.onTrackShare * askedAverage - 0.05)
 }
 
 /// The judged fitness clamped into what the plan engine accepts, with a note for each clamp.

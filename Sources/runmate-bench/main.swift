@@ -54,6 +54,7 @@ var templatesPath = "plan-templates"
 var rounds = 5
 var exportPlans = 1000
 var gpxPoints = 200_000
+var plansOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
   switch argument {
@@ -61,9 +62,12 @@ while let argument = arguments.next() {
   case "--rounds": rounds = arguments.next().flatMap(Int.init) ?? rounds
   case "--export-plans": exportPlans = arguments.next().flatMap(Int.init) ?? exportPlans
   case "--gpx-points": gpxPoints = arguments.next().flatMap(Int.init) ?? gpxPoints
+  case "--plans-only": plansOnly = true
   default:
     FileHandle.standardError.write(
-      Data("usage: runmate-bench [--templates DIR] [--rounds N] [--export-plans N]\n".utf8))
+      Data(
+        "usage: runmate-bench [--templates DIR] [--rounds N] [--export-plans N] [--gpx-points N] [--plans-only]\n".utf8)
+    )
     exit(64)
   }
 }
@@ -134,6 +138,9 @@ print("  plans generated: \(plans), workouts: \(workouts), refused: \(failures)"
 print(
   "  best round: \(String(format: "%.1f", seconds(best) * 1000)) ms = \(String(format: "%.0f", perRound / seconds(best))) plans/s"
     + " (\(String(format: "%.1f", seconds(best) / perRound * 1e6)) µs per plan)")
+
+// `--plans-only`: the plan engine alone (profiling it, comparing two builds).
+if plansOnly { exit(0) }
 
 // MARK: - Calendar export
 

@@ -21,15 +21,29 @@ import RunningCore
 ///     `goal.longestRecentRunKm` as the runner's state just before week `fromWeek`.
 ///   - extendedTaper: use the distance's extended taper (true) or its usual one (false), so a rebuilt plan keeps the
 ///     phases of the plan it rebuilds; nil: decided from the peak the plan reaches.
+///   - comeback: a replan after a break: the first weeks built (from `fromWeek`, base, build and peak weeks only) are
+///     return weeks at these shares of `goal.currentWeeklyKm` (the volume before the break), their long runs at the
+///     same shares of the last long run, with no quality session under the cut-back share; the weeks after continue
+///     from the volume before the break, as after a cut-back week.
 /// - Throws: ``PlanError`` when the goal is impossible or unsafe, with what is allowed and a suggestion.
 public func makePlan(
   goal: Goal, rules: PlanRules, units: DistanceUnit = .km, fromWeek: Int = 1,
-  extendedTaper: Bool? = nil
+  extendedTaper: Bool? = nil, comeback: [Double] = []
 ) throws(PlanError) -> Plan {
   var context = try PlanContext(goal: goal, rules: rules, units: units, extendedTaper: extendedTaper)
   guard (1...context.weeks).contains(fromWeek) else {
     throw .outOfRange(option: "week", value: String(fromWeek), allowed: "1–\(context.weeks)")
   }
+  func returnWeeks(_ phases: [Phase]) -> [Int: Double] {
+    var weeks: [Int: Double] = [:]
+    for (offset, share) in comeback.enumerated() where fromWeek + offset <= phases.count {
+      let phase = phases[fromWeek + offset - 1]
+      if phase == .taper || phase == .race { break }
+      weeks[fromWeek + offset] = min(1, max(0.3, share))
+    }
+    return weeks
+  }
+  context.comeback = returnWeeks(context.phases)
   var (drafts, marked) = layOutWeeks(context: context, fromWeek: fromWeek)
   // The extended taper depends on the peak the plan reaches, known only once it is built: build again when
   // the first guess (from the peak target) was wrong.
@@ -39,9 +53,10 @@ public func makePlan(
       max(context.currentKm, weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0)
     }
     if (peak(drafts) > extended.abovePeakKm) != context.usesExtendedTaper {
-      let retry = try PlanContext(
+      var retry = try PlanContext(
         goal: goal, rules: rules, units: units,
         extendedTaper: peak(drafts) > extended.abovePeakKm)
+      retry.comeback = returnWeeks(retry.phases)
       let retried = layOutWeeks(context: retry, fromWeek: fromWeek)
       if (peak(retried.drafts) > extended.abovePeakKm) == retry.usesExtendedTaper {
         context = retry
@@ -116,9 +131,7 @@ private func eachWeek(
   history.reserveCapacity(context.phases.count)
   for (index, phase) in context.phases.enumerated() where index + 1 >= fromWeek {
     let start = context.goal.timeline.start.adding(days: 7 * index)
-    var week = WeekDraft(
-      number: index + 1, phase: phase, start: start,
-      slots: daySlots(weekStart: start, phase: phase, context: context))
+    var week = WeekDraft(number: index + 1, phase: phase, start: start, slots: context.weekSlots[index])
     history.append(shape(&week, history))
     drafts.append(week)
   }
@@ -298,7 +311,7 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
       "the long run is over \(percent(warnAbove)) of the week in \(heavy.count) week(s) (up to "
         + "\(percent(worst))): usual for low-volume plans; more easy running on other days would balance it")
   }
-  if let first = weeks.first, first.plannedKm < 0.85 * context.currentKm {
+  if let first = weeks.first, context.comeback.isEmpty, first.plannedKm < 0.85 * context.currentKm {
     warnings.append(
       "week \(first.number) holds \(units.format(first.plannedKm)), less than your current "
         + "\(units.format(context.currentKm)): "

@@ -52,6 +52,11 @@ struct PlanContext: Sendable {
   var warnings: [String] = []
   /// Peak and step-back long runs and long-run variants (half, marathon), from a first shaping of the plan.
   var longRunLayout: LongRunLayout?
+  /// Return weeks after a break (a replan): week number → share of `currentKm` (the volume before the break) the week
+  /// runs at; their long runs take the same share of the last long run (``VolumeRule``, ``LongRunRule``).
+  var comeback: [Int: Double] = [:]
+  /// Each week's days on their dates (``daySlots(weekStart:phase:context:)``), laid once for every shaping.
+  private(set) var weekSlots: [[DaySlot]] = []
 
   var weeks: Int { goal.timeline.weeks }
   var raceKm: Double { goal.distance.kilometers }
@@ -237,6 +242,9 @@ struct PlanContext: Sendable {
     phases = PlanContext.layOutPhases(
       weeks: weeks, taperWeeks: taperVolume.count, compressed: compressed,
       rules: rules.base.phases)
+    weekSlots = phases.enumerated().map { index, phase in
+      daySlots(weekStart: goal.timeline.start.adding(days: 7 * index), phase: phase, context: self)
+    }
   }
 
   /// The weeks that bring a runner from `current` km a week and a longest run of `longest` km to the distance's

@@ -5,8 +5,13 @@ struct TrainingPaces: Sendable {
   /// True when the VDOT comes from the runner's own race, so paces may be shown.
   let known: Bool
   let raceDistanceMeters: Double
-  /// Every zone's pace, computed once (M, R and race pace each solve a race prediction by bisection).
-  private let cached: [Intensity: Pace]
+  /// Every zone's pace, computed once (M, R and race pace each solve a race prediction by bisection), in
+  /// `Intensity.allCases` order.
+  private let cached: [Pace]
+  /// Every zone's pace text, per kilometre then per mile, in `Intensity.allCases` order (nil when not known).
+  private let labels: [[String?]]
+  /// The slow end of the easy range: recovery jogs.
+  let recoveryJog: Pace
   /// The goal race's predicted time, seconds.
   let predictedRaceSeconds: Double
 
@@ -15,14 +20,39 @@ struct TrainingPaces: Sendable {
     self.known = known
     self.raceDistanceMeters = raceDistanceMeters
     predictedRaceSeconds = vdot.predictedTime(distanceMeters: raceDistanceMeters)
-    cached = [
-      .easy: vdot.pace(atFraction: TrainingPaces.typicalEasyFraction),
-      .marathon: vdot.marathon,
-      .threshold: vdot.threshold,
-      .interval: vdot.interval,
-      .repetition: vdot.repetition,
-      .race: Pace(secondsPerKilometer: predictedRaceSeconds / (raceDistanceMeters / 1000)),
-    ]
+    let race = Pace(secondsPerKilometer: predictedRaceSeconds / (raceDistanceMeters / 1000))
+    let paces = Intensity.allCases.map { intensity -> Pace in
+      switch intensity {
+      case .easy: vdot.pace(atFraction: TrainingPaces.typicalEasyFraction)
+      case .marathon: vdot.marathon
+      case .threshold: vdot.threshold
+      case .interval: vdot.interval
+      case .repetition: vdot.repetition
+      case .race: race
+      }
+    }
+    cached = paces
+    let easyRange = vdot.easy
+    recoveryJog = easyRange.upperBound
+    labels = [false, true].map { perMile in
+      Intensity.allCases.enumerated().map { index, intensity -> String? in
+        guard known else { return nil }
+        return intensity == .easy
+          ? formatPaceRange(easyRange, perMile: perMile) : paces[index].formatted(perMile: perMile)
+      }
+    }
+  }
+
+  /// The position of `intensity` in `Intensity.allCases`.
+  private static func slot(_ intensity: Intensity) -> Int {
+    switch intensity {
+    case .easy: 0
+    case .marathon: 1
+    case .threshold: 2
+    case .interval: 3
+    case .repetition: 4
+    case .race: 5
+    }
   }
 
   /// Typical easy running for estimates: 70 % of VDOT, inside the E range (59–74 %), toward the pace most
@@ -30,20 +60,13 @@ struct TrainingPaces: Sendable {
   static let typicalEasyFraction = 0.70
 
   /// The pace used for time and distance estimates at `intensity`.
-  func pace(_ intensity: Intensity) -> Pace { cached[intensity] ?? vdot.threshold }
-
-  /// Recovery jogs: the slow end of the easy range.
-  var recoveryJog: Pace { vdot.easy.upperBound }
+  func pace(_ intensity: Intensity) -> Pace { cached[TrainingPaces.slot(intensity)] }
 
   /// The easy range, for labels.
   var easyRange: ClosedRange<Pace> { vdot.easy }
 
   /// The pace text shown for `intensity`, or nil when paces are not known.
   func label(_ intensity: Intensity, perMile: Bool) -> String? {
-    guard known else { return nil }
-    switch intensity {
-    case .easy: return formatPaceRange(vdot.easy, perMile: perMile)
-    default: return pace(intensity).formatted(perMile: perMile)
-    }
+    labels[perMile ? 1 : 0][TrainingPaces.slot(intensity)]
   }
 }

@@ -25,9 +25,9 @@ struct WeekDraft: Sendable {
   /// The race, in race week.
   var raceKm: Double?
   /// Quality sessions by slot id.
-  var sessions: [String: Session] = [:]
+  var sessions: SlotMap<Session> = [:]
   /// Easy and recovery runs by slot id.
-  var easyKm: [String: Double] = [:]
+  var easyKm: SlotMap<Double> = [:]
   /// Slot ids whose easy run is the pre-race shakeout.
   var shakeoutSlots: Set<String> = []
   /// Notes from the rules that shaped the week; ``ExplainRule`` turns them, with the final numbers, into `rules`.
@@ -94,14 +94,13 @@ struct WeekDraft: Sendable {
 
   /// The runs of the week, km, rounded to tenths as the plan shows them (so every guard sees the output's numbers).
   var runDistances: [Double] {
-    ([longKm, raceKm].compactMap { $0 } + orderedSessions.map(\.session.totalKm)
-      + easyKm.sorted { $0.key < $1.key }
-      .map(\.value)).map(round1)
+    ([longKm, raceKm].compactMap { $0 } + sessions.values.map(\.totalKm)
+      + easyKm.values).map(round1)
   }
 
-  /// The sessions by slot id, in a fixed order (dictionary order differs between runs; sums must not).
+  /// The sessions with their slot ids, in slot-id order.
   var orderedSessions: [(slot: String, session: Session)] {
-    sessions.sorted { $0.key < $1.key }.map { (slot: $0.key, session: $0.value) }
+    sessions.map { (slot: $0.key, session: $0.value) }
   }
 
   /// The sum of the week's runs.
@@ -134,6 +133,8 @@ enum VolumeReason: Sendable, Hashable {
   case cutback(previous: String, previousKm: Double, every: Int)
   /// A taper or race week at a share of the peak.
   case taper(fraction: Double, peakKm: Double)
+  /// A return week after a break (a replan): a share of the volume before it.
+  case comeback(share: Double, fromKm: Double)
 }
 
 /// What set a week's long run.
@@ -142,6 +143,8 @@ enum LongReason: Sendable, Hashable {
   case limit(km: Double, reason: String)
   case cutback
   case taper(fraction: Double, peakLongKm: Double)
+  /// A return week's long run: a share of the last long run before the break.
+  case comeback(share: Double, fromKm: Double)
 }
 
 /// What the rules need to know of a finished week: small, so that passing the history around copies little.

@@ -50,7 +50,10 @@ struct WorkoutFactory {
       case .taper: "taper: less volume, sharpness kept"
       case .race: "race week: fresh legs for race day"
       }
-    return "Week \(week.number) (\(week.cutback ? "cut-back week: recover and absorb" : phase))."
+    let kind =
+      context.comeback[week.number] != nil
+      ? "return week: back gently after the break" : week.cutback ? "cut-back week: recover and absorb" : phase
+    return "Week \(week.number) (\(kind))."
   }
 
   private func step(_ kind: WorkoutStep.Kind, km: Double, seconds: Double, zone: Intensity, repeat count: Int = 1)

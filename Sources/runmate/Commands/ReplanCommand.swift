@@ -15,7 +15,8 @@ struct ReplanCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate replan                                 # the changes
-        runmate replan --pause 2027-02-01..2027-02-07  # ill or away
+        runmate replan --pause 2027-02-01..2027-02-07  # ill: two easier weeks
+        runmate replan --pause 2027-02-01..2027-02-04 --reason travel
         runmate replan --apply                         # save them
         runmate export --out plan.ics                  # new calendar
       """)
@@ -25,6 +26,11 @@ struct ReplanCommand: ParsableCommand {
     help: ArgumentHelp(
       "Days with no running, e.g. 2027-02-01..2027-02-07, yesterday..friday.", valueName: "dates"))
   var pause: String?
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Why you paused: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"))
+  var reason: BreakReason = .illness
   @Flag(name: .long, help: "Save the rebuilt plan (without it, only show the changes).")
   var apply = false
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
@@ -43,7 +49,7 @@ struct ReplanCommand: ParsableCommand {
     let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
     let proposal = try state.proposeReplan(
       completions: try db.completions(), today: today,
-      pause: pauseRange, rules: try templates.loadRules(), db: db,
+      pause: pauseRange, reason: reason, rules: try templates.loadRules(), db: db,
       now: try clock.instant())
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: state.units).lines
     let result = proposal.replan
@@ -101,4 +107,9 @@ struct ReplanReport {
     }
     return lines
   }
+}
+
+extension BreakReason: ExpressibleByArgument {
+  /// The reasons a runner gives (`missed` is what a replan sees without a pause).
+  public static var allValueStrings: [String] { [Self.illness, .injury, .travel].map(\.rawValue) }
 }

@@ -90,7 +90,7 @@ enum EasyFillRule: WeekRule {
       (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
       + week.orderedSessions.map(\.session).filter { !$0.isStrides }.map(\.totalKm).reduce(0, +)
     // A strides run is filled like an easy day: its share is the whole run, strides included (below).
-    var remaining = max(0, week.targetKm - fixed)
+    let remaining = max(0, week.targetKm - fixed)
     // Fewer runs before shorter ones: a week whose easy days cannot each hold the minimum run has fewer runs (the
     // day before the long run first, then the recovery day, then the easy day nearest the long run; strides last),
     // down to three runs, and says so (``ExplainRule``). The long run and the sessions keep their size.

@@ -42,6 +42,10 @@ enum ExplainRule: WeekRule {
         "Cut-back week, \(units.format(planned)) (every \(VolumeRule.ordinal(every)) week for "
           + "\(context.goal.level.rawValue)s): target \(percent(context.base.cutback.volumeFactor)) of \(name)'s "
           + "\(units.format(round1(km)))")
+    case .comeback(let share, let km):
+      lines.append(
+        "Return week after a break, \(units.format(planned)): target \(percent(share)) of the "
+          + "\(units.format(round1(km))) a week you ran before it; the build resumes from that volume after it")
     case .taper(let fraction, let peak):
       if week.phase == .race {
         let caps = context.raceWeekCaps
@@ -89,6 +93,10 @@ enum ExplainRule: WeekRule {
         lines.append(
           "Cut-back long run \(units.format(long)): \(trim)back to two weeks earlier, at most "
             + "\(percent(context.base.cutback.longRunFactor)) of the last full week's")
+      case .comeback(let share, let km):
+        lines.append(
+          "Return long run \(units.format(long)): \(trim)\(percent(share)) of your last long run before the break "
+            + "(\(units.format(round1(km))))")
       case .taper(let fraction, let peakLong):
         let raised = long > floorTenth(fraction * peakLong) + 0.05 ? ", raised to the shortest long run" : ""
         lines.append(
@@ -199,12 +207,14 @@ enum ExplainRule: WeekRule {
     let runs = week.runCount
     if week.phase != .race && runs < context.runs {
       let why =
-        week.cutback
-        ? "cut-back week"
-        : week.phase == .taper
-          ? "taper week"
-          : "\(units.format(planned)) is too small for \(context.runs) runs of at least "
-            + "\(units.format(week.minRunKm)) (about \(Int(structure.minRunMinutes)) minutes) beside the long run"
+        context.comeback[week.number] != nil
+        ? "return week after a break"
+        : week.cutback
+          ? "cut-back week"
+          : week.phase == .taper
+            ? "taper week"
+            : "\(units.format(planned)) is too small for \(context.runs) runs of at least "
+              + "\(units.format(week.minRunKm)) (about \(Int(structure.minRunMinutes)) minutes) beside the long run"
       lines.append("\(runs) runs: you asked for \(context.runs); \(why)")
     }
     week.rules = lines

@@ -122,7 +122,7 @@ enum GuardRule: WeekRule {
     while changed {
       changed = false
       let planned = week.plannedKm
-      for (slot, session) in week.sessions.sorted(by: { $0.key < $1.key })
+      for (slot, session) in week.sessions
       where session.workTotalKm > context.workCap(zone: session.zone, volumeKm: planned) - 0.05 + 1e-9 {
         week.sessions[slot] = nil
         week.easyKm[slot] = max(week.minRunKm, floorHalf(session.totalKm))
@@ -157,7 +157,7 @@ enum GuardRule: WeekRule {
       week.longTrimmedToShare = true
       // Easy runs (and strides runs) over the new limit come down to it.
       let limit = max(minRun, floorTenth(allowed / ratio))
-      for (slot, km) in week.easyKm.sorted(by: { $0.key < $1.key }) where km > limit + 1e-9 {
+      for (slot, km) in week.easyKm where km > limit + 1e-9 {
         week.easyKm[slot] = limit
       }
       for (slot, session) in week.orderedSessions where session.totalKm > limit + 1e-9 {

@@ -33,7 +33,7 @@ enum IntensityBalanceRule: WeekRule {
   /// Easy seconds and total seconds of the week's training (the race itself is not training and is left out).
   static func seconds(of week: WeekDraft, context: PlanContext) -> (easy: Double, total: Double) {
     let easyPace = context.paces.pace(.easy).secondsPerKilometer
-    var easy = ((week.longKm ?? 0) + week.easyKm.sorted { $0.key < $1.key }.map(\.value).reduce(0, +)) * easyPace
+    var easy = ((week.longKm ?? 0) + week.easyKm.values.reduce(0, +)) * easyPace
     var total = easy
     // A long run's marathon-pace segment or fast finish is not easy running.
     if let variant = week.longVariant {

@@ -55,6 +55,13 @@ enum LongRunRule: WeekRule {
       break
     }
 
+    if let share = context.comeback[week.number] {
+      let lastLong = history.last { !$0.cutback }?.longKm ?? context.longestKm
+      week.longKm = max(shortestLong(week, context), floorTenth(min(share * lastLong, volumeCap, spikeLimit)))
+      week.longReason = .comeback(share: share, fromKm: lastLong)
+      week.longChosenKm = week.longKm
+      return
+    }
     if week.cutback {
       let twoWeeksEarlier = history.first { $0.number == week.number - 2 }?.longKm ?? context.longestKm
       let lastLong = history.last { !$0.cutback }?.longKm ?? context.longestKm

@@ -11,6 +11,8 @@ enum QualityRule: WeekRule {
     let qualitySlots = week.slots.filter { $0.role == .quality }
     var count = context.qualityCount(phase: week.phase)
     if week.cutback { count = min(count, 1) }
+    // The first days back after a break are easy running: a return week under the cut-back share has no session.
+    if let share = context.comeback[week.number], share < context.base.cutback.volumeFactor - 1e-9 { count = 0 }
     if context.longRunLayout?.variants[week.number] == .marathonPace,
       let beside = context.distance.longRun.variants?.qualityBesideMarathonPace, beside < count
     {

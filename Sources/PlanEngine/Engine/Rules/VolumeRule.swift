@@ -28,6 +28,15 @@ enum VolumeRule: WeekRule {
       break
     }
 
+    // A return week after a break: a share of the volume before it, recovered like a cut-back week (the week after
+    // continues from the volume before the break).
+    if let share = context.comeback[week.number] {
+      week.cutback = true
+      week.targetKm = share * context.currentKm
+      week.ceilingKm = week.targetKm
+      week.volumeReason = .comeback(share: share, fromKm: context.currentKm)
+      return
+    }
     let every = context.base.cutback.every[context.goal.level]
     let lastBeforeTaper =
       context.base.cutback.skipBeforeTaper

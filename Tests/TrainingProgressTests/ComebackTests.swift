@@ -1,0 +1,139 @@
+import Logbook
+import PlanEngine
+import RunMateTestSupport
+import RunningCore
+import Testing
+import TrainingProgress
+
+/// Replan after real life, as a coach adapts (issue 24): a break brings the runner back over one or two easier weeks
+/// and rejoins the original build, so the peak and the longest run are kept; a runner on track keeps the plan as it
+/// is; weeks the change does not reach stay exactly as they were.
+@Suite struct ComebackTests {
+  /// The issue's plan: a half marathon, intermediate, on Tue/Wed/Fri/Sun, race day 2027-03-07 (14 weeks).
+  func plan() throws -> Plan {
+    let race = try #require(CivilDate(iso: "2027-03-07"))
+    let weeks = 14
+    let goal = Goal(
+      distance: .half, level: .intermediate,
+      timeline: Timeline(start: race.adding(days: -(7 * weeks - 1)), raceDate: race, weeks: weeks),
+      runDays: [.tuesday, .wednesday, .friday, .sunday], longRunDay: .sunday)
+    return try makePlan(goal: goal, rules: repositoryRules)
+  }
+
+  /// Every workout before `day` run as planned, except on `skipped` days; `share` scales the distances.
+  func log(
+    _ plan: Plan, from: CivilDate? = nil, until day: CivilDate, skipping skipped: Set<CivilDate> = [], share: Double = 1
+  )
+    -> [Completion]
+  {
+    plan.workouts.filter { workout in
+      workout.date < day && !skipped.contains(workout.date) && from.map { workout.date >= $0 } ?? true
+    }
+    .map {
+      let km = ($0.distanceKm * share * 10).rounded() / 10
+      return Completion(
+        date: $0.date, distanceKm: km, durationSeconds: km * 360, planID: plan.id, workoutID: $0.id)
+    }
+  }
+
+  /// Kept: within rounding (a tenth) of what it was.
+  func kept(_ new: Double, _ old: Double) -> Bool { new >= old - 0.15 && new <= old + 0.05 }
+  func peak(_ plan: Plan) -> Double {
+    plan.weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0
+  }
+  func longest(_ plan: Plan) -> Double {
+    plan.workouts.filter { $0.kind == .long }.map(\.distanceKm).max() ?? 0
+  }
+
+  /// The issue's case: weeks 1–2 run as planned, week 3 ill, told on the Monday of week 4. Before: week 4 became
+  /// 18.1 km and the peak fell from 55.0 to 42.2 km for the rest of the plan.
+  @Test func aSickWeekToldAfterTheFactKeepsThePeakAndTheLongestRun() throws {
+    let plan = try plan()
+    let sick = plan.weeks[2].start...plan.weeks[2].start.adding(days: 6)
+    let result = try replan(
+      plan, completions: log(plan, until: sick.lowerBound), today: plan.weeks[3].start, pause: sick,
+      rules: repositoryRules)
+    let new = result.plan
+    #expect(kept(peak(new), peak(plan)), "peak \(peak(new)) for \(peak(plan)): \(result.basis)")
+    #expect(kept(longest(new), longest(plan)), "longest \(longest(new)) for \(longest(plan))")
+    // Back over easier weeks, not cut to nothing: week 4 at least about 60 % of week 2, under it.
+    #expect(new.weeks[3].plannedKm >= 0.6 * plan.weeks[1].plannedKm - 0.05, "\(new.weeks[3].plannedKm)")
+    #expect(new.weeks[3].plannedKm < plan.weeks[1].plannedKm)
+    #expect(new.weeks[3].rules.contains { $0.hasPrefix("Return week after a break") }, "\(new.weeks[3].rules)")
+    // It rejoins the original build: from there on every workout is exactly as it was (same events).
+    let rejoin = try #require(
+      new.weeks.indices.dropFirst(4).first { new.weeks[$0...].map(\.workouts) == plan.weeks[$0...].map(\.workouts) })
+    // The 10 % ramp from the last full week catches the original build where it levels off: at its peak, before the
+    // taper.
+    #expect(plan.weeks[rejoin].phase == .peak || plan.weeks[rejoin].phase == .build, "week \(rejoin + 1)")
+    #expect(result.basis.contains("rejoins the original build in week \(rejoin + 1)"), "\(result.basis)")
+    #expect(result.workoutChanges.allSatisfy { $0.week >= 4 && $0.week <= rejoin })
+    // The sick week's days stay as they were (the past), the race is where it was.
+    #expect(new.weeks.prefix(3) == plan.weeks.prefix(3))
+    #expect(new.workouts.last?.date == plan.goal.raceDate)
+  }
+
+  /// The same illness told ahead: the week is emptied, the runner comes back over easier weeks, and the build
+  /// resumes with the same peak and longest run.
+  @Test func theSameIllnessPausedAhead() throws {
+    let plan = try plan()
+    let sick = plan.weeks[2].start...plan.weeks[2].start.adding(days: 6)
+    let today = plan.weeks[2].start.adding(days: -1)
+    let result = try replan(
+      plan, completions: log(plan, until: today), today: today, pause: sick, rules: repositoryRules)
+    let new = result.plan
+    #expect(!new.workouts.contains { sick.contains($0.date) })
+    #expect(kept(peak(new), peak(plan)), "\(result.basis)")
+    #expect(kept(longest(new), longest(plan)))
+    #expect(new.weeks[3].plannedKm >= 0.6 * plan.weeks[1].plannedKm - 0.05)
+    #expect(new.weeks[3].plannedKm < plan.weeks[1].plannedKm)
+  }
+
+  /// Travel comes back faster than illness: one pause, two reasons.
+  @Test func illnessComesBackMoreGentlyThanTravel() throws {
+    let plan = try plan()
+    let away = plan.weeks[4].start...plan.weeks[4].start.adding(days: 6)
+    let logs = log(plan, until: away.lowerBound)
+    let ill = try replan(plan, completions: logs, today: plan.weeks[5].start, pause: away, rules: repositoryRules)
+    let travel = try replan(
+      plan, completions: logs, today: plan.weeks[5].start, pause: away, rules: repositoryRules, reason: .travel)
+    #expect(ill.plan.weeks[5].plannedKm < travel.plan.weeks[5].plannedKm)
+  }
+
+  /// One missed easy run: the runner is on track, nothing changes (before: 32 workouts were rewritten).
+  @Test func oneMissedEasyRunChangesNothing() throws {
+    let plan = try plan()
+    let easy = try #require(plan.weeks[1].workouts.first { $0.kind == .easy })
+    let today = plan.weeks[2].start
+    let result = try replan(
+      plan, completions: log(plan, until: today, skipping: [easy.date]), today: today, pause: nil,
+      rules: repositoryRules)
+    #expect(result.workoutChanges.isEmpty, "\(result.workoutChanges.map(\.title))")
+    #expect(result.plan.weeks == plan.weeks)
+    #expect(result.basis.contains("on track"), "\(result.basis)")
+  }
+
+  /// A week run at 130 %: a strong runner is not held back (the plan stands, nothing is cut).
+  @Test func aWeekAboveThePlanHoldsNothingBack() throws {
+    let plan = try plan()
+    let today = plan.weeks[3].start
+    let logs = log(plan, until: plan.weeks[2].start) + log(plan, from: plan.weeks[2].start, until: today, share: 1.3)
+    let result = try replan(plan, completions: logs, today: today, pause: nil, rules: repositoryRules)
+    #expect(result.plan.weeks.map(\.plannedKm) == plan.weeks.map(\.plannedKm))
+    #expect(peak(result.plan) >= peak(plan))
+  }
+
+  /// Two missed weeks without a pause: two easier weeks, then the build, and the original weeks where it rejoins.
+  @Test func twoMissedWeeksComeBackOverTwoWeeks() throws {
+    let plan = try plan()
+    let today = plan.weeks[4].start
+    let missed = Set(plan.weeks[2...3].flatMap(\.workouts).map(\.date))
+    let result = try replan(
+      plan, completions: log(plan, until: today, skipping: missed), today: today, pause: nil, rules: repositoryRules)
+    let new = result.plan
+    #expect(new.weeks[4].rules.contains { $0.hasPrefix("Return week after a break") }, "\(new.weeks[4].rules)")
+    #expect(new.weeks[5].rules.contains { $0.hasPrefix("Return week after a break") }, "\(new.weeks[5].rules)")
+    #expect(new.weeks[4].plannedKm < new.weeks[5].plannedKm)
+    #expect(kept(peak(new), peak(plan)), "\(result.basis)")
+  }
+}
