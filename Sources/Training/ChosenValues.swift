@@ -1,5 +1,6 @@
 import PlanEngine
 import RunningCore
+import TrainingProgress
 
 /// Values chosen from a fixed set (`--level`, `--units`, `--kind`, a weekday) and days as people say them, read with
 /// the one suggestion helper (``closestName(to:among:within:)``): a typo gets "did you mean …?".
@@ -54,6 +55,22 @@ extension SettingValues {
     throw SettingError(
       option: option, value: text, allowed: names.joined(separator: ", "),
       suggestion: suggestion(for: text, among: Dictionary(uniqueKeysWithValues: names.map { ($0, $0) })))
+  }
+
+  /// The reasons a runner gives for a pause (`missed` is what a replan sees without one).
+  public static let breakReasons = [BreakReason.illness, .injury, .travel].map(\.rawValue)
+
+  /// `replan --reason`: ill, injury or travel (also `illness`, `sick`, `injured`, `away`).
+  /// - Throws: ``SettingError`` with the closest reason (`injyry` → `injury`).
+  public static func breakReason(_ text: String, option: String = "--reason") throws(SettingError) -> BreakReason {
+    let spellings = [
+      "ill": "ill", "illness": "ill", "sick": "ill", "injury": "injury", "injured": "injury", "travel": "travel",
+      "away": "travel",
+    ]
+    if let name = spellings[text.lowercased()], let reason = BreakReason(rawValue: name) { return reason }
+    throw SettingError(
+      option: option, value: text, allowed: breakReasons.joined(separator: ", "),
+      suggestion: suggestion(for: text, among: spellings))
   }
 
   /// A day as people say it (``SpokenDate``) seen from `today`, within `window` (default: ``everyDate``).

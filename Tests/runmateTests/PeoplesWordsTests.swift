@@ -33,6 +33,7 @@ import Training
       ("--units", "kn", "km", { _ = try SettingValues.units("kn") }),
       ("--units", "mils", "mi", { _ = try SettingValues.units("mils") }),
       ("--kind", "tmepo", "tempo", { _ = try SettingValues.workoutKind("tmepo") }),
+      ("--reason", "injyry", "injury", { _ = try SettingValues.breakReason("injyry") }),
       ("--at", "frday=08:00", "fri=08:00", { _ = try SettingValues.times(["frday=08:00"]) }),
     ]
     for testCase in cases {
@@ -121,6 +122,7 @@ import Training
       (plan + ["--level", "beginner", "--format", "jsn"], "allowed is table, json (did you mean 'json'?)"),
       (plan + ["--level", "beginner", "--distance", "hlaf"], "(did you mean 'half'?)"),
       (["lint", "plan.json", "--distance", "marathn"], "(did you mean 'marathon'?)"),
+      (["replan", "--pause", "today", "--reason", "injyry", "--now", "2027-01-06"], "(did you mean 'injury'?)"),
       (plan + ["--level", "beginner", "--race-date", "nxt sunday"], "(did you mean 'next sunday'?)"),
       (
         ["log", "tomorow", "--distance", "5km", "--time", "30:00", "--now", "2027-01-06"], "(did you mean 'tomorrow'?)"

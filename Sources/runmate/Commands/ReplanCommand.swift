@@ -15,7 +15,7 @@ struct ReplanCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate replan                                 # the changes
-        runmate replan --pause 2027-02-01..2027-02-07  # ill: two easier weeks
+        runmate replan --pause 2027-02-01..2027-02-07  # ill: easier weeks
         runmate replan --pause 2027-02-01..2027-02-04 --reason travel
         runmate replan --apply                         # save them
         runmate export --out plan.ics                  # new calendar
@@ -29,8 +29,9 @@ struct ReplanCommand: ParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "Why you paused: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"))
-  var reason: BreakReason = .illness
+      "Why you paused: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"),
+    completion: .list(SettingValues.breakReasons))
+  var reason: String?
   @Flag(name: .long, help: "Save the rebuilt plan (without it, only show the changes).")
   var apply = false
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
@@ -44,12 +45,14 @@ struct ReplanCommand: ParsableCommand {
     let pauseRange = try pause.map { text throws in
       try SettingValues.dateRange(text, option: "--pause", today: today)
     }
+    let breakReason = try reason.map { try SettingValues.breakReason($0) } ?? .illness
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
     let proposal = try state.proposeReplan(
       completions: try db.completions(), today: today,
-      pause: pauseRange, reason: reason, rules: try templates.loadRules(), db: db,
+      pause: pauseRange, reason: breakReason,
+      rules: try templates.loadRules(), db: db,
       now: try clock.instant())
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: state.units).lines
     let result = proposal.replan
@@ -107,9 +110,4 @@ struct ReplanReport {
     }
     return lines
   }
-}
-
-extension BreakReason: ExpressibleByArgument {
-  /// The reasons a runner gives (`missed` is what a replan sees without a pause).
-  public static var allValueStrings: [String] { [Self.illness, .injury, .travel].map(\.rawValue) }
 }
