@@ -174,7 +174,7 @@ struct EventBuilder {
   func weekTexts(_ week: ScheduledWeek) -> WeekTexts {
     let countdown = schedule.plan.goal.weeks - week.week.number
     var weekLine = "\n\nWeek \(week.week.number) of \(schedule.plan.goal.weeks) · \(week.week.phase.rawValue)"
-    if let rule = week.week.rules.first { weekLine += " · \(rule)" }
+    if let rule = week.week.rules.first { weekLine += " · \(options.units.relabel(rule))" }
     return WeekTexts(
       week: week, uidPrefix: "\(options.identity)-r\(countdown < 10 ? "0" : "")\(countdown)-",
       summaryPrefix: "W\(week.week.number) ", weekLine: weekLine)
@@ -220,7 +220,7 @@ struct EventBuilder {
       end = .date(ICalDate(year: next.year, month: next.month, day: next.day))
     }
     let moved = item.plannedDate.map { "\nMoved from \($0.shortLabel) to fit your calendar." } ?? ""
-    let text = joined(workout.description, week.weekLine, moved, planLine)
+    let text = joined(workout.description(in: options.units), week.weekLine, moved, planLine)
     let categories =
       !workout.kind.isRun ? ["Training", name] : workout.kind == .race ? ["Running", "Race"] : ["Running", name]
     return VEvent(

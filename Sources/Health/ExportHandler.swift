@@ -8,7 +8,7 @@ enum Units {
   static func kilometres(_ unit: ByteSpan) -> Double? {
     if unit.equals("km") { return 1 }
     if unit.equals("m") { return 0.001 }
-    if unit.equals("mi") { return 1.609344 }
+    if unit.equals("mi") { return Distance.kilometersPerMile }
     if unit.equals("ft") { return 0.0003048 }
     if unit.equals("yd") { return 0.0009144 }
     if unit.equals("cm") { return 0.00001 }

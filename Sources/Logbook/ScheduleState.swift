@@ -28,12 +28,15 @@ public struct ScheduleSettings: Sendable, Hashable, Codable {
   public var units: DistanceUnit?
   /// The race's start time (`09:00`); nil for an all-day race event (or the day's `--at` time).
   public var raceStart: String?
+  /// Pauses saved by `pause` or `replan --pause … --apply`, as `FROM..TO REASON` (`2027-01-25..2027-01-27 ill`):
+  /// their days stay without running in every later replan, export and feed. Nil: none (and older databases).
+  public var pauses: [String]?
 
   /// Creates settings; everything but the time zone is optional.
   public init(
     runDays: [Weekday]? = nil, longRunDay: Weekday? = nil, times: [String] = [], timeZone: String,
     blackouts: [String] = [], busyFiles: [String] = [], busy: [BusyTime] = [], reminders: [String]? = nil,
-    units: DistanceUnit? = nil, raceStart: String? = nil
+    units: DistanceUnit? = nil, raceStart: String? = nil, pauses: [String]? = nil
   ) {
     self.runDays = runDays
     self.longRunDay = longRunDay
@@ -45,6 +48,7 @@ public struct ScheduleSettings: Sendable, Hashable, Codable {
     self.reminders = reminders
     self.units = units
     self.raceStart = raceStart
+    self.pauses = pauses
   }
 }
 

@@ -39,6 +39,8 @@ public struct ReplanProposal: Sendable {
   public var replan: Replan
   /// The rebuilt plan on its days.
   public var schedule: Schedule
+  /// The schedule's settings to save with it: the state's, with the new pause added.
+  public var settings: ScheduleSettings
   /// What the next export does to the calendar last exported; nil when there is none.
   public var calendarChanges: [ExportChange]?
 
@@ -53,9 +55,10 @@ extension TrainingState {
     completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?, reason: BreakReason = .illness,
     rules: PlanRules, db: LogbookDatabase, now: Date
   ) throws -> ReplanProposal {
+    let savedPauses = try SettingValues.pauses(settings.pauses ?? []).map(\.dates)
     var result = try replan(
       saved.plan, completions: completions, today: today, pause: pause, rules: rules,
-      units: units, reason: reason)
+      units: units, reason: reason, savedPauses: savedPauses)
     let schedule = try settings.schedule(result.plan)
     // The changes on the days the runner sees (the scheduled ones, before and after), as the calendar has them.
     let before = Dictionary(workouts.map { ($0.workoutID, $0.date) }, uniquingKeysWith: { first, _ in first })
@@ -87,6 +90,11 @@ extension TrainingState {
         now: now
       ).changes
     }
-    return ReplanProposal(replan: result, schedule: schedule, calendarChanges: changes)
+    var saving = stored ?? settings
+    if let pause {
+      let text = SettingValues.pauseText(pause, reason: reason)
+      saving.pauses = (saving.pauses ?? []).filter { $0 != text } + [text]
+    }
+    return ReplanProposal(replan: result, schedule: schedule, settings: saving, calendarChanges: changes)
   }
 }

@@ -3,6 +3,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
+import TrainingProgress
 
 /// A schedule setting whose value is not one the program accepts: the option that sets it, the value, what is
 /// allowed and, where one exists, a suggestion.
@@ -142,6 +143,24 @@ public enum SettingValues {
         suggestion: "\(last)..\(first)")
     }
     return first...last
+  }
+
+  /// Saved pauses (``ScheduleSettings/pauses``): `FROM..TO REASON`.
+  public static func pauses(_ texts: [String]) throws(SettingError) -> [(
+    dates: ClosedRange<CivilDate>, reason: BreakReason
+  )] {
+    var pauses: [(dates: ClosedRange<CivilDate>, reason: BreakReason)] = []
+    for text in texts {
+      let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+      let dates = try dateRange(parts.first ?? "", option: "pause")
+      pauses.append((dates, parts.count > 1 ? BreakReason(rawValue: parts[1]) ?? .illness : .illness))
+    }
+    return pauses
+  }
+
+  /// A saved pause (``ScheduleSettings/pauses``): `2027-01-25..2027-01-27 ill`.
+  public static func pauseText(_ dates: ClosedRange<CivilDate>, reason: BreakReason) -> String {
+    "\(dates.lowerBound)..\(dates.upperBound) \(reason.rawValue)"
   }
 
   /// `--race-start 09:00`.

@@ -133,7 +133,9 @@ public struct TrainingState: Sendable {
   /// The plan with every workout on its scheduled day.
   public var plan: Plan { saved.plan.scheduled(workouts) }
 
-  /// The units the plan speaks: its saved settings', else the profile's, else km.
+  /// The units the plan speaks (the unit a replan writes its titles in): its saved settings', else the profile's,
+  /// else km. Text output is in the display unit (`DistanceUnit.display`: `--units`, the profile's, the plan's, km),
+  /// which re-renders the titles where the two differ.
   public var units: DistanceUnit { settings.units ?? profileUnits ?? .km }
 
   /// Reads the state of `saved`: its stored dated workouts, else the schedule worked out from its settings (or the

@@ -13,7 +13,8 @@ public struct WeekProgress: Sendable, Hashable, Codable {
   public var phase: Phase
   /// Planned distance, km.
   public var plannedKm: Double
-  /// Run distance in the week (every logged run dated in it), km.
+  /// Run distance in the week (every logged run dated in it), km, unrounded: text rounds it once, in the runner's
+  /// unit (a 7.82 km week is 4.9 mi, as its run is in the log, not 4.8 from 7.8 km); JSON writes it to 0.1 km.
   public var doneKm: Double
   /// Planned workouts.
   public var plannedSessions: Int
@@ -50,6 +51,26 @@ public struct WeekProgress: Sendable, Hashable, Codable {
     case hardSessions = "hard_sessions"
     case steps
     case activeKcal = "active_kcal"
+  }
+
+  /// `runmate.progress/1`, with `done_km` to 0.1 km as it has always been written.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(number, forKey: .number)
+    try container.encode(start, forKey: .start)
+    try container.encode(phase, forKey: .phase)
+    try container.encode(plannedKm, forKey: .plannedKm)
+    try container.encode((doneKm * 10).rounded() / 10, forKey: .doneKm)
+    try container.encode(plannedSessions, forKey: .plannedSessions)
+    try container.encode(doneSessions, forKey: .doneSessions)
+    try container.encode(missedSessions, forKey: .missedSessions)
+    try container.encode(extraRuns, forKey: .extraRuns)
+    try container.encodeIfPresent(compliancePercent, forKey: .compliancePercent)
+    try container.encode(longestRunKm, forKey: .longestRunKm)
+    try container.encodeIfPresent(averageEasyPaceSecondsPerKm, forKey: .averageEasyPaceSecondsPerKm)
+    try container.encode(hardSessions, forKey: .hardSessions)
+    try container.encodeIfPresent(steps, forKey: .steps)
+    try container.encodeIfPresent(activeKcal, forKey: .activeKcal)
   }
 }
 
@@ -116,7 +137,7 @@ public func makeProgress(
     weeks.append(
       WeekProgress(
         number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
-        doneKm: (doneKm * 10).rounded() / 10, plannedSessions: planned.count, doneSessions: done.count,
+        doneKm: doneKm, plannedSessions: planned.count, doneSessions: done.count,
         missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
         compliancePercent: week.start <= today && week.plannedKm > 0
           ? wholePercent(100 * doneKm / week.plannedKm) : nil,

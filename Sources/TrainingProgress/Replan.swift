@@ -182,10 +182,13 @@ public enum BreakReason: String, Sendable, Hashable, Codable, CaseIterable {
 ///   - rules: the plan templates.
 ///   - units: the units the rebuilt workouts' titles and the basis are written in (the plan's own, so a replan
 ///     changes no title from miles to kilometres).
+///   - reason: why the runner paused: illness and injury come back more gently than travel.
+///   - savedPauses: pauses saved with the plan's schedule: their days stay empty from today on, in every replan.
 /// - Throws: ``ReplanError``.
 public func replan(
   _ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
-  rules: PlanRules, units: DistanceUnit = .km, reason: BreakReason = .illness
+  rules: PlanRules, units: DistanceUnit = .km, reason: BreakReason = .illness,
+  savedPauses: [ClosedRange<CivilDate>] = []
 ) throws(ReplanError) -> Replan {
   let race = plan.goal.raceDate
   if let pause, pause.upperBound >= race { throw .pauseOverlapsRace(pauseEnd: pause.upperBound, raceDate: race) }
@@ -208,11 +211,10 @@ public func replan(
   let course = replanCourse(
     plan, fitness: fitness, today: today, pause: pause, resumeIndex: resumeIndex, reason: reason, units: units)
   if case .stands(let why) = course {
-    var result = plan
-    result.warnings = ["replanned on \(today): \(why)"] + plan.warnings.filter { !$0.hasPrefix("replanned on ") }
-    return Replan(
-      plan: result, changes: [], workoutChanges: [], basis: why, weeklyKm: fitness.weeklyKm,
-      longestKm: fitness.longestKm)
+    let weeks = emptying(plan.weeks, pauses: savedPauses + (pause.map { [$0] } ?? []), today: today)
+    return replanResult(
+      plan, weeks: weeks, warnings: plan.warnings.filter { !$0.hasPrefix("replanned on ") }, today: today,
+      basis: why, weeklyKm: fitness.weeklyKm, longestKm: fitness.longestKm)
   }
   var comeback: [Double] = []
   if case .comeback(let shares, let volume, let longest, let why) = course {
@@ -315,18 +317,21 @@ public func replan(
   } else if let lost = lostNote(old: plan, new: weeks, from: firstRebuilt, units: units) {
     basis += "; \(lost)"
   }
-  // The pause's days are empty from today on, in kept and rebuilt weeks alike.
-  if let pause {
-    let emptied = pause.lowerBound > today ? pause : today...max(today, pause.upperBound)
-    for index in weeks.indices where weeks[index].workouts.contains(where: { emptied.contains($0.date) }) {
-      weeks[index].rules.insert("Paused \(pause.lowerBound.shortLabel)–\(pause.upperBound.shortLabel)", at: 0)
-      weeks[index].workouts.removeAll { emptied.contains($0.date) }
-      weeks[index].plannedKm = (weeks[index].workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
-    }
-  }
+  // The pauses' days are empty from today on, in kept and rebuilt weeks alike.
+  weeks = emptying(weeks, pauses: savedPauses + (pause.map { [$0] } ?? []), today: today)
+  return replanResult(
+    plan, weeks: weeks, warnings: rebuilt.warnings, today: today, basis: basis, weeklyKm: inputs.weeklyKm,
+    longestKm: inputs.longestKm)
+}
+
+/// The replanned plan (`weeks`, the warnings after the replan's line) with its week and workout changes.
+func replanResult(
+  _ plan: Plan, weeks: [Week], warnings: [String], today: CivilDate, basis: String, weeklyKm: Double,
+  longestKm: Double
+) -> Replan {
   var result = plan
   result.weeks = weeks
-  result.warnings = ["replanned on \(today) from \(basis)"] + rebuilt.warnings
+  result.warnings = ["replanned on \(today) from \(basis)"] + warnings
   var changes: [WeekChange] = []
   for (old, new) in zip(plan.weeks, weeks) where old != new {
     changes.append(
@@ -337,7 +342,7 @@ public func replan(
   }
   return Replan(
     plan: result, changes: changes, workoutChanges: workoutChanges(from: plan, to: result), basis: basis,
-    weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm)
+    weeklyKm: weeklyKm, longestKm: longestKm)
 }
 
 /// What a replan does, chosen from the runner's state (``replan(_:completions:today:pause:rules:units:reason:)``).
@@ -362,6 +367,13 @@ func replanCourse(
   if let pause {
     daysOff = pause.lowerBound.days(to: pause.upperBound) + 1
     why = "a pause of \(daysOff) day\(daysOff == 1 ? "" : "s") (\(reason.rawValue))"
+    // Under a week off costs a runner on track no fitness: the days stay free (their week is the lighter week), and
+    // the plan stands.
+    if daysOff < ReplanRules.pauseDays && fitness.onTrack {
+      return .stands(
+        why: "\(why): its days stay free, under a week off costs no fitness, so the plan stands (judged from "
+          + "\(fitness.volumeBasis))")
+    }
   } else if fitness.shortWeeks > 0 {
     daysOff = 7 * fitness.shortWeeks - 1
     why = "\(fitness.shortWeeks) week\(fitness.shortWeeks == 1 ? "" : "s") missed or short"
@@ -429,6 +441,21 @@ func lostNote(old: Plan, new: [Week], from first: Int, units: DistanceUnit) -> S
   return "the plan now peaks at \(units.format(newPeak)) a week (was \(units.format(oldPeak))) with a longest run of "
     + "\(units.format(newLong)) (was \(units.format(oldLong))): the \(new.count - first) weeks left ramp from what "
     + "was run, within the 10 % ramp and the spike guard"
+}
+
+/// `weeks` with the days of `pauses` from `today` on without workouts, each week so emptied saying so first (once).
+func emptying(_ weeks: [Week], pauses: [ClosedRange<CivilDate>], today: CivilDate) -> [Week] {
+  var weeks = weeks
+  for pause in pauses where pause.upperBound >= today {
+    let emptied = pause.lowerBound > today ? pause : today...max(today, pause.upperBound)
+    let line = "Paused \(pause.lowerBound.shortLabel)–\(pause.upperBound.shortLabel)"
+    for index in weeks.indices where weeks[index].workouts.contains(where: { emptied.contains($0.date) }) {
+      if !weeks[index].rules.contains(line) { weeks[index].rules.insert(line, at: 0) }
+      weeks[index].workouts.removeAll { emptied.contains($0.date) }
+      weeks[index].plannedKm = (weeks[index].workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
+    }
+  }
+  return weeks
 }
 
 /// The "why" lines of a week partly kept (the days before `today`) and partly rebuilt, in its final numbers.

@@ -15,7 +15,8 @@ struct RunMate: ParsableCommand {
     subcommands: [
       PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self,
       ImportCommand.self,
-      ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, ReportCommand.self,
+      ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, PauseCommand.self,
+      ReportCommand.self,
       ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
       LintCommand.self,
       FeedCommand.self, ServeCommand.self, SyncCommand.self,

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 import Testing
 
 @testable import PlanEngine

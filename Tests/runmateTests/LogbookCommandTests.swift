@@ -63,10 +63,11 @@ import Testing
   static let bad: [Bad] = [
     Bad(
       arguments: ["log", "--distance=-3km", "--time", "20:00"],
-      message: "runmate: --distance: '-3km' is not valid, allowed is 0.1 to 250 km, written like 8.2km, 5mi or 8.2"),
+      message: "runmate: --distance: '-3km' is not valid, allowed is 0.1 to 250 km (0.1 to 155.3 mi), written like "
+        + "32km or 20mi (a bare number is km)"),
     Bad(
       arguments: ["log", "--distance", "10km", "--time", "12:00"],
-      message: "runmate: --time: '12:00' is not valid, allowed is a pace between 2:00 and 20:00 per km for 10 km "
+      message: "runmate: --time: '12:00' is not valid, allowed is a pace between 2:00/km and 20:00/km for 10 km "
         + "(this is 1:12/km); check --distance and --time"),
     Bad(
       arguments: ["log", "2030-01-01", "--distance", "5km", "--time", "30:00"],

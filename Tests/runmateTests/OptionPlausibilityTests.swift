@@ -76,19 +76,23 @@ struct LogbookFixture {
       return Case(
         arguments: [command] + goal + ["--current-weekly-km=\(value)"]
           + (command == "export" ? ["--out", "-"] : []),
-        message: "runmate: --current-weekly-km: '\(value)' is not valid, allowed is 5 to 250 km")
+        message: "runmate: --current-weekly-km: '\(value)' is not valid, allowed is 5 to 250 km (3.1 to 155.3 mi)"
+          + ", written like 32km or 20mi (a bare number is km)")
     }
 
   static let others: [Case] = [
     Case(
       arguments: ["plan"] + goal + ["--longest-recent-run-km", "nan"],
-      message: "runmate: --longest-recent-run-km: 'nan' is not valid, allowed is 3 to 60 km"),
+      message: "runmate: --longest-recent-run-km: 'nan' is not valid, allowed is 3 to 60 km (1.9 to 37.3 mi)"
+        + ", written like 32km or 20mi (a bare number is km)"),
     Case(
       arguments: ["schedule"] + goal + ["--longest-recent-run-km=-inf"],
-      message: "runmate: --longest-recent-run-km: '-inf' is not valid, allowed is 3 to 60 km"),
+      message: "runmate: --longest-recent-run-km: '-inf' is not valid, allowed is 3 to 60 km (1.9 to 37.3 mi)"
+        + ", written like 32km or 20mi (a bare number is km)"),
     Case(
       arguments: ["export"] + goal + ["--longest-recent-run-km", "1e309", "--out", "-"],
-      message: "runmate: --longest-recent-run-km: '1e309' is not valid, allowed is 3 to 60 km"),
+      message: "runmate: --longest-recent-run-km: '1e309' is not valid, allowed is 3 to 60 km (1.9 to 37.3 mi)"
+        + ", written like 32km or 20mi (a bare number is km)"),
     Case(
       arguments: [
         "plan", "--distance", "5k", "--level", "beginner", "--weeks", "8", "--now", "2026-11-21",

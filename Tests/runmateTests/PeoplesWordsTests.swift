@@ -123,6 +123,7 @@ import Training
       (plan + ["--level", "beginner", "--distance", "hlaf"], "(did you mean 'half'?)"),
       (["lint", "plan.json", "--distance", "marathn"], "(did you mean 'marathon'?)"),
       (["replan", "--pause", "today", "--reason", "injyry", "--now", "2027-01-06"], "(did you mean 'injury'?)"),
+      (["pause", "tomorow..sunday", "--now", "2027-01-06"], "(did you mean 'tomorrow..sunday'?)"),
       (plan + ["--level", "beginner", "--race-date", "nxt sunday"], "(did you mean 'next sunday'?)"),
       (
         ["log", "tomorow", "--distance", "5km", "--time", "30:00", "--now", "2027-01-06"], "(did you mean 'tomorrow'?)"

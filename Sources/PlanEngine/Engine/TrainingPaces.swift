@@ -1,3 +1,5 @@
+import RunningCore
+
 /// Paces for every intensity: from the runner's VDOT when a recent race is known, otherwise from the level's
 /// estimate (used for duration estimates only; the plan then shows effort targets instead of paces).
 struct TrainingPaces: Sendable {

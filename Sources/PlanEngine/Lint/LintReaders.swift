@@ -130,7 +130,7 @@ private func calendarHackPlan(_ document: CalendarHackPlan, name: String, distan
 {
   let factor: Double
   switch document.units.lowercased() {
-  case "mi": factor = 1.609344
+  case "mi": factor = Distance.kilometersPerMile
   case "km": factor = 1
   default: throw LintReadError(reason: "units is '\(document.units)', allowed is mi or km")
   }

@@ -16,7 +16,7 @@ public enum RaceDistance: String, Sendable, Hashable, Codable, CaseIterable {
     case .fiveK: 5
     case .tenK: 10
     case .fifteenK: 15
-    case .tenMiles: 16.09344
+    case .tenMiles: 10 * Distance.kilometersPerMile
     case .half: 21.0975
     case .marathon: 42.195
     }
@@ -53,11 +53,20 @@ public enum RaceDistance: String, Sendable, Hashable, Codable, CaseIterable {
     "42.2km": .marathon, "42k": .marathon, "26.2mi": .marathon,
   ]
 
-  /// Parses a distance name or alias (`5k`, `half-marathon`, `21.1k`, `10mi`, `marathon`), case-insensitively.
+  /// Parses a distance name or alias (`5k`, `half-marathon`, `21.1k`, `10mi`, `marathon`), case-insensitively, or
+  /// a race's distance in either unit as a runner writes it (`3.1mi`, `6.2 mi`, `21.1 km`: within 1 %).
   public init?(parsing text: String) {
     let key = text.lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: " ", with: "-")
-    guard let distance = RaceDistance.aliases[key] else { return nil }
-    self = distance
+    if let distance = RaceDistance.aliases[key] {
+      self = distance
+      return
+    }
+    guard let written = WrittenDistance(text), written.hasUnit else { return nil }
+    let km = written.distance(bare: .km).kilometers
+    guard let race = RaceDistance.allCases.first(where: { abs($0.kilometers - km) <= 0.01 * $0.kilometers }) else {
+      return nil
+    }
+    self = race
   }
 
   /// The allowed spellings, for error messages.
@@ -107,18 +116,14 @@ public struct RecentRace: Sendable, Hashable, Codable {
   }
 }
 
-/// Parses a distance such as `5k`, `half`, `mile`, `3000m`, `8.2km`, `5mi` into kilometres.
+/// Parses a distance such as `5k`, `half`, `mile`, `3000m`, `8.2km`, `5mi` into kilometres: a race's name, else a
+/// number with its unit (RunningCore's ``WrittenDistance``); a bare number is not a distance here.
 public func parseDistanceKilometers(_ text: String) -> Double? {
   let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
   if let race = RaceDistance(parsing: lower) { return race.kilometers }
-  if lower == "mile" || lower == "1mi" { return 1.609344 }
-  let units: [(suffix: String, factor: Double)] = [("km", 1), ("k", 1), ("mi", 1.609344), ("m", 0.001)]
-  for unit in units where lower.hasSuffix(unit.suffix) {
-    let number = lower.dropLast(unit.suffix.count)
-    if let value = Double(number), value > 0, value.isFinite { return value * unit.factor }
-    return nil
-  }
-  return nil
+  if lower == "mile" { return Distance.kilometersPerMile }
+  guard let written = WrittenDistance(lower), written.hasUnit else { return nil }
+  return written.distance(bare: .km).kilometers
 }
 
 /// What the runner asks for: the inputs of the plan engine.

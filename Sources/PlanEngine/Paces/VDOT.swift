@@ -13,91 +13,24 @@ import RunningCore
 /// Distances used by the VDOT zones (namespaced so they cannot clash with other files).
 private enum VDOTDistances {
   /// Metres in one statute mile.
-  static let mile = 1_609.344
+  static let mile = Distance.kilometersPerMile * 1_000
   /// Metres in a marathon.
   static let marathon = 42_195.0
 }
 
 // MARK: - Pace
 
-/// A running pace, stored as seconds per kilometre.
-public struct Pace: Sendable, Hashable, Comparable, Codable {
-  /// Seconds needed to cover one kilometre. Smaller is faster.
-  public var secondsPerKilometer: Double
-
-  /// Creates a pace from seconds per kilometre.
-  public init(secondsPerKilometer: Double) {
-    self.secondsPerKilometer = secondsPerKilometer
-  }
-
-  /// Creates a pace from a velocity in metres per minute.
-  public init(metersPerMinute: Double) {
-    self.secondsPerKilometer = 60_000 / metersPerMinute
-  }
-
-  /// The velocity of this pace in metres per minute.
-  public var metersPerMinute: Double {
-    60_000 / secondsPerKilometer
-  }
-
-  /// Seconds needed to cover one statute mile (1,609.344 m).
-  public var secondsPerMile: Double {
-    secondsPerKilometer * VDOTDistances.mile / 1_000
-  }
-
-  /// Minutes needed to cover `kilometers` at this pace.
-  public func minutes(forKilometers kilometers: Double) -> Double {
-    secondsPerKilometer * kilometers / 60
-  }
-
-  /// Kilometres covered in `minutes` at this pace.
-  public func kilometers(inMinutes minutes: Double) -> Double {
-    minutes * 60 / secondsPerKilometer
-  }
-
-  /// "4:16/km" or "6:52/mi" (seconds rounded to nearest whole second, 60 carries into the minute).
-  public func formatted(perMile: Bool = false) -> String {
-    let seconds = perMile ? secondsPerMile : secondsPerKilometer
-    return VDOTText.formatMinutesSeconds(seconds) + (perMile ? "/mi" : "/km")
-  }
-
-  /// Orders paces from fastest (fewest seconds per kilometre) to slowest.
-  public static func < (lhs: Pace, rhs: Pace) -> Bool {
-    lhs.secondsPerKilometer < rhs.secondsPerKilometer
-  }
-}
+// `Pace` is RunningCore's (seconds per kilometre, written through `DistanceUnit`).
 
 /// Formats a pace range "5:40-6:10/km" (faster pace first) or per mile.
 public func formatPaceRange(_ range: ClosedRange<Pace>, perMile: Bool = false) -> String {
-  let fast = perMile ? range.lowerBound.secondsPerMile : range.lowerBound.secondsPerKilometer
-  let slow = perMile ? range.upperBound.secondsPerMile : range.upperBound.secondsPerKilometer
-  return VDOTText.formatMinutesSeconds(fast) + "-" + VDOTText.formatMinutesSeconds(slow) + (perMile ? "/mi" : "/km")
+  let unit: DistanceUnit = perMile ? .mi : .km
+  return RunDuration.minutesSeconds(range.lowerBound.seconds(per: unit)) + "-"
+    + range.upperBound.formatted(in: unit)
 }
 
-/// Text helpers for paces and race times (namespaced so they cannot clash with other files).
+/// Text helpers for VDOT messages (namespaced so they cannot clash with other files).
 private enum VDOTText {
-  /// Formats a duration as "m:ss" after rounding to the nearest whole second
-  /// (so 299.6 becomes "5:00"). Minutes are not split into hours.
-  /// Non-finite (or absurdly large) input gives "--:--"; negative input gets a leading "-".
-  static func formatMinutesSeconds(_ seconds: Double) -> String {
-    guard let total = wholeSeconds(seconds) else { return "--:--" }
-    let sign = seconds < 0 && total > 0 ? "-" : ""
-    return sign + "\(total / 60):" + twoDigits(total % 60)
-  }
-
-  /// The magnitude of `seconds` rounded to the nearest whole second, or nil
-  /// when it is not finite or too large to be a duration (over ~31 million years).
-  static func wholeSeconds(_ seconds: Double) -> Int? {
-    let magnitude = abs(seconds).rounded()
-    guard magnitude.isFinite, magnitude < 1e15 else { return nil }
-    return Int(magnitude)
-  }
-
-  /// Zero-pads a value in 0...99 to two digits.
-  static func twoDigits(_ value: Int) -> String {
-    value < 10 ? "0\(value)" : "\(value)"
-  }
-
   /// A number rounded to one decimal place, printed without locale ("258.1", "5.0").
   static func oneDecimal(_ value: Double) -> String {
     guard value.isFinite else { return "\(value)" }
@@ -317,9 +250,4 @@ private func raceTimeFieldIsDigits(_ text: Substring) -> Bool {
 ///
 /// Seconds are rounded to the nearest whole second first, so 3599.6 gives
 /// "1:00:00". Non-finite (or absurdly large) input gives "--:--"; negative input gets a leading "-".
-public func formatRaceTime(_ seconds: Double) -> String {
-  guard let total = VDOTText.wholeSeconds(seconds) else { return "--:--" }
-  let sign = seconds < 0 && total > 0 ? "-" : ""
-  guard total >= 3_600 else { return sign + "\(total / 60):" + VDOTText.twoDigits(total % 60) }
-  return sign + "\(total / 3_600):" + VDOTText.twoDigits(total % 3_600 / 60) + ":" + VDOTText.twoDigits(total % 60)
-}
+public func formatRaceTime(_ seconds: Double) -> String { RunDuration(seconds: seconds).formatted }

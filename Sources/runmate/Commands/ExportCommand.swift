@@ -99,7 +99,11 @@ struct ExportCommand: ParsableCommand {
       throw ExportError.calendarLibrary(error)
     }
 
-    for line in noteLines(scheduled.notes, runDays: resolved.settings.runDays) { writeStandardError(line) }
+    // The notes name workouts as the calendar's titles do.
+    let units = resolved.settings.units ?? .km
+    for line in noteLines(scheduled.notes, runDays: resolved.settings.runDays, units: units) {
+      writeStandardError(line)
+    }
     if diff != nil {
       try writeText(DiffReport(changes: export.changes).render())
     } else if let previousPath {

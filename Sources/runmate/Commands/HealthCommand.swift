@@ -118,7 +118,9 @@ struct HealthCommand: ParsableCommand {
       if let summary = matchSummary(result.runs, plan: saved) { lines.append(summary) }
       let merged = result.runs.twins.filter(\.merged)
       for twin in merged.prefix(5) {
-        lines.append("run on \(twin.candidate.date.shortLabel): " + twinDescription(twin, units: found?.units ?? .km))
+        lines.append(
+          "run on \(twin.candidate.date.shortLabel): "
+            + twinDescription(twin, units: DistanceUnit.display(chosen: nil, profile: found?.units)))
       }
       if merged.count > 5 { lines.append("and \(merged.count - 5) more runs merged with runs logged by hand") }
       if let best = data.days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
@@ -140,7 +142,7 @@ struct HealthCommand: ParsableCommand {
       let db = try database.open()
       let (name, zone, found) = try who.resolve(db)
       let today = try clock.today(inZone: zone.identifier)  // the profile's local day
-      let units = found?.units ?? .km
+      let units = DistanceUnit.display(chosen: nil, profile: found?.units)
       let days = try db.healthDays(profile: name)
       let previousBest = days.dropLast().map(\.steps).max() ?? 0
       let summary = makeHealthSummary(days: days, today: today, previousBest: previousBest)

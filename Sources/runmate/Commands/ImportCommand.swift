@@ -96,13 +96,13 @@ struct ImportCommand: ParsableCommand {
       unusable += result.skipped.map {
         "skipped \(terminalSafe($0.candidate.sourceFile ?? "?")): no distance or no time"
       }
-      let units = try db.profile(named: nil)?.units ?? .km
+      let units = try runnerUnit(db, plan: saved)
       for new in result.added {
         let run = new.run
         guard run.isRun else {
           lines.append(
             "imported \(terminalSafe(run.sourceFile ?? "?")) as cross-training (\(terminalSafe(run.sport))): "
-              + "\(run.date.shortLabel), \(distanceText(run.distanceKm, units)) in \(formatRaceTime(run.durationSeconds))"
+              + "\(run.date.shortLabel), \(units.format(run.distanceKm)) in \(formatRaceTime(run.durationSeconds))"
           )
           continue
         }
@@ -110,7 +110,7 @@ struct ImportCommand: ParsableCommand {
         lines.append(
           "imported \(terminalSafe(run.sourceFile ?? "?"))"
             + (run.note.map { " (\(terminalSafe($0)))" } ?? "")
-            + ": \(run.date.shortLabel), \(distanceText(run.distanceKm, units)) "
+            + ": \(run.date.shortLabel), \(units.format(run.distanceKm)) "
             + "in \(formatRaceTime(run.durationSeconds)) "
             + "(moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
             + (matched.map { ", " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""))

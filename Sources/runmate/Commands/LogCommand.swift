@@ -27,7 +27,10 @@ struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Log a completed run (the default).")
 
     @Argument(help: "The day: YYYY-MM-DD, yesterday, 'last sunday', '2 days ago' (default: today).") var date: String?
-    @Option(name: .long, help: ArgumentHelp("Distance: 8.2km, 5mi, or km by default.", valueName: "distance"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Distance: 8.2km, 5mi, or a bare number in your units (the profile's, else km).", valueName: "distance"))
     var distance: String?
     @Option(name: .long, help: ArgumentHelp("Time: h:mm:ss or mm:ss.", valueName: "time")) var time: String?
     @Option(
@@ -46,15 +49,16 @@ struct LogCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
-      // The run is checked before the database is opened (or created): a bad value leaves no file behind.
-      let completion = undo ? nil : try parsedCompletion(today: try clock.today())
-      let db = try database.open()
-      // Distances in the runner's unit; the run itself is stored in km.
-      let units = try db.profile(named: nil)?.units ?? .km
+      // The run is checked before the database is created: a bad value leaves no file behind. A bare distance is in
+      // the runner's unit (km without a database); the run itself is stored in km.
+      let existing = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
+      let units = try existing.map { try runnerUnit($0) } ?? .km
+      let completion = undo ? nil : try parsedCompletion(today: try clock.today(), units: units)
+      let db = try existing ?? database.open()
       guard let completion else {
         let removed = try db.undoLastCompletion()
         try writeStandardOutput(
-          "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(distanceText(removed.distanceKm, units))\n")
+          "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(units.format(removed.distanceKm))\n")
         return
       }
       let saved: SavedPlan? = try {
@@ -81,14 +85,14 @@ struct LogCommand: ParsableCommand {
       let before = PersonalBests(previous)
       let after = PersonalBests(previous + [stored])
       var lines = [
-        "Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(distanceText(stored.distanceKm, units)) "
-          + "in \(formatRaceTime(stored.durationSeconds)) (\(paceText(secondsPerKm: stored.secondsPerKm, units)))"
+        "Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(units.format(stored.distanceKm)) "
+          + "in \(formatRaceTime(stored.durationSeconds)) (\(units.pace(secondsPerKilometer: stored.secondsPerKm)))"
       ]
       if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: saved, units: units) {
         lines.append(matched + ". Nice work!")
       } else if let own = slots.first(where: { $0.date == stored.date }) {
         // The day's workout was fulfilled by another run already, or is of a kind this run does not cover.
-        let title = saved?.plan.workouts.first { $0.id == own.workoutID }?.title ?? own.workoutID
+        let title = saved?.plan.workouts.first { $0.id == own.workoutID }?.title(in: units) ?? own.workoutID
         let done = previous.contains { $0.planID == saved?.id && $0.workoutID == own.workoutID }
         lines.append(
           (done
@@ -106,7 +110,7 @@ struct LogCommand: ParsableCommand {
       try writeStandardOutput(lines.joined(separator: "\n") + "\n")
     }
 
-    func parsedCompletion(today: CivilDate) throws -> Completion {
+    func parsedCompletion(today: CivilDate, units: DistanceUnit) throws -> Completion {
       let day = try date.map { try SettingValues.spokenDate($0, option: "DATE", today: today) } ?? today
       guard day <= today else {
         throw CLIError.invalidOption(
@@ -116,12 +120,11 @@ struct LogCommand: ParsableCommand {
       guard let distanceText = distance else {
         throw CLIError.missingOption(option: "--distance", allowed: "a distance such as 8.2km or 5mi")
       }
-      let km = parseDistanceKilometers(distanceText) ?? Double(distanceText).flatMap { $0 > 0 ? $0 : nil }
-      guard let km, (0.1...250).contains(km) else {
-        throw CLIError.invalidOption(
-          option: "--distance", value: distanceText,
-          allowed: "0.1 to 250 km, written like 8.2km, 5mi or 8.2", suggestion: nil)
-      }
+      // A race's name (`half`, `mile`), else a distance such as 3mi or 5km; a bare number is the runner's unit.
+      let race =
+        RaceDistance(parsing: distanceText)?.kilometers
+        ?? (distanceText.lowercased() == "mile" ? Distance.kilometersPerMile : nil)
+      let km = try race ?? OptionValues.distance(distanceText, option: "--distance", range: 0.1...250, bare: units)
       guard let timeText = time else {
         throw CLIError.missingOption(option: "--time", allowed: "h:mm:ss or mm:ss")
       }
@@ -133,8 +136,9 @@ struct LogCommand: ParsableCommand {
       guard (120...1200).contains(pace) else {
         throw CLIError.invalidOption(
           option: "--time", value: timeText,
-          allowed: "a pace between 2:00 and 20:00 per km for \(oneDecimal(km)) km "
-            + "(this is \(Pace(secondsPerKilometer: pace).formatted())); check --distance and --time",
+          allowed:
+            "a pace between \(units.pace(secondsPerKilometer: 120)) and \(units.pace(secondsPerKilometer: 1200)) "
+            + "for \(units.format(km)) (this is \(units.pace(secondsPerKilometer: pace))); check --distance and --time",
           suggestion: nil)
       }
       let workoutKind = try kind.map { try SettingValues.workoutKind($0) }
@@ -163,15 +167,15 @@ struct LogCommand: ParsableCommand {
       // The status of each run's workout by the one rule (the compliance bands), as `week` and `progress` show it.
       let statuses = runStatuses(runs, plans: try db.plans().map(\.plan))
       if output.format == .json {
-        _ = try output.unit()
+        _ = try output.chosenUnit()
         return try writeStandardOutput(
           JSONOutput.encode(LogJSON(runs: runs, statuses: statuses, crossTraining: others)))
       }
-      let units = try output.unit(default: db.profile(named: nil)?.units)
+      let units = try output.unit(profile: db.profile(named: nil)?.units, plan: activePlanUnits(db))
       // Runs and cross-training together by date; cross-training names its sport and minutes.
       let all = (runs + others).sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
       let lines = all.map { run in
-        "\(run.id ?? 0)\t\(run.date)\t\(distanceText(run.distanceKm, units))\t\(formatRaceTime(run.durationSeconds))\t"
+        "\(run.id ?? 0)\t\(run.date)\t\(units.format(run.distanceKm))\t\(formatRaceTime(run.durationSeconds))\t"
           + "\(run.source.rawValue)\t"
           + (run.isRun
             ? run.workoutID.map { id in
@@ -192,9 +196,9 @@ struct LogCommand: ParsableCommand {
     func run() throws {
       let db = try database.open()
       let removed = try db.deleteCompletion(id: id)
-      let units = try db.profile(named: nil)?.units ?? .km
+      let units = try runnerUnit(db)
       try writeStandardOutput(
-        "removed run \(id): \(removed.date.shortLabel), \(distanceText(removed.distanceKm, units))\n")
+        "removed run \(id): \(removed.date.shortLabel), \(units.format(removed.distanceKm))\n")
     }
   }
 }

@@ -43,7 +43,7 @@ struct PlanCommand: ParsableCommand {
 
   func run() throws {
     let profile = try profileOption.load(database)
-    let units = try output.unit(default: profile?.units)
+    let units = try output.unit(profile: profile?.units)
     let rules = try templates.loadRules()
     let fromProfile = profileDefaults(
       profile, options: schedule, reminders: reminderOptions,
@@ -53,7 +53,8 @@ struct PlanCommand: ParsableCommand {
     if let day = try schedule.parsedLongRunDay() { base.longRunDay = day }
     let today = try clock.today()
     let goal = try goal.goal(
-      today: today, maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay)
+      today: today, maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay,
+      units: units)
     let plan = try fittingRunDays(
       goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
       source: runDaysSource(given: schedule.days != nil, profile))
@@ -76,7 +77,7 @@ struct PlanCommand: ParsableCommand {
       writeStandardError(
         "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
           + "it is the active plan")
-      for line in noteLines(scheduled.notes, runDays: settings.runDays) { writeStandardError(line) }
+      for line in noteLines(scheduled.notes, runDays: settings.runDays, units: units) { writeStandardError(line) }
     }
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(plan))

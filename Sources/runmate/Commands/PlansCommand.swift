@@ -51,7 +51,10 @@ struct PlansCommand: ParsableCommand {
       case .table:
         let settings = try db.scheduleSettings(ofPlan: saved.id)
         try writeText(
-          PlanTable(plan: saved.plan, units: try output.unit(default: settings?.units)).render()
+          PlanTable(
+            plan: saved.plan, units: try output.unit(profile: db.profile(named: nil)?.units, plan: settings?.units)
+          )
+          .render()
             + "\n" + Show.describe(settings) + "\n")
       }
     }

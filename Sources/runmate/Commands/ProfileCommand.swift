@@ -53,7 +53,7 @@ struct ProfileFields: ParsableArguments {
     if let restingHR { p.restingHeartRate = restingHR }
     if let maxHR { p.maxHeartRate = maxHR }
     if let units {
-      p.units = try SettingValues.units(units)
+      p.units = try OptionValues.unit(units, option: "--units")
     }
     if let timeZone {
       try checkedTimeZone(timeZone)

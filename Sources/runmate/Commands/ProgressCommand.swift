@@ -35,7 +35,7 @@ struct ProgressCommand: ParsableCommand {
       health: try db.healthDays(profile: profileName))
     switch output.format {
     case .json:
-      _ = try output.unit()
+      _ = try output.chosenUnit()
       try writeStandardOutput(JSONOutput.encode(report))
     case .table:
       try writeText(render(report, name: saved.name, units: try displayUnit(output, profile: profile, state: state)))

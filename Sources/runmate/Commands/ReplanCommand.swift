@@ -26,43 +26,39 @@ struct ReplanCommand: ParsableCommand {
     help: ArgumentHelp(
       "Days with no running, e.g. 2027-02-01..2027-02-07, yesterday..friday.", valueName: "dates"))
   var pause: String?
-  @Option(
-    name: .long,
-    help: ArgumentHelp(
-      "Why you paused: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"),
-    completion: .list(SettingValues.breakReasons))
-  var reason: String?
   @Flag(name: .long, help: "Save the rebuilt plan (without it, only show the changes).")
   var apply = false
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
-  @OptionGroup var templates: TemplateOptions
-  @OptionGroup var database: DatabaseOptions
-  @OptionGroup var clock: ClockOptions
+  @OptionGroup var options: ReplanOptions
 
   func run() throws {
-    let today = try clock.today()
+    let today = try options.clock.today()
     let pauseRange = try pause.map { text throws in
       try SettingValues.dateRange(text, option: "--pause", today: today)
     }
-    let breakReason = try reason.map { try SettingValues.breakReason($0) } ?? .illness
+    try ReplanCommand.replan(pause: pauseRange, apply: apply, options: options)
+  }
+
+  /// Replans (with `pause`, saved with the schedule when applied), prints the changes, saves them with `apply`.
+  static func replan(pause pauseRange: ClosedRange<CivilDate>?, apply: Bool, options: ReplanOptions) throws {
+    let (plan, templates, database, clock) = (options.plan, options.templates, options.database, options.clock)
+    let reason = try options.reason.map { try SettingValues.breakReason($0) } ?? .illness
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
     let proposal = try state.proposeReplan(
-      completions: try db.completions(), today: today,
-      pause: pauseRange, reason: breakReason,
-      rules: try templates.loadRules(), db: db,
+      completions: try db.completions(), today: try clock.today(),
+      pause: pauseRange, reason: reason, rules: try templates.loadRules(), db: db,
       now: try clock.instant())
-    var lines = ReplanReport(name: saved.name, proposal: proposal, units: state.units).lines
+    let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
+    var lines = ReplanReport(name: saved.name, proposal: proposal, units: units).lines
     let result = proposal.replan
-    if apply && result.workoutChanges.isEmpty {
+    if apply && result.workoutChanges.isEmpty && pauseRange == nil {
       lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
     } else if apply {
       // Saved with its dated workouts (the plan's settings kept) in one transaction.
       _ = try db.savePlan(
         result.plan, name: saved.name, activate: saved.active,
-        schedule: (state.stored, proposal.datedWorkouts))
+        schedule: (pauseRange == nil ? state.stored : proposal.settings, proposal.datedWorkouts))
       lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     } else if !result.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")
@@ -71,8 +67,48 @@ struct ReplanCommand: ParsableCommand {
   }
 }
 
+/// `runmate pause FROM..TO [--reason ill|injury|travel]`: `replan --pause FROM..TO --apply`, the pause saved with the
+/// schedule so every later replan, export and feed keeps its days free.
+struct PauseCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pause",
+    abstract: "Pause training (ill, injured, away): the days stay free, the plan brings you back, and it is saved.",
+    discussion: """
+      Examples:
+        runmate pause 2027-02-01..2027-02-07           # ill: easier weeks
+        runmate pause 2027-02-01..2027-02-04 --reason travel
+        runmate export --out plan.ics                  # new calendar
+      """)
+
+  @Argument(
+    help: ArgumentHelp(
+      "The days with no running, e.g. 2027-02-01..2027-02-07, one day, or today..sunday.", valueName: "dates"))
+  var dates: String
+  @OptionGroup var options: ReplanOptions
+
+  func run() throws {
+    let pause = try SettingValues.dateRange(dates, option: "dates", today: try options.clock.today())
+    try ReplanCommand.replan(pause: pause, apply: true, options: options)
+  }
+}
+
+/// The options `replan` and `pause` share: the pause's reason, the plan, templates, database and clock.
+struct ReplanOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Why you pause: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"),
+    completion: .list(SettingValues.breakReasons))
+  var reason: String?
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @OptionGroup var templates: TemplateOptions
+  @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
+}
+
 /// What `replan` prints: the basis, the weeks whose volume changes, each workout that changes in the words of
-/// `export --diff`, and what the next export will do to the calendar last exported.
+/// `export --diff`, and what the next export will do to the calendar last exported; every distance in `units`.
 struct ReplanReport {
   let name: String
   let proposal: ReplanProposal
@@ -80,18 +116,18 @@ struct ReplanReport {
 
   var lines: [String] {
     let result = proposal.replan
-    var lines = ["Replan of '\(terminalSafe(name))' from \(result.basis)"]
+    var lines = ["Replan of '\(terminalSafe(name))' from \(units.relabel(result.basis))"]
     if result.changes.isEmpty { lines.append("No change.") }
     for change in result.changes where units.format(change.beforeKm) != units.format(change.afterKm) {
       lines.append(
-        "W\(change.number): \(oneDecimal(change.beforeKm / units.kilometers)) → \(units.format(change.afterKm))")
+        "W\(change.number): \(units.number(change.beforeKm)) → \(units.format(change.afterKm))")
     }
     let order: [WorkoutChangeKind] = [.moved, .changed, .cancelled, .added]
     for kind in order {
       for change in result.workoutChanges where change.kind == kind {
         let day = (change.newDate ?? change.oldDate)?.shortLabel ?? ""
-        let what =
-          kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? "")
+        let what = units.relabel(
+          kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? ""))
         lines.append(
           "\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) W\(change.week) \(day): \(what)")
       }

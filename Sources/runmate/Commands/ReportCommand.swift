@@ -27,7 +27,7 @@ struct ReportCommand: ParsableCommand {
   var force = false
 
   func run() throws {
-    let chosenUnit = try units.map { try SettingValues.units($0) }
+    let chosenUnit = try units.map { try OptionValues.unit($0, option: "--units") }
     let output = try OutputFile(html, kind: .report, database: database.path, force: force)
     let db = try database.open()
     let saved = try db.plan(named: plan)
@@ -37,7 +37,7 @@ struct ReportCommand: ParsableCommand {
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let report = makeProgress(plan: state.plan, completions: runs, today: today)
     let others = try db.crossTraining()
-    let unit = chosenUnit ?? profile?.units ?? .km
+    let unit = DistanceUnit.display(chosen: chosenUnit, profile: profile?.units, plan: state.stored?.units)
     var page = HTMLReport(
       name: saved.name, plan: state.plan, report: report, runs: runs,
       status: state.status(runs: runs, crossTraining: others, today: today), units: unit)

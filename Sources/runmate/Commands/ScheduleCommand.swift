@@ -41,7 +41,7 @@ struct ScheduleCommand: ParsableCommand {
       goal: goal, options: schedule, reminders: nil, units: nil,
       templates: templates, clock: clock, database: database,
       name: planName, profile: profile)
-    let units = try output.unit(default: resolved.settings.units ?? profile?.units)
+    let units = try output.unit(profile: profile?.units, plan: resolved.settings.units)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(resolved.schedule))
     case .table: try writeText(ScheduleTable(schedule: resolved.schedule, units: units).render())

@@ -48,12 +48,12 @@ struct TodayCommand: ParsableCommand {
         status == .done
         ? (workout.kind.isRun ? " (done, well run!)" : " (done)")
         : status == .partial
-          ? " (partial: \(oneDecimal(doneKm / units.kilometers)) of "
-            + "\(distanceText(workout.distanceKm, units)) run)" : ""
+          ? " (partial: \(units.number(doneKm)) of "
+            + "\(units.format(workout.distanceKm)) run)" : ""
       let kcal = energy.map { " · about \(wholeNumber($0)) kcal" } ?? ""
       let time = state.workouts.first { $0.workoutID == workout.id }?.startText.map { " at \($0)" } ?? ""
-      lines.append("Today, \(today.shortLabel): \(workout.title)\(time)\(kcal)\(mark)")
-      lines.append(workout.description)
+      lines.append("Today, \(today.shortLabel): \(workout.title(in: units))\(time)\(kcal)\(mark)")
+      lines.append(workout.description(in: units))
     } else if today < saved.plan.goal.start {
       lines.append("The plan starts on \(saved.plan.goal.start.shortLabel).")
     } else if today > saved.plan.goal.raceDate {
@@ -62,7 +62,7 @@ struct TodayCommand: ParsableCommand {
       lines.append("Today, \(today.shortLabel): rest day. Recovery is training too.")
     }
     if let next {
-      lines.append("Next: \(next.date.shortLabel), \(next.title)")
+      lines.append("Next: \(next.date.shortLabel), \(next.title(in: units))")
     }
     try writeText(lines.joined(separator: "\n") + "\n")
   }
@@ -110,11 +110,11 @@ struct WeekCommand: ParsableCommand {
     let phase = week.phase.rawValue + (week.cutback ? ", cut-back" : "")
     var lines = [
       "Week \(week.number) of \(saved.plan.goal.weeks) (\(phase)): "
-        + "\(oneDecimal(progress.doneKm / units.kilometers)) of \(units.format(week.plannedKm)), "
+        + "\(units.number(progress.doneKm)) of \(units.format(week.plannedKm)), "
         + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
         + (partial > 0 ? ", \(partial) partial" : "")
     ]
-    if let rule = week.rules.first { lines.append("Why: \(rule)") }
+    if let rule = week.rules.first { lines.append("Why: \(units.relabel(rule))") }
     for day in days {
       let mark =
         switch day.status {
@@ -130,10 +130,10 @@ struct WeekCommand: ParsableCommand {
         day.status == .notLogged
         ? " (optional, not logged)"
         : day.status == .partial
-          ? " (partial: \(oneDecimal((day.doneKm ?? 0) / units.kilometers)) of "
+          ? " (partial: \(units.number(day.doneKm ?? 0)) of "
             + "\(units.format(day.workout.distanceKm)))"
           : ""
-      lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title)\(ran)")
+      lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title(in: units))\(ran)")
     }
     let thisWeek = others.filter { week.start <= $0.date && $0.date <= week.start.adding(days: 6) }
     if !thisWeek.isEmpty {
@@ -150,7 +150,7 @@ struct WeekCommand: ParsableCommand {
 
 /// The unit of tables and text: `--units`, else the profile's, else the plan's saved settings', else km.
 func displayUnit(_ output: OutputOptions, profile: Profile?, state: TrainingState) throws -> DistanceUnit {
-  try output.unit(default: profile?.units ?? state.stored?.units)
+  try output.unit(profile: profile?.units, plan: state.stored?.units)
 }
 
 /// The zone of the runner's local day: the profile's, else the plan's saved settings'; nil (the old clock) when

@@ -39,6 +39,22 @@ struct DatabaseOptions: ParsableArguments {
   }
 }
 
+/// The runner's unit where a command has no `--units` (``DistanceUnit/display(chosen:profile:plan:)``): the default
+/// profile's, else the one `plan` (default: the active plan) was saved with, else km.
+func runnerUnit(_ db: LogbookDatabase, plan: SavedPlan? = nil) throws -> DistanceUnit {
+  DistanceUnit.display(chosen: nil, profile: try db.profile(named: nil)?.units, plan: try activePlanUnits(db, plan))
+}
+
+/// The unit `plan` (default: the active plan) was saved with; nil when none or no plan.
+func activePlanUnits(_ db: LogbookDatabase, _ plan: SavedPlan? = nil) throws -> DistanceUnit? {
+  let saved: SavedPlan? =
+    try plan
+    ?? {
+      do { return try db.plan(named: nil) } catch LogbookError.noActivePlan { return nil }
+    }()
+  return try saved.flatMap { try db.scheduleSettings(ofPlan: $0.id)?.units }
+}
+
 /// The plan a command works on: made from the goal options when they are given, else the saved plan named
 /// `name`, else the active plan.
 func resolvePlan(
@@ -48,7 +64,7 @@ func resolvePlan(
   if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
     let rules = try templates.loadRules()
     return try makePlan(
-      goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile),
+      goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile, units: units),
       rules: rules, units: units)
   }
   try goal.refuseOnSavedPlan()

@@ -40,15 +40,27 @@ struct GoalOptions: ParsableArguments {
   var runsPerWeek: Int?
 
   @Option(
-    name: .customLong("current-weekly-km"),
+    name: .customLong("current-weekly"),
     help: ArgumentHelp(
-      "Your weekly volume now, 5-250 km.",
-      valueName: "km"))
+      "Your weekly volume now, 5-250 km (3.1-155.3 mi): 20mi, 32km, or a bare number in your units.",
+      valueName: "distance"))
+  var currentWeekly: String?
+
+  @Option(
+    name: .customLong("current-weekly-km"),
+    help: ArgumentHelp("The same as --current-weekly; a bare number is km.", valueName: "distance"))
   var currentWeeklyKm: String?
 
   @Option(
+    name: .customLong("longest-recent-run"),
+    help: ArgumentHelp(
+      "Your longest run of the last 4 weeks, 3-60 km (1.9-37.3 mi): 8mi, 13km, or a bare number in your units.",
+      valueName: "distance"))
+  var longestRecentRun: String?
+
+  @Option(
     name: .customLong("longest-recent-run-km"),
-    help: ArgumentHelp("Your longest run of the last 4 weeks, 3-60 km.", valueName: "km"))
+    help: ArgumentHelp("The same as --longest-recent-run; a bare number is km.", valueName: "distance"))
   var longestRecentRunKm: String?
 
   @Option(
@@ -85,7 +97,9 @@ struct GoalOptions: ParsableArguments {
   var goalOnlyOption: (option: String, value: String)? {
     if let start { return ("--start", start) }
     if let runsPerWeek { return ("--runs-per-week", String(runsPerWeek)) }
+    if let currentWeekly { return ("--current-weekly", currentWeekly) }
     if let currentWeeklyKm { return ("--current-weekly-km", currentWeeklyKm) }
+    if let longestRecentRun { return ("--longest-recent-run", longestRecentRun) }
     if let longestRecentRunKm { return ("--longest-recent-run-km", longestRecentRunKm) }
     if let recentRace { return ("--recent-race", recentRace) }
     if let goalTime { return ("--goal-time", goalTime) }
@@ -104,8 +118,11 @@ struct GoalOptions: ParsableArguments {
   }
 
   /// Resolves the options into a goal; `today` fixes the default start and checks the race date. With `--weeks` and
-  /// no race date the race is on `longRunDay` (else the profile's, else Sunday) in the last week.
-  func goal(today: CivilDate, maxWeeks: Int, profile: Profile? = nil, longRunDay: Weekday? = nil) throws -> Goal {
+  /// no race date the race is on `longRunDay` (else the profile's, else Sunday) in the last week. A bare distance is
+  /// in `units` (else the profile's, else km); the `-km` spellings read a bare number as km.
+  func goal(
+    today: CivilDate, maxWeeks: Int, profile: Profile? = nil, longRunDay: Weekday? = nil, units: DistanceUnit? = nil
+  ) throws -> Goal {
     guard let distanceText = self.distance else {
       throw CLIError.missingOption(option: "--distance", allowed: RaceDistance.allowedList)
     }
@@ -119,12 +136,12 @@ struct GoalOptions: ParsableArguments {
     }
     let level = try SettingValues.level(levelText)
     // The engine's own ranges, checked here so that the value is quoted as typed ('nan', '1e309').
-    let weekly = try currentWeeklyKm.map {
-      try OptionValues.number($0, option: "--current-weekly-km", range: 5...250, unit: "km")
-    }
-    let longest = try longestRecentRunKm.map {
-      try OptionValues.number($0, option: "--longest-recent-run-km", range: 3...60, unit: "km")
-    }
+    let runnerUnit = DistanceUnit.display(chosen: units, profile: profile?.units)
+    let weekly = try Self.distance(
+      ("--current-weekly", currentWeekly), ("--current-weekly-km", currentWeeklyKm), range: 5...250, bare: runnerUnit)
+    let longest = try Self.distance(
+      ("--longest-recent-run", longestRecentRun), ("--longest-recent-run-km", longestRecentRunKm), range: 3...60,
+      bare: runnerUnit)
     let window = OptionValues.planWindow(today: today)
     let race = try raceDate.map {
       try SettingValues.spokenDate($0, option: "--race-date", today: today, window: window)
@@ -154,5 +171,22 @@ struct GoalOptions: ParsableArguments {
       distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
       currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recent,
       crossTrainingPerWeek: crossTraining ?? 0, strengthPerWeek: strength ?? 0, goalTimeSeconds: goalSeconds)
+  }
+
+  /// The distance of an option with a unit-neutral name (`--current-weekly`, a bare number in `bare`) and its older
+  /// `-km` name (a bare number in km), in km; nil when neither is given, refused when both are.
+  static func distance(
+    _ neutral: (name: String, text: String?), _ km: (name: String, text: String?), range: ClosedRange<Double>,
+    bare: DistanceUnit
+  ) throws -> Double? {
+    if let text = neutral.text, km.text != nil {
+      throw CLIError.invalidOption(
+        option: neutral.name, value: text, allowed: "one of \(neutral.name) and \(km.name), not both",
+        suggestion: nil)
+    }
+    if let text = neutral.text {
+      return try OptionValues.distance(text, option: neutral.name, range: range, bare: bare)
+    }
+    return try km.text.map { try OptionValues.distance($0, option: km.name, range: range, bare: .km) }
   }
 }

@@ -76,7 +76,7 @@ struct HTMLReport {
   func distance(_ km: Double) -> String { units.format(km) }
 
   /// A distance in `units`, as a plain number (`7.8`).
-  func number(_ km: Double) -> String { oneDecimal(km / units.kilometers) }
+  func number(_ km: Double) -> String { units.number(km) }
 
   /// `6:24/km` / `10:18/mi` from seconds per kilometre.
   func pace(_ secondsPerKm: Double) -> String {

@@ -17,17 +17,6 @@ func sourceLabel(_ source: Completion.Source) -> String {
   }
 }
 
-/// `8.2 km` or `5.1 mi`: a distance read from the database in the runner's unit (a value no run can have, stored by
-/// an older version, is shown as it is, never trapping).
-func distanceText(_ km: Double, _ units: DistanceUnit) -> String {
-  "\(oneDecimal(km / units.kilometers)) \(units.rawValue)"
-}
-
-/// `5:48/km` or `9:20/mi`.
-func paceText(secondsPerKm: Double, _ units: DistanceUnit) -> String {
-  Pace(secondsPerKilometer: secondsPerKm).formatted(perMile: units == .mi)
-}
-
 /// "Matched Easy 5 km planned for Tue 5 Jan" or "Partial: Long run 16 km planned for Sun 10 Jan (6.2 of 16 km, under
 /// 80 % of the plan)", in `units`; nil when the run matched nothing.
 func matchDescription(
@@ -35,14 +24,14 @@ func matchDescription(
   units: DistanceUnit = .km
 ) -> String? {
   guard let match else { return nil }
-  let title = saved?.plan.workouts.first { $0.id == match.slot.workoutID }?.title ?? match.slot.workoutID
+  let title = saved?.plan.workouts.first { $0.id == match.slot.workoutID }?.title(in: units) ?? match.slot.workoutID
   let day = match.slot.date.shortLabel
   switch match.status {
   case .done:
     return "Matched \(title) planned for \(day)"
   case .partial:
-    return "Partial: \(title) planned for \(day) (\(oneDecimal(distanceKm / units.kilometers)) of "
-      + "\(distanceText(match.slot.distanceKm, units)), under \(Int(IngestRules.partialBelow * 100)) % of the plan)"
+    return "Partial: \(title) planned for \(day) (\(units.number(distanceKm)) of "
+      + "\(units.format(match.slot.distanceKm)), under \(Int(IngestRules.partialBelow * 100)) % of the plan)"
   }
 }
 
@@ -59,7 +48,7 @@ func twinDescription(_ twin: IngestedRuns.Twin, units: DistanceUnit = .km) -> St
   let deviceReplacedHand = twin.merged && !twin.candidate.isHandLogged
   let wasSource = deviceReplacedHand ? "logged by hand" : "from " + sourceLabel(stored.source)
   let which = twin.wasStored ? "run \(stored.id ?? 0), \(wasSource)" : "an earlier run of this batch"
-  let line = "same run as \(which) on \(stored.date.shortLabel) (\(distanceText(stored.distanceKm, units)))"
+  let line = "same run as \(which) on \(stored.date.shortLabel) (\(units.format(stored.distanceKm)))"
   if deviceReplacedHand {
     return line + ": one run kept, now with the \(sourceLabel(stored.source)) record and the note and effort you logged"
   }

@@ -15,6 +15,37 @@ enum OptionValues {
     return value
   }
 
+  /// `--units km|mi` (also kilometres, miles), with the closest unit for a typo (``SettingValues/units(_:option:)``).
+  static func unit(_ text: String, option: String) throws -> DistanceUnit {
+    try SettingValues.units(text, option: option)
+  }
+
+  /// A distance such as `20mi`, `32km` or `3.1 mi` within `range` (km); a bare number is in `bare`, the runner's
+  /// unit. A bad value names the option, the value as typed and what is allowed, in the runner's unit first.
+  static func distance(
+    _ text: String, option: String, range: ClosedRange<Double>, bare: DistanceUnit
+  ) throws -> Double {
+    let other: DistanceUnit = bare == .km ? .mi : .km
+    func bounds(_ unit: DistanceUnit) -> String {
+      "\(unit.number(range.lowerBound)) to \(unit.format(range.upperBound))"
+    }
+    let allowed =
+      "\(bounds(bare)) (\(bounds(other))), written like \(bare == .km ? "32km or 20mi" : "20mi or 32km") (a bare "
+      + "number is \(bare.rawValue))"
+    guard let written = WrittenDistance(text) else {
+      throw CLIError.invalidOption(
+        option: option, value: text, allowed: allowed, suggestion: WrittenDistance.suggestion(for: text))
+    }
+    let km = written.distance(bare: bare).kilometers
+    // A bound as the message writes it is allowed (5 km is shown as 3.1 mi; 3.1mi is 4.99 km): half a tenth of the
+    // unit written, then the range.
+    let slack = 0.05 * (written.kilometersPerUnit ?? bare.kilometers)
+    guard (range.lowerBound - slack...range.upperBound + slack).contains(km) else {
+      throw CLIError.invalidOption(option: option, value: text, allowed: allowed, suggestion: nil)
+    }
+    return min(max(km, range.lowerBound), range.upperBound)
+  }
+
   /// `YYYY-MM-DD` within `window` (default: years 1900 to 2200).
   static func date(_ text: String, option: String, window: ClosedRange<CivilDate>? = nil) throws -> CivilDate {
     try SettingValues.date(text, option: option, window: window)

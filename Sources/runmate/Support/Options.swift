@@ -189,10 +189,15 @@ struct OutputOptions: ParsableArguments {
     completion: Completions.units)
   var units: String?
 
-  func unit(default fallback: DistanceUnit? = nil) throws -> DistanceUnit {
-    guard let units else { return fallback ?? .km }
-    return try SettingValues.units(units)
+  /// The unit of tables and text by the one rule (``DistanceUnit/display(chosen:profile:plan:)``): `--units`,
+  /// else the profile's, else the plan's saved one, else km.
+  func unit(profile: DistanceUnit?, plan: DistanceUnit? = nil) throws -> DistanceUnit {
+    DistanceUnit.display(chosen: try chosenUnit(), profile: profile, plan: plan)
   }
+
+  /// `--units` as given; nil when not given.
+  func chosenUnit() throws -> DistanceUnit? { try units.map { try OptionValues.unit($0, option: "--units") } }
+
 }
 
 extension ExpressibleByArgument where Self: CaseIterable & RawRepresentable<String> {

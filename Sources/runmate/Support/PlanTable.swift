@@ -31,7 +31,7 @@ struct PlanTable {
       .filter { $0.0 > 0 }.map { "\($0.0) \($0.1) day\($0.0 == 1 ? "" : "s")" }
     if !extras.isEmpty { facts += " · " + extras.joined(separator: " and ") + " a week (not in the volume)" }
     lines.append(facts)
-    for warning in plan.warnings { lines.append("warning: \(warning)") }
+    for warning in plan.warnings { lines.append("warning: \(units.relabel(warning))") }
     return lines
   }
 
@@ -48,7 +48,7 @@ struct PlanTable {
       let phase = week.cutback ? "\(week.phase.rawValue)↓" : week.phase.rawValue
       let workouts = week.workouts.map { "\($0.date.weekday.shortName) \(shortForm($0))" }.joined(separator: " · ")
       rows.append([String(week.number), phase, dates, units.format(week.plannedKm), workouts])
-      whys.append(week.rules.prefix(2).joined(separator: "; "))
+      whys.append(units.relabel(week.rules.prefix(2).joined(separator: "; ")))
     }
     var widths = header.map(\.count)
     for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
@@ -90,7 +90,7 @@ struct PlanTable {
     if !workout.kind.isRun {
       return "\(workout.kind == .strength ? "strength" : "cross") \(workout.durationMin) min"
     }
-    let distance = units.format(workout.distanceKm).replacingOccurrences(of: " \(units.rawValue)", with: "")
+    let distance = units.number(workout.distanceKm)
     let name: String =
       switch workout.kind {
       case .easy:
@@ -114,7 +114,7 @@ struct PlanTable {
     }
     // A long run with a marathon-pace segment or fast finish: `long 28 w/ 8 MP` (RP: goal race pace).
     if workout.kind == .long, let last = workout.steps.last, workout.steps.count > 1, last.zone != .easy {
-      let km = units.format(last.distanceKm).replacingOccurrences(of: " \(units.rawValue)", with: "")
+      let km = units.number(last.distanceKm)
       return "\(name) \(distance) w/ \(km) \(last.zone == .marathon ? "MP" : "RP")"
     }
     return "\(name) \(distance)"

@@ -63,7 +63,7 @@ struct ResolvedSchedule {
     templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions, name: String?,
     profile: Profile?
   ) throws -> ResolvedSchedule {
-    let unit = try units.map { try SettingValues.units($0) }
+    let unit = try units.map { try OptionValues.unit($0, option: "--units") }
     var messages: [String] = []
     let fromProfile = profileDefaults(profile, options: options, reminders: reminders, unitsGiven: units != nil)
     if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
@@ -72,7 +72,8 @@ struct ResolvedSchedule {
       if let day = try options.parsedLongRunDay() { base.longRunDay = day }
       let rules = try templates.loadRules()
       let resolvedGoal = try goal.goal(
-        today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay)
+        today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay,
+        units: unit)
       let plan = try fittingRunDays(
         resolvedGoal,
         plan: { try makePlan(goal: $0, rules: rules, units: unit ?? base.units ?? .km) },

@@ -21,22 +21,24 @@ struct ScheduleTable {
       for item in week.workouts {
         let when = item.time.map { $0.description } ?? "all day"
         let moved = item.plannedDate.map { " (plan: \($0.shortLabel))" } ?? ""
-        lines.append("  \(pad(item.workout.date.shortLabel, 11)) \(pad(when, 7)) \(item.workout.title)\(moved)")
+        lines.append(
+          "  \(pad(item.workout.date.shortLabel, 11)) \(pad(when, 7)) \(item.workout.title(in: units))\(moved)")
       }
     }
     if !schedule.notes.isEmpty {
       lines.append("")
       lines.append("Notes:")
-      for note in schedule.notes { lines.append("  \(note.kind.rawValue): \(note.text)") }
+      for note in schedule.notes { lines.append("  \(note.kind.rawValue): \(units.relabel(note.text))") }
     }
     return lines.joined(separator: "\n") + "\n"
   }
 }
 
 /// The scheduler's notes for standard error after `plan --save` or `export`: each drop, conflict and move for busy
-/// time or a blackout, and the moves onto the run days counted in one line (`runmate schedule` lists each).
-func noteLines(_ notes: [ScheduleNote], runDays: [Weekday]?) -> [String] {
-  var lines = notes.filter { !$0.toRunDay }.map { "\($0.kind.rawValue): \(terminalSafe($0.text))" }
+/// time or a blackout, and the moves onto the run days counted in one line (`runmate schedule` lists each); workout
+/// titles in `units`.
+func noteLines(_ notes: [ScheduleNote], runDays: [Weekday]?, units: DistanceUnit) -> [String] {
+  var lines = notes.filter { !$0.toRunDay }.map { "\($0.kind.rawValue): \(terminalSafe(units.relabel($0.text)))" }
   let toRunDays = notes.filter(\.toRunDay).count
   if toRunDays > 0, let runDays {
     let workouts = toRunDays == 1 ? "1 workout" : "\(toRunDays) workouts"

@@ -1,0 +1,62 @@
+import Foundation
+import RunMateTestSupport
+import Testing
+
+/// `runmate pause` (issue 24): a pause is part of the saved schedule, so its days stay free through every later
+/// replan, in the plan, the export and `today` (before: a plain `replan --apply` after one more logged run put
+/// "Easy 11.5 km" and "Tempo 8.9 km" back on the paused days).
+@Suite struct PauseCommandTests {
+  @Test func aPauseIsKeptThroughTwoLaterReplans() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("rm.db").path]
+    func run(_ arguments: [String]) throws -> RunResult {
+      let result = try runmate(arguments, environment: env)
+      #expect(result.status == 0, "runmate \(arguments.joined(separator: " ")): \(result.stderr)")
+      return result
+    }
+    _ = try run([
+      "profile", "init", "Ana", "--level", "intermediate", "--tz", "Europe/London", "--days", "tue,wed,fri,sun",
+      "--long-run-day", "sun",
+    ])
+    _ = try run([
+      "plan", "--distance", "half", "--level", "intermediate", "--race-date", "2027-03-07", "--save", "--name",
+      "half", "--now", "2026-11-26T10:00:00Z",
+    ])
+    // Weeks 1 and 2 as planned (the plan's own distances, read from its JSON).
+    let plan = try run(["plans", "show", "half", "--format", "json"]).stdout
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [String: Any])
+    let weeks = try #require(object["weeks"] as? [[String: Any]])
+    for week in weeks.prefix(2) {
+      for workout in try #require(week["workouts"] as? [[String: Any]]) {
+        let date = try #require(workout["date"] as? String)
+        let km = try #require(workout["distance_km"] as? Double)
+        _ = try run(["log", date, "--distance", "\(km)", "--time", "\(Int(km * 6)):00", "--now", date + "T20:00:00Z"])
+      }
+    }
+    // Away Tue–Thu of week 9, told in week 3.
+    let paused = ["2027-01-26", "2027-01-27", "2027-01-28"]
+    let pause = try run(["pause", "2027-01-26..2027-01-28", "--reason", "travel", "--now", "2026-12-14T08:00:00Z"])
+    #expect(pause.stdout.contains("a pause of 3 days (travel)"), "\(pause.stdout)")
+    #expect(pause.stdout.contains("cancelled W9 Tue 26 Jan"), "\(pause.stdout)")
+    // Replan 1: on track (nothing new logged yet this week): the plan stands, the days stay free.
+    let first = try run(["replan", "--apply", "--now", "2026-12-15T08:00:00Z"])
+    #expect(first.stdout.contains("on track"), "\(first.stdout)")
+    // Replan 2: week 3 missed entirely: return weeks, then the build; the pause's days still free.
+    let second = try run(["replan", "--apply", "--now", "2026-12-21T08:00:00Z"])
+    #expect(second.stdout.contains("1 week missed or short: back over"), "\(second.stdout)")
+    #expect(second.stdout.contains("Saved."), "\(second.stdout)")
+    let export = directory.appendingPathComponent("plan.ics")
+    _ = try run(["export", "--out", export.path, "--now", "2026-12-21T08:00:00Z"])
+    let ics = try String(contentsOf: export, encoding: .utf8)
+    for day in paused {
+      let compact = day.replacingOccurrences(of: "-", with: "")
+      #expect(!ics.contains("DTSTART;VALUE=DATE:\(compact)") && !ics.contains("DTSTART:\(compact)"), "\(day)")
+      let today = try run(["today", "--now", day + "T07:00:00Z"]).stdout
+      #expect(
+        today.hasPrefix("Today, ") && today.split(separator: "\n")[0].hasSuffix("rest day. Recovery is training too."),
+        "\(day): \(today)")
+    }
+    #expect(ics.contains("Paused 26 Jan–28 Jan") || ics.contains("Paused Tue 26 Jan"), "the week says why")
+  }
+}
