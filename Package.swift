@@ -163,6 +163,6 @@ let package = Package(
     .testTarget(
       name: "CalendarExportTests", dependencies: ["RunningCore", "CalendarExport", "RunMateTestSupport"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "runmateTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"]),
+    .testTarget(name: "runmateTests", dependencies: ["RunningCore", "PlanEngine", "Training", "RunMateTestSupport"]),
   ]
 )

@@ -142,8 +142,8 @@ func unknownTimeZone(_ tzid: String, operation: String, line: Int? = nil) -> ICa
 }
 
 /// A builtin zone name close to `tzid`, or nil: the same name in other case, the IANA name of a prefixed
-/// libical TZID, the zone whose city matches, or the nearest name by edit distance (at most 2 edits, or a
-/// fifth of the name). Ties go to the alphabetically first name, so the message is stable.
+/// libical TZID, the zone whose city matches (case-blind, `new york` for `New_York`), the nearest name by edit
+/// distance (at most 2 edits, or a fifth of the name), else the zone of the nearest city (`berln`). Ties go to the alphabetically first name, so the message is stable.
 /// The corresponding libical function is `icaltimezone_get_builtin_timezones`.
 func suggestedZoneName(for tzid: String) -> String? {
   guard tzid.count <= 64 else { return nil }  // no zone name is this long; edit distances would cost seconds
@@ -154,10 +154,10 @@ func suggestedZoneName(for tzid: String) -> String? {
   let names = builtinZoneNames()
   let wanted = tzid.lowercased()
   if let exact = names.first(where: { $0.lowercased() == wanted }) { return exact }
-  let wantedCity = wanted.split(separator: "/").last.map(String.init) ?? wanted
-  if let city = names.first(where: { $0.lowercased().split(separator: "/").last.map(String.init) == wantedCity }) {
-    return city
-  }
+  let wantedCity = (wanted.split(separator: "/").last.map(String.init) ?? wanted).replacingOccurrences(
+    of: " ", with: "_")
+  func city(_ name: String) -> String { name.lowercased().split(separator: "/").last.map(String.init) ?? "" }
+  if let city = names.first(where: { city($0) == wantedCity }) { return city }
   let limit = max(2, wanted.count / 5)
   var best: (distance: Int, name: String)?
   for name in names {
@@ -166,7 +166,10 @@ func suggestedZoneName(for tzid: String) -> String? {
     if let current = best, (current.distance, current.name) <= (distance, name) { continue }
     best = (distance, name)
   }
-  return best?.name
+  if let best { return best.name }
+  // A typo of the city alone (`berln`): the zone of the closest city, the first zone of that city by name.
+  let cities = Dictionary(names.map { (city($0), $0) }) { first, _ in first }
+  return closestName(to: wantedCity, among: cities.keys.sorted()).flatMap { cities[$0] }
 }
 
 /// Every builtin zone's IANA name, sorted.

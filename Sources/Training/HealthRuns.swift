@@ -11,16 +11,19 @@ import RunningCore
 ///
 /// With `allSports`, workouts of other types with a distance (cycling, swimming, walking) are in `runs` too, as
 /// cross-training: ``Completion/sport`` names the sport (as `import --all-sports` names it), never a run; other
-/// types without a distance are left out (the logbook stores a distance).
+/// types without a distance are left out (the logbook stores a distance). With `today`, a workout dated after it (a
+/// device clock gone wrong) is left out and its day listed in `afterToday`, as `import` refuses such a run.
 public func healthRuns(
   _ workouts: [HealthWorkout],
   timeZone: TimeZone,
-  allSports: Bool = false
-) -> (runs: [Completion], withoutDistance: [CivilDate]) {
+  allSports: Bool = false,
+  today: CivilDate? = nil
+) -> (runs: [Completion], withoutDistance: [CivilDate], afterToday: [CivilDate]) {
   var calendar = Calendar(identifier: .gregorian)
   calendar.timeZone = timeZone
   var runs: [Completion] = []
   var withoutDistance: [CivilDate] = []
+  var afterToday: [CivilDate] = []
   for workout in workouts where (workout.isRunning || allSports) && workout.durationSeconds > 0 {
     var sport = Completion.run
     if !workout.isRunning {
@@ -30,6 +33,10 @@ public func healthRuns(
     guard let year = parts.year, let month = parts.month, let day = parts.day,
       let date = CivilDate(year: year, month: month, day: day)
     else { continue }
+    if let today, date > today {
+      afterToday.append(date)
+      continue
+    }
     guard let km = workout.distanceKm, km > 0 else {
       if workout.isRunning { withoutDistance.append(date) }
       continue
@@ -40,5 +47,5 @@ public func healthRuns(
         durationSeconds: workout.durationSeconds, source: .health,
         sourceFile: "Apple Health (\(workout.sourceName))", sport: sport))
   }
-  return (runs, withoutDistance)
+  return (runs, withoutDistance, afterToday)
 }

@@ -55,12 +55,7 @@ public enum SettingValues {
   /// `--days mon,wed,fri`: at least two days, in week order.
   public static func runDays(_ text: String) throws(SettingError) -> [Weekday] {
     var set = Set<Weekday>()
-    for part in text.split(separator: ",") {
-      guard let day = weekday(String(part)) else {
-        throw SettingError(option: "--days", value: String(part), allowed: "mon, tue, wed, thu, fri, sat, sun")
-      }
-      set.insert(day)
-    }
+    for part in text.split(separator: ",") { set.insert(try weekday(String(part), option: "--days")) }
     guard set.count >= 2 else { throw SettingError(option: "--days", value: text, allowed: "at least two run days") }
     return Weekday.allCases.filter(set.contains)
   }
@@ -78,7 +73,9 @@ public enum SettingValues {
       }
       if parts.count == 2 {
         guard let day = weekday(parts[0]) else {
-          throw SettingError(option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun")
+          throw SettingError(
+            option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun",
+            suggestion: weekdaySuggestion(parts[0]).map { "\($0)=\(parts[1])" })
         }
         perDay[day] = time
       } else {
@@ -112,18 +109,34 @@ public enum SettingValues {
     return blackouts
   }
 
-  /// A day or a range of days, `2027-02-01` or `2027-02-01..2027-02-07` (`--skip`, `replan --pause`).
+  /// A day or a range of days, `2027-02-01` or `2027-02-01..2027-02-07` (`--skip`, `replan --pause`). With `today`,
+  /// days as people say them too (``SpokenDate``): `tomorrow`, `monday..friday`, `today..in 2 weeks`; a lone
+  /// weekday after `..` is the first such day on or after the range's first day.
   /// - Throws: ``SettingError`` naming `option` for anything else, with the range turned round as the suggestion
   ///   when its first day is after its last.
-  public static func dateRange(_ text: String, option: String) throws(SettingError) -> ClosedRange<CivilDate> {
+  public static func dateRange(
+    _ text: String, option: String, today: CivilDate? = nil
+  ) throws(SettingError) -> ClosedRange<CivilDate> {
     let parts = text.components(separatedBy: "..")
-    guard (1...2).contains(parts.count), let first = CivilDate(iso: parts[0]),
-      let last = parts.count == 2 ? CivilDate(iso: parts[1]) : first
-    else {
-      throw SettingError(option: option, value: text, allowed: "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+    func day(_ part: String, from origin: CivilDate?) -> CivilDate? {
+      guard let origin else { return CivilDate(iso: part) }
+      return SpokenDate.day(part, today: origin)
     }
-    _ = try date(parts[0], option: option)
-    _ = try date(parts[parts.count - 1], option: option)
+    let first = parts.first.flatMap { day($0, from: today) }
+    let last =
+      parts.count == 2 ? day(parts[1], from: SpokenDate.isWeekdayName(parts[1]) ? first : today) : first
+    guard (1...2).contains(parts.count), let first, let last else {
+      let allowed = "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD"
+      guard let today else { throw SettingError(option: option, value: text, allowed: allowed) }
+      let fixed = parts.map { SpokenDate.suggestion(for: $0, today: today) ?? $0 }.joined(separator: "..")
+      throw SettingError(
+        option: option, value: text,
+        allowed: allowed + ", or days as said (tomorrow, monday..friday, today..in 2 weeks; "
+          + "e.g. \(option) monday..friday)",
+        suggestion: fixed != text && (try? dateRange(fixed, option: option, today: today)) != nil ? fixed : nil)
+    }
+    _ = try date(first.description, option: option)
+    _ = try date(last.description, option: option)
     guard first <= last else {
       throw SettingError(
         option: option, value: text, allowed: "a range whose first day is not after its last",

@@ -3,10 +3,11 @@ import RunMateTestSupport
 import RunningCore
 import Testing
 
-/// The README's comparison with published plans ("How the plans compare with published ones"): the published rows
-/// are data typed in the README with their sources; the RunningMate rows are the engine's own numbers, regenerated
-/// here from `runmate plan … --format json` and compared with the README cell by cell.
-/// `RUNMATE_UPDATE_COMPARISON=1` rewrites the RunningMate rows in README.md instead of comparing (check the diff).
+/// The comparison with published plans (docs/comparison.md, moved there from the README): the published rows are
+/// data typed in with their sources; the RunningMate rows are the engine's own numbers, regenerated here from
+/// `runmate plan … --format json` and compared with the document cell by cell.
+/// `RUNMATE_UPDATE_COMPARISON=1` rewrites the RunningMate rows in docs/comparison.md instead of comparing (check the
+/// diff).
 @Suite struct ComparisonTests {
   /// One RunningMate row: the runner it plans for and the table it belongs to.
   struct Case: CustomStringConvertible, Sendable {
@@ -24,7 +25,7 @@ import Testing
         + (longestRecentRunKm.map { ", longest recent run \($0) km" } ?? "")
     }
 
-    /// The command the README shows for this row, word for word.
+    /// The command docs/comparison.md shows for this row, word for word.
     var command: String {
       "runmate plan --distance \(distance) --level intermediate --weeks \(weeks) --runs-per-week \(runsPerWeek)"
         + " --current-weekly-km \(currentKm)"
@@ -35,7 +36,7 @@ import Testing
     var description: String { "\(distance): \(label)" }
   }
 
-  /// Every RunningMate row of the two tables, in README order.
+  /// Every RunningMate row of the two tables, in the document's order.
   static let cases: [Case] = [
     Case(distance: "half", weeks: 12, runsPerWeek: 5, currentKm: 27, longestRecentRunKm: nil),
     Case(distance: "half", weeks: 12, runsPerWeek: 5, currentKm: 50, longestRecentRunKm: 16),
@@ -69,7 +70,7 @@ import Testing
     }
   }
 
-  /// The figures of one row, defined as the README's method says, from a plan's weeks.
+  /// The figures of one row, defined as the document's method says, from a plan's weeks.
   struct Figures: Equatable {
     var runsPerWeek: ClosedRange<Int>
     var firstWeekKm: Double
@@ -135,7 +136,7 @@ import Testing
       range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
     }
 
-    /// The row's cells after its label, in the README's column order.
+    /// The row's cells after its label, in the document's column order.
     var cells: [String] {
       [
         Self.span(runsPerWeek),
@@ -151,7 +152,7 @@ import Testing
     }
   }
 
-  /// The README row of `testCase`, regenerated from the engine.
+  /// The document's row of `testCase`, regenerated from the engine.
   static func row(_ testCase: Case) throws -> String {
     let words = testCase.command.split(separator: " ").map(String.init)
     let result = try runmate(
@@ -162,7 +163,7 @@ import Testing
     return "| " + ([testCase.label] + figures.cells).joined(separator: " | ") + " |"
   }
 
-  /// The lines of the README's table for `distance`, between `<!-- comparison: DISTANCE -->` and
+  /// The lines of the document's table for `distance`, between `<!-- comparison: DISTANCE -->` and
   /// `<!-- /comparison: DISTANCE -->`, with their indices in `lines`.
   static func table(_ distance: String, in lines: [String]) throws -> Range<Int> {
     let start = try #require(lines.firstIndex(of: "<!-- comparison: \(distance) -->"), "no table for \(distance)")
@@ -171,8 +172,11 @@ import Testing
     return (start + 1)..<end
   }
 
-  @Test func theReadmeRowsAreTheEnginesNumbers() throws {
-    let readmeURL = repositoryRoot.appendingPathComponent("README.md")
+  /// Where the comparison lives.
+  static let document = "docs/comparison.md"
+
+  @Test func theComparisonRowsAreTheEnginesNumbers() throws {
+    let readmeURL = repositoryRoot.appendingPathComponent(Self.document)
     let readme = try String(contentsOf: readmeURL, encoding: .utf8)
     var lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let update = ProcessInfo.processInfo.environment["RUNMATE_UPDATE_COMPARISON"] == "1"
@@ -181,11 +185,11 @@ import Testing
       let range = try Self.table(testCase.distance, in: lines)
       let index = try #require(
         lines[range].firstIndex { $0.hasPrefix("| \(testCase.label) |") },
-        "README.md has no row \"\(testCase.label)\" in the \(testCase.distance) table")
+        "\(Self.document) has no row \"\(testCase.label)\" in the \(testCase.distance) table")
       if update {
         lines[index] = expected
       } else {
-        #expect(lines[index] == expected, "README.md:\(index + 1): \(testCase) is now\n\(expected)")
+        #expect(lines[index] == expected, "\(Self.document):\(index + 1): \(testCase) is now\n\(expected)")
       }
     }
     if update {
@@ -200,10 +204,10 @@ import Testing
     }
   }
 
-  @Test func theReadmeShowsTheCommandsItRuns() throws {
-    let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+  @Test func theComparisonShowsTheCommandsItRuns() throws {
+    let readme = try String(contentsOf: repositoryRoot.appendingPathComponent(Self.document), encoding: .utf8)
     for testCase in Self.cases {
-      #expect(readme.contains(testCase.command), "README.md does not show `\(testCase.command)`")
+      #expect(readme.contains(testCase.command), "\(Self.document) does not show `\(testCase.command)`")
     }
   }
 

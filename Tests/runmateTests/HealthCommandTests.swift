@@ -53,6 +53,31 @@ import Testing
     #expect(shown.stdout.contains("  weight: "), "\(shown.stdout)")
   }
 
+  /// `health import --now` is today as for `import`: a workout after it is a device clock gone wrong, skipped and
+  /// counted; the same export read a week later stores every run.
+  @Test func importTakesNowAsImportDoes() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    func healthImport(_ now: String, into name: String) throws -> RunResult {
+      try runmate(
+        ["health", "import", Self.sample.path, "--tz", "Europe/Berlin", "--now", now],
+        environment: ["RUNMATE_DB": directory.appendingPathComponent(name).path])
+    }
+    let early = try healthImport("2021-01-08", into: "early.sqlite")
+    #expect(early.status == 0, "\(early.stderr)")
+    #expect(early.stdout.contains(", 5 new runs\n"), "\(early.stdout)")
+    #expect(
+      early.stdout.contains(
+        "skipped 3 workouts dated after today (2021-01-08, the latest 2021-01-14): check the device's clock"),
+      "\(early.stdout)")
+    let late = try healthImport("2021-01-14", into: "late.sqlite")
+    #expect(late.stdout.contains(", 8 new runs\n") && !late.stdout.contains("after today"), "\(late.stdout)")
+    // A bad --now is refused before the database is created.
+    let bad = try healthImport("2021-1-8", into: "bad.sqlite")
+    #expect(bad.status == 64 && bad.stderr.hasPrefix("runmate: --now: '2021-1-8' is not valid"), "\(bad.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("bad.sqlite").path))
+  }
+
   @Test func aHostileFileIsRefusedAndNothingIsWritten() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -63,7 +63,8 @@ import Testing
         ("2027-01-05 07:00:00", "2027-01-05 07:22:30", 3.45, 22.5),
         ("2027-01-07 07:00:00", "2027-01-07 07:24:00", 3.5, 24),
       ])
-    let health = try runmate(["health", "import", export.path, "--tz", "UTC"], environment: env)
+    let health = try runmate(
+      ["health", "import", export.path, "--tz", "UTC", "--now", "2027-01-07"], environment: env)
     #expect(health.status == 0, "\(health.stderr)")
     #expect(health.stdout.contains(", 1 new runs\n1 new run for 'spring': 1 matched, 0 extra\n"), "\(health.stdout)")
     #expect(
@@ -150,7 +151,8 @@ import Testing
         </HealthData>
         """)
     try text.write(to: export, atomically: true, encoding: .utf8)
-    let result = try runmate(["health", "import", export.path, "--tz", "UTC"], environment: env)
+    let result = try runmate(
+      ["health", "import", export.path, "--tz", "UTC", "--now", "2027-01-07"], environment: env)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains(" 1 new runs\n"), "\(result.stdout)")
     #expect(

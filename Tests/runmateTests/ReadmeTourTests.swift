@@ -72,6 +72,32 @@ import Testing
     #expect(steps.allSatisfy { $0.command.hasPrefix("runmate ") || $0.command.hasPrefix("sed ") })
   }
 
+  /// The README stays a front page (under 400 lines: what it is, the two commands, install, the tour, where to read
+  /// more), and every relative link in it and in the documents it points to names a file of the repository: none
+  /// leaves it (such as `../shared/…`, which a clone does not have).
+  @Test func theReadmeIsShortAndItsLinksStayInTheRepository() throws {
+    let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count < 400)
+    let docs = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("docs").path)
+      .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+    let files = ["README.md", "plan-templates/README.md", "examples/README.md"] + docs.sorted()
+    #expect(docs.count >= 8)
+    let root = repositoryRoot.standardizedFileURL.path
+    for file in files {
+      let url = repositoryRoot.appendingPathComponent(file)
+      let text = try String(contentsOf: url, encoding: .utf8)
+      #expect(!text.contains("../shared"), "\(file) points outside the repository (../shared)")
+      for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+        let target = String(match.1)
+        guard !target.contains(":"), !target.hasPrefix("#") else { continue }
+        let path = String(target.split(separator: "#", maxSplits: 1)[0])
+        let resolved = url.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL.path
+        #expect(resolved.hasPrefix(root + "/"), "\(file): \(target) leaves the repository")
+        #expect(FileManager.default.fileExists(atPath: resolved), "\(file): \(target) does not exist")
+      }
+    }
+  }
+
   @Test func elisionMatchesAnyNumberOfLines() {
     #expect(Self.matches(["a", "...", "d"], ["a", "b", "c", "d"]))
     #expect(Self.matches(["a", "...", "d"], ["a", "d"]))

@@ -78,7 +78,8 @@ import Testing
       "an escape inside a CSV number", file: "esc.csv", row: "2027-01-07,8000,1\u{1B}2,2", column: "distance_km",
       byte: "0x1B"),
     HostileRow(
-      name: "a workout that ends before it starts", arguments: ["health", "import", "export.xml", "--tz", "UTC"],
+      name: "a workout that ends before it starts",
+      arguments: ["health", "import", "export.xml", "--tz", "UTC", "--now", "2027-01-31"],
       expect: .succeeds,
       setup: [.files { try Data(backwardsWorkout.utf8).write(to: $0.appendingPathComponent("export.xml")) }],
       prints: [

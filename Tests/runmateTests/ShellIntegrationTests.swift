@@ -121,7 +121,8 @@ import Testing
     TypoCase(
       arguments: ["xyzzy"],
       message: "runmate: unknown command 'xyzzy'; the commands are plan, schedule, export, plans, log, import, "
-        + "progress, today, week, replan, report, profile, coach, coaches, health, templates, lint, feed, serve, sync "
+        + "progress, today, week, replan, pause, report, profile, coach, coaches, health, templates, lint, feed, serve, "
+        + "sync "
         + "(see 'runmate --help')"),
   ]
 
@@ -143,7 +144,10 @@ import Testing
       ["log", "tody", "--distance", "5"],
       environment: ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path])
     #expect(result.status == 64)
-    #expect(result.stderr == "runmate: DATE: 'tody' is not valid, allowed is a date YYYY-MM-DD\n")
+    #expect(
+      result.stderr
+        == "runmate: DATE: 'tody' is not valid, allowed is a date YYYY-MM-DD, or today, tomorrow, yesterday, a weekday "
+        + "(sunday, next sunday, last monday), in 3 weeks, 2 days ago (e.g. 'last sunday') (did you mean 'today'?)\n")
   }
 
   // MARK: Help and man page

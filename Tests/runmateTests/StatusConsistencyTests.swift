@@ -96,7 +96,8 @@ import Testing
     if !health.isEmpty {
       let export = directory.appendingPathComponent("export.xml")
       try IngestCommandTests().writeHealthExport(to: export, workouts: health)
-      let imported = try runmate(["health", "import", export.path, "--tz", "UTC"], environment: env)
+      let imported = try runmate(
+        ["health", "import", export.path, "--tz", "UTC", "--now", month.last ?? ""], environment: env)
       #expect(imported.status == 0, "\(imported.stderr)")
     }
 
@@ -201,7 +202,8 @@ import Testing
     let export = directory.appendingPathComponent("export.xml")
     try IngestCommandTests().writeHealthExport(
       to: export, workouts: [("2027-01-15 07:00:00", "2027-01-15 07:36:00", 5.8, 36)])
-    let health = try runmate(["health", "import", export.path, "--tz", "UTC"], environment: env)
+    let health = try runmate(
+      ["health", "import", export.path, "--tz", "UTC", "--now", "2027-01-15"], environment: env)
     #expect(health.stdout.contains("0 matched, 1 extra"), "\(health.stdout)")
     let saturday = try Self.json(
       try runmate(["today", "--now", "2027-01-16", "--format", "json"], environment: env).stdout)

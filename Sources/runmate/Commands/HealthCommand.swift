@@ -51,10 +51,14 @@ struct HealthCommand: ParsableCommand {
     var allSports = false
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
 
     func run() throws {
+      _ = try clock.today()  // a bad --now is refused before the database is opened (or created)
       let db = try database.open()
       let (name, zone, found) = try who.resolve(db)
+      // A workout after today is a device clock gone wrong: left out, as `import` and `log` refuse such a run.
+      let today = try clock.today(inZone: zone.identifier)
       let saved: SavedPlan? = try {
         do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
       }()
@@ -77,7 +81,8 @@ struct HealthCommand: ParsableCommand {
       // Running workouts join the logbook the one ingest way, inside saveHealth's write transaction: a run already
       // there (an earlier import, a GPX/TCX file, the run logged by hand) is one run, so two imports at once store
       // each run once; new runs are matched to the plan.
-      let (runs, withoutDistance) = healthRuns(data.workouts, timeZone: zone, allSports: allSports)
+      let (runs, withoutDistance, afterToday) = healthRuns(
+        data.workouts, timeZone: zone, allSports: allSports, today: today)
       let result = try db.saveHealth(
         days: data.days, measures: data.measures, runs: runs, profile: name, planID: saved?.id,
         slots: try plannedSlots(for: saved, in: db))
@@ -105,6 +110,10 @@ struct HealthCommand: ParsableCommand {
           withoutDistance.prefix(3).map(\.shortLabel).joined(separator: ", ")
           + (withoutDistance.count > 3 ? ", …" : "")
         lines.append("skipped \(count) without a distance (\(days)): log each with `runmate log DATE --distance …`")
+      }
+      if let last = afterToday.max() {
+        let count = afterToday.count == 1 ? "1 workout" : "\(afterToday.count) workouts"
+        lines.append("skipped \(count) dated after today (\(today), the latest \(last)): check the device's clock")
       }
       if let summary = matchSummary(result.runs, plan: saved) { lines.append(summary) }
       let merged = result.runs.twins.filter(\.merged)

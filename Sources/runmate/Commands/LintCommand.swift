@@ -25,7 +25,9 @@ struct LintCommand: ParsableCommand {
   @Argument(help: "The plan file.", completion: .file())
   var file: String
 
-  @Option(name: .long, help: "Output format: text or json.")
+  @Option(
+    name: .long, help: "Output format: text or json.", completion: .list(Format.allCases.map(\.rawValue)),
+    transform: Format.named)
   var format: Format = .text
 
   @Option(name: .long, help: "The race distance, when the file does not say it (it selects the taper rules).")
@@ -39,7 +41,7 @@ struct LintCommand: ParsableCommand {
       guard let parsed = RaceDistance(parsing: distance) else {
         throw CLIError.invalidOption(
           option: "--distance", value: distance, allowed: RaceDistance.allCases.map(\.rawValue).joined(separator: ", "),
-          suggestion: nil)
+          suggestion: RaceDistance.suggestion(for: distance))
       }
       race = parsed
     }

@@ -26,7 +26,7 @@ struct LogCommand: ParsableCommand {
   struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Log a completed run (the default).")
 
-    @Argument(help: "The day (YYYY-MM-DD; default: today).") var date: String?
+    @Argument(help: "The day: YYYY-MM-DD, yesterday, 'last sunday', '2 days ago' (default: today).") var date: String?
     @Option(
       name: .long,
       help: ArgumentHelp(
@@ -111,13 +111,7 @@ struct LogCommand: ParsableCommand {
     }
 
     func parsedCompletion(today: CivilDate, units: DistanceUnit) throws -> Completion {
-      let day =
-        try date.map { text throws -> CivilDate in
-          guard let parsed = CivilDate(iso: text) else {
-            throw CLIError.invalidOption(option: "DATE", value: text, allowed: "a date YYYY-MM-DD", suggestion: nil)
-          }
-          return parsed
-        } ?? today
+      let day = try date.map { try SettingValues.spokenDate($0, option: "DATE", today: today) } ?? today
       guard day <= today else {
         throw CLIError.invalidOption(
           option: "DATE", value: day.description,
@@ -147,14 +141,7 @@ struct LogCommand: ParsableCommand {
             + "for \(units.format(km)) (this is \(units.pace(secondsPerKilometer: pace))); check --distance and --time",
           suggestion: nil)
       }
-      let workoutKind = try kind.map { text throws -> WorkoutKind in
-        guard let parsed = WorkoutKind(rawValue: text.lowercased()) else {
-          throw CLIError.invalidOption(
-            option: "--kind", value: text,
-            allowed: WorkoutKind.allCases.map(\.rawValue).joined(separator: ", "), suggestion: nil)
-        }
-        return parsed
-      }
+      let workoutKind = try kind.map { try SettingValues.workoutKind($0) }
       if let rpe, !(1...10).contains(rpe) {
         throw CLIError.invalidOption(option: "--rpe", value: String(rpe), allowed: "1 to 10", suggestion: nil)
       }

@@ -51,13 +51,14 @@ struct PlanCommand: ParsableCommand {
     var base = fromProfile.settings
     if let days = schedule.days { base.runDays = try SettingValues.runDays(days) }
     if let day = try schedule.parsedLongRunDay() { base.longRunDay = day }
+    let today = try clock.today()
     let goal = try goal.goal(
-      today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay,
+      today: today, maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay,
       units: units)
     let plan = try fittingRunDays(
       goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
       source: runDaysSource(given: schedule.days != nil, profile))
-    var settings = try schedule.apply(to: fromProfile.settings, plan: plan).settings
+    var settings = try schedule.apply(to: fromProfile.settings, plan: plan, today: today).settings
     settings = try reminderOptions.apply(to: settings).settings
     if output.units != nil { settings.units = units }
     if save || name != nil {

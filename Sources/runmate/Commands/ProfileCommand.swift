@@ -44,11 +44,7 @@ struct ProfileFields: ParsableArguments {
   func apply(to profile: Profile) throws -> Profile {
     var p = profile
     if let level {
-      guard let parsed = Level(parsing: level) else {
-        throw CLIError.invalidOption(
-          option: "--level", value: level, allowed: "beginner, intermediate, advanced", suggestion: nil)
-      }
-      p.level = parsed
+      p.level = try SettingValues.level(level)
     }
     if let birthYear { p.birthYear = birthYear }
     if let sex { p.sex = try plainText(sex, option: "--sex") }
@@ -64,20 +60,10 @@ struct ProfileFields: ParsableArguments {
       p.timeZone = timeZone
     }
     if let days {
-      p.runDays = try days.split(separator: ",").map { text in
-        guard let day = SettingValues.weekday(String(text)) else {
-          throw CLIError.invalidOption(
-            option: "--days", value: String(text), allowed: "mon, tue, wed, thu, fri, sat, sun",
-            suggestion: nil)
-        }
-        return day
-      }
+      p.runDays = try days.split(separator: ",").map { try SettingValues.weekday(String($0), option: "--days") }
     }
     if let longRunDay {
-      guard let day = SettingValues.weekday(longRunDay) else {
-        throw CLIError.invalidOption(option: "--long-run-day", value: longRunDay, allowed: "mon … sun", suggestion: nil)
-      }
-      p.longRunDay = day
+      p.longRunDay = try SettingValues.weekday(longRunDay, option: "--long-run-day")
     }
     if !reminders.isEmpty {
       for text in reminders where Reminder(parsing: text) == nil {
@@ -265,7 +251,9 @@ struct CoachCommand: ParsableCommand {
   struct Athletes: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "A coach's athletes and their compliance this week.")
     @Option(name: .long, help: "The coach's profile (default: the default profile).") var profile: String?
-    @Option(name: .long, help: "Output format: table or json (runmate.athletes/1).")
+    @Option(
+      name: .long, help: "Output format: table or json (runmate.athletes/1).",
+      completion: .list(OutputOptions.Format.allCases.map(\.rawValue)), transform: OutputOptions.Format.named)
     var format: OutputOptions.Format = .table
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var clock: ClockOptions

@@ -15,28 +15,33 @@ struct ReplanCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate replan                                 # the changes
-        runmate replan --pause 2027-02-01..2027-02-07  # ill: two easier weeks
+        runmate replan --pause 2027-02-01..2027-02-07  # ill: easier weeks
         runmate replan --pause 2027-02-01..2027-02-04 --reason travel
         runmate replan --apply                         # save them
         runmate export --out plan.ics                  # new calendar
       """)
 
-  @Option(name: .long, help: ArgumentHelp("Days with no running, e.g. 2027-02-01..2027-02-07.", valueName: "dates"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Days with no running, e.g. 2027-02-01..2027-02-07, yesterday..friday.", valueName: "dates"))
   var pause: String?
   @Flag(name: .long, help: "Save the rebuilt plan (without it, only show the changes).")
   var apply = false
   @OptionGroup var options: ReplanOptions
 
   func run() throws {
-    let pauseRange = try pause.map { text throws in try SettingValues.dateRange(text, option: "--pause") }
+    let today = try options.clock.today()
+    let pauseRange = try pause.map { text throws in
+      try SettingValues.dateRange(text, option: "--pause", today: today)
+    }
     try ReplanCommand.replan(pause: pauseRange, apply: apply, options: options)
   }
 
   /// Replans (with `pause`, saved with the schedule when applied), prints the changes, saves them with `apply`.
   static func replan(pause pauseRange: ClosedRange<CivilDate>?, apply: Bool, options: ReplanOptions) throws {
-    let (reason, plan, templates, database, clock) = (
-      options.reason, options.plan, options.templates, options.database, options.clock
-    )
+    let (plan, templates, database, clock) = (options.plan, options.templates, options.database, options.clock)
+    let reason = try options.reason.map { try SettingValues.breakReason($0) } ?? .illness
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
@@ -70,17 +75,20 @@ struct PauseCommand: ParsableCommand {
     abstract: "Pause training (ill, injured, away): the days stay free, the plan brings you back, and it is saved.",
     discussion: """
       Examples:
-        runmate pause 2027-02-01..2027-02-07           # ill: two easier weeks
+        runmate pause 2027-02-01..2027-02-07           # ill: easier weeks
         runmate pause 2027-02-01..2027-02-04 --reason travel
         runmate export --out plan.ics                  # new calendar
       """)
 
-  @Argument(help: ArgumentHelp("The days with no running, e.g. 2027-02-01..2027-02-07 or one day.", valueName: "dates"))
+  @Argument(
+    help: ArgumentHelp(
+      "The days with no running, e.g. 2027-02-01..2027-02-07, one day, or today..sunday.", valueName: "dates"))
   var dates: String
   @OptionGroup var options: ReplanOptions
 
   func run() throws {
-    try ReplanCommand.replan(pause: try SettingValues.dateRange(dates, option: "dates"), apply: true, options: options)
+    let pause = try SettingValues.dateRange(dates, option: "dates", today: try options.clock.today())
+    try ReplanCommand.replan(pause: pause, apply: true, options: options)
   }
 }
 
@@ -89,8 +97,9 @@ struct ReplanOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "Why you pause: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"))
-  var reason: BreakReason = .illness
+      "Why you pause: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"),
+    completion: .list(SettingValues.breakReasons))
+  var reason: String?
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
   var plan: String?
   @OptionGroup var templates: TemplateOptions
@@ -137,9 +146,4 @@ struct ReplanReport {
     }
     return lines
   }
-}
-
-extension BreakReason: ExpressibleByArgument {
-  /// The reasons a runner gives (`missed` is what a replan sees without a pause).
-  public static var allValueStrings: [String] { [Self.illness, .injury, .travel].map(\.rawValue) }
 }

@@ -19,10 +19,14 @@ struct GoalOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("Plan length in weeks, race week included.", valueName: "n"))
   var weeks: Int?
 
-  @Option(name: .customLong("race-date"), help: ArgumentHelp("Race day (YYYY-MM-DD).", valueName: "date"))
+  @Option(
+    name: .customLong("race-date"),
+    help: ArgumentHelp("Race day: YYYY-MM-DD, or 'next sunday', 'in 12 weeks'.", valueName: "date"))
   var raceDate: String?
 
-  @Option(name: .long, help: ArgumentHelp("First day of week 1 (default: the next Monday).", valueName: "date"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp("First day of week 1: YYYY-MM-DD, today, monday (default: the next Monday).", valueName: "date"))
   var start: String?
 
   @Option(
@@ -130,11 +134,7 @@ struct GoalOptions: ParsableArguments {
     guard let levelText = self.level ?? profile?.level?.rawValue else {
       throw CLIError.missingOption(option: "--level", allowed: "beginner, intermediate, advanced")
     }
-    guard let level = Level(parsing: levelText) else {
-      throw CLIError.invalidOption(
-        option: "--level", value: levelText, allowed: "beginner, intermediate, advanced",
-        suggestion: nil)
-    }
+    let level = try SettingValues.level(levelText)
     // The engine's own ranges, checked here so that the value is quoted as typed ('nan', '1e309').
     let runnerUnit = DistanceUnit.display(chosen: units, profile: profile?.units)
     let weekly = try Self.distance(
@@ -143,8 +143,10 @@ struct GoalOptions: ParsableArguments {
       ("--longest-recent-run", longestRecentRun), ("--longest-recent-run-km", longestRecentRunKm), range: 3...60,
       bare: runnerUnit)
     let window = OptionValues.planWindow(today: today)
-    let race = try raceDate.map { try OptionValues.date($0, option: "--race-date", window: window) }
-    let first = try start.map { try OptionValues.date($0, option: "--start", window: window) }
+    let race = try raceDate.map {
+      try SettingValues.spokenDate($0, option: "--race-date", today: today, window: window)
+    }
+    let first = try start.map { try SettingValues.spokenDate($0, option: "--start", today: today, window: window) }
     let recent = try recentRace.map { text throws -> RecentRace in
       guard let result = RecentRace(parsing: text) else {
         throw CLIError.invalidOption(
@@ -161,15 +163,7 @@ struct GoalOptions: ParsableArguments {
       }
       return seconds
     }
-    let firstDay =
-      try weekStart.map { text throws -> Weekday in
-        guard let day = SettingValues.weekday(text) else {
-          throw CLIError.invalidOption(
-            option: "--week-start", value: text, allowed: "mon, tue, wed, thu, fri, sat, sun",
-            suggestion: nil)
-        }
-        return day
-      } ?? .monday
+    let firstDay = try weekStart.map { try SettingValues.weekday($0, option: "--week-start") } ?? .monday
     let timeline = try Timeline.resolve(
       weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks,
       weekStart: firstDay, longRunDay: longRunDay ?? profile?.longRunDay ?? .sunday)

@@ -15,12 +15,9 @@ enum OptionValues {
     return value
   }
 
-  /// `--units km|mi`.
+  /// `--units km|mi` (also kilometres, miles), with the closest unit for a typo (``SettingValues/units(_:option:)``).
   static func unit(_ text: String, option: String) throws -> DistanceUnit {
-    guard let unit = DistanceUnit(rawValue: text.lowercased()) else {
-      throw CLIError.invalidOption(option: option, value: text, allowed: "km, mi", suggestion: nil)
-    }
-    return unit
+    try SettingValues.units(text, option: option)
   }
 
   /// A distance such as `20mi`, `32km` or `3.1 mi` within `range` (km); a bare number is in `bare`, the runner's

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlanEngine
 import RunningCore
+import Training
 
 /// `--templates DIR`: where the plan rules live.
 struct TemplateOptions: ParsableArguments {
@@ -176,7 +177,9 @@ struct ClockOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
   enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
-  @Option(name: .long, help: "Output format: table or json.")
+  @Option(
+    name: .long, help: "Output format: table or json.", completion: .list(Format.allCases.map(\.rawValue)),
+    transform: Format.named)
   var format: Format = .table
 
   @Option(
@@ -195,4 +198,15 @@ struct OutputOptions: ParsableArguments {
   /// `--units` as given; nil when not given.
   func chosenUnit() throws -> DistanceUnit? { try units.map { try OptionValues.unit($0, option: "--units") } }
 
+}
+
+extension ExpressibleByArgument where Self: CaseIterable & RawRepresentable<String> {
+  /// The case named `text` (case-blind); for a typo, what is allowed and the closest name (`jsn`: did you mean
+  /// 'json'?), as every enumerated option says it.
+  static func named(_ text: String) throws -> Self {
+    if let value = Self(rawValue: text.lowercased()) { return value }
+    let names = allCases.map(\.rawValue)
+    let hint = closestName(to: text.lowercased(), among: names).map { " (did you mean '\($0)'?)" } ?? ""
+    throw ValidationError("allowed is \(names.joined(separator: ", "))\(hint)")
+  }
 }

@@ -78,7 +78,7 @@ struct ResolvedSchedule {
         resolvedGoal,
         plan: { try makePlan(goal: $0, rules: rules, units: unit ?? base.units ?? .km) },
         settings: base, source: runDaysSource(given: options.days != nil, profile))
-      var settings = try options.apply(to: fromProfile.settings, plan: plan).settings
+      var settings = try options.apply(to: fromProfile.settings, plan: plan, today: try clock.today()).settings
       if let reminders { settings = try reminders.apply(to: settings).settings }
       if let unit { settings.units = unit }
       if let line = fromProfile.announcement { messages.append(line) }
@@ -92,7 +92,8 @@ struct ResolvedSchedule {
     let saved = try db.plan(named: name)
     let stored = try db.scheduleSettings(ofPlan: saved.id)
     if stored == nil, let line = fromProfile.announcement { messages.append(line) }
-    var (settings, changes) = try options.apply(to: stored ?? fromProfile.settings, plan: saved.plan)
+    var (settings, changes) = try options.apply(
+      to: stored ?? fromProfile.settings, plan: saved.plan, today: try clock.today())
     if let reminders {
       let applied = try reminders.apply(to: settings)
       settings = applied.settings

@@ -38,7 +38,8 @@ struct ScheduleOptions: ParsableArguments {
   @Option(
     name: .customLong("skip"),
     help: ArgumentHelp(
-      "A blackout date or range with no running, e.g. 2027-02-14 or 2027-02-14..2027-02-20 (repeatable).",
+      "A blackout date or range with no running, e.g. 2027-02-14, 2027-02-14..2027-02-20 or monday..friday "
+        + "(repeatable).",
       valueName: "dates"))
   var skips: [String] = []
 
@@ -64,7 +65,10 @@ struct ScheduleOptions: ParsableArguments {
 
   /// `base` with every option given applied (busy files read over `plan`'s span), and what changed, in words
   /// (`--at 06:30 (was all-day)`). Values are checked here; the whole result by `ScheduleSettings.preferences()`.
-  func apply(to base: ScheduleSettings, plan: Plan) throws -> (settings: ScheduleSettings, changes: [String]) {
+  /// Days said in words (`--skip tomorrow`) are read from `today` and saved as dates.
+  func apply(
+    to base: ScheduleSettings, plan: Plan, today: CivilDate
+  ) throws -> (settings: ScheduleSettings, changes: [String]) {
     var settings = base
     var changes: [String] = []
     func note(_ option: String, _ new: String, _ old: String) {
@@ -91,10 +95,13 @@ struct ScheduleOptions: ParsableArguments {
       settings.timeZone = timeZone
     }
     if !skips.isEmpty {
-      _ = try SettingValues.blackouts(skips)
+      let dates = try skips.map { text throws(SettingError) in
+        let range = try SettingValues.dateRange(text, option: "--skip", today: today)
+        return range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)..\(range.upperBound)"
+      }
       let old = settings.blackouts.isEmpty ? "none" : settings.blackouts.joined(separator: " ")
-      note("--skip", skips.joined(separator: " "), old)
-      settings.blackouts = skips
+      note("--skip", dates.joined(separator: " "), old)
+      settings.blackouts = dates
     }
     if let raceStart {
       guard LocalTime(parsing: raceStart) != nil else {
@@ -121,13 +128,7 @@ struct ScheduleOptions: ParsableArguments {
 
   /// `--long-run-day` as a weekday, nil when not given.
   func parsedLongRunDay() throws -> Weekday? {
-    guard let longRunDay else { return nil }
-    guard let day = SettingValues.weekday(longRunDay) else {
-      throw CLIError.invalidOption(
-        option: "--long-run-day", value: longRunDay,
-        allowed: "mon, tue, wed, thu, fri, sat, sun", suggestion: nil)
-    }
-    return day
+    try longRunDay.map { try SettingValues.weekday($0, option: "--long-run-day") }
   }
 
   /// The busy files' events over the plan's span, read through libical.
