@@ -2,32 +2,43 @@ import Foundation
 import PlanEngine
 import RunningCore
 
-/// Records a runner can break.
+/// Records a runner can break, and only true ones (issue 24: an easy 12 km run was announced as "first 10k", an easy
+/// 6 km as "fastest 5k", a 9.5 km run as "longest run ever" for a runner who said they run 10 km, and nearly every
+/// week-1 run as a "biggest week").
 public struct PersonalBests: Sendable, Hashable {
-  /// The longest run, km.
+  /// The longest run, km: the longest logged, or the runner's own longest recent run (the baseline they gave) when
+  /// that is longer.
   public var longestRunKm: Double = 0
-  /// Best time, seconds, for 5 km, 10 km and the half, from runs at least that long (at their average pace).
+  /// Best time, seconds, for 5 km, 10 km and the half, from races only (`log --kind race`, or a run matched to a
+  /// plan's race), at their average pace: a training run is not a race record.
   public var fastest: [String: Double] = [:]
   /// The most kilometres in one Monday-to-Sunday week.
   public var biggestWeekKm: Double = 0
+  /// Each week's kilometres, by the day number of its Monday.
+  public var weekKm: [Int: Double] = [:]
   /// The most days in a row with a run.
   public var longestStreakDays: Int = 0
 
   static let distances: [(name: String, km: Double)] = [("5k", 5), ("10k", 10), ("half", 21.0975)]
+  /// A week is the biggest only against at least this many earlier weeks with runs (the first weeks of a logbook
+  /// beat nothing).
+  static let weeksToBeat = 3
 
-  /// The records in `completions`.
-  public init(_ completions: [Completion]) {
-    var weeks: [Int: Double] = [:]
+  /// The records in `completions`; `baselineLongestKm`: the longest recent run the runner gave (profile or plan), the
+  /// mark a "longest run ever" must beat.
+  public init(_ completions: [Completion], baselineLongestKm: Double = 0) {
+    longestRunKm = max(0, baselineLongestKm)
     for run in completions {
       longestRunKm = max(longestRunKm, run.distanceKm)
-      for (name, km) in PersonalBests.distances where run.distanceKm >= km - 0.05 {
-        let time = run.secondsPerKm * km
-        fastest[name] = min(fastest[name] ?? .infinity, time)
+      if run.kind == .race || run.workoutID?.hasSuffix("-race") == true {
+        for (name, km) in PersonalBests.distances where run.distanceKm >= km - 0.05 {
+          fastest[name] = min(fastest[name] ?? .infinity, run.secondsPerKm * km)
+        }
       }
       let monday = run.date.dayNumber - run.date.weekday.index
-      weeks[monday, default: 0] += run.distanceKm
+      weekKm[monday, default: 0] += run.distanceKm
     }
-    biggestWeekKm = weeks.values.max() ?? 0
+    biggestWeekKm = weekKm.values.max() ?? 0
     let days = Set(completions.map(\.date.dayNumber)).sorted()
     var streak = 0
     var previous: Int?
@@ -38,7 +49,8 @@ public struct PersonalBests: Sendable, Hashable {
     }
   }
 
-  /// The records `after` beats compared with `before`, in words, distances in `units`.
+  /// The records `after` beats compared with `before`, in words, distances in `units`. A week is announced once, when
+  /// it first passes every earlier week (at least ``weeksToBeat`` of them).
   public static func improvements(
     from before: PersonalBests, to after: PersonalBests,
     units: DistanceUnit = .km
@@ -50,14 +62,16 @@ public struct PersonalBests: Sendable, Hashable {
     for (name, _) in distances {
       if let new = after.fastest[name], let old = before.fastest[name], new < old - 0.5 {
         news.append("fastest \(name): \(formatRaceTime(new)) (was \(formatRaceTime(old)))")
-      } else if let new = after.fastest[name], before.fastest[name] == nil,
-        !before.fastest.isEmpty || before.longestRunKm > 0
-      {
-        news.append("first \(name): \(formatRaceTime(new))")
+      } else if let new = after.fastest[name], before.fastest[name] == nil {
+        news.append("first \(name) race: \(formatRaceTime(new))")
       }
     }
-    if after.biggestWeekKm > before.biggestWeekKm + 0.01 && before.biggestWeekKm > 0 {
-      news.append("biggest week: \(kilometresText(after.biggestWeekKm, units))")
+    for (monday, km) in after.weekKm where km > (before.weekKm[monday] ?? 0) + 0.01 {
+      let earlier = before.weekKm.filter { $0.key < monday }.map(\.value)
+      guard earlier.count >= weeksToBeat, let best = earlier.max() else { continue }
+      if km > best + 0.01 && (before.weekKm[monday] ?? 0) <= best + 0.01 {
+        news.append("biggest week: \(kilometresText(km, units))")
+      }
     }
     if after.longestStreakDays > before.longestStreakDays && before.longestStreakDays > 0
       && after.longestStreakDays >= 3

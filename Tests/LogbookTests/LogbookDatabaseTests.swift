@@ -220,17 +220,52 @@ import Testing
 
   @Test func personalBestsFromAHandCheckedLog() throws {
     let log = [
-      try run("2027-01-04", 5, 30), try run("2027-01-05", 10, 55), try run("2027-01-06", 6, 33),
+      try run("2027-01-04", 5, 30), try run("2027-01-05", 10, 55, kind: .race), try run("2027-01-06", 6, 33),
       try run("2027-01-11", 12, 70),
     ]
     let bests = PersonalBests(log)
     #expect(bests.longestRunKm == 12)
-    #expect(abs((bests.fastest["5k"] ?? 0) - 5.5 * 5 * 60) < 0.001)  // the 6 km run at 5:30/km: 27:30
-    #expect(abs((bests.fastest["10k"] ?? 0) - 55 * 60) < 0.001)  // 10 km in 55:00 (the 12 km at 5:50/km: 58:20)
+    // Race records from races only: the 10 km race in 55:00 (5:30/km: 27:30 for 5 km); the easy 6 km at the same
+    // pace and the 12 km training run are no race records.
+    #expect(abs((bests.fastest["5k"] ?? 0) - 5.5 * 5 * 60) < 0.001)
+    #expect(abs((bests.fastest["10k"] ?? 0) - 55 * 60) < 0.001)
     #expect(bests.fastest["half"] == nil)
     #expect(bests.biggestWeekKm == 21)  // week of 4 Jan: 5 + 10 + 6
     #expect(bests.longestStreakDays == 3)
     let news = PersonalBests.improvements(from: PersonalBests(Array(log.prefix(3))), to: bests)
     #expect(news == ["longest run ever: 12 km"])
+  }
+
+  /// The misleading records: an easy 12 km run announced as "first 10k", an easy 6 km as "fastest 5k", a
+  /// 9.5 km run as "longest run ever" for a runner who gave 10 km as their longest, every week-1 run a "biggest week".
+  @Test func recordsAreTrue() throws {
+    let first = [try run("2027-01-04", 5, 30), try run("2027-01-05", 6, 33)]
+    // Training runs set no race record.
+    let easy12 = try run("2027-01-06", 12, 75)
+    let training = PersonalBests.improvements(from: PersonalBests(first), to: PersonalBests(first + [easy12]))
+    #expect(training == ["longest run ever: 12 km", "longest streak: 3 days in a row"], "\(training)")
+    // A race does, once; a faster race beats it.
+    let race = try run("2027-01-09", 10, 50, kind: .race)
+    #expect(
+      PersonalBests.improvements(from: PersonalBests(first), to: PersonalBests(first + [race]))
+        .contains("first 10k race: 50:00"))
+    // The runner's own longest recent run is the mark to beat.
+    let long = try run("2027-01-10", 9.5, 57)
+    #expect(
+      PersonalBests.improvements(
+        from: PersonalBests(first, baselineLongestKm: 10), to: PersonalBests(first + [long], baselineLongestKm: 10)
+      ).isEmpty)
+    // A week is the biggest only against three earlier weeks, and is announced once.
+    var log: [Completion] = []
+    var news: [String] = []
+    for (week, km) in [20.0, 22, 24, 26].enumerated() {
+      for day in 0..<2 {
+        let date = try #require(CivilDate(iso: "2027-01-04")).adding(days: 7 * week + 2 * day)
+        let next = Completion(date: date, distanceKm: km / 2, durationSeconds: km * 180)
+        news += PersonalBests.improvements(from: PersonalBests(log), to: PersonalBests(log + [next]))
+        log.append(next)
+      }
+    }
+    #expect(news.filter { $0.hasPrefix("biggest week") } == ["biggest week: 26 km"], "\(news)")
   }
 }

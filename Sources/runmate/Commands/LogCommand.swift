@@ -82,8 +82,10 @@ struct LogCommand: ParsableCommand {
       guard let new = result.added.first else { return }
       let stored = new.run
       let previous = result.before
-      let before = PersonalBests(previous)
-      let after = PersonalBests(previous + [stored])
+      // A longest run beats the runner's own longest recent run too, not only the logbook's.
+      let baseline = saved?.plan.goal.longestRecentRunKm ?? 0
+      let before = PersonalBests(previous, baselineLongestKm: baseline)
+      let after = PersonalBests(previous + [stored], baselineLongestKm: baseline)
       var lines = [
         "Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(units.format(stored.distanceKm)) "
           + "in \(formatRaceTime(stored.durationSeconds)) (\(units.pace(secondsPerKilometer: stored.secondsPerKm)))"
