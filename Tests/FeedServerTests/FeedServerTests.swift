@@ -133,6 +133,37 @@ import Testing
   }
 }
 
+/// A pause (issue 24) stays in the feed through two later replans: the paused days' workouts are gone (cancelled for a
+/// calendar that had them), and the feed is the export.
+@Suite(.serialized) struct PausedFeedTests {
+  @Test func aPauseStaysInTheFeedThroughTwoLaterReplans() async throws {
+    let fixture = try FeedFixture()
+    defer { fixture.remove() }
+    let token = try fixture.createFeed()
+    let server = try ServeProcess(database: fixture.database)
+    defer { server.stop() }
+    _ = try fixture.export()
+    for arguments in [
+      ["pause", "2027-01-19..2027-01-21", "--reason", "travel", "--now", "2027-01-10"],
+      ["replan", "--apply", "--now", "2027-01-12"],
+      ["replan", "--apply", "--now", "2027-01-18"],
+    ] {
+      let outcome = try fixture.run(arguments)
+      #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
+    }
+    let fetched = try await httpGet(server.url(token))
+    #expect(fetched.status == 200)
+    let text = String(decoding: fetched.body, as: UTF8.self)
+    #expect(eventKeys(try VCalendar.parse(text)) == eventKeys(try VCalendar.parse(try fixture.export())))
+    let blocks = text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "BEGIN:VEVENT").dropFirst()
+    let onPausedDays = blocks.filter { block in
+      ["20270119", "20270120", "20270121"].contains { block.contains("DTSTART;TZID=Europe/Berlin:\($0)T") }
+    }
+    #expect(!onPausedDays.isEmpty, "the calendar had workouts on those days")
+    for block in onPausedDays { #expect(block.contains("STATUS:CANCELLED\r\n"), "\(block)") }
+  }
+}
+
 /// A temporary database with the tour's saved plan 'spring'.
 struct FeedFixture {
   let directory: URL
