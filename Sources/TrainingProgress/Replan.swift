@@ -203,7 +203,7 @@ public func replan(
   // the week after it.
   var fitness = judgeFitness(
     plan, completions: completions, before: judgeDay, rules: rules, units: units,
-    weekInProgress: pause == nil && resumeIndex + 1 < plan.weeks.count)
+    weekInProgress: pause == nil && resumeIndex + 1 < plan.weeks.count, excused: savedPauses)
   let firstRebuilt = fitness.throughCurrentWeek ? resumeIndex + 1 : resumeIndex
   // The course: on track, the plan stands; after a break (a pause, or the last weeks missed or short), return weeks
   // from the volume before it, then the original build; after a long break, or always under the plan, a rebuild
@@ -541,7 +541,7 @@ struct Fitness {
 /// explained in `units`.
 func judgeFitness(
   _ plan: Plan, completions: [Completion], before day: CivilDate, rules: PlanRules,
-  units: DistanceUnit, weekInProgress: Bool = true
+  units: DistanceUnit, weekInProgress: Bool = true, excused: [ClosedRange<CivilDate>] = []
 ) -> Fitness {
   // The blocks are the plan's weeks (7 days each, from its start); the current week's runs before `day` are not a
   // whole week, so the blocks end where the week of `day` begins, unless the runner is on track this week (at least
@@ -578,6 +578,14 @@ func judgeFitness(
     let run = runs.map(\.distanceKm).reduce(0, +)
     logged.append(
       runs.isEmpty && startingPoint ? plan.goal.currentWeeklyKm : index == 0 && inProgress ? projected : run)
+    // A week mostly inside a saved pause was dealt with by the replan that saved it (its return weeks follow): it
+    // counts as run as asked, neither short nor a full week, so a runner back on the plan is on track again.
+    let paused = (0..<7).filter { offset in excused.contains { $0.contains(first.adding(days: offset)) } }.count
+    if paused >= 4, let last = logged.last {
+      asked.append(last)
+      full.append(false)
+      continue
+    }
     asked.append(
       planned.map { $0.plannedKm - ($0.phase == .race ? plan.goal.distanceKm : 0) }
         ?? plan.goal.currentWeeklyKm)

@@ -73,6 +73,28 @@ import TrainingProgress
     #expect(new.workouts.last?.date == plan.goal.raceDate)
   }
 
+  /// After the sick week's replan, the runner runs the first return week as planned: the next replan finds them on
+  /// track (the saved pause's week is excused) and keeps the second return week. Before, the paused week counted as a
+  /// short week for four weeks and the rebuild skipped the second return week.
+  @Test func aReturnWeekRunAsPlannedKeepsTheComeback() throws {
+    let plan = try plan()
+    let sick = plan.weeks[2].start...plan.weeks[2].start.adding(days: 6)
+    let first = try replan(
+      plan, completions: log(plan, until: sick.lowerBound), today: plan.weeks[3].start, pause: sick,
+      rules: repositoryRules)
+    let replanned = first.plan
+    let runs = log(plan, until: sick.lowerBound) + log(replanned, from: plan.weeks[3].start, until: plan.weeks[4].start)
+    let second = try replan(
+      replanned, completions: runs, today: plan.weeks[4].start, pause: nil, rules: repositoryRules,
+      savedPauses: [sick])
+    #expect(second.workoutChanges.isEmpty, "\(second.basis): \(second.workoutChanges.map(\.title))")
+    #expect(second.basis.contains("on track"), "\(second.basis)")
+    // Without the saved pause the paused week reads as a short one.
+    let forgotten = try replan(
+      replanned, completions: runs, today: plan.weeks[4].start, pause: nil, rules: repositoryRules)
+    #expect(!forgotten.basis.contains("on track"))
+  }
+
   /// The same illness told ahead: the week is emptied, the runner comes back over easier weeks, and the build
   /// resumes with the same peak and longest run.
   @Test func theSameIllnessPausedAhead() throws {
