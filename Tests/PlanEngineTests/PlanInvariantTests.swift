@@ -304,8 +304,15 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     }
   }
   // The table's peak long run, or the runner's own longest run, or the long run that lets the plan's runs carry its
-  // peak volume while staying a third longer than each of them; or a third longer than the plan's shortest run.
-  let carries = max(levelRules.peakWeeklyKm, plan.goal.currentWeeklyKm) / (1 + Double(runs - 1) / ratio)
+  // peak volume while staying a third longer than each of them (the day before it, when the week has a run there, at
+  // most `eveOfLongMaxOfLong` of it); or a third longer than the plan's shortest run.
+  let eve = weeks.contains { week in
+    guard let long = week.workouts.first(where: { $0.kind == .long }) else { return false }
+    return week.workouts.contains { $0.kind.isRun && $0.date.days(to: long.date) == 1 }
+  }
+  let carries =
+    max(levelRules.peakWeeklyKm, plan.goal.currentWeeklyKm)
+    / (1 + Double(runs - 1 - (eve ? 1 : 0)) / ratio + (eve ? base.weekStructure.eveOfLongMaxOfLong : 0))
   let shortest = all.filter { $0.kind.isRun && $0.kind != .long && $0.kind != .race }.map(\.distanceKm).min() ?? 0
   let allowedLong = max(
     levelRules.peakLongRunKm.upper, plan.goal.longestRecentRunKm, (carries * 2 + 1e-9).rounded(.down) / 2,

@@ -218,6 +218,46 @@ private let claims: [Claim] = {
         ? nil
         : "states the week's \(g[1] ?? "") km with \(g[2] ?? "") runs, the week's target is \(fmt(c.week.targetKm))"
     },
+    Claim("peak long: longest", "the peak long run: your longest recent run, over the level's \(num) km") { g, c in
+      guard let peak = c.distance?.levels[c.goal.level].peakLongRunKm else { return "no distance rules" }
+      return double(g[1]) == peak.upper && (c.long ?? .infinity) <= c.plan.goal.longestRecentRunKm + tolerance
+        && c.plan.goal.longestRecentRunKm > peak.upper
+        ? nil
+        : "states the level's \(g[1] ?? "") km under the runner's longest \(fmt(c.plan.goal.longestRecentRunKm)), "
+          + "long run \(c.long.map(fmt) ?? "none")"
+    },
+    Claim(
+      "peak long: carried",
+      "the peak long run: what lets (\\d+) runs carry (your|the plan's peak) \(num) km a week with every other run a "
+        + "third shorter, over the level's \(num) km"
+    ) { g, c in
+      guard let peak = c.distance?.levels[c.goal.level].peakLongRunKm, let long = c.long else { return "no long run" }
+      let current = c.plan.goal.currentWeeklyKm
+      let carried = double(g[3])
+      // "your": the runner's volume; "the plan's peak": the plan's peak target, over the runner's volume.
+      let whose = g[2] == "your" ? same(carried, current) : carried > current && carried >= peak.upper
+      // The runs carry it: the long run (rounded down to half kilometres) plus the others, each a third shorter.
+      let share = 1 + Double(c.plan.goal.runsPerWeek - 1) / c.base.longRun.minRatioToOtherRuns
+      return Int(g[1] ?? "") == c.plan.goal.runsPerWeek && whose && double(g[4]) == peak.upper && long > peak.upper
+        && (long + 0.5) * share >= carried - tolerance
+        ? nil
+        : "states \(g[1] ?? "") runs carrying \(g[2] ?? "") \(g[3] ?? "") km over \(g[4] ?? "") km: long run "
+          + "\(fmt(long)), runner's \(fmt(current)) km"
+    },
+    Claim(
+      "easy held by step-back",
+      "a third shorter than \(num) km, the longest a step-back long run may be between the peak long runs"
+    ) { g, c in
+      guard let long = c.long, let peaks = c.distance?.longRun.peaks else { return "no long run or no peak rules" }
+      let held = double(g[1])
+      let underBand = ((1 - peaks.withinOfLongest) * long * 10 + 1e-9).rounded(.down) / 10 - 0.1
+      let over = c.week.workouts.filter {
+        $0.kind.isRun && $0.kind != .long && $0.distanceKm > held / c.base.longRun.minRatioToOtherRuns + tolerance
+      }
+      return same(held, underBand) && over.isEmpty
+        ? nil
+        : "others held by \(g[1] ?? "") km under a \(fmt(long)) km peak long run; over it: \(over.map(\.distanceKm))"
+    },
     Claim("long minutes", "the (\\d+)-minute cap at easy pace") { g, c in
       Double(g[1] ?? "") == (c.distance?.longRun.maxMinutes ?? c.base.longRun.maxMinutes)
         ? nil : "long-run minutes \(g[1] ?? "")"

@@ -30,6 +30,9 @@ struct PlanContext: Sendable {
   let peakTargetKm: Double
   /// The long run aims for this (the table's upper value, capped by time).
   let peakLongTargetKm: Double
+  /// The weekly volume the peak long run lets the week's runs carry: the plan's peak, or the runner's volume when
+  /// they ask for fewer runs than the level's usual.
+  let peakLongCarriesKm: Double
   /// The long run's time cap as a distance at easy pace.
   let timeCapKm: Double
   let maxLongMinutes: Double
@@ -179,6 +182,21 @@ struct PlanContext: Sendable {
           + "a race on or after \(goal.timeline.start.adding(days: 7 * minimum.recommended - 1)) allows a full plan")
     }
 
+    let template = (rules.base.weeklyPatterns.first { $0.runs == runs }?.days ?? []).sorted { $0.offset < $1.offset }
+    if goal.laidOnRunnersDays {
+      let quality = rules.base.levels[goal.level].qualityPerWeek
+      let layout = try WeekLayout.make(
+        runDays: goal.runDays, longRunDay: goal.longRunDay, raceWeekday: goal.timeline.raceDate.weekday, runs: runs,
+        template: template, qualityWanted: Phase.allCases.map { quality[$0] }.max() ?? 0)
+      pattern = layout.pattern
+      anchor = layout.longRunDay
+      warnings += layout.warnings
+      if let note = goal.timeline.raceDayNote(longRunDay: anchor) { warnings.append(note) }
+    } else {
+      pattern = template
+      anchor = goal.timeline.raceDate.weekday
+    }
+
     // Targets.
     var peakTarget = max(level.peakWeeklyKm, current)
     // A plan built without the extended taper stays at or under the volume that calls for it.
@@ -205,7 +223,13 @@ struct PlanContext: Sendable {
     // time cap. With fewer runs than the level's usual, volume the runner does not run yet does not lengthen it: the
     // plan then peaks lower and says that more runs would carry more (a 3-run half plan does not grow 30 km long runs).
     let carried = runs >= level.runsPerWeek ? peakTarget : min(peakTarget, current)
-    let carries = carried / (1 + Double(runs - 1) / rules.base.longRun.minRatioToOtherRuns)
+    peakLongCarriesKm = carried
+    // The day before the long run carries at most `eveOfLongMaxOfLong` of it (patterns with a run there).
+    let eve = pattern.contains { $0.offset == -1 && $0.role != .long }
+    let carries =
+      carried
+      / (1 + Double(runs - 1 - (eve ? 1 : 0)) / rules.base.longRun.minRatioToOtherRuns
+        + (eve ? rules.base.weekStructure.eveOfLongMaxOfLong : 0))
     peakLongTargetKm = min(max(level.peakLongRunKm.upper, longest, floorHalf(carries)), timeCapKm)
     // The minimum run in minutes at easy pace, but never so long that the peak long run could not be a third
     // longer (a fast runner's 20 minutes in a beginner 5K plan).
@@ -228,20 +252,6 @@ struct PlanContext: Sendable {
     }
     // The time cap's warning names the weeks it holds: longRunByTimeWarnings, once the plan is shaped.
 
-    let template = (rules.base.weeklyPatterns.first { $0.runs == runs }?.days ?? []).sorted { $0.offset < $1.offset }
-    if goal.laidOnRunnersDays {
-      let quality = rules.base.levels[goal.level].qualityPerWeek
-      let layout = try WeekLayout.make(
-        runDays: goal.runDays, longRunDay: goal.longRunDay, raceWeekday: goal.timeline.raceDate.weekday, runs: runs,
-        template: template, qualityWanted: Phase.allCases.map { quality[$0] }.max() ?? 0)
-      pattern = layout.pattern
-      anchor = layout.longRunDay
-      warnings += layout.warnings
-      if let note = goal.timeline.raceDayNote(longRunDay: anchor) { warnings.append(note) }
-    } else {
-      pattern = template
-      anchor = goal.timeline.raceDate.weekday
-    }
     phases = PlanContext.layOutPhases(
       weeks: weeks, taperWeeks: taperVolume.count, compressed: compressed,
       rules: rules.base.phases)
@@ -311,11 +321,17 @@ struct PlanContext: Sendable {
   /// the day before it at most `eveOfLongMaxOfLong` of it (patterns with a run there), with 3 % for the rounding of
   /// easy runs down to half kilometres; rounded up to tenths. A step-back long run never goes under it, so the week
   /// keeps its volume instead of stepping back with the long run (a 70 km week on 4 runs needs a 23.4 km long run).
+  /// The recovery day after the long run carries at most `recoveryMaxKm` (an 18-week marathon at 90 km on 6 runs needs a
+  /// 23 km long run, not the 20.7 km that counting it as an ordinary easy day gives).
   func longRunToCarry(volumeKm: Double) -> Double {
+    let ratio = base.longRun.minRatioToOtherRuns
     let eve = pattern.contains { $0.offset == -1 && $0.role != .long }
-    let others = Double(runs - 1 - (eve ? 1 : 0))
-    let share = 1 + others / base.longRun.minRatioToOtherRuns + (eve ? base.weekStructure.eveOfLongMaxOfLong : 0)
-    return (1.03 * volumeKm / share * 10 - 1e-9).rounded(.up) / 10
+    let recovery = pattern.contains { $0.role == .recovery }
+    let others = Double(runs - 1 - (eve ? 1 : 0) - (recovery ? 1 : 0))
+    let share = 1 + others / ratio + (eve ? base.weekStructure.eveOfLongMaxOfLong : 0)
+    var long = 1.03 * volumeKm / (share + (recovery ? 1 / ratio : 0))
+    if recovery && recoveryMaxKm < long / ratio { long = (1.03 * volumeKm - recoveryMaxKm) / share }
+    return (long * 10 - 1e-9).rounded(.up) / 10
   }
 
   /// Quality sessions in a full week of `phase`: the level's count, at most the pattern's quality days, and at

@@ -59,6 +59,10 @@ struct WeekDraft: Sendable {
   var longNaturalKm: Double?
   /// The race-specific part of the long run (marathon-pace segment, fast finish); nil: easy throughout.
   var longVariant: LongRunVariant?
+  /// In a peak long-run week whose step-back weeks cannot carry the target: the step-back long run, which holds the
+  /// other runs (a third shorter than it) as in the step-back weeks, so that the full weeks stay level instead of
+  /// rising and falling with the long run (nil: the week's own long run holds them).
+  var othersHeldByLongKm: Double?
 
   /// Easy runs were held down to stay a third shorter than the long run (the week could not reach its target).
   var cappedByLong = false
@@ -88,7 +92,7 @@ struct WeekDraft: Sendable {
   /// The longest any run but the long run (and the race) may be: a third shorter than the long run, or in
   /// race week the spike guard's limit.
   func maxOtherRunKm(ratio: Double) -> Double {
-    if let longKm { return longKm / ratio }
+    if let longKm { return min(longKm, othersHeldByLongKm ?? longKm) / ratio }
     return spikeLimitKm
   }
 

@@ -40,7 +40,7 @@ enum EasyFillRule: WeekRule {
         week.shakeoutSlots.insert(slot.id)
         continue
       }
-      var cap = week.longKm.map { min(maxOther, floorTenth($0 / context.base.longRun.minRatioToOtherRuns)) } ?? maxOther
+      var cap = week.longKm == nil ? maxOther : min(maxOther, byLong)
       if week.phase == .race { cap = min(cap, context.raceWeekCap(on: slot.date)) }
       if let longDate, let long = week.longKm, slot.date.days(to: longDate) == 1 {
         let eve = floorTenth(structure.eveOfLongMaxOfLong * long)

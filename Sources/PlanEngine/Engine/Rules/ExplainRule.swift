@@ -168,10 +168,17 @@ enum ExplainRule: WeekRule {
     let ratio = context.base.longRun.minRatioToOtherRuns
     if week.cappedByLong, let long = week.longKm, planned < round1(week.targetKm) - 0.05 {
       let others = week.runDistances.filter { $0 != round1(long) }.max() ?? 0
-      let cap = max(floorTenth(round1(long) / ratio), others)
-      lines.append(
-        "Easy runs capped at \(units.format(cap)) so the long run stays a third longer than any other run; "
-          + "the week comes out under its target")
+      if let held = week.othersHeldByLongKm {
+        lines.append(
+          "Easy runs capped at \(units.format(max(floorTenth(held / ratio), others))), a third shorter than "
+            + "\(units.format(held)), the longest a step-back long run may be between the peak long runs, so the full "
+            + "weeks stay level; the week comes out under its target")
+      } else {
+        let cap = max(floorTenth(round1(long) / ratio), others)
+        lines.append(
+          "Easy runs capped at \(units.format(cap)) so the long run stays a third longer than any other run; "
+            + "the week comes out under its target")
+      }
     }
     if week.cappedByMinutes, planned < round1(week.targetKm) - 0.05,
       let minutes = context.base.weekStructure.otherRunMaxMinutesAtFewRuns

@@ -85,8 +85,18 @@ enum LongRunRule: WeekRule {
       (
         context.peakLongTargetKm,
         context.peakLongTargetKm < context.level.peakLongRunKm.upper
+          || context.peakLongTargetKm >= context.timeCapKm - 1e-9
           ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace"
-          : "the peak long run for this distance and level"
+          : context.peakLongTargetKm <= context.level.peakLongRunKm.upper + 1e-9
+            ? "the peak long run for this distance and level"
+            : context.peakLongTargetKm <= context.longestKm + 1e-9
+              ? "the peak long run: your longest recent run, over the level's "
+                + "\(units.format(context.level.peakLongRunKm.upper))"
+              : "the peak long run: what lets \(context.runs) runs carry "
+                + (context.peakLongCarriesKm > context.currentKm + 1e-9 ? "the plan's peak " : "your ")
+                + "\(units.format(context.peakLongCarriesKm)) a week with every other run a third shorter, over the "
+                + "level's "
+                + "\(units.format(context.level.peakLongRunKm.upper))"
       ),
     ]
     var stepBack: [(km: Double, reason: String)] = []
@@ -122,12 +132,16 @@ enum LongRunRule: WeekRule {
     }
     // A step-back or lead-in long run stays long enough for the week's runs to hold its volume (the other runs stay a
     // third shorter), under the peak band; before the first peak, never under the runner's own longest run.
+    week.othersHeldByLongKm = nil
     if let layout = context.longRunLayout, let peaks = context.distance.longRun.peaks, !stepBack.isEmpty {
       let underBand = floorTenth((1 - peaks.withinOfLongest) * layout.peakKm) - 0.1
       let beforePeaks = layout.peakWeeks.first.map { week.number < $0 } ?? false
       let carry = context.longRunToCarry(volumeKm: week.targetKm)
       let floor = min(underBand, max(carry, beforePeaks ? context.longestKm : 0))
-      if stepBack[0].km < floor - 1e-9 {
+      // A peak week holds its other runs as the step-back weeks around it must (when the peak band keeps those
+      // from carrying the target): the full weeks stay level, only the long run is longer.
+      if week.longRole == .peak && underBand < carry - 1e-9 { week.othersHeldByLongKm = underBand }
+      if week.longRole != .peak && stepBack[0].km < floor - 1e-9 {
         stepBack[0] = (
           floor,
           carry >= floor - 1e-9
