@@ -31,13 +31,22 @@ public struct ScheduleSettings: Sendable, Hashable, Codable {
   /// Pauses saved by `pause` or `replan --pause … --apply`, as `FROM..TO REASON` (`2027-01-25..2027-01-27 ill`):
   /// their days stay without running in every later replan, export and feed. Nil: none (and older databases).
   public var pauses: [String]?
+  /// The runner's moves (`runmate move`), as `FROM TO` (`2027-01-12 2027-01-13`): the workout scheduled on FROM is on
+  /// TO instead, in every later replan, export and feed. Nil: none.
+  public var moves: [String]?
+  /// The runner's skips (`runmate skip`), as `DAY REASON` (`2027-01-12 ill`, the reason optional): the workout
+  /// scheduled on DAY is left out. Nil: none.
+  public var skips: [String]?
 
   /// Creates settings; everything but the time zone is optional.
   public init(
     runDays: [Weekday]? = nil, longRunDay: Weekday? = nil, times: [String] = [], timeZone: String,
     blackouts: [String] = [], busyFiles: [String] = [], busy: [BusyTime] = [], reminders: [String]? = nil,
-    units: DistanceUnit? = nil, raceStart: String? = nil, pauses: [String]? = nil
+    units: DistanceUnit? = nil, raceStart: String? = nil, pauses: [String]? = nil, moves: [String]? = nil,
+    skips: [String]? = nil
   ) {
+    self.moves = moves
+    self.skips = skips
     self.runDays = runDays
     self.longRunDay = longRunDay
     self.times = times

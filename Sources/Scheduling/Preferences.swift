@@ -64,6 +64,11 @@ public struct SchedulingPreferences: Sendable, Hashable {
   public var dayWindow: ClosedRange<LocalTime>
   /// The race's start time; nil for an all-day race (the `--at` times are for training, not the race).
   public var raceStart: LocalTime?
+  /// The runner's own moves (`runmate move`): the workout the schedule puts on a day goes to another day instead.
+  public var moves: [CivilDate: CivilDate] = [:]
+  /// The runner's own skips (`runmate skip`): the workout the schedule puts on a day is left out, with the reason
+  /// (empty for none).
+  public var skips: [CivilDate: String] = [:]
 
   /// Creates preferences; everything but the time zone is optional.
   public init(

@@ -53,16 +53,21 @@ public func makeSchedule(
   var weeks: [ScheduledWeek] = []
   var notes: [ScheduleNote] = []
   var previousHardDays: Set<Int> = []
+  var skippedWeeks: Set<Int> = []
+  var skipped = 0
   for week in plan.weeks {
     let result = scheduler.schedule(week, previousHardDays: previousHardDays)
     weeks.append(ScheduledWeek(week: week, workouts: result.workouts))
     notes += result.notes
     previousHardDays = Set(result.workouts.filter(\.workout.hard).map(\.workout.date.dayNumber))
+    if result.skipped > 0 { skippedWeeks.insert(week.number) }
+    skipped += result.skipped
   }
   let placed = weeks.map(\.workouts.count).reduce(0, +)
-  let total = plan.workouts.count
-  let empty = weeks.filter { $0.workouts.isEmpty && !$0.week.workouts.isEmpty && $0.week.phase != .race }
-    .map(\.week.number)
+  let total = plan.workouts.count - skipped
+  let empty = weeks.filter {
+    $0.workouts.isEmpty && !$0.week.workouts.isEmpty && $0.week.phase != .race && !skippedWeeks.contains($0.week.number)
+  }.map(\.week.number)
   if placed * 2 < total || !empty.isEmpty {
     throw .noRoom(placed: placed, total: total, emptyWeeks: empty)
   }
@@ -98,6 +103,8 @@ struct WeekScheduler {
   struct Result {
     var workouts: [ScheduledWorkout]
     var notes: [ScheduleNote]
+    /// Workouts the runner skipped (`runmate skip`): left out by choice, not for want of room.
+    var skipped = 0
   }
 
   /// A workout's place in the search: its candidate days, cheapest first.
@@ -122,8 +129,29 @@ struct WeekScheduler {
     let dropped = items.filter { assignment[$0.workout.id] == nil }.map { ($0.workout, reasonText($0)) }
 
     var scheduled: [ScheduledWorkout] = []
+    var skipped = 0
     for item in items {
-      guard let day = assignment[item.workout.id] else { continue }
+      guard let placed = assignment[item.workout.id] else { continue }
+      // The runner's own skips and moves apply to the day the schedule gave the workout.
+      if let reason = preferences.skips[placed], item.workout.kind != .race {
+        notes.append(
+          ScheduleNote(
+            kind: .dropped, week: week.number, workoutID: item.workout.id,
+            text: "W\(week.number) \(item.workout.title) on \(placed.shortLabel) skipped by you"
+              + (reason.isEmpty ? "" : " (\(reason))")))
+        skipped += 1
+        continue
+      }
+      let movedTo = item.workout.kind == .race ? nil : preferences.moves[placed]
+      let day = movedTo ?? placed
+      if let movedTo {
+        notes.append(
+          ScheduleNote(
+            kind: .moved, week: week.number, workoutID: item.workout.id,
+            text:
+              "W\(week.number) \(item.workout.title) moved from \(placed.shortLabel) to \(movedTo.shortLabel) by you"
+          ))
+      }
       var workout = item.workout
       let plannedDate = workout.date
       workout.date = day
@@ -151,12 +179,12 @@ struct WeekScheduler {
         ScheduledWorkout(
           workout: workout, time: time, start: start, end: end,
           plannedDate: day == plannedDate ? nil : plannedDate))
-      if day != item.preferred {
+      if placed != item.preferred {
         let why = item.reasons[item.preferred.dayNumber] ?? "keeps hard days apart"
         var note = ScheduleNote(
           kind: .moved, week: week.number, workoutID: workout.id,
           text: "W\(week.number) \(workout.title) moved from \(item.preferred.shortLabel) to "
-            + "\(day.shortLabel): \(why)")
+            + "\(placed.shortLabel): \(why)")
         note.toRunDay =
           !preferences.isBlackout(item.preferred)
           && preferences.runDays.map { !$0.contains(item.preferred.weekday) } ?? false
@@ -177,7 +205,7 @@ struct WeekScheduler {
           text: "W\(week.number) \(loud)\(workout.title) dropped: \(why)"))
     }
     scheduled.sort { $0.workout.date < $1.workout.date }
-    return Result(workouts: scheduled, notes: notes)
+    return Result(workouts: scheduled, notes: notes, skipped: skipped)
   }
 
   /// Higher is more important: race, long run, quality, strides, easy, then recovery runs, cross-training and

@@ -163,6 +163,53 @@ public enum SettingValues {
     "\(dates.lowerBound)..\(dates.upperBound) \(reason.rawValue)"
   }
 
+  /// One day, `2027-01-12` or as said (`today`, `tuesday`, ``SpokenDate``), for `option`.
+  public static func day(_ text: String, option: String, today: CivilDate) throws(SettingError) -> CivilDate {
+    let range = try dateRange(text, option: option, today: today)
+    guard range.lowerBound == range.upperBound else {
+      throw SettingError(
+        option: option, value: text, allowed: "one day, e.g. 2027-01-12 or tomorrow",
+        suggestion: "\(range.lowerBound)")
+    }
+    return range.lowerBound
+  }
+
+  /// A skip's reason as saved with the plan: a word or two (`ill`, `busy`, `work trip`), letters, spaces and hyphens.
+  public static func skipReason(_ text: String) throws(SettingError) -> String {
+    let words = text.split(separator: " ").joined(separator: " ")
+    guard words.count <= 40, words.allSatisfy({ $0.isLetter || $0 == " " || $0 == "-" }) else {
+      throw SettingError(
+        option: "--reason", value: text, allowed: "a word or two of letters, at most 40 characters (ill, busy, tired)")
+    }
+    return words
+  }
+
+  /// Saved moves (``ScheduleSettings/moves``): `FROM TO`, from the scheduled day to the new one.
+  public static func moves(_ texts: [String]) throws(SettingError) -> [CivilDate: CivilDate] {
+    var moves: [CivilDate: CivilDate] = [:]
+    for text in texts {
+      let parts = text.split(separator: " ").map(String.init)
+      guard parts.count == 2, let from = CivilDate(iso: parts[0]), let to = CivilDate(iso: parts[1]) else {
+        throw SettingError(option: "move", value: text, allowed: "FROM TO, two dates such as 2027-01-12 2027-01-13")
+      }
+      moves[from] = to
+    }
+    return moves
+  }
+
+  /// Saved skips (``ScheduleSettings/skips``): `DAY REASON`, the reason optional.
+  public static func skips(_ texts: [String]) throws(SettingError) -> [CivilDate: String] {
+    var skips: [CivilDate: String] = [:]
+    for text in texts {
+      let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+      guard let first = parts.first, let day = CivilDate(iso: first) else {
+        throw SettingError(option: "skip", value: text, allowed: "a date and a reason such as 2027-01-12 ill")
+      }
+      skips[day] = parts.count > 1 ? parts[1] : ""
+    }
+    return skips
+  }
+
   /// `--race-start 09:00`.
   public static func raceStart(_ text: String) throws(SettingError) -> LocalTime {
     guard let time = LocalTime(parsing: text) else {
@@ -196,10 +243,13 @@ extension ScheduleSettings {
     let (perDay, defaultTime) = try SettingValues.times(times)
     var start: LocalTime?
     if let raceStart { start = try SettingValues.raceStart(raceStart) }
-    return SchedulingPreferences(
+    var preferences = SchedulingPreferences(
       runDays: runDays.map(Set.init), longRunDay: longRunDay, times: perDay,
       defaultTime: defaultTime, timeZoneID: timeZone,
       blackouts: try SettingValues.blackouts(blackouts), raceStart: start)
+    preferences.moves = try SettingValues.moves(moves ?? [])
+    preferences.skips = try SettingValues.skips(skips ?? [])
+    return preferences
   }
 
   /// The busy time kept with these settings, for the scheduler.

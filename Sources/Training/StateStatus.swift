@@ -4,6 +4,11 @@ import RunningCore
 import TrainingProgress
 
 extension TrainingState {
+  /// The days of the pauses saved with the plan (ill, injured, away): a past run there is paused, not missed.
+  public var pauses: [ClosedRange<CivilDate>] {
+    ((try? SettingValues.pauses(settings.pauses ?? [])) ?? []).map(\.dates)
+  }
+
   /// The status of the plan's workouts and days on `today` (``PlanStatus``), with the workouts on their scheduled
   /// days, the days the schedule moved them from, and the days of those it dropped: what `today`, `week`,
   /// `log list`, `progress` and the report all read.
@@ -13,6 +18,7 @@ extension TrainingState {
     return PlanStatus(
       plan: plan, runs: runs, crossTraining: crossTraining, today: today,
       plannedDays: Dictionary(moved.map { ($0.workoutID, $0.plannedDate) }, uniquingKeysWith: { first, _ in first }),
-      dropped: saved.plan.workouts.filter { !scheduled.contains($0.id) }.map(\.date))
+      dropped: saved.plan.workouts.filter { !scheduled.contains($0.id) }.map(\.date),
+      paused: pauses)
   }
 }

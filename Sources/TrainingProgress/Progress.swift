@@ -113,9 +113,9 @@ func healthSum(_ days: [HealthDay], _ start: CivilDate, _ end: CivilDate, _ fiel
 /// ``PlanStatus/status(of:)`` (the compliance bands of ``Compliance``).
 public func makeProgress(
   plan: Plan, completions: [Completion], today: CivilDate,
-  health: [HealthDay] = []
+  health: [HealthDay] = [], paused: [ClosedRange<CivilDate>] = []
 ) -> ProgressReport {
-  let status = PlanStatus(plan: plan, runs: completions, today: today)
+  let status = PlanStatus(plan: plan, runs: completions, today: today, paused: paused)
   let workoutsByID = Dictionary(uniqueKeysWithValues: plan.workouts.map { ($0.id, $0) })
   var weeks: [WeekProgress] = []
   for week in plan.weeks {

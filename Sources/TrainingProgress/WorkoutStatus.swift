@@ -20,11 +20,13 @@ public enum WorkoutStatus: String, Sendable, Hashable, Codable, CaseIterable {
   case upcoming
   /// A past cross-training or strength day with no such activity: optional, never missed.
   case notLogged = "not_logged"
+  /// A past run with nothing logged, on a day of a pause the runner saved (ill, injured, away): excused, not missed.
+  case paused
 }
 
 /// How a day of a plan stands: its workout's status, or what a day without one holds.
 public enum DayStatus: String, Sendable, Hashable, Codable, CaseIterable {
-  case done, partial, missed, today, upcoming
+  case done, partial, missed, today, upcoming, paused
   case notLogged = "not_logged"
   /// No workout now: the one planned that day was moved to another day.
   case moved
@@ -44,6 +46,7 @@ public enum DayStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case .today: self = .today
     case .upcoming: self = .upcoming
     case .notLogged: self = .notLogged
+    case .paused: self = .paused
     }
   }
 }
@@ -76,6 +79,8 @@ public struct PlanStatus: Sendable {
   let plannedDays: [String: CivilDate]
   /// Workouts of the plan left off the schedule (dropped), by their planned day.
   let droppedDays: Set<Int>
+  /// The days of the runner's saved pauses.
+  let paused: [ClosedRange<CivilDate>]
 
   /// - Parameters:
   ///   - plan: the plan with every workout on its scheduled day (``Logbook/Plan/scheduled(_:)``).
@@ -84,10 +89,12 @@ public struct PlanStatus: Sendable {
   ///   - today: the runner's local day.
   ///   - plannedDays: the plan's own day of each scheduled workout, where it differs.
   ///   - dropped: the plan's own days of workouts the schedule dropped.
+  ///   - paused: the runner's saved pauses: a past run in one with nothing logged is paused, not missed.
   public init(
     plan: Plan, runs: [Completion], crossTraining: [Completion] = [], today: CivilDate,
-    plannedDays: [String: CivilDate] = [:], dropped: [CivilDate] = []
+    plannedDays: [String: CivilDate] = [:], dropped: [CivilDate] = [], paused: [ClosedRange<CivilDate>] = []
   ) {
+    self.paused = paused
     self.plan = plan
     self.today = today
     let ids = Set(plan.workouts.map(\.id))
@@ -109,7 +116,10 @@ public struct PlanStatus: Sendable {
       return workout.date < today ? .notLogged : workout.date == today ? .today : .upcoming
     }
     let runs = matched[workout.id] ?? []
-    guard !runs.isEmpty else { return workout.date < today ? .missed : workout.date == today ? .today : .upcoming }
+    guard !runs.isEmpty else {
+      guard workout.date < today else { return workout.date == today ? .today : .upcoming }
+      return paused.contains { $0.contains(workout.date) } ? .paused : .missed
+    }
     return compliance(of: workout) == .done ? .done : .partial
   }
 
@@ -139,6 +149,7 @@ public struct PlanStatus: Sendable {
     let here = workouts(on: day)
     if let workout = here.first(where: \.kind.isRun) ?? here.first { return DayStatus(status(of: workout)) }
     if extraDays.contains(day.dayNumber) { return .extra }
+    if paused.contains(where: { $0.contains(day) }) { return .paused }
     if plannedDays.values.contains(day) { return .moved }
     if droppedDays.contains(day.dayNumber) { return .skipped }
     return .rest

@@ -16,6 +16,7 @@ struct RunMate: ParsableCommand {
       PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self,
       ImportCommand.self,
       ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, PauseCommand.self,
+      MoveCommand.self, SkipCommand.self,
       ReportCommand.self,
       ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
       LintCommand.self,

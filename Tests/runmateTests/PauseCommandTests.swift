@@ -7,22 +7,10 @@ import Testing
 /// "Easy 11.5 km" and "Tempo 8.9 km" back on the paused days).
 @Suite struct PauseCommandTests {
   @Test func aPauseIsKeptThroughTwoLaterReplans() throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let env = ["RUNMATE_DB": directory.appendingPathComponent("rm.db").path]
-    func run(_ arguments: [String]) throws -> RunResult {
-      let result = try runmate(arguments, environment: env)
-      #expect(result.status == 0, "runmate \(arguments.joined(separator: " ")): \(result.stderr)")
-      return result
-    }
-    _ = try run([
-      "profile", "init", "Ana", "--level", "intermediate", "--tz", "Europe/London", "--days", "tue,wed,fri,sun",
-      "--long-run-day", "sun",
-    ])
-    _ = try run([
-      "plan", "--distance", "half", "--level", "intermediate", "--race-date", "2027-03-07", "--save", "--name",
-      "half", "--now", "2026-11-26T10:00:00Z",
-    ])
+    let runner = try HalfPlanRunner()
+    defer { try? FileManager.default.removeItem(at: runner.directory) }
+    let directory = runner.directory
+    let run = { (arguments: [String]) throws -> RunResult in try runner.run(arguments) }
     // Weeks 1 and 2 as planned (the plan's own distances, read from its JSON).
     let plan = try run(["plans", "show", "half", "--format", "json"]).stdout
     let object = try #require(try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [String: Any])
@@ -54,7 +42,7 @@ import Testing
       #expect(!ics.contains("DTSTART;VALUE=DATE:\(compact)") && !ics.contains("DTSTART:\(compact)"), "\(day)")
       let today = try run(["today", "--now", day + "T07:00:00Z"]).stdout
       #expect(
-        today.hasPrefix("Today, ") && today.split(separator: "\n")[0].hasSuffix("rest day. Recovery is training too."),
+        today.hasPrefix("Today, ") && today.split(separator: "\n")[0].hasSuffix("no run (paused, travel)."),
         "\(day): \(today)")
     }
     #expect(ics.contains("Paused 26 Jan–28 Jan") || ics.contains("Paused Tue 26 Jan"), "the week says why")

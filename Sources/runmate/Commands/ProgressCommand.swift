@@ -32,7 +32,7 @@ struct ProgressCommand: ParsableCommand {
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let report = makeProgress(
       plan: state.plan, completions: try db.completions(), today: today,
-      health: try db.healthDays(profile: profileName))
+      health: try db.healthDays(profile: profileName), paused: state.pauses)
     switch output.format {
     case .json:
       _ = try output.chosenUnit()

@@ -59,7 +59,11 @@ struct TodayCommand: ParsableCommand {
     } else if today > saved.plan.goal.raceDate {
       lines.append("The plan ended with the race on \(saved.plan.goal.raceDate.shortLabel).")
     } else {
-      lines.append("Today, \(today.shortLabel): rest day. Recovery is training too.")
+      if let change = state.changeNote(on: today, units: units) {
+        lines.append("Today, \(today.shortLabel): no run (\(change)).")
+      } else {
+        lines.append("Today, \(today.shortLabel): rest day. Recovery is training too.")
+      }
     }
     if let next {
       lines.append("Next: \(next.date.shortLabel), \(next.title(in: units))")
@@ -90,7 +94,7 @@ struct WeekCommand: ParsableCommand {
     let others = try db.crossTraining()
     let book = state.status(runs: runs, crossTraining: others, today: today)
     let week = scheduled.weeks.first { $0.start <= today && today <= $0.start.adding(days: 6) }
-    let report = makeProgress(plan: scheduled, completions: runs, today: today)
+    let report = makeProgress(plan: scheduled, completions: runs, today: today, paused: state.pauses)
     let progress = week.flatMap { week in report.weeks.first { $0.number == week.number } }
     let dated = Dictionary(state.workouts.map { ($0.workoutID, $0) }, uniquingKeysWith: { first, _ in first })
     let days = (week?.workouts ?? []).map { WorkoutDayJSON($0, dated: dated[$0.id], status: book) }
@@ -121,18 +125,21 @@ struct WeekCommand: ParsableCommand {
         case .done: "✔"
         case .partial: "◐"
         case .missed: "✘"
+        case .paused: "‖"
         case .notLogged: "·"
         case .today: "→"
         case .upcoming: " "
         }
       let time = day.dated?.startText.map { "\($0)  " } ?? ""
       let ran =
-        day.status == .notLogged
-        ? " (optional, not logged)"
-        : day.status == .partial
-          ? " (partial: \(units.number(day.doneKm ?? 0)) of "
-            + "\(units.format(day.workout.distanceKm)))"
-          : ""
+        day.status == .paused
+        ? " (paused)"
+        : day.status == .notLogged
+          ? " (optional, not logged)"
+          : day.status == .partial
+            ? " (partial: \(units.number(day.doneKm ?? 0)) of "
+              + "\(units.format(day.workout.distanceKm)))"
+            : ""
       lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title(in: units))\(ran)")
     }
     let thisWeek = others.filter { week.start <= $0.date && $0.date <= week.start.adding(days: 6) }

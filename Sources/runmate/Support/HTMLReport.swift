@@ -46,7 +46,7 @@ struct HTMLReport {
       table{border-collapse:collapse;width:100%;font-size:.8rem;table-layout:fixed}
       td,th{border:1px solid #e3e7ee;padding:.25rem;vertical-align:top}
       th{background:#f1f4f8;text-align:left} th.week{width:3.2rem} td small{color:#5b6575}
-      .done{background:#e3f5e6} .partial{background:#fbf5d7} .missed{background:#fbe6e4} .extra{background:#fdf0e1} .race{font-weight:bold}
+      .done{background:#e3f5e6} .partial{background:#fbf5d7} .missed{background:#fbe6e4} .extra{background:#fdf0e1} .paused{background:#eeeeee} .race{font-weight:bold}
       .today{outline:2px solid #1d2430;outline-offset:-2px} .ran{color:#2f7d4f} .x{color:#a65a12}
       .legend{font-size:.85rem;color:#3a4352} .legend span{display:inline-block;margin-right:1rem}
       .sw{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:middle;
@@ -238,6 +238,7 @@ struct HTMLReport {
     case .partial: "partial"
     case .missed: "missed"
     case .extra: "extra"
+    case .paused: "paused"
     case .today, .upcoming, .notLogged, .moved, .skipped, .rest: ""
     }
   }

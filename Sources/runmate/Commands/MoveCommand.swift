@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import RunningCore
+import Training
+
+/// `runmate move DATE TO`: the workout on one day goes to another, saved with the plan's schedule.
+struct MoveCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "move",
+    abstract: "Move a workout to another day (saved: every later replan, export and feed keeps it).",
+    discussion: """
+      Examples:
+        runmate move today tomorrow           # can't run today
+        runmate move 2027-01-12 2027-01-13
+        runmate export --out plan.ics         # new calendar
+      """)
+
+  @Argument(help: ArgumentHelp("The day of the workout, e.g. 2027-01-12, today, tuesday.", valueName: "date"))
+  var date: String
+  @Argument(help: ArgumentHelp("Its new day, e.g. 2027-01-13, tomorrow.", valueName: "to"))
+  var to: String
+  @OptionGroup var options: ChangeOptions
+
+  func run() throws {
+    let today = try options.clock.today()
+    let from = try SettingValues.day(date, option: "date", today: today)
+    let day = try SettingValues.day(to, option: "to", today: today)
+    try options.apply(.move(from: from, to: day), today: today)
+  }
+}
+
+/// `runmate skip DATE [--reason …]`: leave out the workouts of a day (or days), saved with the plan's schedule.
+struct SkipCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "skip",
+    abstract: "Skip a workout (or the workouts of several days) without replanning; saved with the plan.",
+    discussion: """
+      Examples:
+        runmate skip wednesday                # this Wednesday
+        runmate skip 2027-01-12 --reason busy
+        runmate skip 2027-01-12 --undo        # it is back
+        runmate pause 2027-01-12..2027-01-18  # ill: replans
+      """)
+
+  @Argument(
+    help: ArgumentHelp("The day or days, e.g. 2027-01-12, wednesday, monday..wednesday.", valueName: "dates"))
+  var dates: String
+  @Option(name: .long, help: ArgumentHelp("Why, in a word or two (ill, busy, tired).", valueName: "reason"))
+  var reason: String?
+  @Flag(name: .long, help: "Undo the skips of these days: their workouts are back.")
+  var undo = false
+  @OptionGroup var options: ChangeOptions
+
+  func run() throws {
+    let today = try options.clock.today()
+    let days = try SettingValues.dateRange(dates, option: "dates", today: today)
+    if undo {
+      try options.apply(.unskip(days: days), today: today)
+    } else {
+      try options.apply(.skip(days: days, reason: try SettingValues.skipReason(reason ?? "")), today: today)
+    }
+  }
+}
+
+/// The options `move` and `skip` share, and what both do: work the change out, save it, say what it does.
+struct ChangeOptions: ParsableArguments {
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
+
+  func apply(_ change: ScheduleChange, today: CivilDate) throws {
+    let db = try database.open()
+    let saved = try db.plan(named: plan)
+    let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
+    let proposal = try state.proposeChange(change, today: today, db: db, now: try clock.instant())
+    // Saved with its dated workouts in one transaction.
+    _ = try db.savePlan(
+      saved.plan, name: saved.name, activate: saved.active, schedule: (proposal.settings, proposal.datedWorkouts))
+    let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
+    let titles = Dictionary(
+      saved.plan.workouts.map { ($0.id, $0.title(in: units)) }, uniquingKeysWith: { first, _ in first })
+    var lines: [String] = []
+    for workout in proposal.affected {
+      let title = titles[workout.workoutID] ?? workout.kind.rawValue
+      switch change {
+      case .move(_, let to):
+        lines.append("Moved W\(workout.week) \(title) from \(workout.date.shortLabel) to \(to.shortLabel).")
+      case .skip(_, let reason):
+        lines.append(
+          "Skipped W\(workout.week) \(workout.date.shortLabel) \(title)" + (reason.isEmpty ? "." : " (\(reason))."))
+      case .unskip:
+        break
+      }
+    }
+    if case .unskip(let days) = change {
+      for workout in proposal.datedWorkouts where days.contains(workout.date) {
+        lines.append(
+          "Back: W\(workout.week) \(workout.date.shortLabel) \(titles[workout.workoutID] ?? workout.kind.rawValue).")
+      }
+    }
+    lines += proposal.warnings
+    if let calendar = proposal.calendarChanges {
+      lines.append("calendar events against the last export: \(DiffReport(changes: calendar).summary())")
+    }
+    lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
+    try writeText(lines.map { terminalSafe($0) }.joined(separator: "\n") + "\n")
+  }
+}
