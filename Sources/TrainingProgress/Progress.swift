@@ -90,12 +90,25 @@ public struct ProgressReport: Sendable, Hashable, Codable {
   public var acuteChronicRatio: Double?
   /// Foster's monotony over the last 7 days (mean daily load / its standard deviation), information only.
   public var monotony: Double?
+  /// Fitness (the 42-day weighted stress, ``loadState(_:today:thresholdSecondsPerKm:start:seed:fitnessDays:
+  /// fatigueDays:)``), to tenths; nil before the first run, as the fields below.
+  public var fitness: Double?
+  /// Fatigue (the 7-day weighted stress), to tenths.
+  public var fatigue: Double?
+  /// Form: yesterday's fitness minus yesterday's fatigue, to tenths.
+  public var form: Double?
+  /// How much fitness rose over the last 7 days, to tenths.
+  public var fitnessRampPerWeek: Double?
+  /// How the runs' load was worked out: from pace against the plan's threshold pace, else RPE or time.
+  public var loadSource: LoadSource = .pace
 
   enum CodingKeys: String, CodingKey {
-    case schema, today, weeks, monotony
+    case schema, today, weeks, monotony, fitness, fatigue, form
     case planID = "plan_id"
     case currentStreakDays = "current_streak_days"
     case acuteChronicRatio = "acute_chronic_ratio"
+    case fitnessRampPerWeek = "fitness_ramp_per_week"
+    case loadSource = "load_source"
   }
 }
 
@@ -167,9 +180,27 @@ public func makeProgress(
   let mean = daily.reduce(0, +) / 7
   let deviation = (daily.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 7).squareRoot()
   let monotony = deviation > 0 ? ((mean / deviation) * 100).rounded() / 100 : nil
+  // Fitness, fatigue and form from every run so far, each run's load from pace against the plan's threshold pace.
+  // Seeded with the weekly volume the runner gave the plan, run at the middle of the easy range.
+  let vdot = plan.goal.vdot.map { VDOT(value: $0) }
+  let threshold = vdot?.threshold.secondsPerKilometer
+  let seed = vdot.map { vdot in
+    let easy = vdot.pace(for: .easy).secondsPerKilometer
+    let perDayKm = plan.goal.currentWeeklyKm / 7
+    return runLoad(
+      Completion(date: plan.goal.start, distanceKm: perDayKm, durationSeconds: perDayKm * easy),
+      thresholdSecondsPerKm: threshold
+    ).points
+  }
+  let load = loadState(
+    completions, today: today, thresholdSecondsPerKm: threshold, start: plan.goal.start, seed: seed ?? 0)
+  let tenths = { (value: Double) in value.isFinite ? (value * 10).rounded() / 10 : nil }
   return ProgressReport(
     planID: plan.id, today: today, weeks: weeks, currentStreakDays: streak,
-    acuteChronicRatio: ratio, monotony: monotony)
+    acuteChronicRatio: ratio, monotony: monotony, fitness: load.flatMap { tenths($0.fitness) },
+    fatigue: load.flatMap { tenths($0.fatigue) }, form: load.flatMap { tenths($0.form) },
+    fitnessRampPerWeek: load.flatMap { tenths($0.rampPerWeek) },
+    loadSource: threshold == nil ? (completions.contains { $0.rpe != nil } ? .rpe : .time) : .pace)
 }
 
 /// A percentage rounded to a whole number; nil when it is not finite or too large for an `Int` (a run stored with

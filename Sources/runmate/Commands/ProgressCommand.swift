@@ -84,12 +84,24 @@ struct ProgressCommand: ParsableCommand {
     }
     lines.append("")
     // Ratios of absurd stored runs can be nan or inf: those are left out rather than printed.
-    let ratio = report.acuteChronicRatio.flatMap { $0.isFinite ? $0 : nil }
     let monotony = report.monotony.flatMap { $0.isFinite ? $0 : nil }
     lines.append(
       "Streak: \(report.currentStreakDays) day(s)"
-        + (ratio.map { String(format: " · acute:chronic load %.2f", $0) } ?? "")
+        + {
+          guard let fitness = report.fitness, let fatigue = report.fatigue, let form = report.form,
+            let ramp = report.fitnessRampPerWeek
+          else { return "" }
+          return " · fitness \(Int(fitness.rounded())) · fatigue \(Int(fatigue.rounded())) · form "
+            + "\(signed(form, digits: 0)) · fitness \(signed(ramp, digits: 1)) a week"
+        }()
         + (monotony.map { String(format: " · monotony %.2f", $0) } ?? "") + " (information, not a rule)")
     return lines.joined(separator: "\n") + "\n"
   }
+}
+
+/// `+3`, `-10`, `0` (never `-0`), or with `digits` decimals.
+private func signed(_ value: Double, digits: Int) -> String {
+  let text = String(format: "%.\(digits)f", value)
+  if Double(text) == 0 { return String(format: "%.\(digits)f", 0.0) }
+  return value > 0 ? "+" + text : text
 }
