@@ -98,51 +98,6 @@ public struct Replan: Sendable, Hashable {
   public var longestKm: Double
 }
 
-/// The numbers replan judges fitness with, in one place. The plan engine's own numbers (cut-back share, spike
-/// guard look-back, shortest run) come from `plan-templates/base.yaml`.
-public enum ReplanRules {
-  /// Weeks of logs read: the chronic-load window of the acute:chronic workload ratio (Gabbett, BJSM 2016), the
-  /// same four weeks as the spike guard's look-back (Garmin-RUNSAFE, BJSM 2025).
-  public static let lookbackWeeks = 4
-  /// Weights of those weeks, most recent first: a linearly decaying average, the chronic load weighted toward
-  /// recent weeks as in Williams et al., BJSM 2017 (exponentially weighted averages).
-  public static let weekWeights: [Double] = [4, 3, 2, 1]
-  /// A pause of at least this many days lowers the volume to `afterPauseShare`.
-  public static let pauseDays = 7
-  /// After such a pause, the share of the volume before it: Daniels' return-from-a-break guidance (about half to
-  /// three quarters of the previous load after one to four weeks off); the engine's ramp restores the rest.
-  public static let afterPauseShare = 0.7
-  /// A long run run at this share of its planned distance or more counts at its planned length for the spike guard
-  /// (a GPS track reads a few per cent short, a route comes out a little shorter); below it, at what was run: a
-  /// long run cut to 8 of 13.3 km is an 8 km longest run, not 13.3.
-  public static let longRunDoneShare = 0.9
-  /// A runner whose last 4 weeks' logs (weighted as above) hold this share of what the plan asked, with no missed or
-  /// short week last, is on track: the plan stands as it is (a missed easy run rewrites nothing).
-  public static let onTrackShare = 0.85
-  /// The original weeks rejoin a rebuild where they hold at most this much more than the rebuilt weeks (volume and
-  /// longest run): a fifth of the spike guard's 10 %, so the guards hold while rounding does not block the rejoin.
-  public static let rejoinTolerance = 0.02
-  /// Return weeks after a break, as shares of the last full week before it (common coaching practice, e.g. Daniels'
-  /// return-to-training table; docs/training-rules.md, "Returning after an interruption"): under a week off, one week
-  /// at about the last full week less a cut-back; one to two weeks off, two weeks at 70 % then 85 %; two to three
-  /// weeks, 60 % then 75 %. Longer breaks rebuild from what was run (`afterPauseShare`). Illness and injury come back
-  /// more gently than travel or missed days (one step lower; travel one step higher).
-  public static func comeback(daysOff: Int, reason: BreakReason) -> [Double]? {
-    let shares: [Double]
-    switch daysOff {
-    case ..<7: shares = [0.8]
-    case 7..<14: shares = [0.7, 0.85]
-    case 14..<21: shares = [0.6, 0.75]
-    default: return nil
-    }
-    switch reason {
-    case .illness, .injury: return shares.map { $0 - 0.05 }
-    case .travel: return shares.map { min(0.9, $0 + 0.05) }
-    case .missed: return shares
-    }
-  }
-}
-
 /// Why the runner did not run: illness and injury come back more gently than travel.
 public enum BreakReason: String, Sendable, Hashable, Codable, CaseIterable {
   /// Ill: the body recovers before it trains again.
@@ -161,7 +116,7 @@ public enum BreakReason: String, Sendable, Hashable, Codable, CaseIterable {
 /// - Only today and later change: workouts before today (done or missed) stay as they were, with their ids; so do
 ///   the weeks before the current one. The rebuilt weeks keep their numbers, phases and dates, and every workout
 ///   keeps its id (plan id, week, slot), so calendar UIDs (weeks before race week and slot) stay stable.
-/// - Fitness (``ReplanRules``): the weekly volume is the weighted average of the last 4 weeks' logs (4:3:2:1, most
+/// - Fitness (`replan` in base.yaml): the weekly volume is the weighted average of the last 4 weeks' logs (4:3:2:1, most
 ///   recent first; weeks before the plan count at the plan's starting volume when nothing was logged), never above
 ///   the plan's own volume for those weeks (extra or twice-counted runs do not steepen the ramp), and never below
 ///   what the plan's own rules give after one missed week: a missed or short week (under 75 % of its plan) counts
@@ -209,7 +164,8 @@ public func replan(
   // from the volume before it, then the original build; after a long break, or always under the plan, a rebuild
   // from what was run.
   let course = replanCourse(
-    plan, fitness: fitness, today: today, pause: pause, resumeIndex: resumeIndex, reason: reason, units: units)
+    plan, fitness: fitness, today: today, pause: pause, resumeIndex: resumeIndex, reason: reason, units: units,
+    rules: rules)
   if case .stands(let why) = course {
     let weeks = emptying(plan.weeks, pauses: savedPauses + (pause.map { [$0] } ?? []), today: today)
     return replanResult(
@@ -223,10 +179,10 @@ public func replan(
     fitness.longestKm = longest
     fitness.volumeBasis = why
     fitness.longestBasis = "the longest run before it: \(units.format(longest))"
-  } else if let pause, pause.lowerBound.days(to: pause.upperBound) + 1 >= ReplanRules.pauseDays {
-    fitness.weeklyKm *= ReplanRules.afterPauseShare
+  } else if let pause, pause.lowerBound.days(to: pause.upperBound) + 1 >= rules.base.replan.pauseDays {
+    fitness.weeklyKm *= rules.base.replan.afterPauseShare
     fitness.volumeBasis +=
-      ", then \(percent(ReplanRules.afterPauseShare)) of it after a pause of "
+      ", then \(percent(rules.base.replan.afterPauseShare)) of it after a pause of "
       + "\(pause.lowerBound.days(to: pause.upperBound) + 1) days: \(units.format(fitness.weeklyKm))"
   }
   let inputs = clampedInputs(fitness, plan: plan, rules: rules, units: units)
@@ -270,7 +226,7 @@ public func replan(
   // Rejoin the original build where the rebuilt weeks reach it: from there on the weeks stay exactly as they were.
   let rejoin = rejoinIndex(
     old: plan, rebuilt: rebuilt, firstRebuilt: firstRebuilt, from: firstRebuilt + max(1, comeback.count),
-    lookback: ReplanRules.lookbackWeeks, rules: rules)
+    lookback: rules.base.replan.lookbackWeeks, rules: rules)
 
   // The rebuilt weeks keep the old plan's ids (plan id, week, slot), so saved matches and calendar UIDs stay.
   var weeks = Array(plan.weeks.prefix(firstRebuilt))
@@ -363,10 +319,10 @@ enum ReplanCourse {
 }
 
 /// The course of a replan: a pause (told after the fact or ahead) or the last whole weeks missed or short is a break
-/// (``ReplanRules/comeback(daysOff:reason:)``); a runner on track (``ReplanRules/onTrackShare``) keeps the plan.
+/// (`replan.comeback` in base.yaml); a runner on track (`replan.onTrackShare`) keeps the plan.
 func replanCourse(
   _ plan: Plan, fitness: Fitness, today: CivilDate, pause: ClosedRange<CivilDate>?, resumeIndex: Int,
-  reason: BreakReason, units: DistanceUnit
+  reason: BreakReason, units: DistanceUnit, rules: PlanRules
 ) -> ReplanCourse {
   let daysOff: Int
   let why: String
@@ -375,7 +331,7 @@ func replanCourse(
     why = "a pause of \(daysOff) day\(daysOff == 1 ? "" : "s") (\(reason.rawValue))"
     // Under a week off costs a runner on track no fitness: the days stay free (their week is the lighter week), and
     // the plan stands.
-    if daysOff < ReplanRules.pauseDays && fitness.onTrack {
+    if daysOff < rules.base.replan.pauseDays && fitness.onTrack {
       return .stands(
         why: "\(why): its days stay free, under a week off costs no fitness, so the plan stands (judged from "
           + "\(fitness.volumeBasis))")
@@ -389,7 +345,7 @@ func replanCourse(
     return .rebuild
   }
   let breakReason = pause == nil ? BreakReason.missed : reason
-  guard let shares = ReplanRules.comeback(daysOff: daysOff, reason: breakReason) else { return .rebuild }
+  guard let shares = rules.base.replan.comeback(daysOff: daysOff, reason: breakReason.rawValue) else { return .rebuild }
   // The volume and longest run before the break: for a pause ahead, the plan's own weeks before it (the runner on
   // track runs them); else the last full week run as planned and the longest run judged from the logs.
   var volume = fitness.lastFullKm ?? fitness.weeklyKm
@@ -399,7 +355,8 @@ func replanCourse(
     if let full = before.last(where: { !$0.cutback && $0.phase != .taper && $0.phase != .race }) {
       volume = full.plannedKm
     }
-    longest = max(longest, before.suffix(ReplanRules.lookbackWeeks).flatMap(\.workouts).map(\.distanceKm).max() ?? 0)
+    longest = max(
+      longest, before.suffix(rules.base.replan.lookbackWeeks).flatMap(\.workouts).map(\.distanceKm).max() ?? 0)
   }
   guard volume > 0 else { return .rebuild }
   let steps = shares.map { "\(Int(($0 * 100).rounded())) %" }.joined(separator: ", then ")
@@ -431,7 +388,7 @@ func priorLongestRuns(_ plan: Plan, completions: [Completion], before index: Int
 
 /// The first week (index) from which the original plan's weeks can stand unchanged after a rebuild: they are of the
 /// same phase, for `lookback` weeks (the spike guard's look-back) hold no more volume and no longer a run than the
-/// rebuilt weeks (within ``ReplanRules/rejoinTolerance``: a taper from a peak 0.1 km lower is the same taper), and
+/// rebuilt weeks (within `replan.rejoinTolerance`: a taper from a peak 0.1 km lower is the same taper), and
 /// the plan spliced there breaks no rule of the linter that neither the original nor the rebuilt plan breaks (the
 /// ramp and the spike guard across the seam); nil when the rebuild never reaches them.
 func rejoinIndex(
@@ -455,7 +412,7 @@ func rejoinIndex(
     let fits = span.allSatisfy { index in
       let was = old.weeks[index]
       guard let new = byNumber[was.number] else { return false }
-      let slack = { (km: Double) in km * (1 + ReplanRules.rejoinTolerance) + 0.05 }
+      let slack = { (km: Double) in km * (1 + rules.base.replan.rejoinTolerance) + 0.05 }
       return was.phase == new.phase && was.cutback == new.cutback && was.plannedKm <= slack(new.plannedKm)
         && longest(was) <= slack(longest(new))
     }
@@ -533,7 +490,7 @@ struct Fitness {
   /// The last full week run as planned before them (its logged volume, at most its plan), km; nil when none.
   var lastFullKm: Double?
   /// The runner keeps up with the plan: no short week last, and the weighted logs at least
-  /// ``ReplanRules/onTrackShare`` of the weighted plan.
+  /// `replan.onTrackShare` of the weighted plan.
   var onTrack = false
 }
 
@@ -563,7 +520,7 @@ func judgeFitness(
     && soFar >= rules.base.cutback.volumeFactor * plannedBefore - 0.05
     && projected > volume(thisWeek.adding(days: -7), thisWeek.adding(days: -1)) + 0.05
   let end = inProgress ? thisWeek.adding(days: 7) : thisWeek
-  let lookback = ReplanRules.lookbackWeeks
+  let lookback = rules.base.replan.lookbackWeeks
   var logged: [Double] = []
   var asked: [Double] = []
   // Full weeks (not cut-back, taper or race): the floor continues from the last of them, as the engine's ramp does.
@@ -591,7 +548,7 @@ func judgeFitness(
         ?? plan.goal.currentWeeklyKm)
     full.append(planned.map { !$0.cutback && $0.phase != .taper && $0.phase != .race } ?? true)
   }
-  let weights = ReplanRules.weekWeights
+  let weights = rules.base.replan.weekWeights
   let average = zip(logged, weights).map { $0 * $1 }.reduce(0, +) / weights.reduce(0, +)
   // Never above the plan's own volume for those weeks: extra (or twice-counted) runs do not steepen the ramp.
   let ceiling = asked.max() ?? plan.goal.currentWeeklyKm
@@ -632,7 +589,7 @@ func judgeFitness(
   let recent = completions.filter { day.adding(days: -7 * window) <= $0.date && $0.date < day }
   var longest = recent.map(\.distanceKm).max() ?? 0
   var longestWhy = "longest run of the last \(window) weeks"
-  // The plan's last long run done counts at its planned length when run in full (ReplanRules.longRunDoneShare),
+  // The plan's last long run done counts at its planned length when run in full (`replan.longRunDoneShare`),
   // else at what was run; a partial one (``PlanStatus``: short of the plan) not at all (the run itself is in `recent`).
   let status = PlanStatus(plan: plan, runs: completions, today: day)
   var runKm: [String: Double] = [:]
@@ -643,7 +600,7 @@ func judgeFitness(
     $0.kind == .long && $0.date < day && runKm[$0.id] != nil && status.status(of: $0) != .partial
   }) {
     let ran = runKm[lastLong.id] ?? 0
-    let counted = ran >= ReplanRules.longRunDoneShare * lastLong.distanceKm ? lastLong.distanceKm : ran
+    let counted = ran >= rules.base.replan.longRunDoneShare * lastLong.distanceKm ? lastLong.distanceKm : ran
     if counted > longest {
       longest = counted
       longestWhy =
@@ -658,7 +615,7 @@ func judgeFitness(
   return Fitness(
     throughCurrentWeek: inProgress, weeklyKm: weekly, longestKm: longest, volumeBasis: basis,
     longestBasis: "\(longestWhy): \(units.format(longest))", shortWeeks: shortWeeks, lastFullKm: lastFull,
-    onTrack: shortWeeks == 0 && average >= ReplanRules.onTrackShare * askedAverage - 0.05)
+    onTrack: shortWeeks == 0 && average >= rules.base.replan.onTrackShare * askedAverage - 0.05)
 }
 
 /// The judged fitness clamped into what the plan engine accepts, with a note for each clamp.

@@ -139,8 +139,51 @@ public struct BaseRules: Sendable, Codable, Hashable {
   public var extraDays: ExtraDayRules
   /// Goal times (`--goal-time`): the plausible range and the VDOT a week of training can add.
   public var goalTime: GoalTimeRules
+  /// Replanning (`runmate replan`, `pause`): how the logs are read and how a runner comes back after a break.
+  public var replan: ReplanRules
   /// Effort descriptions per intensity zone (RPE and talk test).
   public var efforts: [String: String]
+}
+
+/// Replanning (`runmate replan`, `pause`; docs/training-rules.md, "Replanning"): how the logs are read, when a runner
+/// is on track, and how they come back after a break.
+public struct ReplanRules: Sendable, Codable, Hashable {
+  /// Weeks of logs read (the spike guard's look-back, Garmin-RUNSAFE, BJSM 2025).
+  public var lookbackWeeks: Int
+  /// Weights of those weeks, most recent first (a linearly decaying average, as Williams et al., BJSM 2017).
+  public var weekWeights: [Double]
+  /// A pause of at least this many days lowers the volume of a rebuild to `afterPauseShare`.
+  public var pauseDays: Int
+  /// After such a pause, the share of the volume before it (Daniels' return-from-a-break guidance).
+  public var afterPauseShare: Double
+  /// A long run run at this share of its plan or more counts at its planned length for the spike guard.
+  public var longRunDoneShare: Double
+  /// Logs (weighted) holding this share of what the plan asked, no missed or short week last: on track.
+  public var onTrackShare: Double
+  /// The original weeks rejoin a rebuild where they hold at most this much more (volume and longest run).
+  public var rejoinTolerance: Double
+  /// Return weeks after a break, by its length: the first step whose `underDays` the break is under.
+  public var comeback: [ComebackStep]
+  /// Added to the return shares by the reason of the break (`ill`, `injury`, `travel`; missed days: none).
+  public var reasonStep: [String: Double]
+  /// No return week is over this share of the last full week.
+  public var maxReturnShare: Double
+
+  /// The return weeks for a break of `daysOff` days for `reason` (a ``reasonStep`` key), as shares of the last full
+  /// week before it; nil for a break longer than every step (a rebuild from what was run).
+  public func comeback(daysOff: Int, reason: String) -> [Double]? {
+    guard let step = comeback.first(where: { daysOff < $0.underDays }) else { return nil }
+    let delta = reasonStep[reason] ?? 0
+    return step.shares.map { min(maxReturnShare, $0 + delta) }
+  }
+}
+
+/// Return weeks for breaks shorter than `underDays` days.
+public struct ComebackStep: Sendable, Codable, Hashable {
+  /// The break is shorter than this many days.
+  public var underDays: Int
+  /// One share of the last full week per return week.
+  public var shares: [Double]
 }
 
 /// `--goal-time`: what a goal may ask for, and how far past the recent race's VDOT the plan can take the runner.

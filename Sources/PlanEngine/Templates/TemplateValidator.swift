@@ -67,6 +67,31 @@ struct TemplateValidator {
     try number(base.goalTime.vdotGainPerWeek, "goalTime.vdotGainPerWeek", in: 0.05...0.5, "VDOT a week")
     try number(base.goalTime.maxVdot, "goalTime.maxVdot", in: 60...90)
     try number(base.goalTime.slowestMinutesPerKm, "goalTime.slowestMinutesPerKm", in: 8...15, "minutes a km")
+    let replan = base.replan
+    try number(Double(replan.lookbackWeeks), "replan.lookbackWeeks", in: 2...8, "weeks")
+    try check(
+      replan.weekWeights.count == replan.lookbackWeeks
+        && replan.weekWeights.allSatisfy { $0.isFinite && $0 > 0 && $0 <= 100 },
+      "replan.weekWeights", "\(replan.weekWeights)", "one positive weight per look-back week")
+    try number(Double(replan.pauseDays), "replan.pauseDays", in: 1...28, "days")
+    try number(replan.afterPauseShare, "replan.afterPauseShare", in: 0.3...1)
+    try number(replan.longRunDoneShare, "replan.longRunDoneShare", in: 0.5...1)
+    try number(replan.onTrackShare, "replan.onTrackShare", in: 0.5...1)
+    try number(replan.rejoinTolerance, "replan.rejoinTolerance", in: 0...0.1)
+    try number(replan.maxReturnShare, "replan.maxReturnShare", in: 0.5...1)
+    for (index, step) in replan.comeback.enumerated() {
+      try number(Double(step.underDays), "replan.comeback[\(index)].underDays", in: 1...56, "days")
+      try check(
+        !step.shares.isEmpty && step.shares.count <= 4 && step.shares.allSatisfy { (0.3...1).contains($0) }
+          && (index == 0 || step.underDays > replan.comeback[index - 1].underDays),
+        "replan.comeback[\(index)]", "\(step.shares)",
+        "1 to 4 shares from 0.3 to 1, each step for longer breaks than the one before")
+    }
+    for (reason, step) in replan.reasonStep {
+      try check(
+        ["ill", "injury", "travel", "missed"].contains(reason) && (-0.2...0.2).contains(step),
+        "replan.reasonStep.\(reason)", "\(step)", "ill, injury, travel or missed, each from -0.2 to 0.2")
+    }
     for level in Level.allCases {
       let rules = base.levels[level]
       let path = "levels.\(level.rawValue)"
