@@ -9,10 +9,13 @@ struct SlotMap<Value: Sendable>: Sendable {
 
   init() {}
 
+  // The look-ups read the entries in place (by index): iterating them would copy every value on the way.
   private func index(of key: String) -> (found: Bool, at: Int) {
-    for (offset, entry) in entries.enumerated() {
-      if entry.key == key { return (true, offset) }
-      if key < entry.key { return (false, offset) }
+    var offset = 0
+    while offset < entries.count {
+      if entries[offset].key == key { return (true, offset) }
+      if key < entries[offset].key { return (false, offset) }
+      offset += 1
     }
     return (false, entries.count)
   }
@@ -20,7 +23,11 @@ struct SlotMap<Value: Sendable>: Sendable {
   /// The value at `key`; setting nil removes it.
   subscript(key: String) -> Value? {
     get {
-      for entry in entries where entry.key == key { return entry.value }
+      var offset = 0
+      while offset < entries.count {
+        if entries[offset].key == key { return entries[offset].value }
+        offset += 1
+      }
       return nil
     }
     set {

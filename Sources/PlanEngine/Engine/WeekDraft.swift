@@ -109,8 +109,8 @@ struct WeekDraft: Sendable {
   var plannedKm: Double {
     func tenths(_ km: Double) -> Int { Int((km * 10).rounded()) }
     var total = tenths(longKm ?? 0) + tenths(raceKm ?? 0)
-    for session in sessions.values { total += tenths(session.totalKm) }
-    for km in easyKm.values { total += tenths(km) }
+    for (_, session) in sessions { total += tenths(session.totalKm) }
+    for (_, km) in easyKm { total += tenths(km) }
     return Double(total) / 10
   }
 
@@ -119,7 +119,10 @@ struct WeekDraft: Sendable {
 
   /// The longest run of the week.
   var maxRunKm: Double {
-    round1(max(longKm ?? 0, raceKm ?? 0, sessions.values.map(\.totalKm).max() ?? 0, easyKm.values.max() ?? 0))
+    var longest = max(longKm ?? 0, raceKm ?? 0)
+    for (_, session) in sessions { longest = max(longest, session.totalKm) }
+    for (_, km) in easyKm { longest = max(longest, km) }
+    return round1(longest)
   }
 }
 
@@ -188,4 +191,4 @@ func floorHalf(_ km: Double) -> Double { (km * 2 + 1e-9).rounded(.down) / 2 }
 func floorTenth(_ km: Double) -> Double { (km * 10 + 1e-9).rounded(.down) / 10 }
 
 /// `12 %`.
-func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded())) %" }
+func percent(_ fraction: Double) -> String { String(Int((fraction * 100).rounded())) + " %" }
