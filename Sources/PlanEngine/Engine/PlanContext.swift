@@ -331,7 +331,7 @@ struct PlanContext: Sendable {
   /// Quality sessions in a full week of `phase`: the level's count, at most the pattern's quality days, and at
   /// `weekStructure.fewRunsAtMost` runs a week or fewer at most `qualityAtFewRuns`.
   func qualityCount(phase: Phase) -> Int {
-    let slots = pattern.filter { $0.role == .quality }.count
+    let slots = pattern.reduce(0) { $0 + ($1.role == .quality ? 1 : 0) }
     let count = min(levelRules.qualityPerWeek[phase], slots)
     return min(count, fewRunsQualityCap ?? count)
   }

@@ -109,8 +109,8 @@ struct WeekDraft: Sendable {
   var plannedKm: Double {
     func tenths(_ km: Double) -> Int { Int((km * 10).rounded()) }
     var total = tenths(longKm ?? 0) + tenths(raceKm ?? 0)
-    for (_, session) in sessions { total += tenths(session.totalKm) }
-    for (_, km) in easyKm { total += tenths(km) }
+    for session in sessions.values { total += tenths(session.totalKm) }
+    for km in easyKm.values { total += tenths(km) }
     return Double(total) / 10
   }
 
@@ -120,8 +120,8 @@ struct WeekDraft: Sendable {
   /// The longest run of the week.
   var maxRunKm: Double {
     var longest = max(longKm ?? 0, raceKm ?? 0)
-    for (_, session) in sessions { longest = max(longest, session.totalKm) }
-    for (_, km) in easyKm { longest = max(longest, km) }
+    for session in sessions.values { longest = max(longest, session.totalKm) }
+    for km in easyKm.values { longest = max(longest, km) }
     return round1(longest)
   }
 }
