@@ -12,7 +12,7 @@ public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {
 
   /// `12.5 km`, `7.8 mi`: one decimal at most, none when whole.
   public func format(_ km: Double) -> String {
-    "\(number(km)) \(rawValue)"
+    tenthsText(km / kilometers, suffix: self == .km ? " km" : " mi") ?? "\(number(km)) \(rawValue)"
   }
 
   /// `12.5`, `7.8`: a distance in kilometres as a number in this unit (one decimal at most), for a column whose
@@ -41,11 +41,51 @@ public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {
 /// Total: `nan`, `inf` and `-inf` print as such, and magnitudes of 10^15 and more (where tenths no longer fit an
 /// exact integer) print in Swift's shortest form (`1e+21`) instead of trapping.
 public func oneDecimal(_ value: Double) -> String {
+  if let text = tenthsText(value, suffix: "") { return text }
   guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
+  return "\(value)"
+}
+
+/// `12.5` + `suffix`, written byte by byte (the plan's text writes thousands of these: no interpolation, and no heap
+/// allocation for the short ones); nil when `value` is not finite or 10^15 or more in magnitude.
+private func tenthsText(_ value: Double, suffix: StaticString) -> String? {
+  guard value.isFinite else { return nil }
   let scaled = (value * 10).rounded()
-  guard abs(scaled) < 1e16 else { return "\(value)" }
+  guard abs(scaled) < 1e16 else { return nil }
   let tenths = Int(scaled)
-  let sign = tenths < 0 ? "-" : ""
-  let magnitude = abs(tenths)
-  return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
+  let magnitude = tenths.magnitude
+  let whole = magnitude / 10
+  let fraction = magnitude % 10
+  var digits = 1
+  var rest = whole
+  while rest >= 10 {
+    rest /= 10
+    digits += 1
+  }
+  let count = (tenths < 0 ? 1 : 0) + digits + (fraction == 0 ? 0 : 2) + suffix.utf8CodeUnitCount
+  return String(unsafeUninitializedCapacity: count) { buffer in
+    var at = 0
+    if tenths < 0 {
+      buffer[0] = UInt8(ascii: "-")
+      at = 1
+    }
+    var number = whole
+    for index in stride(from: at + digits - 1, through: at, by: -1) {
+      buffer[index] = UInt8(ascii: "0") + UInt8(number % 10)
+      number /= 10
+    }
+    at += digits
+    if fraction != 0 {
+      buffer[at] = UInt8(ascii: ".")
+      buffer[at + 1] = UInt8(ascii: "0") + UInt8(fraction)
+      at += 2
+    }
+    suffix.withUTF8Buffer { bytes in
+      for byte in bytes {
+        buffer[at] = byte
+        at += 1
+      }
+    }
+    return at
+  }
 }

@@ -14,7 +14,6 @@ extension WorkoutFactory {
   /// 10 km at marathon pace (5:05/km, …)".
   func variantLongRun(id: String, slot: DaySlot, km: Double, variant: LongRunVariant, purpose: String) -> Workout {
     let units = context.units
-    let perMile = units == .mi
     let easyPace = context.paces.pace(.easy).secondsPerKilometer
     let pace = context.paces.pace(variant.zone).secondsPerKilometer
     let easyKm = max(0, km - variant.km)
@@ -23,11 +22,6 @@ extension WorkoutFactory {
         kind: .work, distanceKm: (km * 100).rounded() / 100, durationMin: Int((seconds / 60).rounded()),
         durationSeconds: Int(seconds.rounded()), pace: context.paces.label(zone, perMile: false),
         effort: context.effort(zone), zone: zone, repeat: 1)
-    }
-    func target(_ zone: Intensity) -> String {
-      let effort = context.effort(zone)
-      guard let label = context.paces.label(zone, perMile: perMile) else { return effort }
-      return "\(label), \(effort)"
     }
     let paceName = variant.zone == .marathon ? "marathon pace" : "goal race pace"
     let (name, why): (String, String) =

@@ -135,9 +135,9 @@ private func eachWeek(
   history.reserveCapacity(context.phases.count)
   for (index, phase) in context.phases.enumerated() where index + 1 >= fromWeek {
     let start = context.goal.timeline.start.adding(days: 7 * index)
-    var week = WeekDraft(number: index + 1, phase: phase, start: start, slots: context.weekSlots[index])
-    history.append(shape(&week, history))
-    drafts.append(week)
+    // Shaped where it is kept: a week is large, and shaping a local copy then appending it copied it twice.
+    drafts.append(WeekDraft(number: index + 1, phase: phase, start: start, slots: context.weekSlots[index]))
+    history.append(shape(&drafts[drafts.count - 1], history))
   }
   return drafts
 }
@@ -194,23 +194,39 @@ func daySlots(weekStart: CivilDate, phase: Phase, context: PlanContext) -> [DayS
     return (slot.offset, slot.role, weekStart.adding(days: (weekday - weekStart.weekday.index + 7) % 7))
   }
   if laid && phase == .race { entries = raceWeekEntries(entries, weekStart: weekStart, context: context) }
-  var counters: [PatternSlot.Role: Int] = [:]
+  // How many slots of each role so far (long, quality, easy, recovery): a week lays out every plan's days, so no
+  // dictionary and no interpolation for the usual ids.
+  var counters = (long: 0, quality: 0, easy: 0, recovery: 0)
   var slots: [DaySlot] = []
+  slots.reserveCapacity(entries.count)
   for entry in entries {
-    counters[entry.role, default: 0] += 1
-    let n = counters[entry.role, default: 1]
     let id: String
     switch entry.role {
-    case .long: id = phase == .race ? "race" : "long"
-    case .quality: id = "q\(n)"
-    case .easy: id = "easy\(n)"
-    case .recovery: id = n == 1 ? "recovery" : "recovery\(n)"
+    case .long:
+      counters.long += 1
+      id = phase == .race ? "race" : "long"
+    case .quality:
+      counters.quality += 1
+      let n = counters.quality
+      id = n < qualityIDs.count ? qualityIDs[n] : "q\(n)"
+    case .easy:
+      counters.easy += 1
+      let n = counters.easy
+      id = n < easyIDs.count ? easyIDs[n] : "easy\(n)"
+    case .recovery:
+      counters.recovery += 1
+      let n = counters.recovery
+      id = n == 1 ? "recovery" : "recovery\(n)"
     }
     if phase == .race && entry.date > raceDate { continue }
     slots.append(DaySlot(id: id, role: entry.role, offset: entry.offset, date: entry.date))
   }
   return slots.sorted { $0.date < $1.date }
 }
+
+/// The usual slot ids, by their number (index 0 unused).
+private let qualityIDs = ["", "q1", "q2", "q3", "q4", "q5", "q6", "q7"]
+private let easyIDs = ["", "easy1", "easy2", "easy3", "easy4", "easy5", "easy6", "easy7"]
 
 /// Race week laid on the runner's days: the race on race day in place of the long run (a run day's slot there
 /// becomes the race; a long-run day before it becomes an easy run when the race takes a run day, else it rests, so

@@ -12,6 +12,8 @@ struct PlanContext: Sendable {
   let level: DistanceLevel
   let levelRules: LevelRules
   let library: [String: WorkoutTemplate]
+  /// Each zone's effort words (``effort(_:)``), in `Intensity.allCases` order: looked up once, not per step.
+  private let zoneEfforts: [String]
   let runs: Int
   let currentKm: Double
   let longestKm: Double
@@ -24,6 +26,8 @@ struct PlanContext: Sendable {
   let anchor: Weekday
   /// The phase of each week, index 0 = week 1.
   let phases: [Phase]
+  /// The first and last build or peak week (numbers from 1), nil when the plan has none.
+  let buildPeakWeeks: (first: Int, last: Int)?
   let taperVolume: [Double]
   let taperLongRun: [Double]
   /// Never ramp past this weekly volume.
@@ -75,6 +79,7 @@ struct PlanContext: Sendable {
     self.base = rules.base
     self.distance = distance
     self.library = rules.workouts
+    self.zoneEfforts = Intensity.allCases.map { rules.base.efforts[$0.rawValue] ?? $0.rawValue }
     let level = distance.levels[goal.level]
     self.level = level
     self.levelRules = rules.base.levels[goal.level]
@@ -255,8 +260,13 @@ struct PlanContext: Sendable {
     phases = PlanContext.layOutPhases(
       weeks: weeks, taperWeeks: taperVolume.count, compressed: compressed,
       rules: rules.base.phases)
+    var buildPeak: [Int] = []
+    for (index, phase) in phases.enumerated() where phase == .build || phase == .peak { buildPeak.append(index + 1) }
+    buildPeakWeeks = buildPeak.first.map { ($0, buildPeak.last ?? $0) }
+    // One copy of the context for every week's days (reading `self` in the closure copied it for each week).
+    let laid = self
     weekSlots = phases.enumerated().map { index, phase in
-      daySlots(weekStart: goal.timeline.start.adding(days: 7 * index), phase: phase, context: self)
+      daySlots(weekStart: goal.timeline.start.adding(days: 7 * index), phase: phase, context: laid)
     }
   }
 
@@ -337,7 +347,7 @@ struct PlanContext: Sendable {
   /// Quality sessions in a full week of `phase`: the level's count, at most the pattern's quality days, and at
   /// `weekStructure.fewRunsAtMost` runs a week or fewer at most `qualityAtFewRuns`.
   func qualityCount(phase: Phase) -> Int {
-    let slots = pattern.filter { $0.role == .quality }.count
+    let slots = pattern.reduce(0) { $0 + ($1.role == .quality ? 1 : 0) }
     let count = min(levelRules.qualityPerWeek[phase], slots)
     return min(count, fewRunsQualityCap ?? count)
   }
@@ -375,5 +385,5 @@ struct PlanContext: Sendable {
   }
 
   /// The effort words for `zone`.
-  func effort(_ zone: Intensity) -> String { base.efforts[zone.rawValue] ?? zone.rawValue }
+  func effort(_ zone: Intensity) -> String { zoneEfforts[TrainingPaces.slot(zone)] }
 }

@@ -4,7 +4,10 @@ import Foundation
 /// progression and Daniels' per-session caps.
 struct Session: Sendable, Hashable {
   let templateID: String
-  let template: WorkoutTemplate
+  /// The template, shared: the rules copy sessions often (a week's map, its ordered list), and a copy of a boxed
+  /// template is one reference, not every string and range of it.
+  let box: TemplateBox
+  var template: WorkoutTemplate { box.value }
   var reps: Int
   var workKm: Double
   var workSeconds: Double
@@ -15,13 +18,16 @@ struct Session: Sendable, Hashable {
   /// Set when the session had to be made smaller than its template's smallest form.
   var shortened = false
 
-  var warmupKm: Double { template.warmupKm }
-  var cooldownKm: Double { template.cooldownKm }
-  var zone: Intensity { template.zone }
-  var isStrides: Bool { template.kind == .strides }
+  var warmupKm: Double { box.value.warmupKm }
+  var cooldownKm: Double { box.value.cooldownKm }
+  var zone: Intensity { box.value.zone }
+  var isStrides: Bool { box.value.kind == .strides }
   var workTotalKm: Double { Double(reps) * workKm }
   /// The fewest reps the session may drop to: half of the template's fewest, at least 2 (1 for a single block).
-  var fewestReps: Int { template.reps.upper <= 1 ? 1 : max(2, (Int(template.reps.lower.rounded()) + 1) / 2) }
+  var fewestReps: Int {
+    let reps = box.value.reps
+    return reps.upper <= 1 ? 1 : max(2, (Int(reps.lower.rounded()) + 1) / 2)
+  }
   var totalKm: Double {
     warmupKm + easyKm + Double(reps) * workKm + Double(max(0, reps - 1)) * recoveryKm + cooldownKm
   }
@@ -47,6 +53,7 @@ struct Session: Sendable, Hashable {
     context: PlanContext, floor: SessionFloors? = nil
   ) -> Session? {
     let pace = context.paces.pace(template.zone)
+    let box = TemplateBox(template)
     let unit = BoutUnit(template.work)
     let single = template.reps.upper <= 1
     let range = unit.range(template.work)
@@ -74,7 +81,7 @@ struct Session: Sendable, Hashable {
       let work = bout(value)
       let rest = recovery(forWorkSeconds: work.seconds)
       return Session(
-        templateID: id, template: template, reps: reps, workKm: work.km, workSeconds: work.seconds,
+        templateID: id, box: box, reps: reps, workKm: work.km, workSeconds: work.seconds,
         recoveryKm: rest.km, recoverySeconds: rest.seconds)
     }
     let cap = context.workCap(zone: template.zone, volumeKm: volumeKm)
@@ -143,6 +150,16 @@ struct Session: Sendable, Hashable {
       return true
     }
   }
+}
+
+/// A workout template behind one reference (``Session/template``); equal and hashed by its value.
+final class TemplateBox: Sendable, Hashable {
+  let value: WorkoutTemplate
+
+  init(_ value: WorkoutTemplate) { self.value = value }
+
+  static func == (lhs: TemplateBox, rhs: TemplateBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+  func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// The unit a template's work bout is given in, and the whole steps bouts come in.

@@ -3,48 +3,65 @@
 /// A week has a handful of slots, so a small sorted array beats a hashed dictionary: no hashing on every look-up
 /// (the rules look slots up thousands of times a plan), and iteration is already in a fixed order, so sums and ties
 /// come out the same on every run without sorting. The API is the part of `Dictionary`'s the rules use.
+///
+/// The ids and the values are two arrays side by side: a look-up compares ids without copying the values it passes,
+/// and `values` is the stored array itself (no copy, no allocation).
 struct SlotMap<Value: Sendable>: Sendable {
   typealias Element = (key: String, value: Value)
-  private var entries: [Element] = []
+  /// The slot ids, in order.
+  private(set) var keys: [String] = []
+  /// The values, in slot-id order.
+  private(set) var values: [Value] = []
 
   init() {}
 
   private func index(of key: String) -> (found: Bool, at: Int) {
-    for (offset, entry) in entries.enumerated() {
-      if entry.key == key { return (true, offset) }
-      if key < entry.key { return (false, offset) }
+    for (offset, entry) in keys.enumerated() {
+      if entry == key { return (true, offset) }
+      if key < entry { return (false, offset) }
     }
-    return (false, entries.count)
+    return (false, keys.count)
   }
 
   /// The value at `key`; setting nil removes it.
   subscript(key: String) -> Value? {
     get {
-      for entry in entries where entry.key == key { return entry.value }
-      return nil
+      guard let at = keys.firstIndex(of: key) else { return nil }
+      return values[at]
     }
     set {
       let (found, at) = index(of: key)
       switch (found, newValue) {
-      case (true, let value?): entries[at].value = value
-      case (true, nil): entries.remove(at: at)
-      case (false, let value?): entries.insert((key, value), at: at)
+      case (true, let value?): values[at] = value
+      case (true, nil):
+        keys.remove(at: at)
+        values.remove(at: at)
+      case (false, let value?):
+        keys.insert(key, at: at)
+        values.insert(value, at: at)
       case (false, nil): break
       }
     }
   }
 
-  /// The values, in slot-id order.
-  var values: [Value] { entries.map(\.value) }
-  /// The slot ids, in order.
-  var keys: [String] { entries.map(\.key) }
-  var count: Int { entries.count }
-  var isEmpty: Bool { entries.isEmpty }
+  var count: Int { keys.count }
+  var isEmpty: Bool { keys.isEmpty }
 }
 
 extension SlotMap: Sequence {
-  func makeIterator() -> IndexingIterator<[Element]> { entries.makeIterator() }
-  var underestimatedCount: Int { entries.count }
+  struct Iterator: IteratorProtocol {
+    fileprivate let map: SlotMap
+    fileprivate var offset = 0
+
+    mutating func next() -> Element? {
+      guard offset < map.keys.count else { return nil }
+      defer { offset += 1 }
+      return (map.keys[offset], map.values[offset])
+    }
+  }
+
+  func makeIterator() -> Iterator { Iterator(map: self) }
+  var underestimatedCount: Int { keys.count }
 }
 
 extension SlotMap: ExpressibleByDictionaryLiteral {

@@ -46,7 +46,7 @@ struct TrainingPaces: Sendable {
   }
 
   /// The position of `intensity` in `Intensity.allCases`.
-  private static func slot(_ intensity: Intensity) -> Int {
+  static func slot(_ intensity: Intensity) -> Int {
     switch intensity {
     case .easy: 0
     case .marathon: 1

@@ -123,7 +123,10 @@ struct WeekDraft: Sendable {
 
   /// The longest run of the week.
   var maxRunKm: Double {
-    round1(max(longKm ?? 0, raceKm ?? 0, sessions.values.map(\.totalKm).max() ?? 0, easyKm.values.max() ?? 0))
+    var longest = max(longKm ?? 0, raceKm ?? 0)
+    for session in sessions.values { longest = max(longest, session.totalKm) }
+    for km in easyKm.values { longest = max(longest, km) }
+    return round1(longest)
   }
 }
 
@@ -192,4 +195,4 @@ func floorHalf(_ km: Double) -> Double { (km * 2 + 1e-9).rounded(.down) / 2 }
 func floorTenth(_ km: Double) -> Double { (km * 10 + 1e-9).rounded(.down) / 10 }
 
 /// `12 %`.
-func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded())) %" }
+func percent(_ fraction: Double) -> String { String(Int((fraction * 100).rounded())) + " %" }

@@ -5,14 +5,29 @@ import RunningCore
 struct WorkoutFactory {
   let context: PlanContext
   let planID: String
+  /// Each zone's target in words (``target(_:)``), in `Intensity.allCases` order: written once per plan.
+  private let targets: [String]
+
+  init(context: PlanContext, planID: String) {
+    self.context = context
+    self.planID = planID
+    let perMile = context.units == .mi
+    targets = Intensity.allCases.map { zone in
+      let effort = context.effort(zone)
+      guard let pace = context.paces.label(zone, perMile: perMile) else { return effort }
+      return "\(pace), \(effort)"
+    }
+  }
 
   private var perMile: Bool { context.units == .mi }
   private var units: DistanceUnit { context.units }
 
   func workouts(for week: WeekDraft) -> [Workout] {
     let purpose = weekPurpose(week)
+    let weekID = planID + (week.number < 10 ? "-w0" : "-w") + String(week.number) + "-"
+    let mediumLongSlot = week.mediumLong(minKm: context.base.weekStructure.mediumLong.minKm)?.slot
     return week.slots.compactMap { slot -> Workout? in
-      let id = "\(planID)-w\(week.number < 10 ? "0" : "")\(week.number)-\(slot.id)"
+      let id = weekID + slot.id
       if slot.role == .long {
         if let race = week.raceKm { return raceWorkout(id: id, slot: slot, km: race) }
         guard let long = week.longKm else { return nil }
@@ -31,7 +46,7 @@ struct WorkoutFactory {
           id: id, slot: slot, kind: .easy, km: km,
           purpose: "Shakeout before race day: short and easy, legs fresh.", title: "Shakeout")
       }
-      if slot.id == week.mediumLong(minKm: context.base.weekStructure.mediumLong.minKm)?.slot {
+      if slot.id == mediumLongSlot {
         return simple(
           id: id, slot: slot, kind: .mediumLong, km: km,
           purpose: "The week's second-longest run, steady and easy: endurance without a second long-run day. "
@@ -65,11 +80,8 @@ struct WorkoutFactory {
       effort: context.effort(zone), zone: zone, repeat: count)
   }
 
-  private func target(_ zone: Intensity) -> String {
-    let effort = context.effort(zone)
-    guard let pace = context.paces.label(zone, perMile: perMile) else { return effort }
-    return "\(pace), \(effort)"
-  }
+  /// `5:40-6:10/km, conversational`: the zone's pace and effort, or its effort alone when paces are not known.
+  func target(_ zone: Intensity) -> String { targets[TrainingPaces.slot(zone)] }
 
   /// A workout whose distance and duration come from the exact values, not the rounded steps.
   private func make(
@@ -88,10 +100,11 @@ struct WorkoutFactory {
   ) -> Workout {
     let easy = context.paces.pace(.easy)
     let name = title ?? (kind == .long ? "Long run" : kind.displayName)
+    let distance = units.format(km)
     return make(
-      id: id, slot: slot, kind: kind, title: "\(name) \(units.format(km))",
+      id: id, slot: slot, kind: kind, title: name + " " + distance,
       steps: [step(.work, km: km, seconds: easy.secondsPerKilometer * km, zone: .easy)],
-      description: "\(units.format(km)) at \(target(.easy)). \(purpose)", km: km,
+      description: distance + " at " + target(.easy) + ". " + purpose, km: km,
       seconds: easy.secondsPerKilometer * km)
   }
 

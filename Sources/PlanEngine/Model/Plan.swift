@@ -36,7 +36,16 @@ public enum WorkoutKind: String, Sendable, Hashable, Codable, CaseIterable {
     switch self {
     case .crossTraining: "Cross-training"
     case .mediumLong: "Medium-long run"
-    default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+    case .easy: "Easy"
+    case .recovery: "Recovery"
+    case .long: "Long"
+    case .tempo: "Tempo"
+    case .intervals: "Intervals"
+    case .hills: "Hills"
+    case .fartlek: "Fartlek"
+    case .strides: "Strides"
+    case .race: "Race"
+    case .strength: "Strength"
     }
   }
 }

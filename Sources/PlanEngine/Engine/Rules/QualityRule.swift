@@ -48,7 +48,7 @@ enum QualityRule: WeekRule {
       // then a fartlek or strides, which have none.
       let full = !week.cutback && (week.phase == .base || week.phase == .build || week.phase == .peak)
       let floor = full ? context.levelRules.sessionFloors : nil
-      let allowed = Set(context.levelRules.allowedKinds)
+      let allowed = context.levelRules.allowedKinds
       let fallback =
         full
         ? ["fartlek", "strides"].filter { id in
@@ -79,10 +79,7 @@ enum QualityRule: WeekRule {
   /// 0 at the first build week, 1 at the last peak week; 0 in base, taper and cut-back weeks.
   static func progressFraction(week: WeekDraft, context: PlanContext) -> Double {
     guard !week.cutback, week.phase == .build || week.phase == .peak else { return 0 }
-    let buildPeak = context.phases.enumerated().filter { $0.element == .build || $0.element == .peak }.map {
-      $0.offset + 1
-    }
-    guard let first = buildPeak.first, let last = buildPeak.last, last > first else { return 1 }
+    guard let (first, last) = context.buildPeakWeeks, last > first else { return 1 }
     return Double(week.number - first) / Double(last - first)
   }
 }

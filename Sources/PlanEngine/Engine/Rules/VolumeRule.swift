@@ -9,14 +9,14 @@
 ///   intensity kept); race week's fraction is the running before race day, the race comes on top.
 enum VolumeRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
-    let fullWeeks = history.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race }
-    let previousFull = fullWeeks.last
+    func isFull(_ week: WeekSummary) -> Bool { !week.cutback && week.phase != .taper && week.phase != .race }
+    let previousFull = history.last(where: isFull)
     let previousKm = previousFull?.plannedKm ?? context.currentKm
     let previousName = previousFull.map { "week \($0.number)" } ?? "your current week"
 
     switch week.phase {
     case .taper, .race:
-      let peak = fullWeeks.map(\.plannedKm).max() ?? context.currentKm
+      let peak = history.lazy.filter(isFull).map(\.plannedKm).max() ?? context.currentKm
       let index = week.number - (context.weeks - context.taperVolume.count) - 1
       let fraction = context.taperVolume[max(0, min(index, context.taperVolume.count - 1))]
       week.targetKm = fraction * peak + (week.phase == .race ? context.raceKm : 0)
