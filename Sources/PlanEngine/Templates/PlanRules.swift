@@ -139,6 +139,8 @@ public struct BaseRules: Sendable, Codable, Hashable {
   public var extraDays: ExtraDayRules
   /// Goal times (`--goal-time`): the plausible range and the VDOT a week of training can add.
   public var goalTime: GoalTimeRules
+  /// Logged races that move the paces (`runmate paces`, `replan --update-paces`): the step cap and the shortest race.
+  public var paceUpdates: PaceUpdateRules
   /// Effort descriptions per intensity zone (RPE and talk test).
   public var efforts: [String: String]
 }

@@ -67,6 +67,8 @@ struct TemplateValidator {
     try number(base.goalTime.vdotGainPerWeek, "goalTime.vdotGainPerWeek", in: 0.05...0.5, "VDOT a week")
     try number(base.goalTime.maxVdot, "goalTime.maxVdot", in: 60...90)
     try number(base.goalTime.slowestMinutesPerKm, "goalTime.slowestMinutesPerKm", in: 8...15, "minutes a km")
+    try number(base.paceUpdates.maxStepVdot, "paceUpdates.maxStepVdot", in: 0.5...5, "VDOT a race")
+    try number(base.paceUpdates.minRaceKm, "paceUpdates.minRaceKm", in: 1.5...10, "km")
     for level in Level.allCases {
       let rules = base.levels[level]
       let path = "levels.\(level.rawValue)"
