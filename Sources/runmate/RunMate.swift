@@ -16,7 +16,7 @@ struct RunMate: ParsableCommand {
       PlanCommand.self, ScheduleCommand.self, ExportCommand.self, PlansCommand.self, LogCommand.self,
       ImportCommand.self,
       ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, PauseCommand.self,
-      ReportCommand.self,
+      ReportCommand.self, PacesCommand.self,
       ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
       LintCommand.self,
       FeedCommand.self, ServeCommand.self, SyncCommand.self,
