@@ -62,6 +62,14 @@ import Testing
       table.stdout.contains("VDOT 45.0 from 10K race on 2026-12-12, 45:00 (the plan uses 43.0"), "\(table.stdout)")
     #expect(table.stdout.contains("Riegel (from 10K race on 2026-12-12, 45:00)"), "\(table.stdout)")
 
+    // `replan` says the paces moved (and changes nothing for it).
+    let replan = try runRunmate(["replan", "--now", "2026-12-13"], database: db)
+    #expect(replan.status == 0, "\(replan.stderr)")
+    #expect(
+      replan.stdout.contains(
+        "Your 10K on Sat 12 Dec says VDOT 45.3 (the plan uses 43.0): the paces move to 45.0 (at most 2.0 a race): "
+          + "`runmate paces` shows them"), "\(replan.stdout)")
+
     // A mile race (under 3 km) is logged as a race but moves nothing.
     let mile = try runRunmate(
       ["log", "2026-12-13", "--distance", "mile", "--time", "5:50", "--race", "--now", "2026-12-13"], database: db)

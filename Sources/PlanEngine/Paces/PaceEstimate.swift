@@ -97,6 +97,17 @@ public struct VDOTEstimate: Sendable, Hashable {
   /// Whether the paces moved from the plan's by a tenth of a VDOT or more.
   public var moved: Bool { abs(vdot - planVDOT) >= 0.05 }
 
+  /// What `replan` says when a race moved the paces: "Your 10K on Sat 12 Dec says VDOT 45.3 (the plan uses 43.0):
+  /// the paces move to 45.0 (at most 2 a race): `runmate paces` shows them"; nil when they did not move.
+  public func replanNote(maxStep: Double) -> String? {
+    guard moved, let step = steps.first else { return nil }
+    let tenth = { (value: Double) in String(format: "%.1f", value) }
+    let name = step.race.name.hasSuffix(" km") ? "\(step.race.name) race" : step.race.name
+    return "Your \(name) on \(step.race.date.shortLabel) says VDOT \(tenth(step.raceVDOT)) (the plan uses "
+      + "\(tenth(planVDOT))): the paces move to \(tenth(vdot))"
+      + (step.capped ? " (at most \(tenth(maxStep)) a race)" : "") + ": `runmate paces` shows them"
+  }
+
   /// Re-estimates the VDOT from the plan's (`planVDOT` from `planSource`) and the races run from `since` (the plan's
   /// first day) to `now`, oldest first: each race of `rules.minRaceKm` or more with a plausible VDOT moves the
   /// estimate toward its own VDOT by at most `rules.maxStepVdot`, faster or slower (a slow race after a break does
