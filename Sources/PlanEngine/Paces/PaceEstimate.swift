@@ -20,14 +20,13 @@ public struct RaceEvidence: Sendable, Hashable, Codable {
     self.timeSeconds = timeSeconds
   }
 
-  /// "10K", "half marathon", or "7.5 km" for a distance that is none of the race distances.
-  public var name: String {
-    RaceDistance.allCases.first { abs($0.kilometers - distanceKm) < 0.001 * $0.kilometers }?.displayName
-      ?? "\(oneDecimal(distanceKm)) km"
-  }
+  /// "10K", "half marathon", or "7.5 km race" for a distance that is none of the race distances.
+  public var name: String { GoalPaces.raceName(RecentRace(distanceKm: distanceKm, timeSeconds: timeSeconds)) }
 
   /// "10K race on 2026-12-12, 45:00".
-  public var summary: String { "\(name) race on \(date), \(formatRaceTime(timeSeconds))" }
+  public var summary: String {
+    (name.hasSuffix(" race") ? name : "\(name) race") + " on \(date), \(formatRaceTime(timeSeconds))"
+  }
 
   /// The race's VDOT (Daniels–Gilbert), nil when it is not a plausible running performance (VDOT outside 20–90).
   public var vdot: Double? {
@@ -102,8 +101,7 @@ public struct VDOTEstimate: Sendable, Hashable {
   public func replanNote(maxStep: Double) -> String? {
     guard moved, let step = steps.first else { return nil }
     let tenth = { (value: Double) in String(format: "%.1f", value) }
-    let name = step.race.name.hasSuffix(" km") ? "\(step.race.name) race" : step.race.name
-    return "Your \(name) on \(step.race.date.shortLabel) says VDOT \(tenth(step.raceVDOT)) (the plan uses "
+    return "Your \(step.race.name) on \(step.race.date.shortLabel) says VDOT \(tenth(step.raceVDOT)) (the plan uses "
       + "\(tenth(planVDOT))): the paces move to \(tenth(vdot))"
       + (step.capped ? " (at most \(tenth(maxStep)) a race)" : "") + ": `runmate paces` shows them"
   }
