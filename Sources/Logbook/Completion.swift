@@ -51,6 +51,9 @@ public struct Completion: Sendable, Hashable, Codable {
   /// True for a run; false for cross-training.
   public var isRun: Bool { sport == Completion.run }
 
+  /// True for a race: a run logged as one (`log --race`, `--kind race`) or matched to a plan's race.
+  public var isRace: Bool { isRun && (kind == .race || workoutID?.hasSuffix("-race") == true) }
+
   /// Creates a completion.
   public init(
     id: Int64? = nil, date: CivilDate, startedAt: Date? = nil, distanceKm: Double, durationSeconds: Double,

@@ -30,7 +30,7 @@ public struct PersonalBests: Sendable, Hashable {
     longestRunKm = max(0, baselineLongestKm)
     for run in completions {
       longestRunKm = max(longestRunKm, run.distanceKm)
-      if run.kind == .race || run.workoutID?.hasSuffix("-race") == true {
+      if run.isRace {
         for (name, km) in PersonalBests.distances where run.distanceKm >= km - 0.05 {
           fastest[name] = min(fastest[name] ?? .infinity, run.secondsPerKm * km)
         }

@@ -28,6 +28,22 @@ public let repositoryRules: PlanRules = {
   }
 }()
 
+/// The error the repository's templates give with `old` replaced by `new` in base.yaml (which must hold `old`), nil
+/// when they still load.
+public func baseRulesError(replacing old: String, with new: String) throws -> (any Error)? {
+  var files = try templateFiles()
+  guard let index = files.firstIndex(where: { $0.name.hasSuffix("base.yaml") }), files[index].text.contains(old) else {
+    throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "base.yaml has no '\(old)'"])
+  }
+  files[index].text = files[index].text.replacingOccurrences(of: old, with: new)
+  do {
+    _ = try PlanRules(files: files)
+    return nil
+  } catch {
+    return error
+  }
+}
+
 /// A fixed Monday for timelines in tests.
 public let testStart = CivilDate(iso: "2027-01-04") ?? CivilDate(dayNumber: 0)
 

@@ -141,6 +141,8 @@ public struct BaseRules: Sendable, Codable, Hashable {
   public var goalTime: GoalTimeRules
   /// Replanning (`runmate replan`, `pause`): how the logs are read and how a runner comes back after a break.
   public var replan: ReplanRules
+  /// Logged races that move the paces (`runmate paces`, `replan --update-paces`): the step cap and the shortest race.
+  public var paceUpdates: PaceUpdateRules
   /// Effort descriptions per intensity zone (RPE and talk test).
   public var efforts: [String: String]
 }

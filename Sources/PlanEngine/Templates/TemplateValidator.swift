@@ -92,6 +92,8 @@ struct TemplateValidator {
         ["ill", "injury", "travel", "missed"].contains(reason) && (-0.2...0.2).contains(step),
         "replan.reasonStep.\(reason)", "\(step)", "ill, injury, travel or missed, each from -0.2 to 0.2")
     }
+    try number(base.paceUpdates.maxStepVdot, "paceUpdates.maxStepVdot", in: 0.5...5, "VDOT a race")
+    try number(base.paceUpdates.minRaceKm, "paceUpdates.minRaceKm", in: 1.5...10, "km")
     for level in Level.allCases {
       let rules = base.levels[level]
       let path = "levels.\(level.rawValue)"

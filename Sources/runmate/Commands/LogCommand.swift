@@ -15,6 +15,7 @@ struct LogCommand: ParsableCommand {
     discussion: """
       Examples:
         runmate log --distance 8.2km --time 47:30
+        runmate log 2026-12-12 --distance 10km --time 45:00 --race
         runmate log 2027-01-05 --distance 5mi --time 44:10 \\
           --kind tempo --rpe 7 --hr 158 --note "windy"
         runmate log --undo
@@ -38,6 +39,8 @@ struct LogCommand: ParsableCommand {
       help: ArgumentHelp(
         "Kind: \(WorkoutKind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "kind"),
       completion: Completions.workoutKind) var kind: String?
+    @Flag(name: .long, help: "A race: the same as --kind race (races set your paces: see `runmate paces`).")
+    var race = false
     @Option(name: .long, help: ArgumentHelp("Perceived effort 1-10.", valueName: "n")) var rpe: Int?
     @Option(name: .long, help: ArgumentHelp("Average heart rate.", valueName: "bpm")) var hr: Int?
     @Option(name: .long, help: ArgumentHelp("A note.", valueName: "text")) var note: String?
@@ -143,7 +146,22 @@ struct LogCommand: ParsableCommand {
             + "for \(units.format(km)) (this is \(units.pace(secondsPerKilometer: pace))); check --distance and --time",
           suggestion: nil)
       }
-      let workoutKind = try kind.map { try SettingValues.workoutKind($0) }
+      var workoutKind = try kind.map { try SettingValues.workoutKind($0) }
+      if self.race {
+        guard workoutKind == nil || workoutKind == .race else {
+          throw CLIError.invalidOption(
+            option: "--kind", value: kind ?? "", allowed: "race with --race (or leave --kind out)",
+            suggestion: nil)
+        }
+        workoutKind = .race
+      }
+      if workoutKind == .race, let vdot = RaceEvidence.superhumanVDOT(distanceKm: km, timeSeconds: seconds) {
+        throw CLIError.invalidOption(
+          option: "--time", value: timeText,
+          allowed: "a race time a human can run: \(units.format(km)) in \(formatRaceTime(seconds)) gives VDOT "
+            + "\(oneDecimal(vdot)), above the world records (about 85); check --distance and --time",
+          suggestion: nil)
+      }
       if let rpe, !(1...10).contains(rpe) {
         throw CLIError.invalidOption(option: "--rpe", value: String(rpe), allowed: "1 to 10", suggestion: nil)
       }

@@ -51,6 +51,10 @@ struct ReplanCommand: ParsableCommand {
       now: try clock.instant())
     let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: units).lines
+    // A race logged since the plan began that moved the paces (`runmate paces`) is said, whatever the replan does.
+    let base = try templates.loadRules().base
+    let paces = VDOTEstimate.forPlan(saved, completions: try db.completions(), rules: base, today: try clock.today())
+    if let note = paces.replanNote(maxStep: base.paceUpdates.maxStepVdot) { lines.append(note) }
     let result = proposal.replan
     if apply && result.workoutChanges.isEmpty && pauseRange == nil {
       lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")

@@ -1,0 +1,246 @@
+import Foundation
+import Logbook
+import PlanEngine
+import RunningCore
+
+/// `runmate paces`: the runner's current VDOT (the plan's, moved by the races logged since), its source and date, the
+/// training paces and the race predictions by Daniels and by Riegel. Metric; the CLI renders it in the runner's unit.
+public struct PacesReport: Sendable, Encodable {
+  /// One training pace: a zone's pace range (one pace but for easy), seconds a kilometre.
+  public struct ZonePace: Sendable, Encodable, Hashable {
+    /// `easy`, `marathon`, `threshold`, `interval`, `repetition`.
+    public var zone: String
+    /// The fast end, seconds a kilometre.
+    public var fastSecondsPerKm: Double
+    /// The slow end (the fast end but for easy), seconds a kilometre.
+    public var slowSecondsPerKm: Double
+
+    enum CodingKeys: String, CodingKey {
+      case zone
+      case fastSecondsPerKm = "fast_s_per_km"
+      case slowSecondsPerKm = "slow_s_per_km"
+    }
+  }
+
+  /// A race prediction: Daniels' from the current VDOT, Riegel's from the source performance.
+  public struct Prediction: Sendable, Encodable, Hashable {
+    /// `5k`, `10k`, `half`, `marathon`.
+    public var distance: RaceDistance
+    /// Kilometres.
+    public var distanceKm: Double
+    /// Daniels–Gilbert at the current VDOT, seconds.
+    public var danielsSeconds: Double
+    /// Riegel (T2 = T1 × (D2/D1)^1.06) from ``PacesReport/riegelFrom``, seconds.
+    public var riegelSeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+      case distance
+      case distanceKm = "distance_km"
+      case danielsSeconds = "daniels_s"
+      case riegelSeconds = "riegel_s"
+    }
+  }
+
+  /// A logged race and what it did to the estimate.
+  public struct Race: Sendable, Encodable, Hashable {
+    /// The day.
+    public var date: CivilDate
+    /// Kilometres.
+    public var distanceKm: Double
+    /// Seconds.
+    public var timeSeconds: Double
+    /// The race's own VDOT (null when not plausible).
+    public var vdot: Double?
+    /// Whether it moved the estimate.
+    public var counted: Bool
+    /// The estimate after it (null when not counted).
+    public var vdotAfter: Double?
+    /// Whether the cap held the estimate short of the race's VDOT.
+    public var capped: Bool
+    /// Why it does not count (null when counted).
+    public var reason: String?
+
+    enum CodingKeys: String, CodingKey {
+      case date, vdot, counted, capped, reason
+      case distanceKm = "distance_km"
+      case timeSeconds = "time_s"
+      case vdotAfter = "vdot_after"
+    }
+  }
+
+  /// The performance Riegel's predictions scale from.
+  public struct Performance: Sendable, Encodable, Hashable {
+    /// Kilometres.
+    public var distanceKm: Double
+    /// Seconds.
+    public var timeSeconds: Double
+    /// In words: "10K race on 2026-12-12, 45:00", "the plan's predicted half marathon, 1:55:18".
+    public var text: String
+
+    enum CodingKeys: String, CodingKey {
+      case text
+      case distanceKm = "distance_km"
+      case timeSeconds = "time_s"
+    }
+  }
+
+  /// `runmate.paces/1`.
+  public var schema = "runmate.paces/1"
+  /// The plan's name and id.
+  public var planName: String
+  /// The plan's id.
+  public var planID: String
+  /// The day the estimate is for.
+  public var today: CivilDate
+  /// The current VDOT.
+  public var vdot: Double
+  /// The plan's VDOT (what its paces follow today).
+  public var planVDOT: Double
+  /// Where the plan's VDOT comes from.
+  public var planVDOTSource: VDOTSource
+  /// `race` when a logged race set the current VDOT, else `plan`.
+  public var source: String
+  /// The source in words: "10K race on 2026-12-12, 45:00", "the plan's recent race (saved 2026-11-20)".
+  public var sourceText: String
+  /// The source's day: the race's, else the plan's (the earlier of its first day and the day it was saved).
+  public var sourceDate: CivilDate
+  /// Whether the cap held the current VDOT short of the latest race's.
+  public var capped: Bool
+  /// The most a race moves the VDOT (`paceUpdates.maxStepVdot`).
+  public var maxStepVdot: Double
+  /// Training paces at the current VDOT.
+  public var paces: [ZonePace]
+  /// Race predictions at the current VDOT (Daniels) and from ``riegelFrom`` (Riegel).
+  public var predictions: [Prediction]
+  /// What Riegel scales from.
+  public var riegelFrom: Performance
+  /// The logged races, most recent first.
+  public var races: [Race]
+
+  enum CodingKeys: String, CodingKey {
+    case schema, today, vdot, source, capped, paces, predictions, races
+    case planName = "plan_name"
+    case planID = "plan_id"
+    case planVDOT = "plan_vdot"
+    case planVDOTSource = "plan_vdot_source"
+    case sourceText = "source_text"
+    case sourceDate = "source_date"
+    case maxStepVdot = "max_step_vdot"
+    case riegelFrom = "riegel_from"
+  }
+
+  /// The paces of `saved` on `today` from the races among `completions` (``Completion/isRace``), by `rules`.
+  public init(_ saved: SavedPlan, completions: [Completion], rules: BaseRules, today: CivilDate) {
+    let goal = saved.plan.goal
+    let estimate = VDOTEstimate.forPlan(saved, completions: completions, rules: rules, today: today)
+    planName = saved.name
+    planID = saved.id
+    self.today = today
+    vdot = estimate.vdot
+    planVDOT = estimate.planVDOT
+    planVDOTSource = estimate.planSource
+    maxStepVdot = rules.paceUpdates.maxStepVdot
+    let since = VDOTEstimate.planSince(saved)
+    let current = VDOT(value: estimate.vdot)
+    if let step = estimate.steps.first {
+      source = "race"
+      sourceText = step.race.summary
+      sourceDate = step.race.date
+      capped = step.capped
+      riegelFrom = Performance(
+        distanceKm: step.race.distanceKm, timeSeconds: step.race.timeSeconds, text: step.race.summary)
+    } else {
+      source = "plan"
+      capped = false
+      sourceDate = since
+      let planVDOT = VDOT(value: estimate.planVDOT)
+      let goalSeconds =
+        goal.predictedTimeSeconds.map(Double.init)
+        ?? planVDOT.predictedTime(distanceMeters: goal.distanceKm * 1000)
+      switch estimate.planSource {
+      case .recentRace: sourceText = "the plan's recent race (plan from \(since))"
+      case .goalTime: sourceText = "the plan's goal time, \(formatRaceTime(goalSeconds)) (plan from \(since))"
+      case .levelEstimate:
+        sourceText = "the \(goal.level.rawValue) level's estimate, no race yet (plan from \(since))"
+      }
+      riegelFrom = Performance(
+        distanceKm: goal.distanceKm, timeSeconds: goalSeconds,
+        text: "the plan's \(goal.distance.displayName), \(formatRaceTime(goalSeconds))")
+    }
+    let easy = current.easy
+    paces =
+      [
+        ZonePace(
+          zone: "easy", fastSecondsPerKm: easy.lowerBound.secondsPerKilometer,
+          slowSecondsPerKm: easy.upperBound.secondsPerKilometer)
+      ]
+      + [
+        ("marathon", current.marathon), ("threshold", current.threshold), ("interval", current.interval),
+        ("repetition", current.repetition),
+      ].map { zone, pace in
+        ZonePace(zone: zone, fastSecondsPerKm: pace.secondsPerKilometer, slowSecondsPerKm: pace.secondsPerKilometer)
+      }
+    let from = riegelFrom
+    predictions = [RaceDistance.fiveK, .tenK, .half, .marathon].map { distance in
+      Prediction(
+        distance: distance, distanceKm: distance.kilometers,
+        danielsSeconds: current.predictedTime(distanceMeters: distance.kilometers * 1000),
+        riegelSeconds: riegelTime(from: from.timeSeconds, overKm: from.distanceKm, toKm: distance.kilometers))
+    }
+    let counted = estimate.steps.map { step in
+      Race(
+        date: step.race.date, distanceKm: step.race.distanceKm, timeSeconds: step.race.timeSeconds,
+        vdot: step.raceVDOT, counted: true, vdotAfter: step.after, capped: step.capped, reason: nil)
+    }
+    let left = estimate.ignored.map { ignored in
+      Race(
+        date: ignored.race.date, distanceKm: ignored.race.distanceKm, timeSeconds: ignored.race.timeSeconds,
+        vdot: ignored.race.vdot, counted: false, vdotAfter: nil, capped: false, reason: ignored.reason)
+    }
+    races = (counted + left).sorted { ($0.date, $0.distanceKm) > ($1.date, $1.distanceKm) }
+    rounded()
+  }
+
+  /// VDOTs to the hundredth, times and paces to the tenth of a second: what JSON readers need, without float noise.
+  private mutating func rounded() {
+    func hundredth(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+    func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+    vdot = hundredth(vdot)
+    planVDOT = hundredth(planVDOT)
+    for index in paces.indices {
+      paces[index].fastSecondsPerKm = tenth(paces[index].fastSecondsPerKm)
+      paces[index].slowSecondsPerKm = tenth(paces[index].slowSecondsPerKm)
+    }
+    for index in predictions.indices {
+      predictions[index].danielsSeconds = tenth(predictions[index].danielsSeconds)
+      predictions[index].riegelSeconds = tenth(predictions[index].riegelSeconds)
+    }
+    for index in races.indices {
+      races[index].vdot = races[index].vdot.map(hundredth)
+      races[index].vdotAfter = races[index].vdotAfter.map(hundredth)
+    }
+  }
+}
+
+extension VDOTEstimate {
+  /// The estimate for `saved` on `today`: its VDOT (the level's estimate when it has none) moved by the races among
+  /// `completions` run from ``planSince(_:)`` on.
+  public static func forPlan(_ saved: SavedPlan, completions: [Completion], rules: BaseRules, today: CivilDate)
+    -> VDOTEstimate
+  {
+    let goal = saved.plan.goal
+    let races = completions.filter(\.isRace).map {
+      RaceEvidence(date: $0.date, distanceKm: $0.distanceKm, timeSeconds: $0.durationSeconds)
+    }
+    return VDOTEstimate(
+      planVDOT: goal.vdot ?? rules.levels[goal.level].estimateVdot, planSource: goal.vdotSource, races: races,
+      since: planSince(saved), now: today, rules: rules.paceUpdates)
+  }
+
+  /// The first day a race counts for `saved`: the earlier of its first day and the day it was saved (UTC), so a race
+  /// between saving a plan and its first week counts, and a replan saved later forgets none.
+  public static func planSince(_ saved: SavedPlan) -> CivilDate {
+    let savedDay = CivilDate(dayNumber: Int((saved.savedAt.timeIntervalSince1970 / 86_400).rounded(.down)))
+    return min(saved.plan.goal.start, savedDay)
+  }
+}

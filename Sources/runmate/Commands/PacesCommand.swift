@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import PlanEngine
+import RunningCore
+import Training
+
+/// `runmate paces`: the current VDOT, where it comes from, the training paces and race predictions.
+struct PacesCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "paces",
+    abstract: "Your current VDOT (the plan's, moved by the races you log), training paces and race predictions.",
+    discussion: """
+      Examples:
+        runmate log 2026-12-12 --distance 10km --time 45:00 --race
+        runmate paces
+        runmate paces --format json
+      """)
+
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @OptionGroup var templates: TemplateOptions
+  @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
+  @OptionGroup var output: OutputOptions
+
+  func run() throws {
+    let db = try database.open()
+    let saved = try db.plan(named: plan)
+    let profile = try db.profile(named: nil)
+    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let today = try clock.today(inZone: localZone(profile: profile, state: state))
+    let report = PacesReport(
+      saved, completions: try db.completions(), rules: try templates.loadRules().base, today: today)
+    switch output.format {
+    case .json:
+      _ = try output.chosenUnit()
+      try writeStandardOutput(JSONOutput.encode(report))
+    case .table:
+      try writeText(PacesCommand.render(report, units: try displayUnit(output, profile: profile, state: state)))
+    }
+  }
+
+  /// The report as a table, paces and distances in `units`.
+  static func render(_ report: PacesReport, units: DistanceUnit) -> String {
+    let tenth = { (value: Double) in String(format: "%.1f", value) }
+    var lines = ["Paces of '\(terminalSafe(report.planName))' on \(report.today.shortLabel)"]
+    var vdotLine = "VDOT \(tenth(report.vdot)) from \(report.sourceText)"
+    if report.source == "race" {
+      vdotLine += " (the plan uses \(tenth(report.planVDOT))"
+      vdotLine += report.capped ? "; moved at most \(tenth(report.maxStepVdot)) a race)" : ")"
+    }
+    lines.append(vdotLine)
+    lines.append("")
+    lines.append("Training paces:")
+    for pace in report.paces {
+      let fast = Pace(secondsPerKilometer: pace.fastSecondsPerKm)
+      let slow = Pace(secondsPerKilometer: pace.slowSecondsPerKm)
+      let text =
+        pace.fastSecondsPerKm == pace.slowSecondsPerKm
+        ? fast.formatted(in: units) : formatPaceRange(fast...slow, perMile: units == .mi)
+      lines.append("  \(pad(pace.zone, 11)) \(text)")
+    }
+    lines.append("")
+    lines.append("Race predictions   Daniels (VDOT \(tenth(report.vdot)))   Riegel (from \(report.riegelFrom.text))")
+    for prediction in report.predictions {
+      lines.append(
+        "  \(pad(prediction.distance.displayName, 16)) \(pad(formatRaceTime(prediction.danielsSeconds), 20)) "
+          + formatRaceTime(prediction.riegelSeconds))
+    }
+    let left = report.races.filter { !$0.counted }
+    if !left.isEmpty {
+      lines.append("")
+      for race in left {
+        lines.append(
+          "Not counted: \(units.format(race.distanceKm)) race on \(race.date), \(formatRaceTime(race.timeSeconds)): "
+            + (race.reason ?? ""))
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
