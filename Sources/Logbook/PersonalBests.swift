@@ -9,8 +9,8 @@ public struct PersonalBests: Sendable, Hashable {
   /// The longest run, km: the longest logged, or the runner's own longest recent run (the baseline they gave) when
   /// that is longer.
   public var longestRunKm: Double = 0
-  /// Best time, seconds, for 5 km, 10 km and the half, from races only (`log --kind race`, or a run matched to a
-  /// plan's race), at their average pace: a training run is not a race record.
+  /// Best time, seconds, for 5 km, 10 km and the half, from races of that distance only (`log --race`, or a run matched
+  /// to a plan's race): a training run is not a race record, nor a longer race a shorter one's.
   public var fastest: [String: Double] = [:]
   /// The most kilometres in one Monday-to-Sunday week.
   public var biggestWeekKm: Double = 0
@@ -30,9 +30,11 @@ public struct PersonalBests: Sendable, Hashable {
     longestRunKm = max(0, baselineLongestKm)
     for run in completions {
       longestRunKm = max(longestRunKm, run.distanceKm)
-      if run.isRace {
-        for (name, km) in PersonalBests.distances where run.distanceKm >= km - 0.05 {
-          fastest[name] = min(fastest[name] ?? .infinity, run.secondsPerKm * km)
+      // A race counts for the distance it is (a GPS track reads up to 3 % long: the race's time stands), never for a
+      // shorter one: a 10K race is no 5K record.
+      if run.isRace, run.durationSeconds.isFinite, run.durationSeconds > 0 {
+        for (name, km) in PersonalBests.distances where abs(run.distanceKm - km) <= max(0.05, 0.03 * km) {
+          fastest[name] = min(fastest[name] ?? .infinity, run.durationSeconds)
         }
       }
       let monday = run.date.dayNumber - run.date.weekday.index
