@@ -37,14 +37,15 @@ public enum SettingValues {
   /// Every date the program accepts: 1900-01-01 (day -25567 of the Unix epoch) to 2200-12-31 (day 84370).
   public static let everyDate = CivilDate(dayNumber: -25_567)...CivilDate(dayNumber: 84_370)
 
-  /// `mon`, `Monday`, `tue`, …
+  /// `mon`, `Monday`, `tue`, `thurs`, `weds`, `su`: the day's English name or a beginning of it of two letters or more
+  /// (`mondayxyz` or `montag` is no day).
   public static func weekday(_ text: String) -> Weekday? {
     let key = text.lowercased().trimmingCharacters(in: .whitespaces)
     guard key.count >= 2 else { return nil }
-    return Weekday.allCases.first { key.hasPrefix($0.rawValue) || $0.rawValue.hasPrefix(key) && key.count >= 3 }
-      ?? Weekday.allCases.first { day in
-        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"][day.index].hasPrefix(key)
-      }
+    if key == "weds" { return .wednesday }
+    return Weekday.allCases.first { day in
+      ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"][day.index].hasPrefix(key)
+    }
   }
 
   /// `tue/thu/sat/sun`, in week order.

@@ -48,6 +48,11 @@ import Training
     #expect((try? SettingValues.units("miles")) == .mi)
     #expect((try? SettingValues.weekday("Thursday", option: "--long-run-day")) == .thursday)
     #expect((try? SettingValues.runDays("mon,thu,sat")) == [.monday, .thursday, .saturday])
+    #expect((try? SettingValues.runDays("tu,thurs,weds,Sunday")) == [.tuesday, .wednesday, .thursday, .sunday])
+    // A word that only starts like a day is no day (issue 23: `mondayxyz` and `montag` were Monday).
+    for word in ["mondayxyz", "montag", "sundays", "t"] {
+      #expect(SettingValues.weekday(word) == nil, "\(word)")
+    }
     #expect(settingError { _ = try SettingValues.level("expert") }?.suggestion == nil)
   }
 
