@@ -150,6 +150,27 @@ struct HalfPlanRunner {
     try runner.run(["skip", skipped.date, "--undo", "--now", now], status: 64)
   }
 
+  /// "today" is the runner's own day: at 20:00 UTC on Monday it is already Tuesday in Auckland, so `move today
+  /// tomorrow` moves Tuesday's run (issue 23: commands read today in the system's zone).
+  @Test func todayIsTheRunnersDayInTheirZone() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("rm.db").path, "TZ": "UTC"]
+    for arguments in [
+      ["profile", "init", "Kiri", "--tz", "Pacific/Auckland", "--days", "tue,thu,sat,sun", "--long-run-day", "sun"],
+      [
+        "plan", "--distance", "10k", "--level", "beginner", "--race-date", "2027-02-28", "--save", "--now",
+        "2027-01-01",
+      ],
+    ] {
+      #expect(try runmate(arguments, environment: env).status == 0)
+    }
+    // Monday 4 Jan 20:00 UTC is Tuesday 5 Jan 09:00 in Auckland.
+    let move = try runmate(["move", "today", "tomorrow", "--now", "2027-01-04T20:00:00Z"], environment: env)
+    #expect(move.status == 0, "\(move.stderr)")
+    #expect(move.stdout.contains("from Tue 5 Jan to Wed 6 Jan"), "\(move.stdout)")
+  }
+
   @Test func aPauseToldAfterTheFactMarksItsRunsPausedNotMissed() throws {
     let runner = try HalfPlanRunner()
     defer { try? FileManager.default.removeItem(at: runner.directory) }

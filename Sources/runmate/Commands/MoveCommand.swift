@@ -23,10 +23,11 @@ struct MoveCommand: ParsableCommand {
   @OptionGroup var options: ChangeOptions
 
   func run() throws {
-    let today = try options.clock.today()
-    let from = try SettingValues.day(date, option: "date", today: today)
-    let day = try SettingValues.day(to, option: "to", today: today)
-    try options.apply(.move(from: from, to: day), today: today)
+    try options.apply { today in
+      .move(
+        from: try SettingValues.day(date, option: "date", today: today),
+        to: try SettingValues.day(to, option: "to", today: today))
+    }
   }
 }
 
@@ -53,12 +54,10 @@ struct SkipCommand: ParsableCommand {
   @OptionGroup var options: ChangeOptions
 
   func run() throws {
-    let today = try options.clock.today()
-    let days = try SettingValues.dateRange(dates, option: "dates", today: today)
-    if undo {
-      try options.apply(.unskip(days: days), today: today)
-    } else {
-      try options.apply(.skip(days: days, reason: try SettingValues.skipReason(reason ?? "")), today: today)
+    let why = try SettingValues.skipReason(reason ?? "")
+    try options.apply { today in
+      let days = try SettingValues.dateRange(dates, option: "dates", today: today)
+      return undo ? .unskip(days: days) : .skip(days: days, reason: why)
     }
   }
 }
@@ -70,10 +69,15 @@ struct ChangeOptions: ParsableArguments {
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
 
-  func apply(_ change: ScheduleChange, today: CivilDate) throws {
+  /// Works out the change `read` makes of the runner's words on their own today (in their time zone), saves it and
+  /// says what it did.
+  func apply(_ read: (CivilDate) throws -> ScheduleChange) throws {
     let db = try database.open()
     let saved = try db.plan(named: plan)
-    let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
+    let profile = try db.profile(named: nil)
+    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let today = try clock.today(inZone: localZone(profile: profile, state: state))
+    let change = try read(today)
     let proposal = try state.proposeChange(change, today: today, db: db, now: try clock.instant())
     // Saved with its dated workouts in one transaction.
     _ = try db.savePlan(

@@ -31,29 +31,33 @@ struct ReplanCommand: ParsableCommand {
   @OptionGroup var options: ReplanOptions
 
   func run() throws {
-    let today = try options.clock.today()
-    let pauseRange = try pause.map { text throws in
-      try SettingValues.dateRange(text, option: "--pause", today: today)
+    try ReplanCommand.replan(apply: apply, options: options) { today in
+      try pause.map { text throws in try SettingValues.dateRange(text, option: "--pause", today: today) }
     }
-    try ReplanCommand.replan(pause: pauseRange, apply: apply, options: options)
   }
 
-  /// Replans (with `pause`, saved with the schedule when applied), prints the changes, saves them with `apply`.
-  static func replan(pause pauseRange: ClosedRange<CivilDate>?, apply: Bool, options: ReplanOptions) throws {
+  /// Replans (with the pause `readPause` reads, on the runner's today in their zone, saved with the schedule when
+  /// applied), prints the changes, saves them with `apply`.
+  static func replan(
+    apply: Bool, options: ReplanOptions, readPause: (CivilDate) throws -> ClosedRange<CivilDate>?
+  ) throws {
     let (plan, templates, database, clock) = (options.plan, options.templates, options.database, options.clock)
     let reason = try options.reason.map { try SettingValues.breakReason($0) } ?? .illness
     let db = try database.open()
     let saved = try db.plan(named: plan)
-    let state = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil))
+    let profile = try db.profile(named: nil)
+    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let today = try clock.today(inZone: localZone(profile: profile, state: state))
+    let pauseRange = try readPause(today)
     let proposal = try state.proposeReplan(
-      completions: try db.completions(), today: try clock.today(),
+      completions: try db.completions(), today: today,
       pause: pauseRange, reason: reason, rules: try templates.loadRules(), db: db,
       now: try clock.instant())
     let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: units).lines
     // A race logged since the plan began that moved the paces (`runmate paces`) is said, whatever the replan does.
     let base = try templates.loadRules().base
-    let paces = VDOTEstimate.forPlan(saved, completions: try db.completions(), rules: base, today: try clock.today())
+    let paces = VDOTEstimate.forPlan(saved, completions: try db.completions(), rules: base, today: today)
     if let note = paces.replanNote(maxStep: base.paceUpdates.maxStepVdot) { lines.append(note) }
     let result = proposal.replan
     if apply && result.workoutChanges.isEmpty && pauseRange == nil {
@@ -91,8 +95,9 @@ struct PauseCommand: ParsableCommand {
   @OptionGroup var options: ReplanOptions
 
   func run() throws {
-    let pause = try SettingValues.dateRange(dates, option: "dates", today: try options.clock.today())
-    try ReplanCommand.replan(pause: pause, apply: true, options: options)
+    try ReplanCommand.replan(apply: true, options: options) { today in
+      try SettingValues.dateRange(dates, option: "dates", today: today)
+    }
   }
 }
 
