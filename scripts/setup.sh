@@ -35,3 +35,11 @@ if [ -x "$checker" ] && [ ! -d "$state" ]; then
   echo "setup: installing ics-check" >&2
   "$checker" --install >&2
 fi
+
+# The debug build's arguments. In CI (CI=true) one debug build serves the tests and valgrind: it is made with DWARF 4
+# (valgrind 3.19 cannot read Swift 6.3's DWARF 5) in .build-valgrind, so scripts/valgrind.sh finds it built instead of
+# building everything a second time. Elsewhere the usual .build.
+debug_build_args=()
+if [ "${CI:-}" = "true" ]; then
+  debug_build_args=(--scratch-path .build-valgrind -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4)
+fi

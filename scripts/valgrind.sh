@@ -40,6 +40,7 @@ scratch=.build-valgrind
 filter='^ICalendarTests\.'
 [ $# -gt 0 ] && filter="^ICalendarTests\\..*($1)"
 
+# The same arguments as scripts/test.sh's build in CI (scripts/setup.sh): after it, nothing is left to build.
 echo "valgrind.sh: building the tests with DWARF 4 in $scratch" >&2
 swift build --build-tests --scratch-path "$scratch" \
   -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 >&2
