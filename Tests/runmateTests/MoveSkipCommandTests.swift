@@ -151,7 +151,7 @@ struct HalfPlanRunner {
   }
 
   /// "today" is the runner's own day: at 20:00 UTC on Monday it is already Tuesday in Auckland, so `move today
-  /// tomorrow` moves Tuesday's run (issue 23: commands read today in the system's zone).
+  /// tomorrow` moves Tuesday's run and `log today` logs Tuesday's (issue 23: commands read today in the system's zone).
   @Test func todayIsTheRunnersDayInTheirZone() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -169,6 +169,10 @@ struct HalfPlanRunner {
     let move = try runmate(["move", "today", "tomorrow", "--now", "2027-01-04T20:00:00Z"], environment: env)
     #expect(move.status == 0, "\(move.stderr)")
     #expect(move.stdout.contains("from Tue 5 Jan to Wed 6 Jan"), "\(move.stdout)")
+    // `log today` at the same instant is the runner's Tuesday too.
+    let log = try runmate(
+      ["log", "today", "--distance", "5", "--time", "30:00", "--now", "2027-01-04T20:00:00Z"], environment: env)
+    #expect(log.status == 0 && log.stdout.contains("Tue 5 Jan"), "\(log.stdout) \(log.stderr)")
   }
 
   @Test func aPauseToldAfterTheFactMarksItsRunsPausedNotMissed() throws {

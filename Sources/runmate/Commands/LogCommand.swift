@@ -56,7 +56,9 @@ struct LogCommand: ParsableCommand {
       // the runner's unit (km without a database); the run itself is stored in km.
       let existing = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
       let units = try existing.map { try runnerUnit($0) } ?? .km
-      let completion = undo ? nil : try parsedCompletion(today: try clock.today(), units: units)
+      // Today is the runner's day, in their profile's zone (`log yesterday` at 23:30 in Auckland is their yesterday).
+      let zone = try existing.flatMap { try $0.profile(named: nil)?.timeZone }
+      let completion = undo ? nil : try parsedCompletion(today: try clock.today(inZone: zone), units: units)
       let db = try existing ?? database.open()
       guard let completion else {
         let removed = try db.undoLastCompletion()

@@ -72,6 +72,7 @@ struct ChangeOptions: ParsableArguments {
   /// Works out the change `read` makes of the runner's words on their own today (in their time zone), saves it and
   /// says what it did.
   func apply(_ read: (CivilDate) throws -> ScheduleChange) throws {
+    _ = try read(try clock.today())  // words refused before the database is opened (or created)
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let profile = try db.profile(named: nil)

@@ -51,7 +51,8 @@ struct PlanCommand: ParsableCommand {
     var base = fromProfile.settings
     if let days = schedule.days { base.runDays = try SettingValues.runDays(days) }
     if let day = try schedule.parsedLongRunDay() { base.longRunDay = day }
-    let today = try clock.today()
+    // Today is the runner's day, in their profile's zone: a plan started "today" starts on their day.
+    let today = try clock.today(inZone: profile?.timeZone)
     let goal = try goal.goal(
       today: today, maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay,
       units: units)

@@ -43,6 +43,7 @@ struct ReplanCommand: ParsableCommand {
   ) throws {
     let (plan, templates, database, clock) = (options.plan, options.templates, options.database, options.clock)
     let reason = try options.reason.map { try SettingValues.breakReason($0) } ?? .illness
+    _ = try readPause(try clock.today())  // words refused before the database is opened (or created)
     let db = try database.open()
     let saved = try db.plan(named: plan)
     let profile = try db.profile(named: nil)
