@@ -73,13 +73,10 @@ struct ChangeOptions: ParsableArguments {
   /// says what it did.
   func apply(_ read: (CivilDate) throws -> ScheduleChange) throws {
     _ = try read(try clock.today())  // words refused before the database is opened (or created)
-    let db = try database.open()
-    let saved = try db.plan(named: plan)
-    let profile = try db.profile(named: nil)
-    let state = try TrainingState.read(saved, db: db, profile: profile)
-    let today = try clock.today(inZone: localZone(profile: profile, state: state))
-    let change = try read(today)
-    let proposal = try state.proposeChange(change, today: today, db: db, now: try clock.instant())
+    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let (db, saved, state) = (runner.db, runner.saved, runner.state)
+    let change = try read(runner.today)
+    let proposal = try state.proposeChange(change, today: runner.today, db: db, now: try clock.instant())
     // Saved with its dated workouts in one transaction.
     _ = try db.savePlan(
       saved.plan, name: saved.name, activate: saved.active, schedule: (proposal.settings, proposal.datedWorkouts))

@@ -25,11 +25,8 @@ struct PacesCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   func run() throws {
-    let db = try database.open()
-    let saved = try db.plan(named: plan)
-    let profile = try db.profile(named: nil)
-    let state = try TrainingState.read(saved, db: db, profile: profile)
-    let today = try clock.today(inZone: localZone(profile: profile, state: state))
+    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let (db, saved, profile, state, today) = (runner.db, runner.saved, runner.profile, runner.state, runner.today)
     let report = PacesReport(
       saved, completions: try db.completions(), rules: try templates.loadRules().base, today: today)
     switch output.format {

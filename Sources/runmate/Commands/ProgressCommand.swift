@@ -24,12 +24,9 @@ struct ProgressCommand: ParsableCommand {
     guard (1...60).contains(weeks) else {
       throw CLIError.invalidOption(option: "--weeks", value: String(weeks), allowed: "1 to 60", suggestion: nil)
     }
-    let db = try database.open()
-    let saved = try db.plan(named: plan)
-    let profile = try db.profile(named: nil)
+    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let (db, saved, profile, state, today) = (runner.db, runner.saved, runner.profile, runner.state, runner.today)
     let profileName = profile?.name ?? ""
-    let state = try TrainingState.read(saved, db: db, profile: profile)
-    let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let report = makeProgress(
       plan: state.plan, completions: try db.completions(), today: today,
       health: try db.healthDays(profile: profileName), paused: state.pauses)

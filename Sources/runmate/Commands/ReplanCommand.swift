@@ -44,21 +44,20 @@ struct ReplanCommand: ParsableCommand {
     let (plan, templates, database, clock) = (options.plan, options.templates, options.database, options.clock)
     let reason = try options.reason.map { try SettingValues.breakReason($0) } ?? .illness
     _ = try readPause(try clock.today())  // words refused before the database is opened (or created)
-    let db = try database.open()
-    let saved = try db.plan(named: plan)
-    let profile = try db.profile(named: nil)
-    let state = try TrainingState.read(saved, db: db, profile: profile)
-    let today = try clock.today(inZone: localZone(profile: profile, state: state))
+    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let (db, saved, state, today) = (runner.db, runner.saved, runner.state, runner.today)
     let pauseRange = try readPause(today)
+    // The rules and the log, read once for the replan and the paces.
+    let rules = try templates.loadRules()
+    let completions = try db.completions()
     let proposal = try state.proposeReplan(
-      completions: try db.completions(), today: today,
-      pause: pauseRange, reason: reason, rules: try templates.loadRules(), db: db,
+      completions: completions, today: today, pause: pauseRange, reason: reason, rules: rules, db: db,
       now: try clock.instant())
     let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: units).lines
     // A race logged since the plan began that moved the paces (`runmate paces`) is said, whatever the replan does.
-    let base = try templates.loadRules().base
-    let paces = VDOTEstimate.forPlan(saved, completions: try db.completions(), rules: base, today: today)
+    let base = rules.base
+    let paces = VDOTEstimate.forPlan(saved, completions: completions, rules: base, today: today)
     if let note = paces.replanNote(maxStep: base.paceUpdates.maxStepVdot) { lines.append(note) }
     let result = proposal.replan
     if apply && result.workoutChanges.isEmpty && pauseRange == nil {

@@ -17,13 +17,10 @@ struct TodayCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   func run() throws {
-    let db = try database.open()
-    let saved = try db.plan(named: plan)
-    let profile = try db.profile(named: nil)
     // The workouts on their scheduled days (moved, dropped, blackout days kept free), as on the calendar.
-    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let (db, saved, profile, state, today) = (runner.db, runner.saved, runner.profile, runner.state, runner.today)
     let units = try displayUnit(output, profile: profile, state: state)
-    let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let book = state.status(runs: try db.completions(), crossTraining: try db.crossTraining(), today: today)
     let workout = state.plan.workouts.first { $0.date == today }
     let next = state.plan.workouts.first { $0.date > today }
@@ -83,13 +80,10 @@ struct WeekCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   func run() throws {
-    let db = try database.open()
-    let saved = try db.plan(named: plan)
-    let profile = try db.profile(named: nil)
-    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let (db, saved, profile, state, today) = (runner.db, runner.saved, runner.profile, runner.state, runner.today)
     let units = try displayUnit(output, profile: profile, state: state)
     let scheduled = state.plan
-    let today = try clock.today(inZone: localZone(profile: profile, state: state))
     let runs = try db.completions()
     let others = try db.crossTraining()
     let book = state.status(runs: runs, crossTraining: others, today: today)

@@ -3,6 +3,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import RunningCore
+import Training
 
 /// `--db PATH`: the runner's database.
 struct DatabaseOptions: ParsableArguments {
@@ -83,5 +84,24 @@ struct ProfileOption: ParsableArguments {
   func load(_ database: DatabaseOptions) throws -> Profile? {
     if profile == nil && !FileManager.default.fileExists(atPath: database.path) { return nil }
     return try database.open().profile(named: profile)
+  }
+}
+
+/// One saved plan as its runner sees it: the database, the plan (`--plan`, else the active one), the default profile,
+/// the training state, and the runner's today in their zone (``localZone(profile:state:)``). What every command that
+/// reads one plan starts with.
+struct RunnerPlan {
+  let db: LogbookDatabase
+  let saved: SavedPlan
+  let profile: Profile?
+  let state: TrainingState
+  let today: CivilDate
+
+  init(_ database: DatabaseOptions, plan: String?, clock: ClockOptions) throws {
+    db = try database.open()
+    saved = try db.plan(named: plan)
+    profile = try db.profile(named: nil)
+    state = try TrainingState.read(saved, db: db, profile: profile)
+    today = try clock.today(inZone: localZone(profile: profile, state: state))
   }
 }
