@@ -84,6 +84,103 @@ public struct PacesReport: Sendable, Encodable {
     }
   }
 
+  /// Whether a goal time is on track, judged from the latest race that counts.
+  public struct GoalCheck: Sendable, Encodable, Hashable {
+    /// `on-track` (the race's VDOT reaches the goal's), `within-reach` (the weeks left can close the gap at
+    /// `goalTime.vdotGainPerWeek`), `behind` (they cannot), `unknown` (no race since the plan began).
+    public enum Status: String, Sendable, Encodable, Hashable {
+      case onTrack = "on-track"
+      case withinReach = "within-reach"
+      case behind, unknown
+    }
+
+    /// The goal time, seconds.
+    public var goalSeconds: Double
+    /// The goal's VDOT.
+    public var goalVDOT: Double
+    /// The verdict.
+    public var status: Status
+    /// The race it is judged from (null when unknown).
+    public var race: String?
+    /// The race's VDOT (null when unknown).
+    public var raceVDOT: Double?
+    /// The race's prediction for the goal's distance (Daniels), seconds (null when unknown).
+    public var predictedSeconds: Double?
+    /// Whole weeks from today to race day.
+    public var weeksLeft: Int
+    /// The VDOT the weeks left can reach from the race's (null when unknown).
+    public var reachableVDOT: Double?
+    /// The time to aim for when behind: the prediction at ``reachableVDOT`` (else null).
+    public var aimForSeconds: Double?
+    /// The verdict in words.
+    public var text: String
+
+    enum CodingKeys: String, CodingKey {
+      case status, race, text
+      case goalSeconds = "goal_time_s"
+      case goalVDOT = "goal_vdot"
+      case raceVDOT = "race_vdot"
+      case predictedSeconds = "predicted_s"
+      case weeksLeft = "weeks_left"
+      case reachableVDOT = "reachable_vdot"
+      case aimForSeconds = "aim_for_s"
+    }
+
+    /// How far back a race counts for the check, days: the best race of these weeks judges (a race on a bad day
+    /// does not make a goal "behind" while a better one stands), else the latest.
+    public static let lookbackDays = 42
+
+    /// The check of `goalSeconds` over `goal`'s distance on `today` from the best race of the last
+    /// ``lookbackDays`` in `estimate` (else its latest).
+    public init(
+      goalSeconds: Double, goal: ResolvedGoal, estimate: VDOTEstimate, today: CivilDate, gainPerWeek: Double
+    ) {
+      let meters = goal.distanceKm * 1000
+      let name = goal.distance.displayName
+      let tenth = { (value: Double) in String(format: "%.1f", value) }
+      self.goalSeconds = goalSeconds
+      goalVDOT = VDOT.vdot(distanceMeters: meters, minutes: goalSeconds / 60)
+      weeksLeft = max(0, today.days(to: goal.raceDate) / 7)
+      let goalText = "Goal \(formatRaceTime(goalSeconds)) for the \(name)"
+      let recent = estimate.steps.filter { $0.race.date >= today.adding(days: -Self.lookbackDays) }
+      guard let step = recent.max(by: { $0.raceVDOT < $1.raceVDOT }) ?? estimate.steps.first else {
+        status = .unknown
+        text =
+          "\(goalText): not judged yet: log a race of 3 km or more "
+          + "(`runmate log DATE --distance 10km --time 45:00 --race`)"
+        return
+      }
+      let predicted = VDOT(value: step.raceVDOT).predictedTime(distanceMeters: meters)
+      let reachable = step.raceVDOT + gainPerWeek * Double(weeksLeft)
+      race = step.race.summary
+      raceVDOT = step.raceVDOT
+      predictedSeconds = predicted
+      reachableVDOT = reachable
+      let evidence =
+        "your \(step.race.name) on \(step.race.date.shortLabel) (\(formatRaceTime(step.race.timeSeconds)))"
+        + (recent.count > 1 ? ", your best race of the last \(Self.lookbackDays / 7) weeks," : "") + " predicts "
+        + "\(formatRaceTime(predicted)) (VDOT \(tenth(step.raceVDOT)); the goal needs \(tenth(goalVDOT))"
+      // Compared at the tenth shown, so that the words never contradict the numbers.
+      let (raceTenths, goalTenths) = ((step.raceVDOT * 10).rounded(), (goalVDOT * 10).rounded())
+      if raceTenths >= goalTenths {
+        status = .onTrack
+        text = "\(goalText): on track: \(evidence))"
+      } else if (reachable * 10).rounded() >= goalTenths {
+        status = .withinReach
+        text =
+          "\(goalText): within reach: \(evidence), and \(weeksLeft) weeks at up to \(tenth(gainPerWeek)) a week "
+          + "give \(tenth(reachable)))"
+      } else {
+        status = .behind
+        let aim = VDOT(value: reachable).predictedTime(distanceMeters: meters).rounded(.up)
+        aimForSeconds = aim
+        text =
+          "\(goalText): behind: \(evidence), and \(weeksLeft) weeks at up to \(tenth(gainPerWeek)) a week give "
+          + "\(tenth(reachable))): aim for \(formatRaceTime(aim))"
+      }
+    }
+  }
+
   /// `runmate.paces/1`.
   public var schema = "runmate.paces/1"
   /// The plan's name and id.
@@ -116,6 +213,8 @@ public struct PacesReport: Sendable, Encodable {
   public var riegelFrom: Performance
   /// The logged races, most recent first.
   public var races: [Race]
+  /// Whether the goal time is on track (null for a plan without a goal time).
+  public var goalCheck: GoalCheck?
 
   enum CodingKeys: String, CodingKey {
     case schema, today, vdot, source, capped, paces, predictions, races
@@ -127,10 +226,12 @@ public struct PacesReport: Sendable, Encodable {
     case sourceDate = "source_date"
     case maxStepVdot = "max_step_vdot"
     case riegelFrom = "riegel_from"
+    case goalCheck = "goal_check"
   }
 
   /// The paces of `saved` on `today` from the races among `completions` (``Completion/isRace``), by `rules`.
   public init(_ saved: SavedPlan, completions: [Completion], rules: BaseRules, today: CivilDate) {
+
     let goal = saved.plan.goal
     let estimate = VDOTEstimate.forPlan(saved, completions: completions, rules: rules, today: today)
     planName = saved.name
@@ -162,6 +263,8 @@ public struct PacesReport: Sendable, Encodable {
       case .goalTime: sourceText = "the plan's goal time, \(formatRaceTime(goalSeconds)) (plan from \(since))"
       case .levelEstimate:
         sourceText = "the \(goal.level.rawValue) level's estimate, no race yet (plan from \(since))"
+      case .races:
+        sourceText = "your races to \(goal.vdotAsOf.map { "\($0)" } ?? "\(since)"), put in the plan by replan"
       }
       riegelFrom = Performance(
         distanceKm: goal.distanceKm, timeSeconds: goalSeconds,
@@ -198,6 +301,11 @@ public struct PacesReport: Sendable, Encodable {
         vdot: ignored.race.vdot, counted: false, vdotAfter: nil, capped: false, reason: ignored.reason)
     }
     races = (counted + left).sorted { ($0.date, $0.distanceKm) > ($1.date, $1.distanceKm) }
+    goalCheck = goal.goalTimeSeconds.map { seconds in
+      GoalCheck(
+        goalSeconds: Double(seconds), goal: goal, estimate: estimate, today: today,
+        gainPerWeek: rules.goalTime.vdotGainPerWeek)
+    }
     rounded()
   }
 
@@ -219,6 +327,13 @@ public struct PacesReport: Sendable, Encodable {
       races[index].vdot = races[index].vdot.map(hundredth)
       races[index].vdotAfter = races[index].vdotAfter.map(hundredth)
     }
+    if var check = goalCheck {
+      check.goalVDOT = hundredth(check.goalVDOT)
+      check.raceVDOT = check.raceVDOT.map(hundredth)
+      check.reachableVDOT = check.reachableVDOT.map(hundredth)
+      check.predictedSeconds = check.predictedSeconds.map(tenth)
+      goalCheck = check
+    }
   }
 }
 
@@ -234,7 +349,7 @@ extension VDOTEstimate {
     }
     return VDOTEstimate(
       planVDOT: goal.vdot ?? rules.levels[goal.level].estimateVdot, planSource: goal.vdotSource, races: races,
-      since: planSince(saved), now: today, rules: rules.paceUpdates)
+      since: planSince(saved), now: today, rules: rules.paceUpdates, absorbedThrough: goal.vdotAsOf)
   }
 
   /// The first day a race counts for `saved`: the earlier of its first day and the day it was saved (UTC), so a race

@@ -43,6 +43,15 @@ public struct ReplanProposal: Sendable {
   public var settings: ScheduleSettings
   /// What the next export does to the calendar last exported; nil when there is none.
   public var calendarChanges: [ExportChange]?
+  /// The paces by the races logged since the plan began (``VDOTEstimate/forPlan(_:completions:rules:today:)``).
+  public var paces: VDOTEstimate
+  /// The paces put into the rebuilt plan (`updatePaces` and the estimate moved), else nil.
+  public var paceUpdate: PaceUpdate?
+  /// Whether the goal time is on track (a goal-time plan only).
+  public var goalCheck: PacesReport.GoalCheck?
+  /// The settings to save with the plan: the stored ones (nil when the runner never saved any: the profile's stay
+  /// in charge) unless the replan adds a pause.
+  public var settingsToSave: ScheduleSettings?
 
   /// The rebuilt plan's workouts on their days, as stored with the plan.
   public var datedWorkouts: [DatedWorkout] { schedule.datedWorkouts }
@@ -53,12 +62,17 @@ extension TrainingState {
   /// the state's settings, and compares the calendar with the last export in `db`.
   public func proposeReplan(
     completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?, reason: BreakReason = .illness,
-    rules: PlanRules, db: LogbookDatabase, now: Date
+    rules: PlanRules, db: LogbookDatabase, now: Date, updatePaces: Bool = false
   ) throws -> ReplanProposal {
     let savedPauses = try SettingValues.pauses(settings.pauses ?? []).map(\.dates)
+    // A race logged since the plan began that moved the paces is said, whatever the replan does; with
+    // `updatePaces`, the rebuilt workouts take them.
+    let paces = VDOTEstimate.forPlan(saved, completions: completions, rules: rules.base, today: today)
+    let paceUpdate =
+      updatePaces && paces.moved ? paces.latestRace.map { PaceUpdate(vdot: paces.vdot, asOf: $0.date) } : nil
     var result = try replan(
       saved.plan, completions: completions, today: today, pause: pause, rules: rules,
-      units: units, reason: reason, savedPauses: savedPauses)
+      units: units, reason: reason, savedPauses: savedPauses, paces: paceUpdate)
     let schedule = try settings.schedule(result.plan)
     // The changes on the days the runner sees (the scheduled ones, before and after), as the calendar has them.
     let before = Dictionary(workouts.map { ($0.workoutID, $0.date) }, uniquingKeysWith: { first, _ in first })
@@ -95,6 +109,13 @@ extension TrainingState {
       let text = SettingValues.pauseText(pause, reason: reason)
       saving.pauses = (saving.pauses ?? []).filter { $0 != text } + [text]
     }
-    return ReplanProposal(replan: result, schedule: schedule, settings: saving, calendarChanges: changes)
+    let goalCheck = result.plan.goal.goalTimeSeconds.map { seconds in
+      PacesReport.GoalCheck(
+        goalSeconds: Double(seconds), goal: result.plan.goal, estimate: paces, today: today,
+        gainPerWeek: rules.base.goalTime.vdotGainPerWeek)
+    }
+    return ReplanProposal(
+      replan: result, schedule: schedule, settings: saving, calendarChanges: changes, paces: paces,
+      paceUpdate: paceUpdate, goalCheck: goalCheck, settingsToSave: pause == nil ? stored : saving)
   }
 }

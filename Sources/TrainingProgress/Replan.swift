@@ -98,6 +98,20 @@ public struct Replan: Sendable, Hashable {
   public var longestKm: Double
 }
 
+/// `replan --update-paces`: the plan's paces move to `vdot`, the estimate from the races logged up to `asOf`.
+public struct PaceUpdate: Sendable, Hashable {
+  /// The VDOT the rebuilt workouts' paces follow.
+  public var vdot: Double
+  /// The day of the last race in it: races on or before it do not count again.
+  public var asOf: CivilDate
+
+  /// Paces at `vdot`, from the races to `asOf`.
+  public init(vdot: Double, asOf: CivilDate) {
+    self.vdot = vdot
+    self.asOf = asOf
+  }
+}
+
 /// Why the runner did not run: illness and injury come back more gently than travel.
 public enum BreakReason: String, Sendable, Hashable, Codable, CaseIterable {
   /// Ill: the body recovers before it trains again.
@@ -139,11 +153,13 @@ public enum BreakReason: String, Sendable, Hashable, Codable, CaseIterable {
 ///     changes no title from miles to kilometres).
 ///   - reason: why the runner paused: illness and injury come back more gently than travel.
 ///   - savedPauses: pauses saved with the plan's schedule: their days stay empty from today on, in every replan.
+///   - paces: new paces (`replan --update-paces`): every workout from today on is rebuilt at them (the plan never
+///     "stands" and never rejoins its old weeks, which carry the old paces), and the goal records them.
 /// - Throws: ``ReplanError``.
 public func replan(
   _ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
   rules: PlanRules, units: DistanceUnit = .km, reason: BreakReason = .illness,
-  savedPauses: [ClosedRange<CivilDate>] = []
+  savedPauses: [ClosedRange<CivilDate>] = [], paces: PaceUpdate? = nil
 ) throws(ReplanError) -> Replan {
   let race = plan.goal.raceDate
   if let pause, pause.upperBound >= race { throw .pauseOverlapsRace(pauseEnd: pause.upperBound, raceDate: race) }
@@ -163,14 +179,26 @@ public func replan(
   // The course: on track, the plan stands; after a break (a pause, or the last weeks missed or short), return weeks
   // from the volume before it, then the original build; after a long break, or always under the plan, a rebuild
   // from what was run.
-  let course = replanCourse(
+  var course = replanCourse(
     plan, fitness: fitness, today: today, pause: pause, resumeIndex: resumeIndex, reason: reason, units: units,
     rules: rules)
   if case .stands(let why) = course {
-    let weeks = emptying(plan.weeks, pauses: savedPauses + (pause.map { [$0] } ?? []), today: today)
-    return replanResult(
-      plan, weeks: weeks, warnings: plan.warnings.filter { !$0.hasPrefix("replanned on ") }, today: today,
-      basis: why, weeklyKm: fitness.weeklyKm, longestKm: fitness.longestKm)
+    let pauses = savedPauses + (pause.map { [$0] } ?? [])
+    let warnings = plan.warnings.filter { !$0.hasPrefix("replanned on ") }
+    guard let paces else {
+      return replanResult(
+        plan, weeks: emptying(plan.weeks, pauses: pauses, today: today), warnings: warnings, today: today,
+        basis: why, weeklyKm: fitness.weeklyKm, longestKm: fitness.longestKm)
+    }
+    // On track with new paces: the same weeks at the new paces when the plan's own inputs rebuild its weeks from
+    // today on (a plan never replanned, or back on its original build); else rebuilt from the logs below.
+    if let repaced = repacedWeeks(plan, paces: paces, from: firstRebuilt, today: today, rules: rules, units: units) {
+      return replanResult(
+        plan, weeks: emptying(repaced.weeks, pauses: pauses, today: today), warnings: warnings, today: today,
+        basis: why + "; paces at VDOT \(String(format: "%.1f", paces.vdot)) from your races to \(paces.asOf)",
+        weeklyKm: fitness.weeklyKm, longestKm: fitness.longestKm, goal: repaced.goal)
+    }
+    course = .rebuild
   }
   var comeback: [Double] = []
   if case .comeback(let shares, let volume, let longest, let why) = course {
@@ -188,15 +216,27 @@ public func replan(
   let inputs = clampedInputs(fitness, plan: plan, rules: rules, units: units)
   var basis = fitness.volumeBasis + "; " + fitness.longestBasis + inputs.notes.map { "; \($0)" }.joined()
 
+  // The paces: the new ones (as the race they predict), else the goal time of a goal-time plan (so its race week
+  // still speaks of the goal), else the plan's prediction (its VDOT), else the level's estimate.
+  var recentRace = plan.goal.predictedTimeSeconds.map {
+    RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0))
+  }
+  var goalTime: Double?
+  if let paces {
+    recentRace = RecentRace(
+      distanceKm: plan.goal.distanceKm,
+      timeSeconds: VDOT(value: paces.vdot).predictedTime(distanceMeters: plan.goal.distanceKm * 1000))
+    basis += "; paces at VDOT \(String(format: "%.1f", paces.vdot)) from your races to \(paces.asOf)"
+  } else if plan.goal.vdotSource == .goalTime, let seconds = plan.goal.goalTimeSeconds {
+    (recentRace, goalTime) = (nil, Double(seconds))
+  }
   var goal = Goal(
     distance: plan.goal.distance, level: plan.goal.level,
     timeline: Timeline(start: plan.goal.start, raceDate: race, weeks: plan.goal.weeks),
     runsPerWeek: plan.goal.runsPerWeek, currentWeeklyKm: inputs.weeklyKm,
-    longestRecentRunKm: inputs.longestKm,
-    recentRace: plan.goal.predictedTimeSeconds.map {
-      RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0))
-    }, crossTrainingPerWeek: plan.goal.crossTrainingPerWeek, strengthPerWeek: plan.goal.strengthPerWeek,
-    runDays: plan.goal.runDays, longRunDay: plan.goal.longRunDay)
+    longestRecentRunKm: inputs.longestKm, recentRace: recentRace,
+    crossTrainingPerWeek: plan.goal.crossTrainingPerWeek, strengthPerWeek: plan.goal.strengthPerWeek,
+    runDays: plan.goal.runDays, longRunDay: plan.goal.longRunDay, goalTimeSeconds: goalTime)
   let minRun = rules.base.volume.minRunKm
   // The engine's own limit (PlanContext): the long run plus (runs − 1) runs of the shortest run must fit.
   let maxRuns = Int(((inputs.weeklyKm - min(inputs.longestKm, inputs.weeklyKm / 2)) / minRun).rounded(.down)) + 1
@@ -223,10 +263,14 @@ public func replan(
   } catch {
     throw .cannotRebuild(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, raceDate: race)
   }
-  // Rejoin the original build where the rebuilt weeks reach it: from there on the weeks stay exactly as they were.
-  let rejoin = rejoinIndex(
-    old: plan, rebuilt: rebuilt, firstRebuilt: firstRebuilt, from: firstRebuilt + max(1, comeback.count),
-    lookback: rules.base.replan.lookbackWeeks, rules: rules)
+  // Rejoin the original build where the rebuilt weeks reach it: from there on the weeks stay exactly as they were
+  // (not with new paces: the old weeks carry the old ones).
+  let rejoin =
+    paces != nil
+    ? nil
+    : rejoinIndex(
+      old: plan, rebuilt: rebuilt, firstRebuilt: firstRebuilt, from: firstRebuilt + max(1, comeback.count),
+      lookback: rules.base.replan.lookbackWeeks, rules: rules)
 
   // The rebuilt weeks keep the old plan's ids (plan id, week, slot), so saved matches and calendar UIDs stay.
   var weeks = Array(plan.weeks.prefix(firstRebuilt))
@@ -281,18 +325,82 @@ public func replan(
   }
   // The pauses' days are empty from today on, in kept and rebuilt weeks alike.
   weeks = emptying(weeks, pauses: savedPauses + (pause.map { [$0] } ?? []), today: today)
+  var resolved = plan.goal
+  if let paces {
+    resolved.vdot = rebuilt.goal.vdot
+    resolved.predictedTimeSeconds = rebuilt.goal.predictedTimeSeconds
+    resolved.vdotSource = .races
+    resolved.vdotAsOf = paces.asOf
+  }
   return replanResult(
     plan, weeks: weeks, warnings: rebuilt.warnings, today: today, basis: basis, weeklyKm: inputs.weeklyKm,
-    longestKm: inputs.longestKm)
+    longestKm: inputs.longestKm, goal: resolved)
+}
+
+/// The plan's weeks with the workouts from `today` on (weeks from index `from`) at `paces`, and its goal recording
+/// them; nil when the plan's own inputs at its old paces do not rebuild those workouts exactly as they are (weeks an
+/// earlier replan rebuilt from the logs). So only the paces change, and the distance of a run set by time.
+func repacedWeeks(
+  _ plan: Plan, paces: PaceUpdate, from first: Int, today: CivilDate, rules: PlanRules, units: DistanceUnit
+) -> (weeks: [Week], goal: ResolvedGoal)? {
+  let old = plan.goal
+  let meters = old.distanceKm * 1000
+  func rebuild(race: RecentRace?, goalTime: Double?) -> Plan? {
+    let goal = Goal(
+      distance: old.distance, level: old.level,
+      timeline: Timeline(start: old.start, raceDate: old.raceDate, weeks: old.weeks), runsPerWeek: old.runsPerWeek,
+      currentWeeklyKm: old.currentWeeklyKm, longestRecentRunKm: old.longestRecentRunKm, recentRace: race,
+      crossTrainingPerWeek: old.crossTrainingPerWeek, strengthPerWeek: old.strengthPerWeek, runDays: old.runDays,
+      longRunDay: old.longRunDay, goalTimeSeconds: goalTime)
+    return try? makePlan(goal: goal, rules: rules, units: units)
+  }
+  let oldGoalTime = old.vdotSource == .goalTime ? old.goalTimeSeconds.map(Double.init) : nil
+  let oldRace =
+    oldGoalTime != nil
+    ? nil : old.predictedTimeSeconds.map { RecentRace(distanceKm: old.distanceKm, timeSeconds: Double($0)) }
+  let newRace = RecentRace(
+    distanceKm: old.distanceKm, timeSeconds: VDOT(value: paces.vdot).predictedTime(distanceMeters: meters))
+  guard let before = rebuild(race: oldRace, goalTime: oldGoalTime), let after = rebuild(race: newRace, goalTime: nil),
+    before.weeks.count == plan.weeks.count, after.weeks.count == plan.weeks.count
+  else { return nil }
+  // What a runner runs: the day, the slot, the kind and the distance of every workout from today on.
+  func running(_ week: Week) -> [String] {
+    week.workouts.filter { $0.date >= today }.map { "\($0.date) \($0.slot) \($0.kind) \($0.distanceKm)" }
+  }
+  var weeks = Array(plan.weeks.prefix(first))
+  for (was, (now, kept)) in zip(before.weeks, zip(after.weeks, plan.weeks)).dropFirst(first) {
+    guard was.number == kept.number, running(was) == running(kept) else { return nil }
+    // The days before today stay; the rest take the new paces (and a run set by time, such as race week's
+    // shakeout, the distance they give), with their ids.
+    let past = kept.workouts.filter { $0.date < today }
+    var week = past.isEmpty ? now : kept
+    let ids = Dictionary(kept.workouts.map { ($0.slot, $0.id) }, uniquingKeysWith: { first, _ in first })
+    week.workouts =
+      past
+      + now.workouts.filter { $0.date >= today }.map { workout in
+        var copy = workout
+        copy.id = ids[workout.slot] ?? workout.id
+        return copy
+      }
+    week.plannedKm = (week.workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
+    weeks.append(week)
+  }
+  var goal = old
+  goal.vdot = after.goal.vdot
+  goal.predictedTimeSeconds = after.goal.predictedTimeSeconds
+  goal.vdotSource = .races
+  goal.vdotAsOf = paces.asOf
+  return (weeks, goal)
 }
 
 /// The replanned plan (`weeks`, the warnings after the replan's line) with its week and workout changes.
 func replanResult(
   _ plan: Plan, weeks: [Week], warnings: [String], today: CivilDate, basis: String, weeklyKm: Double,
-  longestKm: Double
+  longestKm: Double, goal: ResolvedGoal? = nil
 ) -> Replan {
   var result = plan
   result.weeks = weeks
+  result.goal = goal ?? plan.goal
   result.warnings = ["replanned on \(today) from \(basis)"] + warnings
   var changes: [WeekChange] = []
   for (old, new) in zip(plan.weeks, weeks) where old != new {

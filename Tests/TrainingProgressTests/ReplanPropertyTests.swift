@@ -110,6 +110,62 @@ struct SeededGenerator: RandomNumberGenerator {
     }
   }
 
+  /// `replan --update-paces` over distances × levels × days into the plan, with seeded random logs: the past is
+  /// kept, the goal records the new VDOT and the race day that set it, no workout from today on keeps the old
+  /// threshold pace, and a runner on track (every week run as planned) keeps the same days, hard days and weekly
+  /// volumes (within 5 %).
+  @Test(arguments: cases)
+  func newPacesKeepThePastTheDaysAndTheVolume(distance: RaceDistance, weeks: Int) throws {
+    for level in Level.allCases {
+      let race = RecentRace(distanceKm: 10, timeSeconds: 50 * 60)  // VDOT 39.9
+      let plan = try makePlan(goal: goal(distance, level, weeks: weeks, recentRace: race), rules: repositoryRules)
+      let oldVDOT = try #require(plan.goal.vdot)
+      var rng = SeededGenerator(state: UInt64(weeks * 17 + level.rawValue.count))
+      for offset in [7 * (weeks / 2) + 1, 7 * (weeks - 3)] {
+        let today = plan.goal.start.adding(days: offset)
+        let paces = PaceUpdate(vdot: oldVDOT + 2, asOf: today.adding(days: -1))
+        for onTrack in [true, false] {
+          let logs =
+            onTrack
+            ? plan.workouts.filter { $0.date < today }.map {
+              Completion(
+                date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360, planID: plan.id,
+                workoutID: $0.id)
+            } : randomLogs(plan, until: today, rng: &rng)
+          let label = "\(distance.rawValue) \(level.rawValue) on day \(offset)\(onTrack ? " on track" : "")"
+          let result = try replan(
+            plan, completions: logs, today: today, pause: nil, rules: repositoryRules, paces: paces)
+          let new = result.plan
+          #expect(new.workouts.filter { $0.date < today } == plan.workouts.filter { $0.date < today }, "\(label)")
+          #expect(new.goal.vdotSource == .races && new.goal.vdotAsOf == paces.asOf, "\(label)")
+          #expect(abs((new.goal.vdot ?? 0) - paces.vdot) < 0.05, "\(label): \(new.goal.vdot ?? 0)")
+          #expect(new.workouts.last?.kind == .race && new.workouts.last?.date == plan.goal.raceDate, "\(label)")
+          #expect(new.weeks.map(\.phase) == plan.weeks.map(\.phase), "\(label)")
+          // The threshold pace at the old VDOT appears in no workout from today on.
+          let oldThreshold = VDOT(value: oldVDOT).threshold.formatted(in: .km)
+          let newThreshold = VDOT(value: paces.vdot).threshold.formatted(in: .km)
+          for workout in new.workouts where workout.date >= today {
+            #expect(!workout.description.contains(oldThreshold), "\(label) \(workout.date): \(workout.description)")
+          }
+          let future = new.workouts.filter { $0.date >= today && $0.description.contains(newThreshold) }
+          #expect(
+            !future.isEmpty || !plan.workouts.contains { $0.date >= today && $0.description.contains(oldThreshold) })
+          guard onTrack else { continue }
+          // On track: the same days, the same hard days, and each week's volume within 5 % (the engine sizes runs
+          // set by time, such as a 3-hour long run or 25 minutes of tempo, at the new paces, and the week around them).
+          let old = plan.workouts.filter { $0.date >= today }
+          let now = new.workouts.filter { $0.date >= today }
+          #expect(old.map(\.date) == now.map(\.date) && old.map(\.hard) == now.map(\.hard), "\(label)")
+          for (was, is_) in zip(plan.weeks, new.weeks) where was.start.adding(days: 6) >= today {
+            #expect(
+              abs(was.plannedKm - is_.plannedKm) <= max(1.5, 0.05 * was.plannedKm),
+              "\(label) week \(was.number): \(was.plannedKm) → \(is_.plannedKm) km")
+          }
+        }
+      }
+    }
+  }
+
   /// The volume lines of `plan` whose numbers are not the plan's: `Volume X km` against the week's volume,
   /// `+D km over week N (R km)` against week N's volume and the difference, and a split `A … as planned, B … as
   /// replanned` against the week's volume.

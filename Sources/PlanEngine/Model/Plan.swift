@@ -214,6 +214,9 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
   public var goalTimeSeconds: Int?
   /// Where ``vdot`` comes from; a plan saved before goal times: the recent race when it has a VDOT, else the level.
   public var vdotSource: VDOTSource
+  /// The day of the last race ``vdot`` takes in, when `replan --update-paces` set it (``VDOTSource/races``): races
+  /// on or before it are in the paces already and do not count again. Written only when set.
+  public var vdotAsOf: CivilDate?
   /// Cross-training days asked for a week (`--cross-training`); 0: none. Written only when not 0, so plans
   /// without them read and print as before.
   public var crossTrainingPerWeek: Int = 0
@@ -243,6 +246,7 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     case longRunDay = "long_run_day"
     case goalTimeSeconds = "goal_time_s"
     case vdotSource = "vdot_source"
+    case vdotAsOf = "vdot_as_of"
   }
 
   init(
@@ -290,6 +294,7 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
       longRunDay: try c.decodeIfPresent(Weekday.self, forKey: .longRunDay),
       goalTimeSeconds: try c.decodeIfPresent(Int.self, forKey: .goalTimeSeconds),
       vdotSource: try c.decodeIfPresent(VDOTSource.self, forKey: .vdotSource))
+    vdotAsOf = try c.decodeIfPresent(CivilDate.self, forKey: .vdotAsOf)
   }
 
   /// Encodes the goal; the cross-training and strength counts only when not 0 (the `runmate.plan/1` fields are
@@ -313,6 +318,7 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     try c.encodeIfPresent(longRunDay, forKey: .longRunDay)
     try c.encodeIfPresent(goalTimeSeconds, forKey: .goalTimeSeconds)
     try c.encode(vdotSource, forKey: .vdotSource)
+    try c.encodeIfPresent(vdotAsOf, forKey: .vdotAsOf)
   }
 }
 

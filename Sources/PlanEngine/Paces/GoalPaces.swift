@@ -9,6 +9,8 @@ public enum VDOTSource: String, Sendable, Hashable, Codable {
   case recentRace = "recent-race"
   /// Neither: the level's usual VDOT (`levels.<level>.estimateVdot`), for duration estimates only.
   case levelEstimate = "level-estimate"
+  /// `replan --update-paces`: the estimate from the races logged since the plan began (``ResolvedGoal/vdotAsOf``).
+  case races
 }
 
 /// The VDOT a plan's paces follow, where it comes from, and what the runner should know about it.

@@ -103,16 +103,20 @@ public struct VDOTEstimate: Sendable, Hashable {
     let tenth = { (value: Double) in String(format: "%.1f", value) }
     return "Your \(step.race.name) on \(step.race.date.shortLabel) says VDOT \(tenth(step.raceVDOT)) (the plan uses "
       + "\(tenth(planVDOT))): the paces move to \(tenth(vdot))"
-      + (step.capped ? " (at most \(tenth(maxStep)) a race)" : "") + ": `runmate paces` shows them"
+      + (step.capped ? " (at most \(tenth(maxStep)) a race)" : "")
+      + ": `runmate paces` shows them, `runmate replan --update-paces` puts them in the plan"
   }
 
   /// Re-estimates the VDOT from the plan's (`planVDOT` from `planSource`) and the races run from `since` (the plan's
   /// first day) to `now`, oldest first: each race of `rules.minRaceKm` or more with a plausible VDOT moves the
   /// estimate toward its own VDOT by at most `rules.maxStepVdot`, faster or slower (a slow race after a break does
   /// not drag the paces down by more). A level's estimate is a guess, not evidence: the first race replaces it.
+  ///
+  /// Races on or before `absorbedThrough` (the last race `replan --update-paces` put into the plan's VDOT) are in
+  /// `planVDOT` already: they are left out, so no race counts twice.
   public init(
     planVDOT: Double, planSource: VDOTSource, races: [RaceEvidence], since: CivilDate, now: CivilDate,
-    rules: PaceUpdateRules
+    rules: PaceUpdateRules, absorbedThrough: CivilDate? = nil
   ) {
     self.planVDOT = planVDOT
     self.planSource = planSource
@@ -124,6 +128,9 @@ public struct VDOTEstimate: Sendable, Hashable {
     for race in ordered {
       if race.date > now {
         ignored.append(Ignored(race: race, reason: "after today (\(now))"))
+      } else if let absorbedThrough, race.date <= absorbedThrough {
+        ignored.append(
+          Ignored(race: race, reason: "in the plan's paces already (updated from races to \(absorbedThrough))"))
       } else if race.date < since {
         ignored.append(Ignored(race: race, reason: "before the plan's first day (\(since))"))
       } else if !(race.distanceKm >= rules.minRaceKm - 1e-9) {

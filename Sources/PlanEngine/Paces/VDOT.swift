@@ -107,7 +107,7 @@ public struct VDOT: Sendable, Hashable {
   }
 
   /// VDOT implied by covering `distanceMeters` in `minutes`.
-  static func vdot(distanceMeters: Double, minutes: Double) -> Double {
+  public static func vdot(distanceMeters: Double, minutes: Double) -> Double {
     oxygenCost(metersPerMinute: distanceMeters / minutes) / sustainableFraction(minutes: minutes)
   }
 

@@ -48,6 +48,7 @@ struct PacesCommand: ParsableCommand {
       vdotLine += report.capped ? "; moved at most \(tenth(report.maxStepVdot)) a race)" : ")"
     }
     lines.append(vdotLine)
+    if let check = report.goalCheck { lines.append(check.text) }
     lines.append("")
     lines.append("Training paces:")
     for pace in report.paces {

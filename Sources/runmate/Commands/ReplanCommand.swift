@@ -18,6 +18,7 @@ struct ReplanCommand: ParsableCommand {
         runmate replan --pause 2027-02-01..2027-02-07  # ill: easier weeks
         runmate replan --pause 2027-02-01..2027-02-04 --reason travel
         runmate replan --apply                         # save them
+        runmate replan --update-paces --apply          # race paces
         runmate export --out plan.ics                  # new calendar
       """)
 
@@ -28,10 +29,14 @@ struct ReplanCommand: ParsableCommand {
   var pause: String?
   @Flag(name: .long, help: "Save the rebuilt plan (without it, only show the changes).")
   var apply = false
+  @Flag(
+    name: .long,
+    help: "Rebuild the workouts from today at the paces your logged races say (`runmate paces`).")
+  var updatePaces = false
   @OptionGroup var options: ReplanOptions
 
   func run() throws {
-    try ReplanCommand.replan(apply: apply, options: options) { today in
+    try ReplanCommand.replan(apply: apply, updatePaces: updatePaces, options: options) { today in
       try pause.map { text throws in try SettingValues.dateRange(text, option: "--pause", today: today) }
     }
   }
@@ -39,7 +44,8 @@ struct ReplanCommand: ParsableCommand {
   /// Replans (with the pause `readPause` reads, on the runner's today in their zone, saved with the schedule when
   /// applied), prints the changes, saves them with `apply`.
   static func replan(
-    apply: Bool, options: ReplanOptions, readPause: (CivilDate) throws -> ClosedRange<CivilDate>?
+    apply: Bool, updatePaces: Bool = false, options: ReplanOptions,
+    readPause: (CivilDate) throws -> ClosedRange<CivilDate>?
   ) throws {
     let (plan, templates, database, clock) = (options.plan, options.templates, options.database, options.clock)
     let reason = try options.reason.map { try SettingValues.breakReason($0) } ?? .illness
@@ -47,26 +53,21 @@ struct ReplanCommand: ParsableCommand {
     let runner = try RunnerPlan(database, plan: plan, clock: clock)
     let (db, saved, state, today) = (runner.db, runner.saved, runner.state, runner.today)
     let pauseRange = try readPause(today)
-    // The rules and the log, read once for the replan and the paces.
     let rules = try templates.loadRules()
-    let completions = try db.completions()
     let proposal = try state.proposeReplan(
-      completions: completions, today: today, pause: pauseRange, reason: reason, rules: rules, db: db,
-      now: try clock.instant())
+      completions: try db.completions(), today: today, pause: pauseRange, reason: reason, rules: rules, db: db,
+      now: try clock.instant(), updatePaces: updatePaces)
     let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: units).lines
-    // A race logged since the plan began that moved the paces (`runmate paces`) is said, whatever the replan does.
-    let base = rules.base
-    let paces = VDOTEstimate.forPlan(saved, completions: completions, rules: base, today: today)
-    if let note = paces.replanNote(maxStep: base.paceUpdates.maxStepVdot) { lines.append(note) }
+    lines += ReplanReport.paceLines(proposal, asked: updatePaces, maxStep: rules.base.paceUpdates.maxStepVdot)
     let result = proposal.replan
-    if apply && result.workoutChanges.isEmpty && pauseRange == nil {
+    if apply && result.workoutChanges.isEmpty && pauseRange == nil && proposal.paceUpdate == nil {
       lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
     } else if apply {
       // Saved with its dated workouts (the plan's settings kept) in one transaction.
       _ = try db.savePlan(
         result.plan, name: saved.name, activate: saved.active,
-        schedule: (pauseRange == nil ? state.stored : proposal.settings, proposal.datedWorkouts))
+        schedule: (proposal.settingsToSave, proposal.datedWorkouts))
       lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     } else if !result.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")
@@ -153,6 +154,27 @@ struct ReplanReport {
         "calendar events against the last export: \(DiffReport(changes: calendar).summary()) (an event "
           + "also changes when its week's note does)")
     }
+    return lines
+  }
+
+  /// What the replan says of the paces: the ones it puts in the plan (`asked`), else those the races moved (with how
+  /// to take them); then whether a goal time is on track.
+  static func paceLines(_ proposal: ReplanProposal, asked: Bool, maxStep: Double) -> [String] {
+    let paces = proposal.paces
+    let tenth = { (value: Double) in String(format: "%.1f", value) }
+    var lines: [String] = []
+    if let update = proposal.paceUpdate, let race = paces.latestRace {
+      lines.append(
+        "Paces: VDOT \(tenth(paces.planVDOT)) → \(tenth(update.vdot)) from your \(race.name) on "
+          + "\(race.date.shortLabel): every workout from today on takes them")
+    } else if let note = paces.replanNote(maxStep: maxStep) {
+      lines.append(note)
+    } else if asked {
+      lines.append(
+        "Paces: no race since the paces were set moves them (VDOT \(tenth(paces.vdot))): nothing to update; log one with "
+          + "`runmate log DATE --distance 10km --time 45:00 --race`")
+    }
+    if let check = proposal.goalCheck, check.status != .unknown { lines.append(check.text) }
     return lines
   }
 }
