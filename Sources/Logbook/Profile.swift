@@ -83,6 +83,11 @@ extension Profile {
       try check((25...120).contains(restingHeartRate), "resting-hr", "\(restingHeartRate)", "25 to 120")
     }
     if let maxHeartRate { try check((120...230).contains(maxHeartRate), "max-hr", "\(maxHeartRate)", "120 to 230") }
+    if let restingHeartRate, let maxHeartRate {
+      try check(
+        maxHeartRate - restingHeartRate >= 20, "resting-hr", "\(restingHeartRate)",
+        "at least 20 beats under the max HR (\(maxHeartRate))")
+    }
     if let timeZone {
       try check(TimeZone(identifier: timeZone) != nil, "tz", timeZone, "an IANA name such as Europe/Berlin")
     }

@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
+import TrainingProgress
 
 /// Which of a profile's defaults the command line overrides (they are not announced as used).
 public struct Overrides: Sendable {
@@ -129,6 +130,8 @@ public struct TrainingState: Sendable {
   public let announcement: String?
   /// The profile's units, where it names them.
   public let profileUnits: DistanceUnit?
+  /// The profile's resting and maximum heart rates, when it has both: runs with a heart rate are loaded by TRIMP.
+  public var heartRates: HeartRates? = nil
 
   /// The plan with every workout on its scheduled day.
   public var plan: Plan { saved.plan.scheduled(workouts) }
@@ -165,7 +168,15 @@ public struct TrainingState: Sendable {
     }
     return TrainingState(
       saved: saved, settings: settings, stored: stored, workouts: workouts,
-      announcement: stored == nil ? fallback.announcement : nil, profileUnits: profile?.units)
+      announcement: stored == nil ? fallback.announcement : nil, profileUnits: profile?.units,
+      heartRates: HeartRates(resting: profile?.restingHeartRate, maximum: profile?.maxHeartRate))
+  }
+
+  /// The progress of the plan on its scheduled days on `today` (``makeProgress(plan:completions:today:health:paused:
+  /// heart:)``): the saved pauses excused, each run's load by the profile's heart rates when the run has one.
+  public func progress(_ completions: [Completion], today: CivilDate, health: [HealthDay] = []) -> ProgressReport {
+    makeProgress(
+      plan: plan, completions: completions, today: today, health: health, paused: pauses, heart: heartRates)
   }
 
   /// The planned workouts runs are matched to: each workout on its scheduled day (so a workout the scheduler moved

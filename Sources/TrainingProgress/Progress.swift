@@ -99,7 +99,7 @@ public struct ProgressReport: Sendable, Hashable, Codable {
   public var form: Double?
   /// How much fitness rose over the last 7 days, to tenths.
   public var fitnessRampPerWeek: Double?
-  /// How the runs' load was worked out: from pace against the plan's threshold pace, else RPE or time.
+  /// How most runs' load was worked out: heart rate, pace against the plan's threshold pace, RPE or time.
   public var loadSource: LoadSource = .pace
 
   enum CodingKeys: String, CodingKey {
@@ -124,9 +124,12 @@ func healthSum(_ days: [HealthDay], _ start: CivilDate, _ end: CivilDate, _ fiel
 ///
 /// Runs count in the week their date falls in; a planned workout is done, partial or missed by the one rule,
 /// ``PlanStatus/status(of:)`` (the compliance bands of ``Compliance``).
+///
+/// Each run's load (``runLoad(_:thresholdSecondsPerKm:heart:)``) is from heart rate when the run has one and `heart`
+/// is known, else from pace against the plan's threshold pace, else RPE or time.
 public func makeProgress(
   plan: Plan, completions: [Completion], today: CivilDate,
-  health: [HealthDay] = [], paused: [ClosedRange<CivilDate>] = []
+  health: [HealthDay] = [], paused: [ClosedRange<CivilDate>] = [], heart: HeartRates? = nil
 ) -> ProgressReport {
   let status = PlanStatus(plan: plan, runs: completions, today: today, paused: paused)
   let workoutsByID = Dictionary(uniqueKeysWithValues: plan.workouts.map { ($0.id, $0) })
@@ -193,14 +196,23 @@ public func makeProgress(
     ).points
   }
   let load = loadState(
-    completions, today: today, thresholdSecondsPerKm: threshold, start: plan.goal.start, seed: seed ?? 0)
+    completions, today: today, thresholdSecondsPerKm: threshold, heart: heart, start: plan.goal.start,
+    seed: seed ?? 0)
+  // The source most runs' load came from (pace on a tie, then heart rate).
+  let sources = completions.filter { $0.isRun && $0.date <= today }.map {
+    runLoad($0, thresholdSecondsPerKm: threshold, heart: heart).source
+  }
+  let order: [LoadSource] = [.pace, .heartRate, .rpe, .time]
+  let counts = order.map { source in sources.filter { $0 == source }.count }
+  let fallback: LoadSource = threshold == nil ? (completions.contains { $0.rpe != nil } ? .rpe : .time) : .pace
+  let loadSource = sources.isEmpty ? fallback : order[counts.firstIndex(of: counts.max() ?? 0) ?? 0]
   let tenths = { (value: Double) in value.isFinite ? (value * 10).rounded() / 10 : nil }
   return ProgressReport(
     planID: plan.id, today: today, weeks: weeks, currentStreakDays: streak,
     acuteChronicRatio: ratio, monotony: monotony, fitness: load.flatMap { tenths($0.fitness) },
     fatigue: load.flatMap { tenths($0.fatigue) }, form: load.flatMap { tenths($0.form) },
     fitnessRampPerWeek: load.flatMap { tenths($0.rampPerWeek) },
-    loadSource: threshold == nil ? (completions.contains { $0.rpe != nil } ? .rpe : .time) : .pace)
+    loadSource: loadSource)
 }
 
 /// A percentage rounded to a whole number; nil when it is not finite or too large for an `Int` (a run stored with

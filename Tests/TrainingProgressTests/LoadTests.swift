@@ -120,4 +120,56 @@ import TrainingProgress
       #expect(json.contains(field), "\(field) in \(json.prefix(300))")
     }
   }
+
+  /// TRIMP (Banister 1991) written out here: minutes × HRr × 0.64 e^(1.92 HRr), HRr = (HR − rest) / (max − rest).
+  static func banister(minutes: Double, bpm: Double, rest: Double, max: Double) -> Double {
+    let reserve = (bpm - rest) / (max - rest)
+    return minutes * reserve * 0.64 * exp(1.92 * reserve)
+  }
+
+  @Test func heartRateLoadIsTRIMPScaledToAThresholdHour() throws {
+    let heart = try #require(HeartRates(resting: 50, maximum: 190))
+    // No threshold given: 88 % of the reserve above rest, 50 + 0.88 × 140 = 173.2 bpm.
+    #expect(abs(heart.threshold - 173.2) < 1e-9)
+    var easy = run(0, minutes: 45, secondsPerKm: 330)
+    easy.averageHeartRate = 140
+    let load = runLoad(easy, thresholdSecondsPerKm: 270, heart: heart)
+    let expected =
+      Self.banister(minutes: 45, bpm: 140, rest: 50, max: 190)
+      / Self.banister(minutes: 60, bpm: 173.2, rest: 50, max: 190) * 100
+    #expect(load.source == .heartRate)
+    #expect(abs(load.points - expected) < 1e-9, "\(load.points) vs \(expected)")
+    // An hour at threshold heart rate is 100, whatever the pace; a harder heart rate at the same pace counts more.
+    var hour = run(0, minutes: 60, secondsPerKm: 400)
+    hour.averageHeartRate = 173
+    #expect(abs(runLoad(hour, thresholdSecondsPerKm: 270, heart: heart).points - 100) < 2)
+    var hot = easy
+    hot.averageHeartRate = 160
+    #expect(runLoad(hot, thresholdSecondsPerKm: 270, heart: heart).points > load.points)
+    // Without the runner's heart rates, or without one on the run: pace, as before.
+    #expect(runLoad(easy, thresholdSecondsPerKm: 270).source == .pace)
+    #expect(runLoad(run(0, minutes: 45, secondsPerKm: 330), thresholdSecondsPerKm: 270, heart: heart).source == .pace)
+    // Rates too close together (or one missing) are not used.
+    #expect(HeartRates(resting: 120, maximum: 130) == nil && HeartRates(resting: nil, maximum: 190) == nil)
+  }
+
+  @Test func progressLoadsRunsWithAHeartRateByTRIMP() throws {
+    let plan = try makePlan(
+      goal: goal(.half, .intermediate, weeks: 12, recentRace: RecentRace(distanceKm: 10, timeSeconds: 2_700)),
+      rules: repositoryRules)
+    let log = plan.weeks[0].workouts.filter(\.kind.isRun).map {
+      var run = Completion(
+        date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 330, kind: $0.kind)
+      run.averageHeartRate = 150
+      return run
+    }
+    let today = plan.weeks[1].start
+    let heart = try #require(HeartRates(resting: 50, maximum: 190))
+    let byPace = makeProgress(plan: plan, completions: log, today: today)
+    let byHeart = makeProgress(plan: plan, completions: log, today: today, heart: heart)
+    #expect(byPace.loadSource == .pace && byHeart.loadSource == .heartRate)
+    #expect(byPace.fitness != byHeart.fitness)
+    let json = String(decoding: try JSONEncoder().encode(byHeart), as: UTF8.self)
+    #expect(json.contains("\"load_source\":\"heart-rate\""), "\(json.prefix(300))")
+  }
 }

@@ -86,4 +86,32 @@ import Testing
     let weekday = calendar.component(.weekday, from: date)  // 1 = Sunday
     return weekday == 1 ? 7 : weekday - 1
   }
+
+  /// Heart rates in the profile load runs with a heart rate by TRIMP (issue 24): `progress` says so; a resting
+  /// heart rate too close to the maximum is refused with one line, and the profile keeps its values.
+  @Test(.timeLimit(.minutes(1))) func heartRatesLoadRunsByTRIMP() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let env = ["RUNMATE_DB": directory.appendingPathComponent("runmate.sqlite").path]
+    func run(_ arguments: [String], status: Int32 = 0) throws -> RunResult {
+      let result = try runmate(arguments, environment: env)
+      #expect(result.status == status, "runmate \(arguments.joined(separator: " ")): \(result.stderr)")
+      return result
+    }
+    _ = try run(["profile", "init", "ana", "--max-hr", "190", "--resting-hr", "50"])
+    _ = try run([
+      "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", "2027-01-04",
+      "--recent-race", "5k=27:00", "--now", "2027-01-01", "--save",
+    ])
+    _ = try run(["log", "2027-01-05", "--distance", "5km", "--time", "32:00", "--hr", "148", "--now", "2027-01-05"])
+    let progress = try run(["progress", "--format", "json", "--now", "2027-01-06"])
+    #expect(progress.stdout.contains("\"load_source\" : \"heart-rate\""), "\(progress.stdout)")
+    #expect(try run(["progress", "--now", "2027-01-06"]).stdout.contains("(load from heart rate)"))
+
+    let refused = try run(["profile", "set", "--max-hr", "130", "--resting-hr", "115"], status: 64)
+    #expect(
+      refused.stderr.contains("--resting-hr: '115' is not valid, allowed is at least 20 beats under the max HR (130)"),
+      "\(refused.stderr)")
+    #expect(try run(["profile", "show"]).stdout.contains("resting HR: 50"))
+  }
 }

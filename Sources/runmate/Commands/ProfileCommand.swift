@@ -274,8 +274,7 @@ struct CoachCommand: ParsableCommand {
         // This week as the athlete's scheduled workouts have it, on the athlete's local day.
         let state = try TrainingState.read(saved, db: db, profile: athlete)
         let day = try clock.today(inZone: athlete.timeZone ?? coach.timeZone)
-        let report = makeProgress(
-          plan: state.plan, completions: runs.filter { $0.planID == saved.id }, today: day, paused: state.pauses)
+        let report = state.progress(runs.filter { $0.planID == saved.id }, today: day)
         rows.append(
           AthleteRow(
             name: athlete.name, plan: saved.name, planID: saved.id,

@@ -27,9 +27,8 @@ struct ProgressCommand: ParsableCommand {
     let runner = try RunnerPlan(database, plan: plan, clock: clock)
     let (db, saved, profile, state, today) = (runner.db, runner.saved, runner.profile, runner.state, runner.today)
     let profileName = profile?.name ?? ""
-    let report = makeProgress(
-      plan: state.plan, completions: try db.completions(), today: today,
-      health: try db.healthDays(profile: profileName), paused: state.pauses)
+    let report = state.progress(
+      try db.completions(), today: today, health: try db.healthDays(profile: profileName))
     switch output.format {
     case .json:
       _ = try output.chosenUnit()
@@ -90,6 +89,7 @@ struct ProgressCommand: ParsableCommand {
           else { return "" }
           return " · fitness \(Int(fitness.rounded())) · fatigue \(Int(fatigue.rounded())) · form "
             + "\(signed(form, digits: 0)) · fitness \(signed(ramp, digits: 1)) a week"
+            + (report.loadSource == .heartRate ? " (load from heart rate)" : "")
         }()
         + (monotony.map { String(format: " · monotony %.2f", $0) } ?? "") + " (information, not a rule)")
     return lines.joined(separator: "\n") + "\n"

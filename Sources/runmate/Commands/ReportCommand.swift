@@ -35,7 +35,7 @@ struct ReportCommand: ParsableCommand {
     let profile = try db.profile(named: nil)
     let state = try TrainingState.read(saved, db: db, profile: profile)
     let today = try clock.today(inZone: localZone(profile: profile, state: state))
-    let report = makeProgress(plan: state.plan, completions: runs, today: today, paused: state.pauses)
+    let report = state.progress(runs, today: today)
     let others = try db.crossTraining()
     let unit = DistanceUnit.display(chosen: chosenUnit, profile: profile?.units, plan: state.stored?.units)
     var page = HTMLReport(

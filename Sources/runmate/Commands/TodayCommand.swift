@@ -88,7 +88,7 @@ struct WeekCommand: ParsableCommand {
     let others = try db.crossTraining()
     let book = state.status(runs: runs, crossTraining: others, today: today)
     let week = scheduled.weeks.first { $0.start <= today && today <= $0.start.adding(days: 6) }
-    let report = makeProgress(plan: scheduled, completions: runs, today: today, paused: state.pauses)
+    let report = state.progress(runs, today: today)
     let progress = week.flatMap { week in report.weeks.first { $0.number == week.number } }
     let dated = Dictionary(state.workouts.map { ($0.workoutID, $0) }, uniquingKeysWith: { first, _ in first })
     let days = (week?.workouts ?? []).map { WorkoutDayJSON($0, dated: dated[$0.id], status: book) }
