@@ -19,53 +19,41 @@ struct TodayCommand: ParsableCommand {
   func run() throws {
     // The workouts on their scheduled days (moved, dropped, blackout days kept free), as on the calendar.
     let runner = try RunnerPlan(database, plan: plan, clock: clock)
-    let (db, saved, profile, state, today) = (runner.db, runner.saved, runner.profile, runner.state, runner.today)
-    let units = try displayUnit(output, profile: profile, state: state)
-    let book = state.status(runs: try db.completions(), crossTraining: try db.crossTraining(), today: today)
-    let workout = state.plan.workouts.first { $0.date == today }
-    let next = state.plan.workouts.first { $0.date > today }
-    // Running energy (about 1 kcal per kg and km): none for a cross-training or strength day.
-    let energy = workout.flatMap { item in item.kind.isRun ? profile?.weightKg.map { $0 * item.distanceKm } : nil }
-    if output.format == .json {
-      let dated = { (id: String) in state.workouts.first { $0.workoutID == id } }
-      return try writeStandardOutput(
-        JSONOutput.encode(
-          TodayJSON(
-            saved: saved, today: today,
-            workout: workout.map {
-              WorkoutDayJSON($0, dated: dated($0.id), status: book, energyKcal: energy.flatMap(jsonSeconds))
-            },
-            next: next.map { WorkoutDayJSON($0, dated: dated($0.id), status: book) })))
+    let units = try displayUnit(output, profile: runner.profile, state: runner.state)
+    let view = runner.state.todayView(
+      runs: try runner.db.completions(), crossTraining: try runner.db.crossTraining(), today: runner.today,
+      weightKg: runner.profile?.weightKg, units: units)
+    switch output.format {
+    case .json: try writeStandardOutput(JSONOutput.encode(view))
+    case .table: try writeText(TodayCommand.render(view, units: units))
     }
+  }
+
+  /// The day as text, distances in `units`.
+  static func render(_ view: TodayView, units: DistanceUnit) -> String {
     var lines: [String] = []
-    if let workout {
-      let status = book.status(of: workout)
-      let doneKm = book.doneKm(of: workout)
+    let today = view.today.shortLabel
+    if let day = view.workout {
+      let workout = day.workout
       let mark =
-        status == .done
+        day.status == .done
         ? (workout.kind.isRun ? " (done, well run!)" : " (done)")
-        : status == .partial
-          ? " (partial: \(units.number(doneKm)) of "
-            + "\(units.format(workout.distanceKm)) run)" : ""
-      let kcal = energy.map { " · about \(wholeNumber($0)) kcal" } ?? ""
-      let time = state.workouts.first { $0.workoutID == workout.id }?.startText.map { " at \($0)" } ?? ""
-      lines.append("Today, \(today.shortLabel): \(workout.title(in: units))\(time)\(kcal)\(mark)")
+        : day.status == .partial
+          ? " (partial: \(units.number(day.doneKm ?? 0)) of \(units.format(workout.distanceKm)) run)" : ""
+      let kcal = day.energyKcal.map { " · about \($0) kcal" } ?? ""
+      let time = day.dated?.startText.map { " at \($0)" } ?? ""
+      lines.append("Today, \(today): \(workout.title(in: units))\(time)\(kcal)\(mark)")
       lines.append(workout.description(in: units))
-    } else if today < saved.plan.goal.start {
-      lines.append("The plan starts on \(saved.plan.goal.start.shortLabel).")
-    } else if today > saved.plan.goal.raceDate {
-      lines.append("The plan ended with the race on \(saved.plan.goal.raceDate.shortLabel).")
-    } else {
-      if let change = state.changeNote(on: today, units: units) {
-        lines.append("Today, \(today.shortLabel): no run (\(change)).")
-      } else {
-        lines.append("Today, \(today.shortLabel): rest day. Recovery is training too.")
-      }
     }
-    if let next {
-      lines.append("Next: \(next.date.shortLabel), \(next.title(in: units))")
+    switch view.noWorkout {
+    case .beforeStart(let start): lines.append("The plan starts on \(start.shortLabel).")
+    case .afterRace(let race): lines.append("The plan ended with the race on \(race.shortLabel).")
+    case .changed(let change): lines.append("Today, \(today): no run (\(change)).")
+    case .rest: lines.append("Today, \(today): rest day. Recovery is training too.")
+    case nil: break
     }
-    try writeText(lines.joined(separator: "\n") + "\n")
+    if let next = view.next { lines.append("Next: \(next.workout.date.shortLabel), \(next.workout.title(in: units))") }
+    return lines.joined(separator: "\n") + "\n"
   }
 }
 
@@ -81,39 +69,32 @@ struct WeekCommand: ParsableCommand {
 
   func run() throws {
     let runner = try RunnerPlan(database, plan: plan, clock: clock)
-    let (db, saved, profile, state, today) = (runner.db, runner.saved, runner.profile, runner.state, runner.today)
-    let units = try displayUnit(output, profile: profile, state: state)
-    let scheduled = state.plan
-    let runs = try db.completions()
-    let others = try db.crossTraining()
-    let book = state.status(runs: runs, crossTraining: others, today: today)
-    let week = scheduled.weeks.first { $0.start <= today && today <= $0.start.adding(days: 6) }
-    let report = state.progress(runs, today: today)
-    let progress = week.flatMap { week in report.weeks.first { $0.number == week.number } }
-    let dated = Dictionary(state.workouts.map { ($0.workoutID, $0) }, uniquingKeysWith: { first, _ in first })
-    let days = (week?.workouts ?? []).map { WorkoutDayJSON($0, dated: dated[$0.id], status: book) }
-    if output.format == .json {
-      return try writeStandardOutput(
-        JSONOutput.encode(
-          WeekJSON(saved: saved, today: today, week: week, progress: progress, workouts: days)))
+    let units = try displayUnit(output, profile: runner.profile, state: runner.state)
+    let view = runner.state.weekView(
+      runs: try runner.db.completions(), crossTraining: try runner.db.crossTraining(), today: runner.today)
+    switch output.format {
+    case .json: try writeStandardOutput(JSONOutput.encode(view))
+    case .table: try writeText(WeekCommand.render(view, units: units))
     }
-    guard let week else {
-      try writeText(
-        "No plan week contains \(today.shortLabel) (the plan runs \(saved.plan.goal.start) to "
-          + "\(saved.plan.goal.raceDate)).\n")
-      return
+  }
+
+  /// The week as text, distances in `units`.
+  static func render(_ view: WeekView, units: DistanceUnit) -> String {
+    let goal = view.saved.plan.goal
+    guard let week = view.week else {
+      return "No plan week contains \(view.today.shortLabel) (the plan runs \(goal.start) to \(goal.raceDate)).\n"
     }
-    guard let progress else { return }
-    let partial = days.filter { $0.status == .partial }.count
+    guard let progress = view.progress else { return "" }
+    let partial = view.partialSessions
     let phase = week.phase.rawValue + (week.cutback ? ", cut-back" : "")
     var lines = [
-      "Week \(week.number) of \(saved.plan.goal.weeks) (\(phase)): "
+      "Week \(week.number) of \(goal.weeks) (\(phase)): "
         + "\(units.number(progress.doneKm)) of \(units.format(week.plannedKm)), "
         + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
         + (partial > 0 ? ", \(partial) partial" : "")
     ]
     if let rule = week.rules.first { lines.append("Why: \(units.relabel(rule))") }
-    for day in days {
+    for day in view.days {
       let mark =
         switch day.status {
         case .done: "✔"
@@ -126,26 +107,23 @@ struct WeekCommand: ParsableCommand {
         }
       let time = day.dated?.startText.map { "\($0)  " } ?? ""
       let ran =
-        day.status == .paused
-        ? " (paused)"
-        : day.status == .notLogged
-          ? " (optional, not logged)"
-          : day.status == .partial
-            ? " (partial: \(units.number(day.doneKm ?? 0)) of "
-              + "\(units.format(day.workout.distanceKm)))"
-            : ""
+        switch day.status {
+        case .paused: " (paused)"
+        case .notLogged: " (optional, not logged)"
+        case .partial: " (partial: \(units.number(day.doneKm ?? 0)) of \(units.format(day.workout.distanceKm)))"
+        default: ""
+        }
       lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title(in: units))\(ran)")
     }
-    let thisWeek = others.filter { week.start <= $0.date && $0.date <= week.start.adding(days: 6) }
-    if !thisWeek.isEmpty {
+    if !view.crossTraining.isEmpty {
       lines.append("Cross-training (not counted as running):")
-      for activity in thisWeek {
+      for activity in view.crossTraining {
         lines.append(
           "  + \(activity.date.shortLabel)  \(terminalSafe(activity.sport)), "
             + "\(crossTrainingMinutes(activity.durationSeconds)) min, \(units.format(activity.distanceKm))")
       }
     }
-    try writeText(lines.joined(separator: "\n") + "\n")
+    return lines.joined(separator: "\n") + "\n"
   }
 }
 
