@@ -130,10 +130,27 @@ public struct PacesReport: Sendable, Encodable {
     /// does not make a goal "behind" while a better one stands), else the latest.
     public static let lookbackDays = 42
 
-    /// The check of `goalSeconds` over `goal`'s distance on `today` from the best race of the last
-    /// ``lookbackDays`` in `estimate` (else its latest).
-    public init(
-      goalSeconds: Double, goal: ResolvedGoal, estimate: VDOTEstimate, today: CivilDate, gainPerWeek: Double
+    /// The check of `saved`'s goal time on `today` from the best of the races among `completions` (those of the
+    /// plan's window that set paces: `rules.paceUpdates.minRaceKm` or more, a plausible VDOT, including races the
+    /// plan's paces took in) run in the last ``lookbackDays``, else the latest; nil for a plan without a goal time.
+    public init?(_ saved: SavedPlan, completions: [Completion], rules: BaseRules, today: CivilDate) {
+      guard let seconds = saved.plan.goal.goalTimeSeconds else { return nil }
+      let since = VDOTEstimate.planSince(saved)
+      let races: [(race: RaceEvidence, vdot: Double)] = completions.filter(\.isRace).compactMap { run in
+        let race = RaceEvidence(date: run.date, distanceKm: run.distanceKm, timeSeconds: run.durationSeconds)
+        guard since <= race.date, race.date <= today, race.distanceKm >= rules.paceUpdates.minRaceKm - 1e-9,
+          let vdot = race.vdot
+        else { return nil }
+        return (race, vdot)
+      }
+      self.init(
+        goalSeconds: Double(seconds), goal: saved.plan.goal, races: races, today: today,
+        gainPerWeek: rules.goalTime.vdotGainPerWeek)
+    }
+
+    init(
+      goalSeconds: Double, goal: ResolvedGoal, races: [(race: RaceEvidence, vdot: Double)], today: CivilDate,
+      gainPerWeek: Double
     ) {
       let meters = goal.distanceKm * 1000
       let name = goal.distance.displayName
@@ -142,26 +159,27 @@ public struct PacesReport: Sendable, Encodable {
       goalVDOT = VDOT.vdot(distanceMeters: meters, minutes: goalSeconds / 60)
       weeksLeft = max(0, today.days(to: goal.raceDate) / 7)
       let goalText = "Goal \(formatRaceTime(goalSeconds)) for the \(name)"
-      let recent = estimate.steps.filter { $0.race.date >= today.adding(days: -Self.lookbackDays) }
-      guard let step = recent.max(by: { $0.raceVDOT < $1.raceVDOT }) ?? estimate.steps.first else {
+      let recent = races.filter { $0.race.date >= today.adding(days: -Self.lookbackDays) }
+      let latest = races.max { ($0.race.date, $0.race.distanceKm) < ($1.race.date, $1.race.distanceKm) }
+      guard let step = recent.max(by: { $0.vdot < $1.vdot }) ?? latest else {
         status = .unknown
         text =
           "\(goalText): not judged yet: log a race of 3 km or more "
           + "(`runmate log DATE --distance 10km --time 45:00 --race`)"
         return
       }
-      let predicted = VDOT(value: step.raceVDOT).predictedTime(distanceMeters: meters)
-      let reachable = step.raceVDOT + gainPerWeek * Double(weeksLeft)
+      let predicted = VDOT(value: step.vdot).predictedTime(distanceMeters: meters)
+      let reachable = step.vdot + gainPerWeek * Double(weeksLeft)
       race = step.race.summary
-      raceVDOT = step.raceVDOT
+      raceVDOT = step.vdot
       predictedSeconds = predicted
       reachableVDOT = reachable
       let evidence =
         "your \(step.race.name) on \(step.race.date.shortLabel) (\(formatRaceTime(step.race.timeSeconds)))"
         + (recent.count > 1 ? ", your best race of the last \(Self.lookbackDays / 7) weeks," : "") + " predicts "
-        + "\(formatRaceTime(predicted)) (VDOT \(tenth(step.raceVDOT)); the goal needs \(tenth(goalVDOT))"
+        + "\(formatRaceTime(predicted)) (VDOT \(tenth(step.vdot)); the goal needs \(tenth(goalVDOT))"
       // Compared at the tenth shown, so that the words never contradict the numbers.
-      let (raceTenths, goalTenths) = ((step.raceVDOT * 10).rounded(), (goalVDOT * 10).rounded())
+      let (raceTenths, goalTenths) = ((step.vdot * 10).rounded(), (goalVDOT * 10).rounded())
       if raceTenths >= goalTenths {
         status = .onTrack
         text = "\(goalText): on track: \(evidence))"
@@ -301,11 +319,7 @@ public struct PacesReport: Sendable, Encodable {
         vdot: ignored.race.vdot, counted: false, vdotAfter: nil, capped: false, reason: ignored.reason)
     }
     races = (counted + left).sorted { ($0.date, $0.distanceKm) > ($1.date, $1.distanceKm) }
-    goalCheck = goal.goalTimeSeconds.map { seconds in
-      GoalCheck(
-        goalSeconds: Double(seconds), goal: goal, estimate: estimate, today: today,
-        gainPerWeek: rules.goalTime.vdotGainPerWeek)
-    }
+    goalCheck = GoalCheck(saved, completions: completions, rules: rules, today: today)
     rounded()
   }
 

@@ -109,11 +109,7 @@ extension TrainingState {
       let text = SettingValues.pauseText(pause, reason: reason)
       saving.pauses = (saving.pauses ?? []).filter { $0 != text } + [text]
     }
-    let goalCheck = result.plan.goal.goalTimeSeconds.map { seconds in
-      PacesReport.GoalCheck(
-        goalSeconds: Double(seconds), goal: result.plan.goal, estimate: paces, today: today,
-        gainPerWeek: rules.base.goalTime.vdotGainPerWeek)
-    }
+    let goalCheck = PacesReport.GoalCheck(saved, completions: completions, rules: rules.base, today: today)
     return ReplanProposal(
       replan: result, schedule: schedule, settings: saving, calendarChanges: changes, paces: paces,
       paceUpdate: paceUpdate, goalCheck: goalCheck, settingsToSave: pause == nil ? stored : saving)

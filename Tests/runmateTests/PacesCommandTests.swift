@@ -264,5 +264,12 @@ import Testing
     let plan = try savedPlan(db, "goal")
     let raceDay = try #require(try workouts(plan).last)
     #expect(raceDay.text.contains("Your goal: 1:42:00"), "\(raceDay.text)")
+
+    // Races the plan's paces took in still judge the goal.
+    let updated = try runRunmate(["replan", "--update-paces", "--apply", "--now", "2026-12-14"], database: db)
+    #expect(updated.stdout.contains("Paces: VDOT 44.1 → "), "\(updated.stdout)")
+    let taken = try check("2026-12-15")
+    #expect(taken["status"] as? String == "within-reach", "\(taken)")
+    #expect(taken["race"] as? String == "10K race on 2026-12-12, 46:30", "\(taken)")
   }
 }
