@@ -57,36 +57,31 @@ struct HealthCommand: ParsableCommand {
       _ = try clock.today()  // a bad --now is refused before the database is opened (or created)
       let db = try database.open()
       let (name, zone, found) = try who.resolve(db)
-      // A workout after today is a device clock gone wrong: left out, as `import` and `log` refuse such a run.
-      let today = try clock.today(inZone: zone.identifier)
-      let saved: SavedPlan? = try {
-        do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
-      }()
-      let url = URL(fileURLWithPath: file)
       guard FileManager.default.fileExists(atPath: file) else {
         throw CLIError.unreadable(path: file, reason: "no such file")
       }
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
       let bar: ProgressBar? = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: size) : nil
-      var report: (@Sendable (Int64) -> Void)?
-      if let bar { report = { bar.update($0) } }
-      let data: HealthImport
+      var progress: (@Sendable (Int64) -> Void)?
+      if let bar { progress = { bar.update($0) } }
+      let report: HealthImportReport
       do {
-        data = try importHealth(at: url, timeZone: zone, progress: report)
+        // A workout after today (in the runner's zone) is a device clock gone wrong: left out, as `import` and
+        // `log` refuse such a run.
+        report = try db.importHealthExport(
+          at: URL(fileURLWithPath: file), profile: name, zone: zone,
+          today: try clock.today(inZone: zone.identifier), planName: plan, allSports: allSports, progress: progress)
       } catch {
         bar?.finish()
         throw error
       }
       bar?.finish()
-      // Running workouts join the logbook the one ingest way, inside saveHealth's write transaction: a run already
-      // there (an earlier import, a GPX/TCX file, the run logged by hand) is one run, so two imports at once store
-      // each run once; new runs are matched to the plan.
-      let (runs, withoutDistance, afterToday) = healthRuns(
-        data.workouts, timeZone: zone, allSports: allSports, today: today)
-      let result = try db.saveHealth(
-        days: data.days, measures: data.measures, runs: runs, profile: name, planID: saved?.id,
-        slots: try plannedSlots(for: saved, in: db))
-      let previousBest = result.previousBestSteps
+      try writeStandardOutput(render(report, units: DistanceUnit.display(chosen: nil, profile: found?.units)))
+    }
+
+    /// What the import did, in lines.
+    func render(_ report: HealthImportReport, units: DistanceUnit) -> String {
+      let (data, result) = (report.data, report.result)
       var lines = [
         "imported \(file): \(data.recordCount) records, \(result.newDays) new days, \(result.updatedDays) "
           + "updated, \(result.newMeasures) new measurements, \(result.newRuns) new runs"
@@ -104,6 +99,7 @@ struct HealthCommand: ParsableCommand {
           "skipped \(count == 1 ? "1 workout" : "\(count) workouts") that could not be read ("
             + shown.joined(separator: "; ") + (count > 3 ? "; …" : "") + ")")
       }
+      let withoutDistance = report.withoutDistance
       if !withoutDistance.isEmpty {
         let count = withoutDistance.count == 1 ? "1 running workout" : "\(withoutDistance.count) running workouts"
         let days =
@@ -111,22 +107,21 @@ struct HealthCommand: ParsableCommand {
           + (withoutDistance.count > 3 ? ", …" : "")
         lines.append("skipped \(count) without a distance (\(days)): log each with `runmate log DATE --distance …`")
       }
-      if let last = afterToday.max() {
-        let count = afterToday.count == 1 ? "1 workout" : "\(afterToday.count) workouts"
-        lines.append("skipped \(count) dated after today (\(today), the latest \(last)): check the device's clock")
+      if let last = report.afterToday.max() {
+        let count = report.afterToday.count == 1 ? "1 workout" : "\(report.afterToday.count) workouts"
+        lines.append(
+          "skipped \(count) dated after today (\(report.today), the latest \(last)): check the device's clock")
       }
-      if let summary = matchSummary(result.runs, plan: saved) { lines.append(summary) }
+      if let summary = matchSummary(result.runs, plan: report.plan) { lines.append(summary) }
       let merged = result.runs.twins.filter(\.merged)
       for twin in merged.prefix(5) {
-        lines.append(
-          "run on \(twin.candidate.date.shortLabel): "
-            + twinDescription(twin, units: DistanceUnit.display(chosen: nil, profile: found?.units)))
+        lines.append("run on \(twin.candidate.date.shortLabel): " + twinDescription(twin, units: units))
       }
       if merged.count > 5 { lines.append("and \(merged.count - 5) more runs merged with runs logged by hand") }
-      if let best = data.days.max(by: { $0.steps < $1.steps }), best.steps > previousBest, previousBest > 0 {
+      if let best = report.newBestDay {
         lines.append("New best day: \(wholeNumber(best.steps)) steps on \(best.date.shortLabel)! 🎉")
       }
-      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+      return lines.joined(separator: "\n") + "\n"
     }
   }
 
