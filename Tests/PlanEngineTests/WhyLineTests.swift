@@ -171,6 +171,8 @@ private func requiredLiteral(of pattern: String) -> String? {
 
 private func double(_ text: String?) -> Double {
   guard let text else { return .nan }
+  // Most numbers have no sign to rewrite: read them as they are (the rewrites below would change nothing).
+  guard text.unicodeScalars.contains(where: { $0 == "+" || $0 == "\u{2212}" }) else { return Double(text) ?? .nan }
   return Double(text.replacingOccurrences(of: "−", with: "-").replacingOccurrences(of: "+", with: "")) ?? .nan
 }
 
