@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Release executables carry the Swift runtime and Foundation (`-static-stdlib`); debug builds (the tests,
+/// valgrind) stay dynamic.
+let staticStdlib: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+let staticStdlibLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+
 let package = Package(
   name: "RunningMate",
   platforms: [.macOS(.v13)],
@@ -107,6 +112,9 @@ let package = Package(
       dependencies: ["CalDAV", "CalendarExport", "Digest", "ICalendar", "Logbook", "PlanEngine", "Training"]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
+    // Release: the Swift runtime and Foundation linked in (no dynamic loading and relocation of a dozen Swift
+    // libraries at every start: `runmate --version` about 20 → 12 ms CPU, docs/benchmarks.md). Compiled with the
+    // flag too, so that Foundation's static libraries are named to the linker.
     .executableTarget(
       name: "runmate",
       dependencies: [
@@ -115,15 +123,17 @@ let package = Package(
         "Health", "Training", "FeedServer", "CalDAV", "PlanSync", "Digest", "ICalendar",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
-      ]),
+      ],
+      swiftSettings: staticStdlib, linkerSettings: staticStdlibLink),
 
-    // Benchmarks: plain executables, run in release mode (see README, "Benchmarks").
+    // Benchmarks: plain executables, run in release mode (see README, "Benchmarks"), linked like runmate.
     .executableTarget(
       name: "runmate-bench",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook",
         "TrainingProgress",
-      ]),
+      ],
+      swiftSettings: staticStdlib, linkerSettings: staticStdlibLink),
 
     // Test tool: runs a child from a small process so that its ru_maxrss is its own (see ProcessProbe.swift).
     .executableTarget(name: "rusage-probe", path: "Tests/Tools/rusage-probe"),
@@ -148,8 +158,11 @@ let package = Package(
         "Scheduling", "RunMateTestSupport",
       ]),
     .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),
+    // Optimized in debug builds too, like PlanEngine: the property suites' checkers read every line of thousands
+    // of plans (issue 22: each suite under 10 s in debug).
     .testTarget(
-      name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"], exclude: ["Fixtures"]),
+      name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"], exclude: ["Fixtures"],
+      swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SchedulingTests", dependencies: ["RunningCore", "Scheduling", "RunMateTestSupport"]),
     .testTarget(

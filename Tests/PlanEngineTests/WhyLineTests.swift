@@ -75,21 +75,104 @@ private struct WhyContext {
 private struct Claim: @unchecked Sendable {
   let name: String
   let regex: NSRegularExpression
+  /// Texts one of which every match contains (NUL-terminated UTF-8): a line holding none of them cannot match, and
+  /// its regex is not run. nil: the regex runs on every line.
+  let needles: [[CChar]]?
   let check: ([String?], WhyContext) -> String?
 
-  init(_ name: String, _ pattern: String, check: @escaping ([String?], WhyContext) -> String? = { _, _ in nil }) {
+  init(
+    _ name: String, _ pattern: String, anyOf literals: [String]? = nil,
+    check: @escaping ([String?], WhyContext) -> String? = { _, _ in nil }
+  ) {
     self.name = name
     do {
       regex = try NSRegularExpression(pattern: pattern)
     } catch {
       fatalError("bad claim pattern \(pattern): \(error)")
     }
+    needles = (literals ?? requiredLiteral(of: pattern).map { [$0] })?.map { Array($0.utf8CString) }
     self.check = check
   }
+
+  /// Whether the line (NUL-terminated) may hold a match: it holds one of the needles, or the claim has none.
+  func mayMatch(_ line: UnsafePointer<CChar>) -> Bool {
+    guard let needles else { return true }
+    return needles.contains { strstr(line, $0) != nil }
+  }
+}
+
+/// The longest run of plain characters that every match of `pattern` contains: the literal text between the
+/// pattern's top-level groups, classes, escapes and quantifiers (a quantified character is left out). nil when
+/// there is none, or the pattern has a top-level alternative (then no one text is required).
+private func requiredLiteral(of pattern: String) -> String? {
+  var runs: [String] = []
+  var run = ""
+  var characters = Array(pattern)[...]
+  /// Skips a quantifier (and its lazy or possessive mark) after an atom; true when there was one.
+  func skipQuantifier() -> Bool {
+    guard let next = characters.first, "?*+{".contains(next) else { return false }
+    if next == "{" {
+      characters = characters.drop { $0 != "}" }.dropFirst()
+    } else {
+      characters.removeFirst()
+    }
+    if let mark = characters.first, mark == "?" || mark == "+" { characters.removeFirst() }
+    return true
+  }
+  func flush() {
+    if !run.isEmpty { runs.append(run) }
+    run = ""
+  }
+  while let character = characters.popFirst() {
+    switch character {
+    case "|":
+      return nil
+    case "(", "[":
+      // A group or a class: skipped whole (nested groups, classes and escapes inside it included).
+      flush()
+      var depth = 1
+      var inClass = character == "["
+      while depth > 0, let inner = characters.popFirst() {
+        switch inner {
+        case "\\": _ = characters.popFirst()
+        case "[" where !inClass: inClass = true
+        case "]" where inClass: inClass = false
+        case "(" where !inClass: depth += 1
+        case ")" where !inClass: depth -= 1
+        default: break
+        }
+        if character == "[" && !inClass { depth = 0 }
+      }
+      _ = skipQuantifier()
+    case "^", "$", ".":
+      flush()
+      _ = skipQuantifier()
+    case "\\":
+      guard let escaped = characters.popFirst() else { break }
+      if escaped.isLetter || escaped.isNumber {
+        flush()  // \d, \w, \b, a back-reference: not one fixed character
+        _ = skipQuantifier()
+      } else if skipQuantifier() {
+        flush()
+      } else {
+        run.append(escaped)
+      }
+    default:
+      if skipQuantifier() {
+        flush()
+      } else {
+        run.append(character)
+      }
+    }
+  }
+  flush()
+  return runs.max { $0.utf8.count < $1.utf8.count }
 }
 
 private func double(_ text: String?) -> Double {
   guard let text else { return .nan }
+  // Most numbers have no sign to rewrite: read them as they are (the rewrites below would change nothing).
+  guard text.unicodeScalars.contains(where: { $0 == "+" || $0 == "\u{2212}" }) else { return Double(text) ?? .nan }
   return Double(text.replacingOccurrences(of: "−", with: "-").replacingOccurrences(of: "+", with: "")) ?? .nan
 }
 
@@ -535,7 +618,8 @@ private let claims: [Claim] = {
   ]
   // Workout names may hold digits ("800 m intervals"); they are names, not claims.
   let names = Set(repositoryRules.workouts.values.map(\.name)).sorted { $0.count > $1.count }
-  list.append(Claim("names", "(" + names.map(NSRegularExpression.escapedPattern).joined(separator: "|") + ")"))
+  list.append(
+    Claim("names", "(" + names.map(NSRegularExpression.escapedPattern).joined(separator: "|") + ")", anyOf: names))
   return list
 }()
 
@@ -555,7 +639,9 @@ func whyViolations(of plan: Plan, goal: Goal) -> [String] {
     for line in context.week.rules {
       let text = line as NSString
       var consumed = [Bool](repeating: false, count: text.length)
-      for claim in claims {
+      // Only the claims whose required text the line holds are matched: the others cannot match.
+      let candidates = line.withCString { pointer in claims.filter { $0.mayMatch(pointer) } }
+      for claim in candidates {
         for match in claim.regex.matches(in: line, range: NSRange(location: 0, length: text.length)) {
           for i in 0..<match.range.length { consumed[match.range.location + i] = true }
           let groups = (0..<match.numberOfRanges).map { i -> String? in
@@ -612,6 +698,35 @@ struct WhyLineTests {
     #expect(checked > 0)
     #expect(
       failing.isEmpty, "\(checked) plans; failing plans per claim: \(failing.sorted { $0.key < $1.key }). \(examples)")
+  }
+
+  /// A claim's regex runs only on lines holding its required text: over a sample of plans (every distance and
+  /// level, short and long, few and many runs, low and high volume), every claim that matches a line holds it.
+  @Test func requiredTextNeverHidesAMatch() throws {
+    let unfiltered = claims.filter { $0.needles == nil }.map(\.name)
+    #expect(unfiltered.isEmpty, "claims whose regex runs on every line: \(unfiltered)")
+    var lines = 0
+    var matched = 0
+    for distance in RaceDistance.allCases {
+      for level in Level.allCases {
+        let minimum = try #require(repositoryRules.rules(for: distance)).minimumWeeks[level]
+        for weeks in [minimum.absolute, max(minimum.absolute, 24)] {
+          for (runs, current) in [(3, nil), (6, 80.0)] as [(Int, Double?)] {
+            let asked = goal(distance, level, weeks: weeks, runs: runs, currentKm: current)
+            guard let plan = try? makePlan(goal: asked, rules: repositoryRules) else { continue }
+            for line in plan.weeks.flatMap(\.rules) {
+              lines += 1
+              let range = NSRange(location: 0, length: (line as NSString).length)
+              for claim in claims where claim.regex.firstMatch(in: line, range: range) != nil {
+                matched += 1
+                #expect(line.withCString(claim.mayMatch), "[\(claim.name)] matches, yet is skipped: “\(line)”")
+              }
+            }
+          }
+        }
+      }
+    }
+    #expect(lines > 1000 && matched > lines)
   }
 
   /// The checker can fail: a plan whose why-line states a volume the week does not have is caught.

@@ -44,6 +44,7 @@ struct FeedCommand: ParsableCommand {
 
   struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "create",
       abstract: "Make a feed of a saved plan (default: the active one) and print its address once.")
     @Option(name: .customLong("plan"), help: ArgumentHelp("The saved plan.", valueName: "name"))
     var planName: String?
@@ -67,6 +68,7 @@ struct FeedCommand: ParsableCommand {
 
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "list",
       abstract: "List the feeds (number, plan, made, last fetched); the addresses are not kept.")
     @Option(name: .customLong("plan"), help: ArgumentHelp("Only this plan's feeds.", valueName: "name"))
     var planName: String?
@@ -100,6 +102,7 @@ struct FeedCommand: ParsableCommand {
 
   struct Rotate: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "rotate",
       abstract: "Give a feed a new address (the old one stops working at once) and print it once.")
     @Argument(help: "The feed's number (`runmate feed list`); default: the plan's only feed.") var id: Int64?
     @Option(name: .customLong("plan"), help: ArgumentHelp("The plan whose only feed to rotate.", valueName: "name"))
@@ -124,6 +127,7 @@ struct FeedCommand: ParsableCommand {
 
   struct Revoke: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "revoke",
       abstract: "Revoke a feed (its address answers 404 at once), or with --plan all of a plan's feeds.")
     @Argument(help: "The feed's number (`runmate feed list`).") var id: Int64?
     @Option(name: .customLong("plan"), help: ArgumentHelp("Revoke every feed of this plan.", valueName: "name"))

@@ -37,6 +37,7 @@ struct HealthCommand: ParsableCommand {
 
   struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "import",
       abstract: "Import export.zip, export.xml (any size, streamed) or a CSV of date,steps,distance_km,active_kcal.")
     @Argument(help: "The export file.", completion: .file(extensions: ["zip", "xml", "csv"])) var file: String
     @Option(
@@ -127,6 +128,7 @@ struct HealthCommand: ParsableCommand {
 
   struct Summary: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "summary",
       abstract: "Today, the last 7 days, the best day, the activity level.")
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions

@@ -178,7 +178,8 @@ struct LogCommand: ParsableCommand {
   }
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List logged runs.")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List logged runs.")
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -211,7 +212,8 @@ struct LogCommand: ParsableCommand {
   }
 
   struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete a logged run by id (see `runmate log list`).")
+    static let configuration = CommandConfiguration(
+      commandName: "delete", abstract: "Delete a logged run by id (see `runmate log list`).")
     @Argument(help: "The run's id.") var id: Int64
     @OptionGroup var database: DatabaseOptions
 

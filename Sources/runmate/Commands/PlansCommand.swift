@@ -14,7 +14,8 @@ struct PlansCommand: ParsableCommand {
     defaultSubcommand: List.self)
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List saved plans (* marks the active one).")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List saved plans (* marks the active one).")
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
@@ -36,7 +37,8 @@ struct PlansCommand: ParsableCommand {
   }
 
   struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a saved plan (default: the active one).")
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show a saved plan (default: the active one).")
     @Argument(help: "The plan's name.") var name: String?
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
@@ -82,7 +84,8 @@ struct PlansCommand: ParsableCommand {
   }
 
   struct Activate: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Make a saved plan the active one.")
+    static let configuration = CommandConfiguration(
+      commandName: "activate", abstract: "Make a saved plan the active one.")
     @Argument(help: "The plan's name.") var name: String
     @OptionGroup var database: DatabaseOptions
 
@@ -93,7 +96,8 @@ struct PlansCommand: ParsableCommand {
   }
 
   struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete a saved plan (its logged runs stay).")
+    static let configuration = CommandConfiguration(
+      commandName: "delete", abstract: "Delete a saved plan (its logged runs stay).")
     @Argument(help: "The plan's name.") var name: String
     @OptionGroup var database: DatabaseOptions
 
@@ -127,6 +131,7 @@ struct ShownPlan: Encodable {
 extension PlansCommand {
   struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "export",
       abstract: "Write a saved plan with its schedule settings as a JSON file to share (runmate.plan-share/1).",
       discussion: """
         The file holds the plan and its schedule settings (days, times, time zone, skipped days, busy time without \
@@ -160,6 +165,7 @@ extension PlansCommand {
 
   struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "import",
       abstract: "Save a plan from a file written by `runmate plans export`.",
       discussion: """
         The plan is saved with its schedule settings and scheduled with them; a file that cannot be trusted \

@@ -110,7 +110,8 @@ struct ProfileCommand: ParsableCommand {
     defaultSubcommand: Show.self)
 
   struct Init: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create a profile (the first one is the default).")
+    static let configuration = CommandConfiguration(
+      commandName: "init", abstract: "Create a profile (the first one is the default).")
     @Argument(help: "The profile's name.") var name: String
     @OptionGroup var fields: ProfileFields
     @Flag(name: .customLong("default"), help: "Make it the default profile.") var makeDefault = false
@@ -130,7 +131,8 @@ struct ProfileCommand: ParsableCommand {
   }
 
   struct Set: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Change fields of a profile.")
+    static let configuration = CommandConfiguration(
+      commandName: "set", abstract: "Change fields of a profile.")
     @Option(name: .long, help: "The profile (default: the default profile).") var profile: String?
     @OptionGroup var fields: ProfileFields
     @Flag(name: .customLong("default"), help: "Make it the default profile.") var makeDefault = false
@@ -172,7 +174,8 @@ struct ProfileCommand: ParsableCommand {
   }
 
   struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a profile (default: the default profile).")
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show a profile (default: the default profile).")
     @Option(name: .long, help: "The profile.") var profile: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var database: DatabaseOptions
@@ -188,7 +191,8 @@ struct ProfileCommand: ParsableCommand {
   }
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List profiles (* marks the default).")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List profiles (* marks the default).")
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
@@ -249,7 +253,8 @@ struct CoachCommand: ParsableCommand {
   }
 
   struct Athletes: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "A coach's athletes and their compliance this week.")
+    static let configuration = CommandConfiguration(
+      commandName: "athletes", abstract: "A coach's athletes and their compliance this week.")
     @Option(name: .long, help: "The coach's profile (default: the default profile).") var profile: String?
     @Option(
       name: .long, help: "Output format: table or json (runmate.athletes/1).",
@@ -340,7 +345,8 @@ struct CoachCommand: ParsableCommand {
   }
 
   struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a coach with contact links.")
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show a coach with contact links.")
     @Option(name: .long, help: "The coach's profile (default: the default profile).") var profile: String?
     @OptionGroup var database: DatabaseOptions
 

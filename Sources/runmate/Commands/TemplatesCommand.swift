@@ -11,6 +11,7 @@ struct TemplatesCommand: ParsableCommand {
 
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "list",
       abstract: "Show the distances, levels and workouts the templates define.")
     @OptionGroup var templates: TemplateOptions
 
@@ -45,6 +46,7 @@ struct TemplatesCommand: ParsableCommand {
 
   struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "check",
       abstract: "Validate a templates directory; exit 65 on the first problem.")
     @Argument(help: "Templates directory (default: the one runmate uses).", completion: .directory)
     var directory: String?
