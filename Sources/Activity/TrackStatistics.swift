@@ -75,6 +75,11 @@ struct TrackStatistics {
   private var window: [(time: Double, path: Double, line: Int)] = []
   private var windowHead = 0
   private var path = 0.0
+  /// The fastest 400 m, 1 km, 5 km, 10 km, half and marathon within continuous stretches of the path (see
+  /// ``BestEffortFinder``): a stretch ends at a segment break, at points out of time order, and at a pause (an
+  /// interval longer than ``maximumGap`` unless it was covered at moving speed within ``longestSampledInterval``, the
+  /// moving-time rule).
+  private(set) var bestEfforts = BestEffortFinder()
   /// Points dropped as GPS jumps (see ``ActivityLimits``).
   private(set) var droppedPoints = 0
   /// The line of the first point dropped as a GPS jump.
@@ -116,6 +121,7 @@ struct TrackStatistics {
     window.removeAll(keepingCapacity: true)
     windowHead = 0
     path = 0
+    bestEfforts.breakStretch()
   }
 
   /// Adds the next point of the current segment, unless it is a GPS jump from the previous one: more than
@@ -202,9 +208,16 @@ struct TrackStatistics {
       if seconds > 0 {
         path += max(0, travelled ?? 0)
         advanceWindow(point)
+        let moving = seconds <= Self.longestSampledInterval && (travelled ?? 0) / seconds >= Self.minimumMovingSpeed
+        if seconds > Self.maximumGap && !moving { bestEfforts.breakStretch() }
+        bestEfforts.add(time: point.time, path: path)
+      } else if seconds < 0 {
+        bestEfforts.breakStretch()
+        bestEfforts.add(time: point.time, path: path)
       }
     } else {
       window.append((point.time, path, point.line))
+      bestEfforts.add(time: point.time, path: path)
     }
     previous = point
   }
