@@ -8,7 +8,7 @@ import Testing
 /// upgrades (GRDB applies migrations in the order they are registered, and refuses none it already ran).
 @Suite struct MigrationOrderTests {
   /// The migrations this branch adds after `v7-completion-sport` (the last one of the runmate before it), in order.
-  static let added = ["v8-feed-tokens", "v9-caldav-sync"]
+  static let added = ["v8-feed-tokens", "v9-caldav-sync", "v10-best-efforts"]
 
   /// The identifiers recorded in `grdb_migrations` of the logbook at `path`, in the order they were applied.
   func applied(_ path: String) throws -> [String] {
@@ -59,7 +59,7 @@ import Testing
       "[c.execute('drop trigger ' + r[0]) for r in c.execute(\"select name from sqlite_master where type = 'trigger' "
         + "and name like '%moves_data_version'\").fetchall()]; "
         + "c.execute('drop table feedToken'); c.execute('drop table dataVersion'); "
-        + "c.execute('drop table caldavResource'); "
+        + "c.execute('drop table caldavResource'); c.execute('drop table bestEffort'); "
         + "c.execute(\"delete from grdb_migrations where identifier in (\(identifiers))\")", path)
     #expect(try applied(path).last == "v7-completion-sport")
 
