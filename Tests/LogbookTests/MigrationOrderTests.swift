@@ -12,21 +12,7 @@ import Testing
 
   /// The identifiers recorded in `grdb_migrations` of the logbook at `path`, in the order they were applied.
   func applied(_ path: String) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      "-c",
-      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
-        + "print('\\n'.join(r[0] for r in c.execute('select identifier from grdb_migrations order by rowid')))",
-      path,
-    ]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    try sqliteRows("select identifier from grdb_migrations order by rowid", in: path)
   }
 
   @Test(.enabled(if: SQLiteScript.hasPython, "needs python3")) func theNewMigrationsComeAfterTheCompletionSport()

@@ -64,3 +64,26 @@ public func utc(
     year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
   return try #require(calendar.date(from: components))
 }
+
+/// Whether `python3` is there to read SQLite files apart from GRDB (``sqliteRows(_:in:)``).
+public let hasPython3 = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+
+/// The rows `sql` returns from the SQLite file at `path`, read by Python's own sqlite3 module (not GRDB): each row's
+/// columns joined by a space.
+public func sqliteRows(_ sql: String, in path: String) throws -> [String] {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+  process.arguments = [
+    "-c",
+    "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+      + "print('\\n'.join(' '.join(str(v) for v in r) for r in c.execute(sys.argv[2])))",
+    path, sql,
+  ]
+  let out = Pipe()
+  process.standardOutput = out
+  try process.run()
+  let data = out.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  #expect(process.terminationStatus == 0, "python3 could not run \(sql) on \(path)")
+  return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+}

@@ -32,41 +32,18 @@ import Testing
 
   /// The best efforts stored in the logbook at `database`: `completionID distanceMeters seconds` lines.
   private func storedEfforts(_ database: URL) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      "-c",
-      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print('\\n'.join('%d %g %.1f' % r for r in c.execute("
-        + "'select completionID, distanceMeters, seconds from bestEffort order by completionID, distanceMeters')))",
-      database.path,
-    ]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    try sqliteRows(
+      "select completionID || ' ' || cast(distanceMeters as int) || ' ' || round(seconds, 1) from bestEffort "
+        + "order by completionID, distanceMeters", in: database.path)
   }
 
-  private func paces(_ database: URL, now: String) throws -> [String: Any] {
-    let result = try runRunmate(["paces", "--format", "json", "--now", now], database: database)
-    #expect(result.status == 0, "\(result.stderr)")
-    return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-  }
-
-  @Test(.timeLimit(.minutes(1)), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+  @Test(.timeLimit(.minutes(1)), .enabled(if: hasPython3, "needs python3 to read the database apart from GRDB"))
   func aMeasuredFiveKRaisesThePacesIsARecordAndASlowOneLowersNothing() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let db = directory.appendingPathComponent("runmate.sqlite")
-    let plan = try runRunmate(
-      [
-        "plan", "--distance", "half", "--level", "intermediate", "--weeks", "12", "--recent-race", "10k=47:00",
-        "--now", "2026-11-20", "--start", "2026-11-23", "--save", "--name", "spring",
-      ], database: db)
-    #expect(plan.status == 0, "\(plan.stderr)")
-    let before = try paces(db, now: "2026-12-13")
+    try saveHalfPlan(db, name: "spring")
+    let before = try pacesJSON(db, now: "2026-12-13")
     let planVDOT = try #require(before["vdot"] as? Double)
     #expect(abs(planVDOT - 43.0) < 0.05, "\(planVDOT)")
 
@@ -94,7 +71,7 @@ import Testing
     #expect(try storedEfforts(db) == stored)
 
     // The effort raises the paces by the cap, with the effort as the source.
-    let raised = try paces(db, now: "2026-12-13")
+    let raised = try pacesJSON(db, now: "2026-12-13")
     #expect(raised["source"] as? String == "effort")
     #expect(raised["source_text"] as? String == "fastest 5 km inside the run of Thu 10 Dec, 21:00")
     #expect(raised["source_date"] as? String == "2026-12-10")
@@ -118,7 +95,7 @@ import Testing
     let second = try runRunmate(["import", easy.path, "--now", "2026-12-13"], database: db)
     #expect(second.status == 0, "\(second.stderr)")
     #expect(!second.stdout.contains("personal best"), "a slower 5 km is no record: \(second.stdout)")
-    let after = try paces(db, now: "2026-12-13")
+    let after = try pacesJSON(db, now: "2026-12-13")
     #expect(after["vdot"] as? Double == vdot)
     #expect(after["source"] as? String == "effort")
     let listed = try #require(after["efforts"] as? [[String: Any]])
