@@ -129,10 +129,13 @@ struct TrackStatistics {
   /// the same instant or earlier. A jump is counted in ``droppedPoints`` and otherwise ignored (the next
   /// point is compared with the last one kept).
   mutating func add(_ point: TrackPoint) {
+    // The haversine from the previous point, once: for the jump test here and the distance below.
+    var geodesic: Double?
     if let before = previous, let lat0 = before.latitude, let lon0 = before.longitude, let lat1 = point.latitude,
       let lon1 = point.longitude
     {
       let meters = Self.haversine(lat0, lon0, lat1, lon1)
+      geodesic = meters
       let seconds = point.time - before.time
       if meters > glitchJump, seconds <= 0 || (seconds <= Self.maximumGap && meters / seconds > glitchSpeed) {
         droppedPoints += 1
@@ -175,14 +178,7 @@ struct TrackStatistics {
     }
     if let before = previous {
       let seconds = point.time - before.time
-      var geodesic: Double?
-      if let lat0 = before.latitude, let lon0 = before.longitude, let lat1 = point.latitude,
-        let lon1 = point.longitude
-      {
-        let meters = Self.haversine(lat0, lon0, lat1, lon1)
-        haversineDistance += meters
-        geodesic = meters
-      }
+      if let meters = geodesic { haversineDistance += meters }
       let travelled: Double?
       if let from = before.cumulativeDistance, let to = point.cumulativeDistance {
         travelled = to - from
