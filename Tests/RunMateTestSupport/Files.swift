@@ -79,11 +79,8 @@ public func sqliteRows(_ sql: String, in path: String) throws -> [String] {
       + "print('\\n'.join(' '.join(str(v) for v in r) for r in c.execute(sys.argv[2])))",
     path, sql,
   ]
-  let out = Pipe()
-  process.standardOutput = out
-  try process.run()
-  let data = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  #expect(process.terminationStatus == 0, "python3 could not run \(sql) on \(path)")
-  return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  // Read as every runmate child is (``runToEnd(_:)``): both pipes to their end, whatever signals arrive.
+  let result = try runToEnd(process)
+  #expect(result.status == 0, "python3 could not run \(sql) on \(path): \(result.stderr)")
+  return result.stdout.split(separator: "\n").map(String.init)
 }
