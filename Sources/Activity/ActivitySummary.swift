@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 /// What one recorded activity (a run, a ride, a walk) comes to: when it happened, how far, how long, how
 /// much climbing and the heart rate, computed from a GPX 1.1 track or a TCX `Activity`.
@@ -84,6 +85,11 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   /// Points dropped as GPS jumps: more than 100 m from the previous point, reached faster than a runner
   /// can (15 m/s; 40 m/s for a ride). They are not in ``pointCount`` and add no distance.
   public var droppedPoints: Int
+  /// The fastest 400 m, 1 km, 5 km, 10 km, half and marathon inside the track, shortest first, each of them one
+  /// continuous stretch (no segment break, no pause; see ``TrackStatistics``) of the path the summary measures (the
+  /// device's distance between points that carry it, else haversine), GPS jumps dropped; nil when the track has no
+  /// stretch of 400 m (or the summary was stored before this was recorded).
+  public var bestEfforts: [BestEffort]?
 
   /// Makes a summary from its parts (for callers that store summaries and read them back).
   /// - Parameters:
@@ -101,10 +107,12 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
   ///   - pointCount: The number of points used.
   ///   - droppedPoints: The number of points dropped as GPS jumps.
   ///   - distanceSource: Where the distance and time came from.
+  ///   - bestEfforts: The fastest stretches of the standard distances, or nil.
   public init(
     format: Format, sport: String?, name: String?, start: Date, end: Date, distanceMeters: Double,
     elapsedSeconds: Double, movingSeconds: Double, elevationGainMeters: Double?, averageHeartRate: Double?,
-    maxHeartRate: Int?, pointCount: Int, droppedPoints: Int = 0, distanceSource: DistanceSource? = nil
+    maxHeartRate: Int?, pointCount: Int, droppedPoints: Int = 0, distanceSource: DistanceSource? = nil,
+    bestEfforts: [BestEffort]? = nil
   ) {
     self.format = format
     self.distanceSource = distanceSource
@@ -120,5 +128,6 @@ public struct ActivitySummary: Sendable, Hashable, Codable {
     self.maxHeartRate = maxHeartRate
     self.pointCount = pointCount
     self.droppedPoints = droppedPoints
+    self.bestEfforts = bestEfforts
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 import XMLStream
 
 /// Where the bytes of a GPX or TCX document come from.
@@ -410,6 +411,12 @@ extension TrackStatistics {
       end: Date(timeIntervalSince1970: latest), distanceMeters: distance, elapsedSeconds: latest - earliest,
       movingSeconds: min(movingSeconds, latest - earliest), elevationGainMeters: elevationGain,
       averageHeartRate: averageHeartRate, maxHeartRate: maximumHeartRate, pointCount: pointCount,
-      droppedPoints: droppedPoints, distanceSource: source)
+      droppedPoints: droppedPoints, distanceSource: source, bestEfforts: efforts)
+  }
+
+  /// The best efforts found (nil when none), their starts from the earliest point.
+  var efforts: [BestEffort]? {
+    let found = bestEfforts.efforts(activityStart: earliest)
+    return found.isEmpty ? nil : found
   }
 }

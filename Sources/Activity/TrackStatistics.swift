@@ -75,6 +75,11 @@ struct TrackStatistics {
   private var window: [(time: Double, path: Double, line: Int)] = []
   private var windowHead = 0
   private var path = 0.0
+  /// The fastest 400 m, 1 km, 5 km, 10 km, half and marathon within continuous stretches of the path (see
+  /// ``BestEffortFinder``): a stretch ends at a segment break, at points out of time order, and at a pause (an
+  /// interval longer than ``maximumGap`` unless it was covered at moving speed within ``longestSampledInterval``, the
+  /// moving-time rule).
+  private(set) var bestEfforts = BestEffortFinder()
   /// Points dropped as GPS jumps (see ``ActivityLimits``).
   private(set) var droppedPoints = 0
   /// The line of the first point dropped as a GPS jump.
@@ -116,6 +121,7 @@ struct TrackStatistics {
     window.removeAll(keepingCapacity: true)
     windowHead = 0
     path = 0
+    bestEfforts.breakStretch()
   }
 
   /// Adds the next point of the current segment, unless it is a GPS jump from the previous one: more than
@@ -123,10 +129,13 @@ struct TrackStatistics {
   /// the same instant or earlier. A jump is counted in ``droppedPoints`` and otherwise ignored (the next
   /// point is compared with the last one kept).
   mutating func add(_ point: TrackPoint) {
+    // The haversine from the previous point, once: for the jump test here and the distance below.
+    var geodesic: Double?
     if let before = previous, let lat0 = before.latitude, let lon0 = before.longitude, let lat1 = point.latitude,
       let lon1 = point.longitude
     {
       let meters = Self.haversine(lat0, lon0, lat1, lon1)
+      geodesic = meters
       let seconds = point.time - before.time
       if meters > glitchJump, seconds <= 0 || (seconds <= Self.maximumGap && meters / seconds > glitchSpeed) {
         droppedPoints += 1
@@ -169,14 +178,7 @@ struct TrackStatistics {
     }
     if let before = previous {
       let seconds = point.time - before.time
-      var geodesic: Double?
-      if let lat0 = before.latitude, let lon0 = before.longitude, let lat1 = point.latitude,
-        let lon1 = point.longitude
-      {
-        let meters = Self.haversine(lat0, lon0, lat1, lon1)
-        haversineDistance += meters
-        geodesic = meters
-      }
+      if let meters = geodesic { haversineDistance += meters }
       let travelled: Double?
       if let from = before.cumulativeDistance, let to = point.cumulativeDistance {
         travelled = to - from
@@ -202,9 +204,16 @@ struct TrackStatistics {
       if seconds > 0 {
         path += max(0, travelled ?? 0)
         advanceWindow(point)
+        let moving = seconds <= Self.longestSampledInterval && (travelled ?? 0) / seconds >= Self.minimumMovingSpeed
+        if seconds > Self.maximumGap && !moving { bestEfforts.breakStretch() }
+        bestEfforts.add(time: point.time, path: path)
+      } else if seconds < 0 {
+        bestEfforts.breakStretch()
+        bestEfforts.add(time: point.time, path: path)
       }
     } else {
       window.append((point.time, path, point.line))
+      bestEfforts.add(time: point.time, path: path)
     }
     previous = point
   }

@@ -44,6 +44,9 @@ public struct Completion: Sendable, Hashable, Codable {
   /// The sport: ``Completion/run`` for a run, else the other sport's name (`cycling`, `swimming`, `walking`):
   /// cross-training, kept out of running volume, personal bests, progress and plan matching.
   public var sport: String
+  /// The fastest 400 m, 1 km, 5 km, 10 km, half and marathon measured inside the run's track (imports), shortest
+  /// first: evidence of fitness (a lower bound), never a race.
+  public var bestEfforts: [BestEffort]
 
   /// The sport of a run.
   public static let run = "run"
@@ -60,7 +63,7 @@ public struct Completion: Sendable, Hashable, Codable {
     movingSeconds: Double? = nil, kind: WorkoutKind? = nil, rpe: Int? = nil, averageHeartRate: Int? = nil,
     elevationGainMeters: Double? = nil, note: String? = nil, source: Source = .manual,
     sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil,
-    status: MatchStatus? = nil, sport: String = Completion.run
+    status: MatchStatus? = nil, sport: String = Completion.run, bestEfforts: [BestEffort] = []
   ) {
     self.id = id
     self.date = date
@@ -79,6 +82,7 @@ public struct Completion: Sendable, Hashable, Codable {
     self.workoutID = workoutID
     self.status = status ?? (workoutID == nil ? nil : .done)
     self.sport = sport
+    self.bestEfforts = bestEfforts
   }
 
   /// Pace in seconds per kilometre (moving time when known).

@@ -94,7 +94,8 @@ extension LogbookDatabase {
     _ candidates: [Completion], planID: String?, slots: [PlannedSlot], in db: Database,
     wroteRow: () -> Void
   ) throws -> IngestedRuns {
-    let stored = try CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion)
+    let stored = try withBestEfforts(
+      CompletionRecord.order(Column("date"), Column("id")).fetchAll(db).map(\.completion), in: db)
     var planID = planID
     if let id = planID, try !PlanRecord.exists(db, key: id) { planID = nil }
     let slots = planID == nil ? [] : slots
@@ -132,6 +133,8 @@ extension LogbookDatabase {
       run.status = duplicate.status ?? before[index].status
       run.sport = before[index].sport
       try CompletionRecord(run).update(db)
+      // The device's record brings its efforts; a hand-logged candidate has none and keeps the stored ones.
+      if let id = run.id, !run.bestEfforts.isEmpty { try saveBestEfforts(run.bestEfforts, completionID: id, in: db) }
       wroteRow()
       current[index] = run
     }
@@ -142,8 +145,11 @@ extension LogbookDatabase {
       run.status = added.match?.status
       var record = CompletionRecord(run)
       try record.insert(db)
+      if let id = record.id { try saveBestEfforts(run.bestEfforts, completionID: id, in: db) }
       wroteRow()
-      result.added.append(.init(run: record.completion, match: added.match))
+      var stored = record.completion
+      stored.bestEfforts = run.bestEfforts
+      result.added.append(.init(run: stored, match: added.match))
     }
     for duplicate in outcome.duplicates {
       let candidate = candidates[duplicate.candidate]

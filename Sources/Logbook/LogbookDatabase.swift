@@ -325,6 +325,7 @@ public final class LogbookDatabase: Sendable {
     }
     registerFeedMigration(in: &migrator)
     registerCalDAVMigration(in: &migrator)
+    registerBestEffortMigration(in: &migrator)
     return migrator
   }
 
@@ -741,7 +742,10 @@ public final class LogbookDatabase: Sendable {
       try completions.map { completion in
         var record = CompletionRecord(completion)
         try record.insert(db)
-        return record.completion
+        if let id = record.id { try LogbookDatabase.saveBestEfforts(completion.bestEfforts, completionID: id, in: db) }
+        var stored = record.completion
+        stored.bestEfforts = completion.bestEfforts
+        return stored
       }
     }
   }
@@ -750,8 +754,9 @@ public final class LogbookDatabase: Sendable {
   /// sports imported with `--all-sports`) is left out: see ``crossTraining()``.
   public func completions() throws(LogbookError) -> [Completion] {
     try read { db in
-      try CompletionRecord.filter(Column("sport") == Completion.run).order(Column("date"), Column("id"))
-        .fetchAll(db).map(\.completion)
+      try LogbookDatabase.withBestEfforts(
+        CompletionRecord.filter(Column("sport") == Completion.run).order(Column("date"), Column("id"))
+          .fetchAll(db).map(\.completion), in: db)
     }
   }
 

@@ -10,8 +10,12 @@ public struct PersonalBests: Sendable, Hashable {
   /// that is longer.
   public var longestRunKm: Double = 0
   /// Best time, seconds, for 5 km, 10 km and the half, from races of that distance only (`log --race`, or a run matched
-  /// to a plan's race): a training run is not a race record, nor a longer race a shorter one's.
+  /// to a plan's race) or from a measured segment of that distance inside an imported track (its best effort): never
+  /// a whole run's average pace over another distance, nor a longer race a shorter one's.
   public var fastest: [String: Double] = [:]
+  /// The day of the run whose measured segment holds the record in ``fastest``, by distance; absent when a race
+  /// holds it.
+  public var fastestSegmentDay: [String: CivilDate] = [:]
   /// The most kilometres in one Monday-to-Sunday week.
   public var biggestWeekKm: Double = 0
   /// Each week's kilometres, by the day number of its Monday.
@@ -34,7 +38,21 @@ public struct PersonalBests: Sendable, Hashable {
       // shorter one: a 10K race is no 5K record.
       if run.isRace, run.durationSeconds.isFinite, run.durationSeconds > 0 {
         for (name, km) in PersonalBests.distances where abs(run.distanceKm - km) <= max(0.05, 0.03 * km) {
-          fastest[name] = min(fastest[name] ?? .infinity, run.durationSeconds)
+          if run.durationSeconds < fastest[name] ?? .infinity {
+            fastest[name] = run.durationSeconds
+            fastestSegmentDay[name] = nil
+          }
+        }
+      }
+      // A segment measured inside the track is a record of its own distance (a race's own time stands when equal).
+      if run.isRun {
+        for effort in run.bestEfforts {
+          for (name, km) in PersonalBests.distances where abs(effort.distanceMeters - km * 1000) < 0.5 {
+            if effort.seconds < fastest[name] ?? .infinity {
+              fastest[name] = effort.seconds
+              fastestSegmentDay[name] = run.date
+            }
+          }
         }
       }
       let monday = run.date.dayNumber - run.date.weekday.index
@@ -61,13 +79,7 @@ public struct PersonalBests: Sendable, Hashable {
     if after.longestRunKm > before.longestRunKm + 0.01 && before.longestRunKm > 0 {
       news.append("longest run ever: \(kilometresText(after.longestRunKm, units))")
     }
-    for (name, _) in distances {
-      if let new = after.fastest[name], let old = before.fastest[name], new < old - 0.5 {
-        news.append("fastest \(name): \(formatRaceTime(new)) (was \(formatRaceTime(old)))")
-      } else if let new = after.fastest[name], before.fastest[name] == nil {
-        news.append("first \(name) race: \(formatRaceTime(new))")
-      }
-    }
+    news += fastestImprovements(from: before, to: after)
     for (monday, km) in after.weekKm where km > (before.weekKm[monday] ?? 0) + 0.01 {
       let earlier = before.weekKm.filter { $0.key < monday }.map(\.value)
       guard earlier.count >= weeksToBeat, let best = earlier.max() else { continue }
@@ -79,6 +91,24 @@ public struct PersonalBests: Sendable, Hashable {
       && after.longestStreakDays >= 3
     {
       news.append("longest streak: \(after.longestStreakDays) days in a row")
+    }
+    return news
+  }
+
+  /// The 5k, 10k and half records `after` beats compared with `before`, in words: "fastest 5k: 24:10 (was 25:00)",
+  /// "first 10k race: 45:00", "fastest 5k: 24:10, inside the run of Tue 12 Jan (was 25:00)" for a measured segment.
+  public static func fastestImprovements(from before: PersonalBests, to after: PersonalBests) -> [String] {
+    var news: [String] = []
+    for (name, _) in distances {
+      // A segment says where it was measured: "fastest 5k: 24:10, inside the run of Tue 12 Jan (was 25:00)".
+      let inside = after.fastestSegmentDay[name].map { ", inside the run of \($0.shortLabel)" } ?? ""
+      if let new = after.fastest[name], let old = before.fastest[name], new < old - 0.5 {
+        news.append("fastest \(name): \(formatRaceTime(new))\(inside) (was \(formatRaceTime(old)))")
+      } else if let new = after.fastest[name], before.fastest[name] == nil {
+        news.append(
+          inside.isEmpty
+            ? "first \(name) race: \(formatRaceTime(new))" : "first measured \(name): \(formatRaceTime(new))\(inside)")
+      }
     }
     return news
   }

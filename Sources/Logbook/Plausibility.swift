@@ -89,6 +89,20 @@ extension Completion {
     if let elevationGainMeters, !Plausible.elevationGainMeters.contains(elevationGainMeters) {
       throw fail("elevation gain", valueText(elevationGainMeters) + " m", Plausible.elevationGainMeters.text("m"))
     }
+    for effort in bestEfforts {
+      let field = "best \(effort.name)"
+      guard effort.distanceMeters > 0, effort.distanceMeters <= distanceKm * 1000 + 1 else {
+        throw fail(field, valueText(effort.distanceMeters) + " m", "more than 0 up to the run's distance")
+      }
+      guard effort.seconds > 0, effort.seconds <= durationSeconds + 1,
+        effort.seconds / effort.distanceMeters * 1000 >= Plausible.fastestSecondsPerKm
+      else {
+        throw fail(field, valueText(effort.seconds) + " s", "0:10/km or slower, within the run's time")
+      }
+      guard effort.startOffsetSeconds >= 0, effort.startOffsetSeconds + effort.seconds <= durationSeconds + 1 else {
+        throw fail(field + " start", valueText(effort.startOffsetSeconds) + " s", "within the run's time")
+      }
+    }
     return self
   }
 }

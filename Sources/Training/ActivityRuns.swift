@@ -66,7 +66,14 @@ public func activityRun(
     averageHeartRate: heartRate, elevationGainMeters: summary.elevationGainMeters,
     note: title.flatMap { $0.isEmpty ? nil : $0 },
     // A format the logbook has no word for yet (FIT) is stored under the nearest one, TCX.
-    source: Completion.Source(rawValue: summary.format.rawValue) ?? .manual, sourceFile: file, sport: sport)
+    source: Completion.Source(rawValue: summary.format.rawValue) ?? .manual, sourceFile: file, sport: sport,
+    // Efforts measured on the track's path; one longer than the distance stored (laps or the session's total) or
+    // not within the time stored is left out, and cross-training keeps none (a ride's 10 km is no running record).
+    bestEfforts: sport == Completion.run
+      ? (summary.bestEfforts ?? []).filter {
+        $0.distanceMeters <= summary.distanceMeters + 0.5 && $0.startOffsetSeconds >= 0
+          && $0.startOffsetSeconds + $0.seconds <= summary.elapsedSeconds + 0.5
+      } : [])
   do {
     return try run.validated()
   } catch {

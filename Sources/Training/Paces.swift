@@ -3,8 +3,9 @@ import Logbook
 import PlanEngine
 import RunningCore
 
-/// `runmate paces`: the runner's current VDOT (the plan's, moved by the races logged since), its source and date, the
-/// training paces and the race predictions by Daniels and by Riegel. Metric; the CLI renders it in the runner's unit.
+/// `runmate paces`: the runner's current VDOT (the plan's, moved by the races logged since and raised by the hard
+/// efforts measured inside imported runs), its source and date, the training paces and the race predictions by
+/// Daniels and by Riegel. Metric; the CLI renders it in the runner's unit.
 public struct PacesReport: Sendable, Encodable {
   /// One training pace: a zone's pace range (one pace but for easy), seconds a kilometre.
   public struct ZonePace: Sendable, Encodable, Hashable {
@@ -213,9 +214,11 @@ public struct PacesReport: Sendable, Encodable {
   public var planVDOT: Double
   /// Where the plan's VDOT comes from.
   public var planVDOTSource: VDOTSource
-  /// `race` when a logged race set the current VDOT, else `plan`.
+  /// `race` when a logged race set the current VDOT, `effort` when a best effort measured inside a run did, else
+  /// `plan`.
   public var source: String
-  /// The source in words: "10K race on 2026-12-12, 45:00", "the plan's recent race (saved 2026-11-20)".
+  /// The source in words: "10K race on 2026-12-12, 45:00", "fastest 5 km inside the run of Tue 12 Jan, 24:10",
+  /// "the plan's recent race (saved 2026-11-20)".
   public var sourceText: String
   /// The source's day: the race's, else the plan's (the earlier of its first day and the day it was saved).
   public var sourceDate: CivilDate
@@ -233,9 +236,12 @@ public struct PacesReport: Sendable, Encodable {
   public var races: [Race]
   /// Whether the goal time is on track (null for a plan without a goal time).
   public var goalCheck: GoalCheck?
+  /// The best efforts measured inside the runs since the plan began (the fastest of ``PaceUpdateRules/minEffortKm``
+  /// or more of each run, not races), most recent first: counted when they raised the estimate, else why not.
+  public var efforts: [Race]
 
   enum CodingKeys: String, CodingKey {
-    case schema, today, vdot, source, capped, paces, predictions, races
+    case schema, today, vdot, source, capped, paces, predictions, races, efforts
     case planName = "plan_name"
     case planID = "plan_id"
     case planVDOT = "plan_vdot"
@@ -262,7 +268,7 @@ public struct PacesReport: Sendable, Encodable {
     let since = VDOTEstimate.planSince(saved)
     let current = VDOT(value: estimate.vdot)
     if let step = estimate.steps.first {
-      source = "race"
+      source = step.race.isEffort ? "effort" : "race"
       sourceText = step.race.summary
       sourceDate = step.race.date
       capped = step.capped
@@ -318,7 +324,11 @@ public struct PacesReport: Sendable, Encodable {
         date: ignored.race.date, distanceKm: ignored.race.distanceKm, timeSeconds: ignored.race.timeSeconds,
         vdot: ignored.race.vdot, counted: false, vdotAfter: nil, capped: false, reason: ignored.reason)
     }
-    races = (counted + left).sorted { ($0.date, $0.distanceKm) > ($1.date, $1.distanceKm) }
+    let all =
+      Array(zip(estimate.steps.map(\.race.isEffort), counted))
+      + Array(zip(estimate.ignored.map(\.race.isEffort), left))
+    races = all.filter { !$0.0 }.map(\.1).sorted { ($0.date, $0.distanceKm) > ($1.date, $1.distanceKm) }
+    efforts = all.filter { $0.0 }.map(\.1).sorted { ($0.date, $0.distanceKm) > ($1.date, $1.distanceKm) }
     goalCheck = GoalCheck(saved, completions: completions, rules: rules, today: today)
     rounded()
   }
@@ -341,6 +351,11 @@ public struct PacesReport: Sendable, Encodable {
       races[index].vdot = races[index].vdot.map(hundredth)
       races[index].vdotAfter = races[index].vdotAfter.map(hundredth)
     }
+    for index in efforts.indices {
+      efforts[index].vdot = efforts[index].vdot.map(hundredth)
+      efforts[index].vdotAfter = efforts[index].vdotAfter.map(hundredth)
+      efforts[index].timeSeconds = tenth(efforts[index].timeSeconds)
+    }
     if var check = goalCheck {
       check.goalVDOT = hundredth(check.goalVDOT)
       check.raceVDOT = check.raceVDOT.map(hundredth)
@@ -353,7 +368,8 @@ public struct PacesReport: Sendable, Encodable {
 
 extension VDOTEstimate {
   /// The estimate for `saved` on `today`: its VDOT (the level's estimate when it has none) moved by the races among
-  /// `completions` run from ``planSince(_:)`` on.
+  /// `completions` run from ``planSince(_:)`` on, and raised by the best efforts measured inside the other runs (of
+  /// each run, the effort of `paceUpdates.minEffortKm` or more with the highest VDOT).
   public static func forPlan(_ saved: SavedPlan, completions: [Completion], rules: BaseRules, today: CivilDate)
     -> VDOTEstimate
   {
@@ -361,9 +377,16 @@ extension VDOTEstimate {
     let races = completions.filter(\.isRace).map {
       RaceEvidence(date: $0.date, distanceKm: $0.distanceKm, timeSeconds: $0.durationSeconds)
     }
+    let since = planSince(saved)
+    let minimum = rules.paceUpdates.minEffortKm * 1000 - 1e-6
+    let efforts = completions.filter { $0.isRun && !$0.isRace && $0.date >= since }.compactMap { run in
+      run.bestEfforts.filter { $0.distanceMeters >= minimum }.map {
+        RaceEvidence(date: run.date, distanceKm: $0.distanceMeters / 1000, timeSeconds: $0.seconds, isEffort: true)
+      }.max { ($0.vdot ?? 0) < ($1.vdot ?? 0) }
+    }
     return VDOTEstimate(
       planVDOT: goal.vdot ?? rules.levels[goal.level].estimateVdot, planSource: goal.vdotSource, races: races,
-      since: planSince(saved), now: today, rules: rules.paceUpdates, absorbedThrough: goal.vdotAsOf)
+      efforts: efforts, since: since, now: today, rules: rules.paceUpdates, absorbedThrough: goal.vdotAsOf)
   }
 
   /// The first day a race counts for `saved`: the earlier of its first day and the day it was saved (UTC), so a race

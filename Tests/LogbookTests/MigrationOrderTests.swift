@@ -8,25 +8,11 @@ import Testing
 /// upgrades (GRDB applies migrations in the order they are registered, and refuses none it already ran).
 @Suite struct MigrationOrderTests {
   /// The migrations this branch adds after `v7-completion-sport` (the last one of the runmate before it), in order.
-  static let added = ["v8-feed-tokens", "v9-caldav-sync"]
+  static let added = ["v8-feed-tokens", "v9-caldav-sync", "v10-best-efforts"]
 
   /// The identifiers recorded in `grdb_migrations` of the logbook at `path`, in the order they were applied.
   func applied(_ path: String) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      "-c",
-      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
-        + "print('\\n'.join(r[0] for r in c.execute('select identifier from grdb_migrations order by rowid')))",
-      path,
-    ]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    try sqliteRows("select identifier from grdb_migrations order by rowid", in: path)
   }
 
   @Test(.enabled(if: SQLiteScript.hasPython, "needs python3")) func theNewMigrationsComeAfterTheCompletionSport()
@@ -59,7 +45,7 @@ import Testing
       "[c.execute('drop trigger ' + r[0]) for r in c.execute(\"select name from sqlite_master where type = 'trigger' "
         + "and name like '%moves_data_version'\").fetchall()]; "
         + "c.execute('drop table feedToken'); c.execute('drop table dataVersion'); "
-        + "c.execute('drop table caldavResource'); "
+        + "c.execute('drop table caldavResource'); c.execute('drop table bestEffort'); "
         + "c.execute(\"delete from grdb_migrations where identifier in (\(identifiers))\")", path)
     #expect(try applied(path).last == "v7-completion-sport")
 

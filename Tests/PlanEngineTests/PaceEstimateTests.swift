@@ -144,9 +144,76 @@ struct PaceEstimateTests {
   @Test(arguments: [
     ("maxStepVdot: 2", "maxStepVdot: 9", "paceUpdates.maxStepVdot"),
     ("minRaceKm: 3", "minRaceKm: 0.4", "paceUpdates.minRaceKm"),
+    ("minEffortKm: 5", "minEffortKm: 0.4", "paceUpdates.minEffortKm"),
+    ("minEffortKm: 5", "minEffortKm: 42", "paceUpdates.minEffortKm"),
   ])
   func brokenPaceUpdateRulesAreRefused(_ change: (String, String, String)) throws {
     let error = try #require(try baseRulesError(replacing: change.0, with: change.1), "accepted: \(change.1)")
     #expect("\(error)".contains(change.2), "\(error)")
+  }
+}
+
+@Suite("Measured efforts that raise the VDOT")
+struct EffortEstimateTests {
+  private let since = day("2026-11-23")
+  private let now = day("2027-01-31")
+
+  private func effort(_ date: String, km: Double, seconds: Double) -> RaceEvidence {
+    RaceEvidence(date: day(date), distanceKm: km, timeSeconds: seconds, isEffort: true)
+  }
+
+  @Test func baseYamlCountsEffortsFromFiveKm() {
+    #expect(updates.minEffortKm == 5)
+  }
+
+  @Test func aFastEffortRaisesByTheCapAndASlowOneLowersNothing() {
+    let plan = danielsVDOT(meters: 10_000, seconds: 47 * 60)  // 43.0
+    // The fastest 5 km inside a run in 21:00 (about 47.7): up by the cap, with the effort as the source.
+    let fast = effort("2026-12-10", km: 5, seconds: 21 * 60)
+    let raised = VDOTEstimate(
+      planVDOT: plan, planSource: .recentRace, races: [], efforts: [fast], since: since, now: now, rules: updates)
+    #expect(abs(raised.vdot - (plan + 2)) < 1e-9, "\(raised.vdot)")
+    #expect(raised.steps.first?.capped == true)
+    #expect(raised.latestRace?.summary == "fastest 5 km inside the run of Thu 10 Dec, 21:00")
+    #expect(
+      raised.replanNote(maxStep: 2)
+        == "Your fastest 5 km inside the run of Thu 10 Dec says VDOT "
+        + String(format: "%.1f", danielsVDOT(meters: 5000, seconds: 1260))
+        + " (the plan uses 43.0): the paces move to 45.0 (at most 2.0 a run): `runmate paces` shows them, "
+        + "`runmate replan --update-paces` puts them in the plan")
+    // Property: whatever slower efforts follow (any pace from the estimate's down to a walk), the VDOT stays.
+    for minutes in stride(from: 22.0, through: 60, by: 0.5) {
+      let slow = effort("2026-12-20", km: 5, seconds: minutes * 60)
+      let after = VDOTEstimate(
+        planVDOT: plan, planSource: .recentRace, races: [], efforts: [fast, slow], since: since, now: now,
+        rules: updates)
+      #expect(after.vdot >= raised.vdot - 1e-9, "\(minutes) min lowered it to \(after.vdot)")
+    }
+    // A slow effort alone leaves the plan's VDOT, with the reason.
+    let slow = effort("2026-12-20", km: 10, seconds: 70 * 60)
+    let kept = VDOTEstimate(
+      planVDOT: plan, planSource: .recentRace, races: [], efforts: [slow], since: since, now: now, rules: updates)
+    #expect(kept.vdot == plan)
+    #expect(kept.steps.isEmpty)
+    #expect(kept.ignored.first?.reason.contains("can only raise") == true)
+  }
+
+  @Test func aShortEffortDoesNotCountAndARaceStillLowers() {
+    let plan = danielsVDOT(meters: 10_000, seconds: 47 * 60)
+    // A fast 1 km inside a run says little about threshold: under minEffortKm, left out.
+    let kilometre = effort("2026-12-10", km: 1, seconds: 200)
+    let short = VDOTEstimate(
+      planVDOT: plan, planSource: .recentRace, races: [], efforts: [kilometre], since: since, now: now,
+      rules: updates)
+    #expect(short.vdot == plan)
+    #expect(short.ignored.first?.reason.contains("too short to set training paces") == true, "\(short.ignored)")
+    // A slow race is still evidence both ways: after an effort raised the estimate, it lowers it by up to the cap.
+    let fast = effort("2026-12-10", km: 5, seconds: 21 * 60)
+    let race = RaceEvidence(date: day("2026-12-20"), distanceKm: 10, timeSeconds: 55 * 60)
+    let both = VDOTEstimate(
+      planVDOT: plan, planSource: .recentRace, races: [race], efforts: [fast], since: since, now: now,
+      rules: updates)
+    #expect(abs(both.vdot - plan) < 1e-9, "up 2 by the effort, down 2 by the race: \(both.vdot)")
+    #expect(both.steps.map(\.race.isEffort) == [false, true])
   }
 }

@@ -64,3 +64,23 @@ public func utc(
     year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
   return try #require(calendar.date(from: components))
 }
+
+/// Whether `python3` is there to read SQLite files apart from GRDB (``sqliteRows(_:in:)``).
+public let hasPython3 = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+
+/// The rows `sql` returns from the SQLite file at `path`, read by Python's own sqlite3 module (not GRDB): each row's
+/// columns joined by a space.
+public func sqliteRows(_ sql: String, in path: String) throws -> [String] {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+  process.arguments = [
+    "-c",
+    "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+      + "print('\\n'.join(' '.join(str(v) for v in r) for r in c.execute(sys.argv[2])))",
+    path, sql,
+  ]
+  // Read as every runmate child is (``runToEnd(_:)``): both pipes to their end, whatever signals arrive.
+  let result = try runToEnd(process)
+  #expect(result.status == 0, "python3 could not run \(sql) on \(path): \(result.stderr)")
+  return result.stdout.split(separator: "\n").map(String.init)
+}

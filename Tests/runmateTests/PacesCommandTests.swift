@@ -3,24 +3,26 @@ import RunMateTestSupport
 import RunningCore
 import Testing
 
+/// `paces --format json` on `database` on `now`, decoded.
+func pacesJSON(_ database: URL, now: String) throws -> [String: Any] {
+  let result = try runRunmate(["paces", "--format", "json", "--now", now], database: database)
+  #expect(result.status == 0, "\(result.stderr)")
+  return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+}
+
+/// Saves a 12-week intermediate half plan from a 10K in 47:00 (VDOT 43.0) starting Mon 23 Nov 2026, as `name`.
+func saveHalfPlan(_ database: URL, name: String, _ extra: [String] = []) throws {
+  let made = try runRunmate(
+    [
+      "plan", "--distance", "half", "--level", "intermediate", "--weeks", "12", "--recent-race", "10k=47:00",
+      "--now", "2026-11-20", "--start", "2026-11-23", "--save", "--name", name,
+    ] + extra, database: database)
+  #expect(made.status == 0, "\(made.stderr)")
+}
+
 /// Races recalibrate the paces (issue 24): `log --race` and `runmate paces` on a real database, through the binary.
 @Suite struct PacesCommandTests {
-  /// `paces --format json` on `database` on `now`, decoded.
-  private func paces(_ database: URL, now: String) throws -> [String: Any] {
-    let result = try runRunmate(["paces", "--format", "json", "--now", now], database: database)
-    #expect(result.status == 0, "\(result.stderr)")
-    return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-  }
-
-  /// Saves a 12-week intermediate half plan from a 10K in 47:00 (VDOT 43.0) starting Mon 23 Nov 2026, as `name`.
-  private func saveHalfPlan(_ database: URL, name: String, _ extra: [String] = []) throws {
-    let made = try runRunmate(
-      [
-        "plan", "--distance", "half", "--level", "intermediate", "--weeks", "12", "--recent-race", "10k=47:00",
-        "--now", "2026-11-20", "--start", "2026-11-23", "--save", "--name", name,
-      ] + extra, database: database)
-    #expect(made.status == 0, "\(made.stderr)")
-  }
+  private func paces(_ database: URL, now: String) throws -> [String: Any] { try pacesJSON(database, now: now) }
 
   private func threshold(_ json: [String: Any]) throws -> Double {
     let zones = try #require(json["paces"] as? [[String: Any]])

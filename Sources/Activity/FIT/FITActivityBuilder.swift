@@ -281,7 +281,8 @@ struct FITActivityBuilder {
         end: Date(timeIntervalSince1970: statistics.latest), distanceMeters: distance, elapsedSeconds: elapsed,
         movingSeconds: min(statistics.movingSeconds, elapsed), elevationGainMeters: statistics.elevationGain,
         averageHeartRate: statistics.averageHeartRate, maxHeartRate: statistics.maximumHeartRate,
-        pointCount: statistics.pointCount, droppedPoints: statistics.droppedPoints, distanceSource: source)
+        pointCount: statistics.pointCount, droppedPoints: statistics.droppedPoints, distanceSource: source,
+        bestEfforts: statistics.efforts)
     } else if let totals, let start = totals.start {
       // One source: the session's totals.
       let elapsed = totals.elapsed ?? totals.timer ?? 0

@@ -3,6 +3,8 @@ import RunningCore
 
 // Races that recalibrate the paces (issue 24): the plan's VDOT is the starting point, and each race the runner logs
 // since the plan's first day moves it toward the race's VDOT by at most a capped step (`paceUpdates` in base.yaml).
+// A hard effort measured inside a recorded run (its fastest 5 km, say) is evidence too, but only a lower bound of
+// fitness: it can raise the estimate, never lower it.
 
 /// A race the runner ran: the evidence a VDOT is re-estimated from.
 public struct RaceEvidence: Sendable, Hashable, Codable {
@@ -12,20 +14,42 @@ public struct RaceEvidence: Sendable, Hashable, Codable {
   public var distanceKm: Double
   /// Its time, seconds.
   public var timeSeconds: Double
+  /// True for a best effort measured inside a run's track (not a race): a lower bound of fitness.
+  public var isEffort: Bool
 
-  /// A race of `distanceKm` in `timeSeconds` on `date`.
-  public init(date: CivilDate, distanceKm: Double, timeSeconds: Double) {
+  /// A race of `distanceKm` in `timeSeconds` on `date`; with `isEffort`, the fastest `distanceKm` measured inside
+  /// the run of `date`.
+  public init(date: CivilDate, distanceKm: Double, timeSeconds: Double, isEffort: Bool = false) {
     self.date = date
     self.distanceKm = distanceKm
     self.timeSeconds = timeSeconds
+    self.isEffort = isEffort
   }
 
-  /// "10K", "half marathon", or "7.5 km race" for a distance that is none of the race distances.
-  public var name: String { GoalPaces.raceName(RecentRace(distanceKm: distanceKm, timeSeconds: timeSeconds)) }
+  /// Decodes an evidence stored without ``isEffort`` as a race.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    date = try container.decode(CivilDate.self, forKey: .date)
+    distanceKm = try container.decode(Double.self, forKey: .distanceKm)
+    timeSeconds = try container.decode(Double.self, forKey: .timeSeconds)
+    isEffort = try container.decodeIfPresent(Bool.self, forKey: .isEffort) ?? false
+  }
 
-  /// "10K race on 2026-12-12, 45:00".
+  /// "10K", "half marathon", or "7.5 km race" for a distance that is none of the race distances; for an effort,
+  /// "fastest 5 km inside the run of Tue 12 Jan".
+  public var name: String {
+    if isEffort {
+      return
+        "fastest \(BestEffort(distanceMeters: distanceKm * 1000, seconds: timeSeconds, startOffsetSeconds: 0).name)"
+        + " inside the run of \(date.shortLabel)"
+    }
+    return GoalPaces.raceName(RecentRace(distanceKm: distanceKm, timeSeconds: timeSeconds))
+  }
+
+  /// "10K race on 2026-12-12, 45:00"; "fastest 5 km inside the run of Tue 12 Jan, 24:10".
   public var summary: String {
-    (name.hasSuffix(" race") ? name : "\(name) race") + " on \(date), \(formatRaceTime(timeSeconds))"
+    if isEffort { return "\(name), \(formatRaceTime(timeSeconds))" }
+    return (name.hasSuffix(" race") ? name : "\(name) race") + " on \(date), \(formatRaceTime(timeSeconds))"
   }
 
   /// The race's VDOT (Daniels–Gilbert), nil when it is not a plausible running performance (VDOT outside 20–90).
@@ -41,17 +65,31 @@ public struct RaceEvidence: Sendable, Hashable, Codable {
   }
 }
 
-/// `paceUpdates` in base.yaml: how far one race may move the paces, and the shortest race that counts.
+/// `paceUpdates` in base.yaml: how far one race may move the paces, and the shortest race and effort that count.
 public struct PaceUpdateRules: Sendable, Codable, Hashable {
-  /// The most one race moves the VDOT, up or down (a race on a good or bad day is one piece of evidence).
+  /// The most one race (or one run's effort) moves the VDOT, up or down (a race on a good or bad day is one piece of
+  /// evidence).
   public var maxStepVdot: Double
   /// The shortest race that counts, km (a shorter race leans on speed more than on aerobic fitness).
   public var minRaceKm: Double
+  /// The shortest best effort measured inside a run that counts, km: a fast kilometre inside an easy run says little
+  /// about the runner's threshold.
+  public var minEffortKm: Double
 
-  /// The rules: `maxStepVdot` VDOT a race at most, races of `minRaceKm` or more.
-  public init(maxStepVdot: Double, minRaceKm: Double) {
+  /// The rules: `maxStepVdot` VDOT a race (or a run's effort) at most, races of `minRaceKm` or more, efforts of
+  /// `minEffortKm` or more.
+  public init(maxStepVdot: Double, minRaceKm: Double, minEffortKm: Double = 5) {
     self.maxStepVdot = maxStepVdot
     self.minRaceKm = minRaceKm
+    self.minEffortKm = minEffortKm
+  }
+
+  /// Decodes the rules; a base.yaml written before `minEffortKm` existed takes 5 km.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    maxStepVdot = try container.decode(Double.self, forKey: .maxStepVdot)
+    minRaceKm = try container.decode(Double.self, forKey: .minRaceKm)
+    minEffortKm = try container.decodeIfPresent(Double.self, forKey: .minEffortKm) ?? 5
   }
 }
 
@@ -77,9 +115,11 @@ public struct VDOTEstimate: Sendable, Hashable {
   public var planVDOT: Double
   /// Where the plan's VDOT comes from.
   public var planSource: VDOTSource
-  /// The races that moved the estimate, most recent first; empty when the plan's own source stands.
+  /// The races (and measured efforts, ``RaceEvidence/isEffort``) that moved the estimate, most recent first; empty
+  /// when the plan's own source stands.
   public var steps: [Step]
-  /// Races left out, most recent first, each with the reason ("under 3 km", "after today").
+  /// Races and efforts left out, most recent first, each with the reason ("under 3 km", "after today", "not faster
+  /// than the estimate").
   public var ignored: [Ignored]
 
   /// A race that does not move the estimate, and why.
@@ -101,9 +141,10 @@ public struct VDOTEstimate: Sendable, Hashable {
   public func replanNote(maxStep: Double) -> String? {
     guard moved, let step = steps.first else { return nil }
     let tenth = { (value: Double) in String(format: "%.1f", value) }
-    return "Your \(step.race.name) on \(step.race.date.shortLabel) says VDOT \(tenth(step.raceVDOT)) (the plan uses "
+    let evidence = step.race.isEffort ? step.race.name : "\(step.race.name) on \(step.race.date.shortLabel)"
+    return "Your \(evidence) says VDOT \(tenth(step.raceVDOT)) (the plan uses "
       + "\(tenth(planVDOT))): the paces move to \(tenth(vdot))"
-      + (step.capped ? " (at most \(tenth(maxStep)) a race)" : "")
+      + (step.capped ? " (at most \(tenth(maxStep)) \(step.race.isEffort ? "a run" : "a race"))" : "")
       + ": `runmate paces` shows them, `runmate replan --update-paces` puts them in the plan"
   }
 
@@ -113,10 +154,14 @@ public struct VDOTEstimate: Sendable, Hashable {
   /// not drag the paces down by more). A level's estimate is a guess, not evidence: the first race replaces it.
   ///
   /// Races on or before `absorbedThrough` (the last race `replan --update-paces` put into the plan's VDOT) are in
-  /// `planVDOT` already: they are left out, so no race counts twice.
+  /// `planVDOT` already: they are left out, so no race counts twice; so are efforts.
+  ///
+  /// `efforts` (best efforts measured inside training runs, at most one a run) are lower bounds: one of
+  /// `rules.minEffortKm` or more whose VDOT is above the estimate raises it by at most `rules.maxStepVdot` (even
+  /// over a level's guess: a segment read from a track is not a race); a slower one leaves it where it is.
   public init(
-    planVDOT: Double, planSource: VDOTSource, races: [RaceEvidence], since: CivilDate, now: CivilDate,
-    rules: PaceUpdateRules, absorbedThrough: CivilDate? = nil
+    planVDOT: Double, planSource: VDOTSource, races: [RaceEvidence], efforts: [RaceEvidence] = [],
+    since: CivilDate, now: CivilDate, rules: PaceUpdateRules, absorbedThrough: CivilDate? = nil
   ) {
     self.planVDOT = planVDOT
     self.planSource = planSource
@@ -124,7 +169,20 @@ public struct VDOTEstimate: Sendable, Hashable {
     var evidence = planSource != .levelEstimate
     var steps: [Step] = []
     var ignored: [Ignored] = []
-    let ordered = races.sorted { ($0.date, $0.distanceKm) < ($1.date, $1.distanceKm) }
+    let evidences = races.map { race in
+      var race = race
+      race.isEffort = false
+      return race
+    }
+    let measured = efforts.map { effort in
+      var effort = effort
+      effort.isEffort = true
+      return effort
+    }
+    // Same day: the race before an effort (a race's segments are no more than the race).
+    let ordered = (evidences + measured).sorted {
+      ($0.date, $0.isEffort ? 1 : 0, $0.distanceKm) < ($1.date, $1.isEffort ? 1 : 0, $1.distanceKm)
+    }
     for race in ordered {
       if race.date > now {
         ignored.append(Ignored(race: race, reason: "after today (\(now))"))
@@ -133,6 +191,29 @@ public struct VDOTEstimate: Sendable, Hashable {
           Ignored(race: race, reason: "in the plan's paces already (updated from races to \(absorbedThrough))"))
       } else if race.date < since {
         ignored.append(Ignored(race: race, reason: "before the plan's first day (\(since))"))
+      } else if race.isEffort {
+        guard race.distanceKm >= rules.minEffortKm - 1e-9 else {
+          ignored.append(
+            Ignored(
+              race: race, reason: "under \(oneDecimal(rules.minEffortKm)) km: too short to set training paces"))
+          continue
+        }
+        guard let effortVDOT = race.vdot else {
+          ignored.append(Ignored(race: race, reason: "not a plausible running time (VDOT outside 20–90)"))
+          continue
+        }
+        guard effortVDOT > current + 1e-9 else {
+          ignored.append(
+            Ignored(
+              race: race,
+              reason: "not faster than the estimate: a segment of a training run can only raise the paces"))
+          continue
+        }
+        let after = current + min(rules.maxStepVdot, effortVDOT - current)
+        steps.append(
+          Step(race: race, raceVDOT: effortVDOT, before: current, after: after, capped: abs(after - effortVDOT) > 1e-9))
+        current = after
+        evidence = true
       } else if !(race.distanceKm >= rules.minRaceKm - 1e-9) {
         ignored.append(
           Ignored(race: race, reason: "under \(oneDecimal(rules.minRaceKm)) km: too short to set training paces"))

@@ -94,6 +94,7 @@ struct TemplateValidator {
     }
     try number(base.paceUpdates.maxStepVdot, "paceUpdates.maxStepVdot", in: 0.5...5, "VDOT a race")
     try number(base.paceUpdates.minRaceKm, "paceUpdates.minRaceKm", in: 1.5...10, "km")
+    try number(base.paceUpdates.minEffortKm, "paceUpdates.minEffortKm", in: 1...21.1, "km")
     for level in Level.allCases {
       let rules = base.levels[level]
       let path = "levels.\(level.rawValue)"

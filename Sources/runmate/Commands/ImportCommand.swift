@@ -118,6 +118,13 @@ struct ImportCommand: ParsableCommand {
       for twin in result.twins {
         lines.append("\(terminalSafe(twin.candidate.sourceFile ?? "?")): " + twinDescription(twin, units: units))
       }
+      // Records measured inside the new tracks (their fastest 5 km, 10 km, half), as `log` announces a race's.
+      let before = PersonalBests(result.before)
+      let measured = result.added.map(\.run) + result.twins.filter(\.merged).map(\.stored)
+      let after = PersonalBests(result.before + measured.filter(\.isRun))
+      for news in PersonalBests.fastestImprovements(from: before, to: after) {
+        lines.append("New personal best: \(news)!")
+      }
     }
     var others = 0
     for (sport, names) in found.otherSports.sorted(by: { $0.key < $1.key }) {

@@ -43,9 +43,11 @@ struct PacesCommand: ParsableCommand {
     let tenth = { (value: Double) in String(format: "%.1f", value) }
     var lines = ["Paces of '\(terminalSafe(report.planName))' on \(report.today.shortLabel)"]
     var vdotLine = "VDOT \(tenth(report.vdot)) from \(report.sourceText)"
-    if report.source == "race" {
+    if report.source == "race" || report.source == "effort" {
       vdotLine += " (the plan uses \(tenth(report.planVDOT))"
-      vdotLine += report.capped ? "; moved at most \(tenth(report.maxStepVdot)) a race)" : ")"
+      vdotLine +=
+        report.capped
+        ? "; moved at most \(tenth(report.maxStepVdot)) \(report.source == "effort" ? "a run" : "a race"))" : ")"
     }
     lines.append(vdotLine)
     if let check = report.goalCheck { lines.append(check.text) }
