@@ -164,9 +164,10 @@ struct ReplanReport {
     let tenth = { (value: Double) in String(format: "%.1f", value) }
     var lines: [String] = []
     if let update = proposal.paceUpdate, let race = paces.latestRace {
+      let evidence = race.isEffort ? race.name : "\(race.name) on \(race.date.shortLabel)"
       lines.append(
-        "Paces: VDOT \(tenth(paces.planVDOT)) → \(tenth(update.vdot)) from your \(race.name) on "
-          + "\(race.date.shortLabel): every workout from today on takes them")
+        "Paces: VDOT \(tenth(paces.planVDOT)) → \(tenth(update.vdot)) from your \(evidence): every workout from "
+          + "today on takes them")
     } else if let note = paces.replanNote(maxStep: maxStep) {
       lines.append(note)
     } else if asked {
