@@ -63,6 +63,16 @@ import Testing
     #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))
   }
 
+  /// The report tells fitness, fatigue and form as `progress` does (issue 24), as information.
+  @Test func theReportCarriesFitnessFatigueAndForm() throws {
+    let html = try report()
+    let line = try #require(
+      html.components(separatedBy: "\n").first { $0.hasPrefix("<p class=\"stats\">Load: fitness ") },
+      "\(html.prefix(900))")
+    #expect(line.contains(" · fatigue ") && line.contains(" · form ") && line.contains(" a week"), "\(line)")
+    #expect(line.contains("information, not a rule"))
+  }
+
   @Test func pacesAreMinutesAndSecondsWithTheUnit() throws {
     let html = try report()
     let pace = charts(html)[2]

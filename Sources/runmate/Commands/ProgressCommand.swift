@@ -83,17 +83,21 @@ struct ProgressCommand: ParsableCommand {
     let monotony = report.monotony.flatMap { $0.isFinite ? $0 : nil }
     lines.append(
       "Streak: \(report.currentStreakDays) day(s)"
-        + {
-          guard let fitness = report.fitness, let fatigue = report.fatigue, let form = report.form,
-            let ramp = report.fitnessRampPerWeek
-          else { return "" }
-          return " · fitness \(Int(fitness.rounded())) · fatigue \(Int(fatigue.rounded())) · form "
-            + "\(signed(form, digits: 0)) · fitness \(signed(ramp, digits: 1)) a week"
-            + (report.loadSource == .heartRate ? " (load from heart rate)" : "")
-        }()
+        + (loadSummary(report).map { " · \($0)" } ?? "")
         + (monotony.map { String(format: " · monotony %.2f", $0) } ?? "") + " (information, not a rule)")
     return lines.joined(separator: "\n") + "\n"
   }
+}
+
+/// Fitness, fatigue, form and the weekly fitness ramp in words (`fitness 28 · fatigue 32 · form +2 · fitness +0.2 a
+/// week`), saying when the load came from heart rate; nil before the first run.
+func loadSummary(_ report: ProgressReport) -> String? {
+  guard let fitness = report.fitness, let fatigue = report.fatigue, let form = report.form,
+    let ramp = report.fitnessRampPerWeek
+  else { return nil }
+  return "fitness \(Int(fitness.rounded())) · fatigue \(Int(fatigue.rounded())) · form "
+    + "\(signed(form, digits: 0)) · fitness \(signed(ramp, digits: 1)) a week"
+    + (report.loadSource == .heartRate ? " (load from heart rate)" : "")
 }
 
 /// `+3`, `-10`, `0` (never `-0`), or with `digits` decimals.

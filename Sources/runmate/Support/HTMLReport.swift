@@ -112,6 +112,9 @@ struct HTMLReport {
       ?? (report.today < plan.goal.start ? "before week 1" : "after race day")
     return "<p class=\"stats\">Now: <b>\(week)</b> · done so far <b>\(distance(done))</b> of \(distance(planned)) "
       + "planned · \(sessions) of \(plannedSessions) planned sessions · \(extras) extra run\(extras == 1 ? "" : "s")</p>\n"
+      + (loadSummary(report).map {
+        "<p class=\"stats\">Load: \(escape($0)) (42- and 7-day weighted stress; information, not a rule)</p>\n"
+      } ?? "")
   }
 
   // MARK: - Charts
