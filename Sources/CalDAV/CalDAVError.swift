@@ -1,7 +1,8 @@
 import Foundation
+import RunningCore
 
 /// Why a CalDAV sync could not talk to the server. Each message is one line for a runner.
-public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum CalDAVError: FieldError, Sendable, Equatable {
   /// The collection URL is not an absolute http(s) URL with a host.
   case badURL(url: String, reason: String)
   /// Plain http to a host that is not this machine (see ``Loopback``): the password would cross the network in clear.
@@ -29,20 +30,21 @@ public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
   case chooseCalendar(url: String, available: [String])
 
   /// The message for a runner: one line naming what is wrong and what to do.
-  public var description: String {
+  public func message(naming flag: (InputField) -> String) -> String {
     switch self {
     case .badURL(let url, let reason):
-      return "--caldav '\(url)': \(reason); give the calendar collection's URL, "
+      return "\(flag(.caldav)) '\(url)': \(reason); give the calendar collection's URL, "
         + "e.g. https://host/remote.php/dav/calendars/USER/CAL/"
     case .insecure(let url):
-      return "--caldav '\(url)': plain http is allowed to this machine only (a loopback address such as 127.0.0.1 "
+      return
+        "\(flag(.caldav)) '\(url)': plain http is allowed to this machine only (a loopback address such as 127.0.0.1 "
         + "or ::1, or a name that resolves only to one, such as localhost); use \(Self.https(url))"
     case .redirectedElsewhere(let from, let to):
       return "\(from) redirects to \(to), another server (scheme, host or port): the password goes only where "
-        + "--caldav points; if that server is yours, run again with --caldav '\(to)'"
+        + "\(flag(.caldav)) points; if that server is yours, run again with \(flag(.caldav)) '\(to)'"
     case .insecureRedirect(let from, let to):
       return "\(from) redirects to plain http (\(to)): refused, the password would cross the network in clear; "
-        + "give the https URL of the calendar with --caldav"
+        + "give the https URL of the calendar with \(flag(.caldav))"
     case .unauthorized(let user, let status):
       return "the CalDAV server refused user \(user) (HTTP \(status)): check the app password"
     case .unreachable(let host, let detail):
@@ -56,14 +58,14 @@ public enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
       return "the CalDAV server at \(host) sent its answer too slowly: no full answer in \(shown) s"
     case .malformedResponse(let url, let detail):
       return "the CalDAV server's answer for \(url) is unreadable: \(detail)"
-    case .noSuchCalendar(let name, let available, let suggestion):
+    case .noSuchCalendar(let calendar, let available, let suggestion):
       let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
       return available.isEmpty
-        ? "--calendar '\(name)': the account has no calendar for events"
-        : "--calendar '\(name)': no such calendar; the account's calendars: \(Self.list(available))\(hint)"
+        ? "\(flag(.calendar)) '\(calendar)': the account has no calendar for events"
+        : "\(flag(.calendar)) '\(calendar)': no such calendar; the account's calendars: \(Self.list(available))\(hint)"
     case .chooseCalendar(let url, let available):
-      return "\(url) is the account, not one calendar: add --calendar NAME with one of \(Self.list(available)) "
-        + "(--list-calendars shows their URLs)"
+      return "\(url) is the account, not one calendar: add \(flag(.calendar)) NAME with one of "
+        + "\(Self.list(available)) (\(flag(.calendarList)) shows their URLs)"
     }
   }
 

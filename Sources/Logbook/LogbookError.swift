@@ -1,5 +1,7 @@
+import RunningCore
+
 /// What can go wrong with the database, in words for a runner.
-public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum LogbookError: FieldError, Sendable, Equatable {
   /// The file is not a RunningMate database (another program's SQLite file).
   case notOurs(path: String)
   /// The file is not a database at all, or is damaged.
@@ -41,12 +43,14 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
   case database(detail: String)
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
-  public var description: String {
+  public func message(naming flag: (InputField) -> String) -> String {
     switch self {
     case .notOurs(let path):
-      return "\(path): this SQLite database belongs to another program, not RunningMate; give another --db path"
+      return
+        "\(path): this SQLite database belongs to another program, not RunningMate; give another \(flag(.database)) path"
     case .corrupt(let path, let detail):
-      return "\(path): not a readable RunningMate database (\(detail)); restore a backup or give another --db path"
+      return
+        "\(path): not a readable RunningMate database (\(detail)); restore a backup or give another \(flag(.database)) path"
     case .newerSchema(let path, let migration):
       return "\(path): written by a newer RunningMate (migration '\(migration)'); update runmate to use it"
     case .cannotOpen(let path, let detail):
@@ -55,12 +59,12 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
       let list =
         known.isEmpty
         ? "no plans are saved yet (runmate plan ... --save)" : "saved plans: \(known.joined(separator: ", "))"
-      return "--plan: no saved plan named '\(name)'; \(list)"
+      return "\(flag(.plan)): no saved plan named '\(name)'; \(list)"
     case .noActivePlan:
-      return "no active plan: save one with `runmate plan ... --save`, or name one with --plan"
+      return "no active plan: save one with `runmate plan ... --save`, or name one with \(flag(.plan))"
     case .planNameTaken(let name):
       return
-        "--name: a plan named '\(name)' is already saved; choose another name or delete it with `runmate plans delete \(name)`"
+        "\(flag(.name)): a plan named '\(name)' is already saved; choose another name or delete it with `runmate plans delete \(name)`"
     case .noSuchCompletion(let id):
       return "no logged run with id \(id); `runmate log list` shows the ids"
     case .nothingToUndo:
@@ -68,7 +72,7 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
     case .noSuchProfile(let name, let known):
       let list =
         known.isEmpty ? "no profiles yet (runmate profile init NAME)" : "profiles: \(known.joined(separator: ", "))"
-      return "--profile: no profile named '\(name)'; \(list)"
+      return "\(flag(.profile)): no profile named '\(name)'; \(list)"
     case .notACoach(let name):
       return "'\(name)' is not a coach; make it one with `runmate profile set --profile \(name) --coach`"
     case .implausible(let record, let field, let value, let allowed):
@@ -87,7 +91,7 @@ public enum LogbookError: Error, Sendable, Equatable, CustomStringConvertible {
     case .readOnly(let path):
       return
         "\(path): the database is read-only (its file, its folder or its disk cannot be written); nothing was "
-        + "written: make it writable, or give another --db"
+        + "written: make it writable, or give another \(flag(.database))"
     case .diskFull(let path):
       return "the disk holding \(path) is full: free space and run the command again; nothing was written"
     case .writeFailed(let path, let detail):

@@ -3,7 +3,7 @@ import PlanEngine
 import RunningCore
 
 /// Why a plan cannot be scheduled.
-public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum SchedulingError: FieldError, Sendable, Equatable {
   /// The time zone name is not a known IANA zone.
   case unknownTimeZone(String, suggestion: String?)
   /// The runner's days, blackouts and busy time leave no room for the plan: fewer than half of the workouts fit,
@@ -11,17 +11,18 @@ public enum SchedulingError: Error, Sendable, Equatable, CustomStringConvertible
   case noRoom(placed: Int, total: Int, emptyWeeks: [Int])
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
-  public var description: String {
+  public func message(naming flag: (InputField) -> String) -> String {
     switch self {
     case .unknownTimeZone(let name, let suggestion):
       let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
-      return "--tz: '\(name)' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
+      return "\(flag(.timeZone)): '\(name)' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
         + "America/New_York\(hint)"
     case .noRoom(let placed, let total, let emptyWeeks):
       let weeks =
         emptyWeeks.isEmpty ? "" : " (nothing fits in week \(emptyWeeks.map(String.init).joined(separator: ", ")))"
       return "your calendar leaves no room for this plan: \(total - placed) of \(total) workouts could not be placed"
-        + "\(weeks); pick other times with --at, other days with --days, or check the --busy files and --skip dates"
+        + "\(weeks); pick other times with \(flag(.at)), other days with \(flag(.days)), or check the "
+        + "\(flag(.busy)) files and \(flag(.skip)) dates"
     }
   }
 }

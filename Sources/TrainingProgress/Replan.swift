@@ -4,7 +4,7 @@ import PlanEngine
 import RunningCore
 
 /// Why the remaining weeks cannot be rebuilt.
-public enum ReplanError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ReplanError: FieldError, Sendable, Equatable {
   /// Race day has passed.
   case nothingLeft(raceDate: CivilDate)
   /// The pause ends on or after race day.
@@ -14,13 +14,13 @@ public enum ReplanError: Error, Sendable, Equatable, CustomStringConvertible {
   case cannotRebuild(weeklyKm: Double, longestKm: Double, raceDate: CivilDate)
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
-  public var description: String {
+  public func message(naming flag: (InputField) -> String) -> String {
     switch self {
     case .nothingLeft(let raceDate):
       return "nothing to replan: race day (\(raceDate)) is past"
     case .pauseOverlapsRace(let pauseEnd, let raceDate):
       return
-        "--pause: it ends on \(pauseEnd), on or after race day (\(raceDate)); allowed is a pause that ends before it"
+        "\(flag(.pause)): it ends on \(pauseEnd), on or after race day (\(raceDate)); allowed is a pause that ends before it"
     case .cannotRebuild(let weekly, let longest, let raceDate):
       return "the weeks up to race day (\(raceDate)) cannot be rebuilt from what you ran (about "
         + "\(DistanceUnit.km.format(weekly)) a week, longest run \(DistanceUnit.km.format(longest))); the plan is kept "

@@ -158,7 +158,7 @@ import Testing
     #expect(
       LogbookError.corrupt(path: "x.sqlite", detail: "the file is not an SQLite database").description
         == "x.sqlite: not a readable RunningMate database (the file is not an SQLite database); restore a backup or give "
-        + "another --db path")
+        + "another database file path")
   }
 
   @Test func plansAreNamedActivatedAndDeleted() throws {

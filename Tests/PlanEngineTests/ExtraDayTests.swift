@@ -205,7 +205,7 @@ struct ExtraDayTests {
       _ = try makePlan(goal: Self.extras(base, cross: 0, strength: -1), rules: repositoryRules)
       Issue.record("a negative count was accepted")
     } catch {
-      #expect("\(error)".contains("--strength"), "\(error)")
+      #expect("\(error)".hasPrefix("strength: "), "\(error)")
       #expect("\(error)".contains("0–2"), "\(error)")
     }
   }

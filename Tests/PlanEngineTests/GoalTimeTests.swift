@@ -51,8 +51,8 @@ import Testing
   @Test func tooAmbitiousGoalIsRefusedWithTheTimeToAimForAndTheWeeks() throws {
     #expect(
       refusal(try halfGoal("1:35:00", recentRace: tenK45))
-        == "--goal-time 1:35:00 needs VDOT 47.9, your 10K (45:00) says 45.3: aim for 1:35:24, or give it 14 weeks "
-        + "(--weeks 14)")
+        == "goal time 1:35:00 needs VDOT 47.9, your 10K (45:00) says 45.3: aim for 1:35:24, or give it 14 weeks "
+        + "(weeks 14)")
     // The weeks named are enough: 14 weeks accept the same goal.
     let plan = try makePlan(goal: try halfGoal("1:35:00", weeks: 14, recentRace: tenK45), rules: repositoryRules)
     #expect(plan.goal.vdot == 47.9)
@@ -64,7 +64,7 @@ import Testing
     goal.goalTimeSeconds = 2.5 * 3600
     #expect(
       refusal(goal)
-        == "--goal-time 2:30:00 needs VDOT 66.3, your 10K (45:00) says 45.3: aim for 3:15:44, or race first and "
+        == "goal time 2:30:00 needs VDOT 66.3, your 10K (45:00) says 45.3: aim for 3:15:44, or race first and "
         + "plan again: it needs 106 weeks, more than the 40 a plan can have")
   }
 
@@ -83,7 +83,7 @@ import Testing
     for time in ["50:00", "4:00:00"] {
       #expect(
         refusal(try halfGoal(time))
-          == "--goal-time: \(time) is out of range for a half marathon, allowed is 57:17 (the world records' level) "
+          == "goal time: \(time) is out of range for a half marathon, allowed is 57:17 (the world records' level) "
           + "to 3:30:58 (a brisk walk); check the time (h:mm:ss or m:ss)")
     }
   }

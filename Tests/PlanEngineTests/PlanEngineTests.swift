@@ -60,7 +60,7 @@ import Testing
       _ = try makePlan(goal: goal(.marathon, .beginner, weeks: 6), rules: repositoryRules)
     } catch {
       #expect(
-        error.description == "--weeks: 6 is too short for a beginner marathon plan, allowed is at least 12 weeks "
+        error.description == "weeks: 6 is too short for a beginner marathon plan, allowed is at least 12 weeks "
           + "(18 recommended); choose a race on or after 2027-03-28 (2027-05-09 for 18 weeks), or a shorter distance: "
           + "5k, 10k, 15k, 10mi")
     }
@@ -112,7 +112,7 @@ import Testing
   @Test func marathonNeedsABase() throws {
     #expect(
       throws: PlanError.insufficientBase(
-        distance: .marathon, option: "--longest-recent-run-km", value: 6,
+        distance: .marathon, field: .longestRecentRunKm, value: 6,
         required: 8)
     ) {
       // 10 weeks: no room for the base phase (4 weeks of the spike guard's steps and a cut-back) before the

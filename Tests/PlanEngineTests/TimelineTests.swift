@@ -90,7 +90,7 @@ import Testing
     }
     #expect(
       PlanError.inconsistentTimeline(weeks: 10, start: start, raceDate: race).description
-        == "--weeks 10, --start 2027-01-04 and --race-date 2027-04-25 disagree: a 10-week plan from 2027-01-04 has its "
+        == "weeks 10, start 2027-01-04 and race date 2027-04-25 disagree: a 10-week plan from 2027-01-04 has its "
         + "race between 2027-03-08 and 2027-03-14; drop one of the three")
   }
 
@@ -114,8 +114,8 @@ import Testing
       _ = try Timeline.resolve(weeks: nil, raceDate: race, start: nil, today: today, maxWeeks: 40)
     } catch {
       #expect(
-        error.description == "--race-date: 2028-06-01 is out of range, allowed is at most 40 weeks after the start "
-          + "(2026-11-23), that is on or before 2027-08-29; use --start to begin later")
+        error.description == "race date: 2028-06-01 is out of range, allowed is at most 40 weeks after the start "
+          + "(2026-11-23), that is on or before 2027-08-29; use start to begin later")
     }
   }
 }

@@ -169,7 +169,7 @@ import Testing
     }
     #expect(
       SchedulingError.unknownTimeZone("Europe/Berln", suggestion: "Europe/Berlin").description
-        == "--tz: 'Europe/Berln' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
+        == "time zone: 'Europe/Berln' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
         + "America/New_York (did you mean 'Europe/Berlin'?)")
   }
 

@@ -34,7 +34,7 @@ public func makePlan(
 ) throws(PlanError) -> Plan {
   var context = try PlanContext(goal: goal, rules: rules, units: units, extendedTaper: extendedTaper)
   guard (1...context.weeks).contains(fromWeek) else {
-    throw .outOfRange(option: "week", value: String(fromWeek), allowed: "1–\(context.weeks)")
+    throw .outOfRange(field: .fromWeek, value: String(fromWeek), allowed: "1–\(context.weeks)")
   }
   func returnWeeks(_ phases: [Phase]) -> [Int: Double] {
     var weeks: [Int: Double] = [:]

@@ -86,26 +86,26 @@ struct PlanContext: Sendable {
 
     if let days = goal.runDays, Set(days).count < 3 {
       throw .outOfRange(
-        option: "--days", value: WeekLayout.dayList(Set(days)),
+        field: .days, value: WeekLayout.dayList(Set(days)),
         allowed: "at least 3 run days: a plan has 3 to 7 runs a week")
     }
     // With run days, the level's default runs a week is at most their number.
     let runs = goal.runsPerWeek ?? min(level.runsPerWeek, goal.runDays.map { Set($0).count } ?? 7)
     guard (3...7).contains(runs) else {
-      throw .outOfRange(option: "--runs-per-week", value: String(runs), allowed: "3–7")
+      throw .outOfRange(field: .runsPerWeek, value: String(runs), allowed: "3–7")
     }
     let extras = rules.base.extraDays.maxPerWeek
-    for (option, count) in [("--cross-training", goal.crossTrainingPerWeek), ("--strength", goal.strengthPerWeek)]
+    for (field, count) in [(InputField.crossTraining, goal.crossTrainingPerWeek), (.strength, goal.strengthPerWeek)]
     where !(0...extras).contains(count) {
-      throw .outOfRange(option: option, value: String(count), allowed: "0–\(extras) a week")
+      throw .outOfRange(field: field, value: String(count), allowed: "0–\(extras) a week")
     }
     let current = goal.currentWeeklyKm ?? level.startWeeklyKm
     guard current.isFinite, (5...250).contains(current) else {
-      throw .outOfRange(option: "--current-weekly-km", value: formatKm(current), allowed: "5–250 km")
+      throw .outOfRange(field: .currentWeeklyKm, value: formatKm(current), allowed: "5–250 km")
     }
     let longest = goal.longestRecentRunKm ?? min(level.longestRecentRunKm, current * 0.5)
     guard longest.isFinite, (3...60).contains(longest) else {
-      throw .outOfRange(option: "--longest-recent-run-km", value: formatKm(longest), allowed: "3–60 km")
+      throw .outOfRange(field: .longestRecentRunKm, value: formatKm(longest), allowed: "3–60 km")
     }
     guard longest <= current else { throw .longestRunAboveWeekly(longestKm: longest, weeklyKm: current) }
     // Under the distance's starting requirements, a plan long enough for a base phase first is taken: the weeks the
@@ -127,20 +127,17 @@ struct PlanContext: Sendable {
     } else if let requirements = distance.requirements {
       if current < requirements.minWeeklyKm {
         throw .insufficientBase(
-          distance: goal.distance, option: "--current-weekly-km", value: current,
+          distance: goal.distance, field: .currentWeeklyKm, value: current,
           required: requirements.minWeeklyKm)
       }
       if longest < requirements.minLongestRunKm {
         throw .insufficientBase(
-          distance: goal.distance, option: "--longest-recent-run-km", value: longest,
+          distance: goal.distance, field: .longestRecentRunKm, value: longest,
           required: requirements.minLongestRunKm)
       }
     }
     guard current <= 7 * longest else {
-      throw .outOfRange(
-        option: "--current-weekly-km", value: "\(formatKm(current)) km",
-        allowed: "at most 7 runs of your longest recent run (\(formatKm(7 * longest)) km); "
-          + "check --longest-recent-run-km")
+      throw .volumeAboveLongestRun(weeklyKm: current, longestKm: longest)
     }
     // Every run of the first week must be worth doing: the long run plus (runs − 1) runs of minRunKm.
     let minRun = rules.base.volume.minRunKm
@@ -164,7 +161,7 @@ struct PlanContext: Sendable {
     let minimum = distance.minimumWeeks[goal.level]
     let weeks = goal.timeline.weeks
     guard weeks <= rules.base.maxWeeks else {
-      throw .outOfRange(option: "--weeks", value: String(weeks), allowed: "1–\(rules.base.maxWeeks)")
+      throw .outOfRange(field: .weeks, value: String(weeks), allowed: "1–\(rules.base.maxWeeks)")
     }
     if weeks < minimum.absolute {
       let start = goal.timeline.start

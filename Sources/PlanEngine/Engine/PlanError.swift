@@ -3,9 +3,13 @@ import RunningCore
 
 /// Why a plan cannot be made from the inputs. Every message names the option, the value and what is allowed,
 /// with a suggestion where one exists.
-public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PlanError: FieldError, Sendable, Equatable {
   /// A value outside its range.
-  case outOfRange(option: String, value: String, allowed: String)
+  case outOfRange(field: InputField, value: String, allowed: String)
+  /// The race date is more than `maxWeeks` weeks after the start (`first`): the last allowed race day is `last`.
+  case raceTooFar(raceDate: CivilDate, first: CivilDate, last: CivilDate, maxWeeks: Int)
+  /// More weekly volume than 7 runs of the longest recent run.
+  case volumeAboveLongestRun(weeklyKm: Double, longestKm: Double)
   /// Neither `--weeks` nor `--race-date`.
   case missingTimeline
   /// The race date is today or earlier.
@@ -19,7 +23,7 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
     distance: RaceDistance, level: Level, weeks: Int, absolute: Int, recommended: Int,
     earliestRaceDate: CivilDate, recommendedRaceDate: CivilDate, alternatives: [RaceDistance])
   /// Too little running to start this distance.
-  case insufficientBase(distance: RaceDistance, option: String, value: Double, required: Double)
+  case insufficientBase(distance: RaceDistance, field: InputField, value: Double, required: Double)
   /// More runs than the weekly volume can fill.
   case tooManyRuns(runs: Int, weeklyKm: Double, minRunKm: Double, maxRuns: Int)
   /// The longest recent run is longer than a whole week's running.
@@ -41,46 +45,53 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
     goalSeconds: Double, neededVDOT: Double, race: RecentRace, raceVDOT: Double, aimForSeconds: Double,
     weeksNeeded: Int, maxWeeks: Int)
 
-  /// The message for a runner: one line naming what is wrong and what is allowed.
-  public var description: String {
+  /// The message for a runner: one line naming what is wrong and what is allowed, each input named by `name`.
+  public func message(naming flag: (InputField) -> String) -> String {
     switch self {
-    case .outOfRange(let option, let value, let allowed):
-      return "\(option): \(value) is out of range, allowed is \(allowed)"
+    case .outOfRange(let field, let value, let allowed):
+      return "\(flag(field)): \(value) is out of range, allowed is \(allowed)"
+    case .raceTooFar(let race, let first, let last, let maxWeeks):
+      return "\(flag(.raceDate)): \(race) is out of range, allowed is at most \(maxWeeks) weeks after the start "
+        + "(\(first)), that is on or before \(last); use \(flag(.start)) to begin later"
+    case .volumeAboveLongestRun(let weekly, let longest):
+      return "\(flag(.currentWeeklyKm)): \(formatKm(weekly)) km is out of range, allowed is at most 7 runs of your "
+        + "longest recent run (\(formatKm(7 * longest)) km); check \(flag(.longestRecentRunKm))"
     case .missingTimeline:
-      return "no timeline: give --weeks N (1-40) or --race-date YYYY-MM-DD"
+      return "no timeline: give \(flag(.weeks)) N (1-40) or \(flag(.raceDate)) YYYY-MM-DD"
     case .raceDateNotInFuture(let raceDate, let today):
-      return "--race-date: \(raceDate) is not in the future (today is \(today)); give a date after today"
+      return "\(flag(.raceDate)): \(raceDate) is not in the future (today is \(today)); give a date after today"
     case .startNotBeforeRace(let start, let raceDate):
-      return "--start: \(start) is not before the race date \(raceDate); start earlier or pick a later race"
+      return "\(flag(.start)): \(start) is not before the race date \(raceDate); start earlier or pick a later race"
     case .inconsistentTimeline(let weeks, let start, let raceDate):
-      return "--weeks \(weeks), --start \(start) and --race-date \(raceDate) disagree: a \(weeks)-week plan from "
+      return
+        "\(flag(.weeks)) \(weeks), \(flag(.start)) \(start) and \(flag(.raceDate)) \(raceDate) disagree: a \(weeks)-week plan from "
         + "\(start) has its race between \(start.adding(days: 7 * (weeks - 1))) and \(start.adding(days: 7 * weeks - 1)); "
         + "drop one of the three"
     case .timelineTooShort(
       let distance, let level, let weeks, let absolute, let recommended, let earliest, let recommendedDate,
       let alternatives):
       var text =
-        "--weeks: \(weeks) is too short for a \(level.rawValue) \(distance.displayName) plan, allowed is at "
+        "\(flag(.weeks)): \(weeks) is too short for a \(level.rawValue) \(distance.displayName) plan, allowed is at "
         + "least \(absolute) weeks (\(recommended) recommended); choose a race on or after \(earliest) "
         + "(\(recommendedDate) for \(recommended) weeks)"
       if !alternatives.isEmpty {
         text += ", or a shorter distance: \(alternatives.map(\.rawValue).joined(separator: ", "))"
       }
       return text
-    case .insufficientBase(let distance, let option, let value, let required):
+    case .insufficientBase(let distance, let field, let value, let required):
       return
-        "\(option): \(formatKm(value)) km is too little to start a \(distance.displayName) plan, allowed is at least "
+        "\(flag(field)): \(formatKm(value)) km is too little to start a \(distance.displayName) plan, allowed is at least "
         + "\(formatKm(required)) km; build up first, or train for a half marathon"
     case .tooManyRuns(let runs, let weeklyKm, let minRunKm, let maxRuns):
-      return "--runs-per-week: \(runs) runs with \(formatKm(weeklyKm)) km a week makes runs shorter than "
+      return "\(flag(.runsPerWeek)): \(runs) runs with \(formatKm(weeklyKm)) km a week makes runs shorter than "
         + "\(formatKm(minRunKm)) km, allowed is at most \(maxRuns) at this volume; run fewer days or give a higher "
-        + "--current-weekly-km"
+        + flag(.currentWeeklyKm)
     case .longestRunAboveWeekly(let longest, let weekly):
       return
-        "--longest-recent-run-km: \(formatKm(longest)) km is more than the weekly \(formatKm(weekly)) km, allowed is "
-        + "at most the weekly volume; check --current-weekly-km"
+        "\(flag(.longestRecentRunKm)): \(formatKm(longest)) km is more than the weekly \(formatKm(weekly)) km, allowed is "
+        + "at most the weekly volume; check \(flag(.currentWeeklyKm))"
     case .implausibleRecentRace(let error):
-      return "--recent-race: \(error)"
+      return "\(flag(.recentRace)): \(error)"
     case .longRunShort(
       let distance, let weeks, let longest, let reached, let need, let weeksNeeded, let raceDate, let fewerRuns,
       let alternatives):
@@ -88,25 +99,26 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
       if let weeksNeeded, let raceDate {
         fixes.append("a race on or after \(raceDate) (\(weeksNeeded) weeks, a base phase first)")
       }
-      if let fewerRuns { fixes.append("--runs-per-week \(fewerRuns)") }
+      if let fewerRuns { fixes.append("\(flag(.runsPerWeek)) \(fewerRuns)") }
       if !alternatives.isEmpty {
         fixes.append("a shorter distance: \(alternatives.map(\.rawValue).joined(separator: ", "))")
       }
-      return "--weeks: \(weeks) weeks from a longest recent run of \(formatKm(longest)) km bring the long run to "
+      return
+        "\(flag(.weeks)): \(weeks) weeks from a longest recent run of \(formatKm(longest)) km bring the long run to "
         + "\(formatKm(reached)) km, the \(distance.displayName) needs \(formatKm(need)) km (the long run grows at most "
         + "10 % a week); allowed is "
         + (fixes.isEmpty ? "a longer plan" : fixes.joined(separator: ", or "))
     case .goalTimeOutOfRange(let distance, let seconds, let fastest, let slowest):
-      return "--goal-time: \(formatRaceTime(seconds)) is out of range for a \(distance.displayName), allowed is "
+      return "\(flag(.goalTime)): \(formatRaceTime(seconds)) is out of range for a \(distance.displayName), allowed is "
         + "\(formatRaceTime(fastest)) (the world records' level) to \(formatRaceTime(slowest)) (a brisk walk); "
         + "check the time (h:mm:ss or m:ss)"
     case .goalTimeTooAmbitious(
       let goal, let needed, let race, let raceVDOT, let aimFor, let weeksNeeded, let maxWeeks):
       let more =
         weeksNeeded <= maxWeeks
-        ? "or give it \(weeksNeeded) weeks (--weeks \(weeksNeeded))"
+        ? "or give it \(weeksNeeded) weeks (\(flag(.weeks)) \(weeksNeeded))"
         : "or race first and plan again: it needs \(weeksNeeded) weeks, more than the \(maxWeeks) a plan can have"
-      return "--goal-time \(formatRaceTime(goal)) needs VDOT \(GoalPaces.tenth(needed)), your "
+      return "\(flag(.goalTime)) \(formatRaceTime(goal)) needs VDOT \(GoalPaces.tenth(needed)), your "
         + "\(GoalPaces.raceName(race)) (\(formatRaceTime(race.timeSeconds))) says \(GoalPaces.tenth(raceVDOT)): "
         + "aim for \(formatRaceTime(aimFor)), \(more)"
     case .missingDistanceRules(let distance):

@@ -34,16 +34,16 @@ struct WeekLayout: Sendable, Hashable {
     let days = Set(runDays ?? Weekday.allCases)
     let list = dayList(days)
     guard days.count >= 3 else {
-      throw .outOfRange(option: "--days", value: list, allowed: "at least 3 run days: a plan has 3 to 7 runs a week")
+      throw .outOfRange(field: .days, value: list, allowed: "at least 3 run days: a plan has 3 to 7 runs a week")
     }
     guard runs <= days.count else {
       throw .outOfRange(
-        option: "--runs-per-week", value: String(runs),
+        field: .runsPerWeek, value: String(runs),
         allowed: "at most \(days.count), one run a day on the run days (\(list))")
     }
     if let longRunDay, !days.contains(longRunDay) {
       throw .outOfRange(
-        option: "--long-run-day", value: longRunDay.rawValue, allowed: "one of the run days (\(list))")
+        field: .longRunDay, value: longRunDay.rawValue, allowed: "one of the run days (\(list))")
     }
     let long =
       longRunDay

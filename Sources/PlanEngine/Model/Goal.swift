@@ -254,7 +254,7 @@ public struct Timeline: Sendable, Hashable, Codable {
     maxWeeks: Int, weekStart: Weekday = .monday, longRunDay: Weekday? = nil
   ) throws(PlanError) -> Timeline {
     if let weeks, !(1...maxWeeks).contains(weeks) {
-      throw .outOfRange(option: "--weeks", value: String(weeks), allowed: "1–\(maxWeeks)")
+      throw .outOfRange(field: .weeks, value: String(weeks), allowed: "1–\(maxWeeks)")
     }
     if let raceDate, raceDate <= today {
       throw .raceDateNotInFuture(raceDate: raceDate, today: today)
@@ -274,10 +274,8 @@ public struct Timeline: Sendable, Hashable, Codable {
       let days = first.days(to: race) + 1
       let weeks = (days + 6) / 7
       guard weeks <= maxWeeks else {
-        throw .outOfRange(
-          option: "--race-date", value: race.description,
-          allowed: "at most \(maxWeeks) weeks after the start (\(first)), that is on or before "
-            + "\(first.adding(days: 7 * maxWeeks - 1)); use --start to begin later")
+        throw .raceTooFar(
+          raceDate: race, first: first, last: first.adding(days: 7 * maxWeeks - 1), maxWeeks: maxWeeks)
       }
       return Timeline(start: first, raceDate: race, weeks: weeks)
     case (let weeks?, let race?):

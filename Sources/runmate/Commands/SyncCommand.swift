@@ -276,7 +276,6 @@ extension SyncReport {
 }
 
 extension CalDAVError: RunMateError {
-  var message: String { description }
   var exitCode: Int32 {
     switch self {
     case .badURL, .insecure, .redirectedElsewhere, .insecureRedirect, .notACalendar, .noSuchCalendar, .chooseCalendar:

@@ -4,6 +4,7 @@ import Foundation
 import Health
 import Logbook
 import PlanEngine
+import RunningCore
 import Scheduling
 import Training
 import TrainingProgress
@@ -23,8 +24,46 @@ protocol RunMateError: Error {
   var exitCode: Int32 { get }
 }
 
+/// The one table from the core's inputs to the options that give them: the core's errors name fields, the CLI says
+/// which option to change.
+enum Flags {
+  static func name(_ field: InputField) -> String {
+    switch field {
+    case .weeks: "--weeks"
+    case .start: "--start"
+    case .days: "--days"
+    case .strength: "--strength"
+    case .pause: "--pause"
+    case .plan: "--plan"
+    case .name: "--name"
+    case .profile: "--profile"
+    case .calendar: "--calendar"
+    case .caldav: "--caldav"
+    case .raceDate: "--race-date"
+    case .runsPerWeek: "--runs-per-week"
+    case .currentWeeklyKm: "--current-weekly-km"
+    case .longestRecentRunKm: "--longest-recent-run-km"
+    case .longRunDay: "--long-run-day"
+    case .crossTraining: "--cross-training"
+    case .recentRace: "--recent-race"
+    case .goalTime: "--goal-time"
+    case .timeZone: "--tz"
+    case .database: "--db"
+    case .at: "--at"
+    case .busy: "--busy"
+    case .skip: "--skip"
+    case .calendarList: "--list-calendars"
+    case .fromWeek: "week"
+    }
+  }
+}
+
+extension FieldError {
+  /// The message with each field named by its option.
+  var message: String { message(naming: Flags.name) }
+}
+
 extension PlanError: RunMateError {
-  var message: String { description }
   var exitCode: Int32 { ExitCodes.usage }
 }
 
@@ -39,7 +78,6 @@ extension TemplateError: RunMateError {
 }
 
 extension SchedulingError: RunMateError {
-  var message: String { description }
   var exitCode: Int32 {
     switch self {
     case .unknownTimeZone: ExitCodes.usage
@@ -54,7 +92,6 @@ extension ExportError: RunMateError {
 }
 
 extension LogbookError: RunMateError {
-  var message: String { description }
   var exitCode: Int32 {
     switch self {
     case .notOurs, .corrupt, .newerSchema, .implausible: ExitCodes.dataError
@@ -73,7 +110,6 @@ extension ActivityError: RunMateError {
 }
 
 extension ReplanError: RunMateError {
-  var message: String { description }
   var exitCode: Int32 { ExitCodes.usage }
 }
 
