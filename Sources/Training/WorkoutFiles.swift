@@ -53,9 +53,10 @@ public enum WorkoutFileError: Error, Sendable, Hashable, CustomStringConvertible
 ///
 /// Steps map one to one; a work step done N times with its recovery done N times becomes a repeat set of both, N
 /// times; with its recovery done N − 1 times (the plan's usual "jog between"), a set of both N − 1 times and the
-/// last work step after it, so the expanded steps add up to the plan's distance and time. A step is written by
-/// distance when its distance is whole 100 m (warm-ups, 800 m or 1 km repeats, easy runs), else by time (6 min tempo
-/// bouts, 60 s hills, recoveries); a long run written by time is written by time throughout. Pace ranges become speed
+/// last work step after it, so the expanded steps add up to the plan's distance and time. Recoveries (jogs and
+/// walks, prescribed by time) are written by time; another step by distance when its distance is whole 100 m
+/// (warm-ups, 800 m or 1 km repeats, easy runs), else by time (6 min tempo bouts, 60 s hills); a long run written by
+/// time is written by time throughout. Pace ranges become speed
 /// targets; a single pace gets ± 5 s/km; a step without a pace (effort only, or no race given) gets an open target.
 public func workoutFiles(
   of plan: Plan, format: WorkoutFileFormat, from: CivilDate? = nil, to: CivilDate? = nil
@@ -88,13 +89,18 @@ public func workoutFiles(
   return files
 }
 
-/// `W05 Tue Tempo 9.4km 3x6min`: the week, the day and the title made short, as a watch lists it.
+/// `W05 Tue Tempo 9.4km 3x6min`: the week, the day and the title made short, as a watch lists it (at most what
+/// `wkt_name` holds).
 public func watchName(_ workout: Workout, week: Int) -> String {
   var title = workout.title
-  for (long, short) in [(" × ", "x"), (": ", " "), (" km", "km"), (" min", "min"), (" mi", "mi"), (" s ", "s ")] {
-    title = title.replacingOccurrences(of: long, with: short)
-  }
-  return "W\(twoDigits(week)) \(workout.date.weekday.shortName) \(title)"
+  let shorter = [
+    (" × ", "x"), (": ", " "), (" km", "km"), (" min", "min"), (" mi", "mi"), (" s ", "s "), (" + ", "+"),
+    ("Long run", "Long"), ("at marathon pace", "@MP"), ("at goal race pace", "@RP"), ("half marathon", "half"),
+    ("(about ", "~"), (")", ""),
+  ]
+  for (long, short) in shorter { title = title.replacingOccurrences(of: long, with: short) }
+  let name = "W\(twoDigits(week)) \(workout.date.weekday.shortName) \(title)"
+  return FITWorkoutFile.fitting(name, bytes: FITWorkoutFile.nameBytes)
 }
 
 /// The FIT workout file of `workout` (week `week`), created at the workout's day, 00:00 UTC.
@@ -184,7 +190,8 @@ public func stepBlocks(_ workout: Workout) throws(WorkoutFileError) -> [StepBloc
   for (index, step) in workout.steps.enumerated() {
     let hundreds = step.distanceKm * 10
     let byTime =
-      workout.timeTarget != nil || step.distanceKm <= 0 || abs(hundreds - hundreds.rounded()) > 1e-6
+      workout.timeTarget != nil || step.kind == .recovery || step.distanceKm <= 0
+      || abs(hundreds - hundreds.rounded()) > 1e-6
     if step.repeat < 1 || (byTime ? step.durationSeconds <= 0 : step.distanceKm <= 0) {
       throw .emptyStep(workout: workout.id, step: index + 1)
     }
