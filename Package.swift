@@ -179,6 +179,8 @@ let package = Package(
     .testTarget(
       name: "CalendarExportTests", dependencies: ["RunningCore", "CalendarExport", "RunMateTestSupport"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "runmateTests", dependencies: ["RunningCore", "PlanEngine", "Training", "RunMateTestSupport"]),
+    .testTarget(
+      name: "runmateTests",
+      dependencies: ["RunningCore", "PlanEngine", "Training", "Activity", "RunMateTestSupport"]),
   ]
 )

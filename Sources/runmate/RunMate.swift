@@ -17,7 +17,7 @@ struct RunMate: ParsableCommand {
       ImportCommand.self,
       ProgressCommand.self, TodayCommand.self, WeekCommand.self, ReplanCommand.self, PauseCommand.self,
       MoveCommand.self, SkipCommand.self,
-      ReportCommand.self, PacesCommand.self,
+      ReportCommand.self, PacesCommand.self, WorkoutsCommand.self,
       ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
       LintCommand.self,
       FeedCommand.self, ServeCommand.self, SyncCommand.self,

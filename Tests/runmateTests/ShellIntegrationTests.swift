@@ -121,7 +121,7 @@ import Testing
     TypoCase(
       arguments: ["xyzzy"],
       message: "runmate: unknown command 'xyzzy'; the commands are plan, schedule, export, plans, log, import, "
-        + "progress, today, week, replan, pause, move, skip, report, paces, profile, coach, coaches, health, templates, lint, feed, serve, "
+        + "progress, today, week, replan, pause, move, skip, report, paces, workouts, profile, coach, coaches, health, templates, lint, feed, serve, "
         + "sync "
         + "(see 'runmate --help')"),
   ]

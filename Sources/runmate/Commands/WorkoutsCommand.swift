@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import RunningCore
+import Training
+
+/// `runmate workouts`: the plan's runs as files for a watch (FIT workout files) or for intervals.icu (workout text).
+struct WorkoutsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "workouts",
+    abstract: "Write the plan's runs as FIT workout files for a watch, or as intervals.icu workout text.",
+    discussion: """
+      One file per run, named by date, week, day and kind (2027-01-12-W02-Tue-Tempo.fit), with warm-up, work
+      (repeats as repeat steps), recovery and cool-down, and pace targets from your paces (open targets when the
+      plan has none). Copy the .fit files into GARMIN/NewFiles on a Garmin watch connected over USB.
+
+      Examples:
+        runmate workouts --out watch --from 2027-01-11 --to 2027-01-17
+        runmate workouts --format icu --out icu
+      """)
+
+  @Option(name: .long, help: ArgumentHelp("fit (FIT workout files) or icu (intervals.icu text).", valueName: "format"))
+  var format: String = "fit"
+  @Option(name: .long, help: ArgumentHelp("The folder to write the files into (created if missing).", valueName: "dir"))
+  var out: String
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @Option(name: .long, help: ArgumentHelp("The first day (YYYY-MM-DD; default: the plan's first).", valueName: "date"))
+  var from: String?
+  @Option(name: .long, help: ArgumentHelp("The last day (YYYY-MM-DD; default: the plan's last).", valueName: "date"))
+  var to: String?
+  @OptionGroup var database: DatabaseOptions
+
+  func run() throws {
+    guard let chosen = WorkoutFileFormat(rawValue: format.lowercased()) else {
+      throw CLIError.invalidOption(
+        option: "--format", value: format, allowed: "fit or icu",
+        suggestion: closestName(to: format.lowercased(), among: WorkoutFileFormat.allCases.map(\.rawValue)))
+    }
+    let first = try from.map { try OptionValues.date($0, option: "--from") }
+    let last = try to.map { try OptionValues.date($0, option: "--to") }
+    let db = try database.open()
+    let saved = try db.plan(named: plan)
+    let files = try workoutFiles(of: saved.plan, format: chosen, from: first, to: last)
+    try Self.write(files, into: out)
+    try writeText(
+      "Wrote \(files.count) \(chosen == .fit ? "FIT workout" : "intervals.icu workout") file(s) to \(out)\n")
+  }
+
+  /// Writes `files` into `folder` (created if missing), each whole or not at all (a temporary file renamed).
+  static func write(_ files: [WorkoutFile], into folder: String) throws {
+    let manager = FileManager.default
+    var isFolder: ObjCBool = false
+    if manager.fileExists(atPath: folder, isDirectory: &isFolder) {
+      guard isFolder.boolValue else { throw CLIError.cannotWrite(path: folder, reason: "it is a file, not a folder") }
+    } else {
+      do {
+        try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      } catch {
+        throw CLIError.cannotWrite(path: folder, reason: "cannot create the folder (\(error.localizedDescription))")
+      }
+    }
+    for file in files {
+      let path = (folder as NSString).appendingPathComponent(file.name)
+      let temporary = (folder as NSString).appendingPathComponent(".\(file.name).tmp")
+      do {
+        try Data(file.bytes).write(to: URL(fileURLWithPath: temporary))
+        if manager.fileExists(atPath: path) { try manager.removeItem(atPath: path) }
+        try manager.moveItem(atPath: temporary, toPath: path)
+      } catch {
+        try? manager.removeItem(atPath: temporary)
+        throw CLIError.cannotWrite(path: path, reason: error.localizedDescription)
+      }
+    }
+  }
+}
+
+extension WorkoutFileError: RunMateError {
+  var message: String { description }
+  var exitCode: Int32 {
+    switch self {
+    case .badRange: ExitCodes.usage
+    case .tooManySteps, .emptyStep, .badPace: ExitCodes.dataError
+    }
+  }
+}
