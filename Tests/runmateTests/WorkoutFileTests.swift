@@ -312,6 +312,16 @@ struct WorkoutFileTests {
     for name in names {
       _ = try FITWorkoutFile.decode(Array(try Data(contentsOf: out.appendingPathComponent(name))), file: name)
     }
+    // A run moved to another day is on the watch on its new day, as on the calendar.
+    let moved = try runRunmate(["move", "2026-11-24", "2026-11-25", "--now", "2026-11-23"], database: db)
+    #expect(moved.status == 0, "\(moved.stderr)")
+    let week1 = directory.appendingPathComponent("week1")
+    let again = try runRunmate(
+      ["workouts", "--out", week1.path, "--from", "2026-11-23", "--to", "2026-11-29"], database: db)
+    #expect(again.status == 0, "\(again.stderr)")
+    let movedNames = try FileManager.default.contentsOfDirectory(atPath: week1.path)
+    #expect(movedNames.contains { $0.hasPrefix("2026-11-25-W01-Wed-") }, "\(movedNames)")
+    #expect(!movedNames.contains { $0.hasPrefix("2026-11-24") }, "\(movedNames)")
     let icu = try runRunmate(["workouts", "--format", "icu", "--out", out.path], database: db)
     #expect(icu.status == 0, "\(icu.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).contains { $0.hasSuffix(".txt") })

@@ -40,7 +40,9 @@ struct WorkoutsCommand: ParsableCommand {
     let last = try to.map { try OptionValues.date($0, option: "--to") }
     let db = try database.open()
     let saved = try db.plan(named: plan)
-    let files = try workoutFiles(of: saved.plan, format: chosen, from: first, to: last)
+    // The runs on their scheduled days (moved, skipped, paused), as the calendar has them.
+    let scheduled = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil)).plan
+    let files = try workoutFiles(of: scheduled, format: chosen, from: first, to: last)
     try Self.write(files, into: out)
     try writeText(
       "Wrote \(files.count) \(chosen == .fit ? "FIT workout" : "intervals.icu workout") file(s) to \(out)\n")
