@@ -3,7 +3,7 @@ import RunningCore
 
 /// A planned workout a run can fulfil: which one, on which day, what kind, how far.
 ///
-/// The CLI makes these from the saved plan (`plannedSlots(for:)`); they are plain values so the rules here do not
+/// Training makes these from the saved plan (`plannedSlots(for:in:)`); they are plain values so the rules here do not
 /// depend on how or where the plan is stored.
 public struct PlannedSlot: Sendable, Hashable, Codable {
   /// The planned workout's id.

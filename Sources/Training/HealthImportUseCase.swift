@@ -29,6 +29,15 @@ public struct HealthImportReport: Sendable {
   }
 }
 
+/// The planned workouts runs are matched to (the training state's scheduled days, with the default profile's
+/// settings); none without a plan. What `log`, `import` and `health import` match against.
+public func plannedSlots(for saved: SavedPlan?, in db: LogbookDatabase) throws -> [PlannedSlot] {
+  guard let saved else { return [] }
+  return try TrainingState.read(
+    saved, db: db, profile: try db.profile(named: nil), systemZone: TimeZone.current.identifier
+  ).plannedSlots
+}
+
 extension LogbookDatabase {
   /// Imports the Apple Health export at `url` (`export.zip`, `export.xml`, a CSV of daily totals) for `profile`'s
   /// days in `zone`: the days, measurements and running workouts (other sports with a distance too, as
@@ -47,13 +56,9 @@ extension LogbookDatabase {
     let data = try importHealth(at: url, timeZone: zone, progress: progress)
     let (runs, withoutDistance, afterToday) = healthRuns(
       data.workouts, timeZone: zone, allSports: allSports, today: today)
-    let slots = try saved.map {
-      try TrainingState.read(
-        $0, db: self, profile: try self.profile(named: nil), systemZone: TimeZone.current.identifier)
-    }
     let result = try saveHealth(
       days: data.days, measures: data.measures, runs: runs, profile: profile, planID: saved?.id,
-      slots: slots?.plannedSlots ?? [])
+      slots: try plannedSlots(for: saved, in: self))
     return HealthImportReport(
       data: data, result: result, plan: saved, withoutDistance: withoutDistance, afterToday: afterToday, today: today)
   }

@@ -110,6 +110,40 @@ public struct PaceUpdate: Sendable, Hashable {
     self.vdot = vdot
     self.asOf = asOf
   }
+
+  /// What the replan's basis says of them.
+  var basisNote: String { "paces at VDOT \(String(format: "%.1f", vdot)) from your races to \(asOf)" }
+
+  /// `goal` recording these paces as the plan `rebuilt` at them has them.
+  func recorded(in goal: ResolvedGoal, by rebuilt: Plan) -> ResolvedGoal {
+    var goal = goal
+    goal.vdot = rebuilt.goal.vdot
+    goal.predictedTimeSeconds = rebuilt.goal.predictedTimeSeconds
+    goal.vdotSource = .races
+    goal.vdotAsOf = asOf
+    return goal
+  }
+}
+
+extension ResolvedGoal {
+  /// The goal to rebuild the plan from `weeklyKm` and `longestKm` with: the same race, timeline and days, and the
+  /// paces at `paces` (as the race they predict), else the goal time of a goal-time plan (so its race week still
+  /// speaks of the goal), else the plan's prediction (its VDOT), else the level's estimate.
+  func rebuilding(weeklyKm: Double, longestKm: Double, paces: PaceUpdate?) -> Goal {
+    var recentRace = predictedTimeSeconds.map { RecentRace(distanceKm: distanceKm, timeSeconds: Double($0)) }
+    var goalTime: Double?
+    if let paces {
+      recentRace = RecentRace(
+        distanceKm: distanceKm, timeSeconds: VDOT(value: paces.vdot).predictedTime(distanceMeters: distanceKm * 1000))
+    } else if vdotSource == .goalTime, let seconds = goalTimeSeconds {
+      (recentRace, goalTime) = (nil, Double(seconds))
+    }
+    return Goal(
+      distance: distance, level: level, timeline: Timeline(start: start, raceDate: raceDate, weeks: weeks),
+      runsPerWeek: runsPerWeek, currentWeeklyKm: weeklyKm, longestRecentRunKm: longestKm, recentRace: recentRace,
+      crossTrainingPerWeek: crossTrainingPerWeek, strengthPerWeek: strengthPerWeek, runDays: runDays,
+      longRunDay: longRunDay, goalTimeSeconds: goalTime)
+  }
 }
 
 /// Why the runner did not run: illness and injury come back more gently than travel.
@@ -153,8 +187,9 @@ public enum BreakReason: String, Sendable, Hashable, Codable, CaseIterable {
 ///     changes no title from miles to kilometres).
 ///   - reason: why the runner paused: illness and injury come back more gently than travel.
 ///   - savedPauses: pauses saved with the plan's schedule: their days stay empty from today on, in every replan.
-///   - paces: new paces (`replan --update-paces`): every workout from today on is rebuilt at them (the plan never
-///     "stands" and never rejoins its old weeks, which carry the old paces), and the goal records them.
+///   - paces: new paces (`replan --update-paces`): every workout from today on takes them, and the goal records
+///     them. On track, the same weeks at the new paces (``repacedWeeks(_:paces:from:today:rules:units:)``);
+///     otherwise the rebuild never rejoins the old weeks, which carry the old paces.
 /// - Throws: ``ReplanError``.
 public func replan(
   _ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
@@ -195,7 +230,7 @@ public func replan(
     if let repaced = repacedWeeks(plan, paces: paces, from: firstRebuilt, today: today, rules: rules, units: units) {
       return replanResult(
         plan, weeks: emptying(repaced.weeks, pauses: pauses, today: today), warnings: warnings, today: today,
-        basis: why + "; paces at VDOT \(String(format: "%.1f", paces.vdot)) from your races to \(paces.asOf)",
+        basis: why + "; " + paces.basisNote,
         weeklyKm: fitness.weeklyKm, longestKm: fitness.longestKm, goal: repaced.goal)
     }
     course = .rebuild
@@ -216,27 +251,8 @@ public func replan(
   let inputs = clampedInputs(fitness, plan: plan, rules: rules, units: units)
   var basis = fitness.volumeBasis + "; " + fitness.longestBasis + inputs.notes.map { "; \($0)" }.joined()
 
-  // The paces: the new ones (as the race they predict), else the goal time of a goal-time plan (so its race week
-  // still speaks of the goal), else the plan's prediction (its VDOT), else the level's estimate.
-  var recentRace = plan.goal.predictedTimeSeconds.map {
-    RecentRace(distanceKm: plan.goal.distanceKm, timeSeconds: Double($0))
-  }
-  var goalTime: Double?
-  if let paces {
-    recentRace = RecentRace(
-      distanceKm: plan.goal.distanceKm,
-      timeSeconds: VDOT(value: paces.vdot).predictedTime(distanceMeters: plan.goal.distanceKm * 1000))
-    basis += "; paces at VDOT \(String(format: "%.1f", paces.vdot)) from your races to \(paces.asOf)"
-  } else if plan.goal.vdotSource == .goalTime, let seconds = plan.goal.goalTimeSeconds {
-    (recentRace, goalTime) = (nil, Double(seconds))
-  }
-  var goal = Goal(
-    distance: plan.goal.distance, level: plan.goal.level,
-    timeline: Timeline(start: plan.goal.start, raceDate: race, weeks: plan.goal.weeks),
-    runsPerWeek: plan.goal.runsPerWeek, currentWeeklyKm: inputs.weeklyKm,
-    longestRecentRunKm: inputs.longestKm, recentRace: recentRace,
-    crossTrainingPerWeek: plan.goal.crossTrainingPerWeek, strengthPerWeek: plan.goal.strengthPerWeek,
-    runDays: plan.goal.runDays, longRunDay: plan.goal.longRunDay, goalTimeSeconds: goalTime)
+  var goal = plan.goal.rebuilding(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, paces: paces)
+  if let paces { basis += "; " + paces.basisNote }
   let minRun = rules.base.volume.minRunKm
   // The engine's own limit (PlanContext): the long run plus (runs − 1) runs of the shortest run must fit.
   let maxRuns = Int(((inputs.weeklyKm - min(inputs.longestKm, inputs.weeklyKm / 2)) / minRun).rounded(.down)) + 1
@@ -325,16 +341,9 @@ public func replan(
   }
   // The pauses' days are empty from today on, in kept and rebuilt weeks alike.
   weeks = emptying(weeks, pauses: savedPauses + (pause.map { [$0] } ?? []), today: today)
-  var resolved = plan.goal
-  if let paces {
-    resolved.vdot = rebuilt.goal.vdot
-    resolved.predictedTimeSeconds = rebuilt.goal.predictedTimeSeconds
-    resolved.vdotSource = .races
-    resolved.vdotAsOf = paces.asOf
-  }
   return replanResult(
     plan, weeks: weeks, warnings: rebuilt.warnings, today: today, basis: basis, weeklyKm: inputs.weeklyKm,
-    longestKm: inputs.longestKm, goal: resolved)
+    longestKm: inputs.longestKm, goal: paces.map { $0.recorded(in: plan.goal, by: rebuilt) })
 }
 
 /// The plan's weeks with the workouts from `today` on (weeks from index `from`) at `paces`, and its goal recording
@@ -344,24 +353,12 @@ func repacedWeeks(
   _ plan: Plan, paces: PaceUpdate, from first: Int, today: CivilDate, rules: PlanRules, units: DistanceUnit
 ) -> (weeks: [Week], goal: ResolvedGoal)? {
   let old = plan.goal
-  let meters = old.distanceKm * 1000
-  func rebuild(race: RecentRace?, goalTime: Double?) -> Plan? {
-    let goal = Goal(
-      distance: old.distance, level: old.level,
-      timeline: Timeline(start: old.start, raceDate: old.raceDate, weeks: old.weeks), runsPerWeek: old.runsPerWeek,
-      currentWeeklyKm: old.currentWeeklyKm, longestRecentRunKm: old.longestRecentRunKm, recentRace: race,
-      crossTrainingPerWeek: old.crossTrainingPerWeek, strengthPerWeek: old.strengthPerWeek, runDays: old.runDays,
-      longRunDay: old.longRunDay, goalTimeSeconds: goalTime)
+  func rebuild(at paces: PaceUpdate?) -> Plan? {
+    let goal = old.rebuilding(weeklyKm: old.currentWeeklyKm, longestKm: old.longestRecentRunKm, paces: paces)
     return try? makePlan(goal: goal, rules: rules, units: units)
   }
-  let oldGoalTime = old.vdotSource == .goalTime ? old.goalTimeSeconds.map(Double.init) : nil
-  let oldRace =
-    oldGoalTime != nil
-    ? nil : old.predictedTimeSeconds.map { RecentRace(distanceKm: old.distanceKm, timeSeconds: Double($0)) }
-  let newRace = RecentRace(
-    distanceKm: old.distanceKm, timeSeconds: VDOT(value: paces.vdot).predictedTime(distanceMeters: meters))
-  guard let before = rebuild(race: oldRace, goalTime: oldGoalTime), let after = rebuild(race: newRace, goalTime: nil),
-    before.weeks.count == plan.weeks.count, after.weeks.count == plan.weeks.count
+  guard let before = rebuild(at: nil), let after = rebuild(at: paces), before.weeks.count == plan.weeks.count,
+    after.weeks.count == plan.weeks.count
   else { return nil }
   // What a runner runs: the day, the slot, the kind and the distance of every workout from today on.
   func running(_ week: Week) -> [String] {
@@ -385,12 +382,7 @@ func repacedWeeks(
     week.plannedKm = (week.workouts.map(\.distanceKm).reduce(0, +) * 10).rounded() / 10
     weeks.append(week)
   }
-  var goal = old
-  goal.vdot = after.goal.vdot
-  goal.predictedTimeSeconds = after.goal.predictedTimeSeconds
-  goal.vdotSource = .races
-  goal.vdotAsOf = paces.asOf
-  return (weeks, goal)
+  return (weeks, paces.recorded(in: old, by: after))
 }
 
 /// The replanned plan (`weeks`, the warnings after the replan's line) with its week and workout changes.

@@ -27,12 +27,6 @@ extension TrainingState {
   }
 }
 
-/// The planned workouts runs are matched to (the training state's scheduled days); none without a plan.
-func plannedSlots(for saved: SavedPlan?, in db: LogbookDatabase) throws -> [PlannedSlot] {
-  guard let saved else { return [] }
-  return try TrainingState.read(saved, db: db, profile: try db.profile(named: nil)).plannedSlots
-}
-
 /// What `schedule` and `export` work on: the plan (new from the goal options, or saved), the settings in effect and
 /// the schedule, with the lines to tell the runner (profile defaults used, saved settings changed).
 struct ResolvedSchedule {
