@@ -3,6 +3,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
+import TrainingDomain
 import TrainingProgress
 
 /// A schedule setting whose value is not one the program accepts: the option that sets it, the value, what is

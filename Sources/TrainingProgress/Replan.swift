@@ -1,7 +1,7 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// Why the remaining weeks cannot be rebuilt.
 public enum ReplanError: FieldError, Sendable, Equatable {

@@ -6,6 +6,7 @@ import Logbook
 import PlanEngine
 import Scheduling
 import Training
+import TrainingDomain
 
 /// `runmate export`: the plan as an iCalendar file for any calendar app.
 struct ExportCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedServer
 import Foundation
 import Logbook
+import TrainingDomain
 
 /// `runmate feed`: subscription feeds of a plan for calendar apps (served by `runmate serve`).
 struct FeedCommand: ParsableCommand {

@@ -6,6 +6,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// `runmate health`: Apple Health data, imported and summarised.

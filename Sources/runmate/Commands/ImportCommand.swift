@@ -6,6 +6,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// `runmate import`: runs from GPX, TCX and FIT files, gzipped or not, Strava and Garmin bulk exports, and folders.
 struct ImportCommand: ParsableCommand {

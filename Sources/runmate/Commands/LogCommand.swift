@@ -5,6 +5,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// `runmate log`: record a run.

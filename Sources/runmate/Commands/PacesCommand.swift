@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// `runmate paces`: the current VDOT, where it comes from, the training paces and race predictions.
 struct PacesCommand: ParsableCommand {

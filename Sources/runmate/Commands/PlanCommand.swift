@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import Scheduling
 import Training
+import TrainingDomain
 
 /// `runmate plan`: generate a training plan.
 struct PlanCommand: ParsableCommand {

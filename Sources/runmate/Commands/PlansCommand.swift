@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import Scheduling
 import Training
+import TrainingDomain
 
 /// `runmate plans`: saved plans.
 struct PlansCommand: ParsableCommand {

@@ -5,6 +5,7 @@ import PlanEngine
 import RunningCore
 import Scheduling
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// `runmate replan`: rebuild the remaining weeks from what was actually run.

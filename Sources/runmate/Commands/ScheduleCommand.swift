@@ -3,6 +3,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import Scheduling
+import TrainingDomain
 
 /// `runmate schedule`: the plan on real dates and times.
 struct ScheduleCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import FeedServer
 import Foundation
 import Logbook
 import Logging
+import TrainingDomain
 
 /// `runmate serve`: the subscription feed server.
 struct ServeCommand: ParsableCommand {

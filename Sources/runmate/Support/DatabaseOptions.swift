@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// `--db PATH`: the runner's database.
 struct DatabaseOptions: ParsableArguments {

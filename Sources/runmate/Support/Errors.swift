@@ -7,6 +7,7 @@ import PlanEngine
 import RunningCore
 import Scheduling
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// sysexits(3) codes.

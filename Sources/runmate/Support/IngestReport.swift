@@ -2,6 +2,7 @@ import Ingest
 import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 // The words `log`, `import` and `health import` use for what the one ingest path did
 // (`LogbookDatabase.ingestRuns`): matched, partial, extra, the same run as one logged already.

@@ -3,6 +3,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// A saved plan with its schedule settings as a file to share (`runmate plans export`, `runmate plans import`):
 /// the `runmate.plan-share/1` contract.

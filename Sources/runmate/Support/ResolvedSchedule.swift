@@ -5,6 +5,7 @@ import PlanEngine
 import RunningCore
 import Scheduling
 import Training
+import TrainingDomain
 
 /// The profile's defaults a plan without saved settings is scheduled with, and the line announcing those used
 /// (the options given here override them; the system zone where the profile names none).

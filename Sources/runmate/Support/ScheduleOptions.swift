@@ -6,6 +6,7 @@ import PlanEngine
 import RunningCore
 import Scheduling
 import Training
+import TrainingDomain
 
 /// Where and when the runner runs: days, long-run day, times, time zone, blackouts.
 struct ScheduleOptions: ParsableArguments {
