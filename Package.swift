@@ -123,7 +123,7 @@ let package = Package(
     .executableTarget(
       name: "runmate",
       dependencies: [
-        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "TrainingDomain", "Ingest", "Activity",
+        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "TrainingDomain", "Ingest", "Activity",
         "TrainingProgress",
         "Health", "Training", "FeedServer", "CalDAV", "PlanSync", "Digest", "ICalendar",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -779,3 +779,8 @@ func workoutChanges(from old: Plan, to new: Plan) -> [WorkoutChange] {
 
 /// `70 %`.
 private func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded())) %" }
+
+extension ReplanError {
+  /// Every replan error is about what was asked for.
+  public var kind: FailureKind { .badInput }
+}

@@ -2,7 +2,6 @@ import Activity
 import ArgumentParser
 import Foundation
 import Ingest
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
@@ -97,7 +96,7 @@ struct ImportCommand: ParsableCommand {
       unusable += result.skipped.map {
         "skipped \(terminalSafe($0.candidate.sourceFile ?? "?")): no distance or no time"
       }
-      let units = try runnerUnit(db, plan: saved)
+      let units = try db.runnerUnit(plan: saved)
       for new in result.added {
         let run = new.run
         guard run.isRun else {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import RunningCore
 import Training
 import TrainingDomain

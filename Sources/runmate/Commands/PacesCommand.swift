@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Training

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FeedServer
 import Foundation
-import Logbook
 import Logging
 import TrainingDomain
 

@@ -75,13 +75,3 @@ struct WorkoutsCommand: ParsableCommand {
     }
   }
 }
-
-extension WorkoutFileError: RunMateError {
-  var message: String { description }
-  var exitCode: Int32 {
-    switch self {
-    case .badRange: ExitCodes.usage
-    case .tooManySteps, .emptyStep, .badPace: ExitCodes.dataError
-    }
-  }
-}

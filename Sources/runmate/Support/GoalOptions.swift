@@ -1,5 +1,4 @@
 import ArgumentParser
-import Logbook
 import PlanEngine
 import RunningCore
 import Training

@@ -1,5 +1,4 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Training

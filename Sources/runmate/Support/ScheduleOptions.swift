@@ -1,7 +1,6 @@
 import ArgumentParser
 import CalendarExport
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
