@@ -123,9 +123,7 @@ let package = Package(
     .executableTarget(
       name: "runmate",
       dependencies: [
-        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "TrainingDomain", "Ingest", "Activity",
-        "TrainingProgress",
-        "Health", "Training", "FeedServer", "CalDAV", "PlanSync", "Digest", "ICalendar",
+        "RunningCore", "PlanEngine", "Scheduling", "TrainingDomain", "Training", "FeedServer", "CalDAV", "PlanSync",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],

@@ -5,6 +5,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import TrainingDomain
+import TrainingProgress
 
 /// What `runmate health import` did: the export read, what was stored, what was left out and why, and a new best
 /// day. The CLI renders it.
@@ -51,9 +52,7 @@ extension TrainingStore {
     at url: URL, profile: String, zone: TimeZone, today: CivilDate, planName: String?, allSports: Bool,
     progress: (@Sendable (Int64) -> Void)? = nil
   ) throws -> HealthImportReport {
-    let saved: SavedPlan? = try {
-      do { return try plan(named: planName) } catch LogbookError.noActivePlan { return nil }
-    }()
+    let saved = try planForRuns(named: planName)
     let data = try importHealth(at: url, timeZone: zone, progress: progress)
     let (runs, withoutDistance, afterToday) = healthRuns(
       data.workouts, timeZone: zone, allSports: allSports, today: today)
@@ -62,5 +61,15 @@ extension TrainingStore {
       slots: try plannedSlots(for: saved, in: self))
     return HealthImportReport(
       data: data, result: result, plan: saved, withoutDistance: withoutDistance, afterToday: afterToday, today: today)
+  }
+}
+
+extension TrainingStore {
+  /// `health`'s view of a profile on `today` (its local day): today's totals, the last seven days, the best day (a
+  /// new best only when it beats every earlier day), and whether there is any health data at all.
+  public func healthSummary(profile: String, today: CivilDate) throws -> (summary: HealthSummary, hasData: Bool) {
+    let days = try healthDays(profile: profile)
+    let previousBest = days.dropLast().map(\.steps).max() ?? 0
+    return (makeHealthSummary(days: days, today: today, previousBest: previousBest), !days.isEmpty)
   }
 }

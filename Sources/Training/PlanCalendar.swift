@@ -32,6 +32,90 @@ public func lastExport(of plan: Plan, in db: any TrainingStore) throws -> (path:
   }
 }
 
+/// What `export` writes: the calendar's text, what changed against the previous version and which version that was,
+/// and the counts the runner is told.
+public struct CalendarExportResult: Sendable {
+  /// The iCalendar text, serialised by libical.
+  public var text: String
+  /// Every event against the previous version (unchanged ones too).
+  public var changes: [ExportChange]
+  /// The previous version compared with: the file's path, or "the last export (PATH)"; nil when there was none.
+  public var previousLabel: String?
+  /// Events in the calendar.
+  public var events: Int
+  /// Reminders on them.
+  public var alarms: Int
+
+  /// What changed, as `export --diff` prints it (``ExportDiff``).
+  public var diff: ExportDiff { ExportDiff(changes: changes) }
+}
+
+/// The `export` use case: `plan` on `schedule` as a calendar against its previous version: the .ics file at
+/// `previousFile` when given, else the last export of the plan's race kept in `store` (when there is one). The
+/// same calendar `replan` predicts (``planCalendar(_:schedule:settings:previous:now:)``).
+public func exportCalendar(
+  _ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previousFile: String?,
+  store: (any TrainingStore)?, now: Date
+) throws -> CalendarExportResult {
+  var previousLabel = previousFile
+  var previous = try previousFile.map { try CalendarFiles.read($0) }
+  if previous == nil, let store, let last = try lastExport(of: plan, in: store) {
+    previous = last.calendar
+    previousLabel = "the last export (\(last.path))"
+  }
+  let export = try planCalendar(plan, schedule: schedule, settings: settings, previous: previous, now: now)
+  let text: String
+  do {
+    text = try export.calendar.serialized()
+  } catch {
+    throw ExportError.calendarLibrary(error)
+  }
+  return CalendarExportResult(
+    text: text, changes: export.changes, previousLabel: previousLabel, events: export.calendar.events.count,
+    alarms: export.calendar.events.map(\.alarms.count).reduce(0, +))
+}
+
+/// Keeps an export's text in `store` as the previous version of the next export of the same race.
+public func recordExport(_ text: String, path: String, of plan: Plan, in store: any TrainingStore) throws {
+  try store.recordExport(identity: ExportOptions.identity(of: plan), path: path, calendar: text)
+}
+
+/// `runmate export --diff`: what an export changes against the previous one, in words.
+public struct ExportDiff: Sendable {
+  /// Every event's change.
+  public let changes: [ExportChange]
+
+  /// The words for `changes`.
+  public init(changes: [ExportChange]) { self.changes = changes }
+
+  /// One line per moved, changed, cancelled and added event (in that order), then the ``summary()``.
+  public func render() -> String {
+    var lines: [String] = []
+    for kind in EventChange.reportOrder {
+      for change in changes where change.change == kind {
+        lines.append(
+          "\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(change.summary)"
+            + (change.detail.map { " (\($0))" } ?? ""))
+      }
+    }
+    lines.append(summary())
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `2 moved, 0 changed, 0 cancelled, 0 added, 38 unchanged`.
+  public func summary() -> String {
+    (EventChange.reportOrder + [.unchanged]).map { kind in
+      "\(changes.filter { $0.change == kind }.count) \(kind.rawValue)"
+    }
+    .joined(separator: ", ")
+  }
+}
+
+extension EventChange {
+  /// The changes a report lists, in its order.
+  static let reportOrder: [EventChange] = [.moved, .changed, .cancelled, .added]
+}
+
 /// A replan worked out on the training state: the rebuilt plan and its changes, the plan on its days with the
 /// state's settings (days, times, zone, blackouts, busy time, reminders all kept), and what it does to the calendar
 /// last exported (nil when there is none).

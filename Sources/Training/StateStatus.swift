@@ -23,3 +23,11 @@ extension TrainingState {
       paused: pauses)
   }
 }
+
+extension TrainingStore {
+  /// The status of each logged run's workout by run id, by the one rule (the compliance bands over every run
+  /// matched to the same workout), for every saved plan: what `log list` shows beside each run.
+  public func runStatuses() throws -> [Int64: WorkoutStatus] {
+    TrainingDomain.runStatuses(try completions(), plans: try plans().map(\.plan))
+  }
+}

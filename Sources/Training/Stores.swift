@@ -22,11 +22,7 @@ extension TrainingStore {
 
   /// The unit `plan` (default: the active plan) was saved with; nil when none or no plan.
   public func planUnits(_ plan: SavedPlan? = nil) throws -> DistanceUnit? {
-    let saved: SavedPlan? =
-      try plan
-      ?? {
-        do { return try self.plan(named: nil) } catch LogbookError.noActivePlan { return nil }
-      }()
+    let saved = try plan ?? planForRuns(named: nil)
     return try saved.flatMap { try scheduleSettings(ofPlan: $0.id)?.units }
   }
 }

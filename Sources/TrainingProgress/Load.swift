@@ -4,19 +4,6 @@ import PlanEngine
 import RunningCore
 import TrainingDomain
 
-/// How a run's training load was worked out.
-public enum LoadSource: String, Sendable, Hashable, Codable {
-  /// Running stress from pace against threshold pace (rTSS): hours × intensity² × 100.
-  case pace
-  /// Session RPE (Foster): minutes × RPE, scaled so that an hour at RPE 7 (about threshold) is 100 points.
-  case rpe
-  /// Neither pace nor RPE is usable: minutes at an assumed easy intensity (0.75).
-  case time
-  /// Heart rate (Banister's TRIMP against the runner's resting and maximum heart rates), scaled so that an hour at
-  /// threshold heart rate is 100 points, as TrainingPeaks' hrTSS.
-  case heartRate = "heart-rate"
-}
-
 /// The runner's heart rates for TRIMP: resting, maximum, and the threshold an hour at which is 100 points.
 public struct HeartRates: Sendable, Hashable {
   /// The share of the heart-rate reserve at lactate threshold when the runner gives none: about 88 % (Karvonen

@@ -90,6 +90,12 @@ public struct Replan: Sendable, Hashable {
   public var changes: [WeekChange]
   /// Every workout that changed, in date order (moved, changed, cancelled, added).
   public var workoutChanges: [WorkoutChange]
+
+  /// The workout changes by kind, in the order a report lists them (moved, changed, cancelled, added), every kind
+  /// with its list, empty or not.
+  public var workoutChangesByKind: [(kind: WorkoutChangeKind, changes: [WorkoutChange])] {
+    WorkoutChangeKind.allCases.map { kind in (kind, workoutChanges.filter { $0.kind == kind }) }
+  }
   /// The starting point the rebuild used, in words, with the rule that chose it.
   public var basis: String
   /// The weekly volume the rebuild ramps from, km.

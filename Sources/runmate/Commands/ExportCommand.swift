@@ -1,9 +1,6 @@
 import ArgumentParser
-import CalendarExport
 import Foundation
-import ICalendar
 import PlanEngine
-import Scheduling
 import Training
 import TrainingDomain
 
@@ -81,23 +78,13 @@ struct ExportCommand: ParsableCommand {
     let scheduled = resolved.schedule
 
     // An --out file is the previous export only when it is a calendar (with --force, anything else is replaced).
-    var previousPath = diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil)
-    var previousCalendar = try previousPath.map { try CalendarFiles.read($0) }
     // Without a file, the last export kept in the database (when there is one) is the previous version.
     let logbook = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
-    if previousCalendar == nil, let logbook, let last = try lastExport(of: plan, in: logbook) {
-      previousCalendar = last.calendar
-      previousPath = "the last export (\(last.path))"
-    }
-    let export = try planCalendar(
-      plan, schedule: scheduled, settings: resolved.settings, previous: previousCalendar,
+    let export = try exportCalendar(
+      plan, schedule: scheduled, settings: resolved.settings,
+      previousFile: diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil), store: logbook,
       now: try clock.instant())
-    let text: String
-    do {
-      text = try export.calendar.serialized()
-    } catch {
-      throw ExportError.calendarLibrary(error)
-    }
+    let text = export.text
 
     // The notes name workouts as the calendar's titles do.
     let units = resolved.settings.units ?? .km
@@ -105,9 +92,9 @@ struct ExportCommand: ParsableCommand {
       writeStandardError(line)
     }
     if diff != nil {
-      try writeText(DiffReport(changes: export.changes).render())
-    } else if let previousPath {
-      writeStandardError("against \(terminalSafe(previousPath)): \(DiffReport(changes: export.changes).summary())")
+      try writeText(export.diff.render())
+    } else if let previousLabel = export.previousLabel {
+      writeStandardError("against \(terminalSafe(previousLabel)): \(export.diff.summary())")
     }
     // A read-only database cannot keep changed schedule settings: refused before anything is written.
     if let logbook, logbook.isReadOnly, resolved.saved != nil, resolved.pending != nil {
@@ -118,9 +105,7 @@ struct ExportCommand: ParsableCommand {
       // Recorded only once the file is in place: a failed write leaves the database as it was.
       try record(text, path: out, of: plan, in: logbook)
       try resolved.commit(to: database)
-      let events = export.calendar.events.count
-      let alarms = export.calendar.events.map(\.alarms.count).reduce(0, +)
-      writeStandardError("wrote \(terminalSafe(out)): \(events) events, \(alarms) reminders")
+      writeStandardError("wrote \(terminalSafe(out)): \(export.events) events, \(export.alarms) reminders")
     } else {
       try writeStandardOutput(text)
       try record(text, path: "standard output", of: plan, in: logbook)
@@ -138,32 +123,6 @@ struct ExportCommand: ParsableCommand {
           + "compares with its --out file (or --previous FILE)")
       return
     }
-    try logbook.recordExport(identity: ExportOptions.identity(of: plan), path: path, calendar: text)
-  }
-}
-
-/// `runmate export --diff`: what an export changes against the previous one.
-struct DiffReport {
-  let changes: [ExportChange]
-
-  func render() -> String {
-    let order: [EventChange] = [.moved, .changed, .cancelled, .added]
-    var lines: [String] = []
-    for kind in order {
-      for change in changes where change.change == kind {
-        lines.append(
-          "\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(change.summary)"
-            + (change.detail.map { " (\($0))" } ?? ""))
-      }
-    }
-    lines.append(summary())
-    return lines.joined(separator: "\n") + "\n"
-  }
-
-  /// `2 moved, 0 changed, 0 cancelled, 0 added, 38 unchanged`.
-  func summary() -> String {
-    let order: [EventChange] = [.moved, .changed, .cancelled, .added, .unchanged]
-    return order.map { kind in "\(changes.filter { $0.change == kind }.count) \(kind.rawValue)" }.joined(
-      separator: ", ")
+    try Training.recordExport(text, path: path, of: plan, in: logbook)
   }
 }

@@ -1,12 +1,9 @@
 import ArgumentParser
 import Foundation
-import Health
-import Ingest
 import PlanEngine
 import RunningCore
 import Training
 import TrainingDomain
-import TrainingProgress
 
 /// `runmate health`: Apple Health data, imported and summarised.
 struct HealthCommand: ParsableCommand {
@@ -140,11 +137,9 @@ struct HealthCommand: ParsableCommand {
       let (name, zone, found) = try who.resolve(db)
       let today = try clock.today(inZone: zone.identifier)  // the profile's local day
       let units = DistanceUnit.display(chosen: nil, profile: found?.units)
-      let days = try db.healthDays(profile: name)
-      let previousBest = days.dropLast().map(\.steps).max() ?? 0
-      let summary = makeHealthSummary(days: days, today: today, previousBest: previousBest)
+      let (summary, hasData) = try db.healthSummary(profile: name, today: today)
       if output.format == .json { return try writeStandardOutput(JSONOutput.encode(summary)) }
-      guard !days.isEmpty else {
+      guard hasData else {
         return try writeStandardOutput("no health data yet: `runmate health import export.zip`\n")
       }
       var lines: [String] = []

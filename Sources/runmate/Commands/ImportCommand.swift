@@ -1,7 +1,5 @@
-import Activity
 import ArgumentParser
 import Foundation
-import Ingest
 import PlanEngine
 import RunningCore
 import Training
@@ -60,7 +58,7 @@ struct ImportCommand: ParsableCommand {
     calendar.timeZone = zone
     // A run after today is a device clock gone wrong: refused, as `log` refuses it.
     let today = try clock.today(inZone: zone.identifier)
-    // Read every file first (nothing is opened in the database before), then write all runs in one transaction.
+    // Every file is read first.
     let bar: FileProgress? = isatty(STDERR_FILENO) == 1 ? FileProgress() : nil
     let found: ActivityFiles
     do {
@@ -75,28 +73,42 @@ struct ImportCommand: ParsableCommand {
       }
     }
     bar?.finish()
+    // Nothing is opened in the database before every file is read; then all runs are written in one transaction.
+    let outcome =
+      found.runs.isEmpty && found.crossTraining.isEmpty
+      ? nil : try database.open().addRuns(found.runs + found.crossTraining, plan: plan)
+    try writeStandardOutput(ImportReport(found: found, outcome: outcome).lines.joined(separator: "\n") + "\n")
+    // Nothing importable: files were refused and none held a run (new or known).
+    if found.runs.isEmpty, found.crossTraining.isEmpty, !found.refused.isEmpty {
+      throw CLIError.nothingImported(
+        reason: found.refused.count == 1
+          ? terminalSafe(found.refused[0]) : "nothing imported: \(found.refused.count) files refused (listed above)")
+    }
+  }
+}
+
+/// What `import` prints: each new run with its match, each twin, the new fastest times, what was skipped or refused,
+/// and the counts.
+struct ImportReport {
+  let found: ActivityFiles
+  /// What storing the runs did; nil when the files held none.
+  let outcome: RunsAdded?
+
+  var lines: [String] {
     var unusable = found.unusable.map { "skipped " + terminalSafe($0) }
     let refused = found.refused.map { "refused " + terminalSafe($0) }
     var lines: [String] = []
     var added = 0
     var known = 0
     var merged = 0
-    if !found.runs.isEmpty || !found.crossTraining.isEmpty {
-      let db = try database.open()
-      let saved: SavedPlan? = try {
-        do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
-      }()
-      // Twins found and workouts matched inside the write transaction: two imports of the same files at once store
-      // each run once.
-      let slots = try plannedSlots(for: saved, in: db)
-      let result = try db.ingestRuns(found.runs + found.crossTraining, planID: saved?.id, slots: slots)
+    if let outcome {
+      let (saved, result, units) = (outcome.plan, outcome.result, outcome.units)
       added = result.added.count
       known = result.twins.filter { !$0.merged }.count
       merged = result.twins.filter(\.merged).count
       unusable += result.skipped.map {
         "skipped \(terminalSafe($0.candidate.sourceFile ?? "?")): no distance or no time"
       }
-      let units = try db.runnerUnit(plan: saved)
       for new in result.added {
         let run = new.run
         guard run.isRun else {
@@ -119,10 +131,7 @@ struct ImportCommand: ParsableCommand {
         lines.append("\(terminalSafe(twin.candidate.sourceFile ?? "?")): " + twinDescription(twin, units: units))
       }
       // Records measured inside the new tracks (their fastest 5 km, 10 km, half), as `log` announces a race's.
-      let before = PersonalBests(result.before)
-      let measured = result.added.map(\.run) + result.twins.filter(\.merged).map(\.stored)
-      let after = PersonalBests(result.before + measured.filter(\.isRun))
-      for news in PersonalBests.fastestImprovements(from: before, to: after) {
+      for news in outcome.newFastest {
         lines.append("New personal best: \(news)!")
       }
     }
@@ -147,13 +156,7 @@ struct ImportCommand: ParsableCommand {
         + (unusable.isEmpty ? "" : ", \(unusable.count) without a run")
         + (others > 0 ? ", \(others) of other sports" : "")
         + (refused.isEmpty ? "" : ", \(refused.count) \(refused.count == 1 ? "file" : "files") refused"))
-    try writeStandardOutput(lines.joined(separator: "\n") + "\n")
-    // Nothing importable: files were refused and none held a run (new or known).
-    if found.runs.isEmpty, found.crossTraining.isEmpty, !refused.isEmpty {
-      throw CLIError.nothingImported(
-        reason: refused.count == 1
-          ? terminalSafe(found.refused[0]) : "nothing imported: \(refused.count) files refused (listed above)")
-    }
+    return lines
   }
 }
 

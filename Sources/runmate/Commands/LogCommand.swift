@@ -1,11 +1,9 @@
 import ArgumentParser
 import Foundation
-import Ingest
 import PlanEngine
 import RunningCore
 import Training
 import TrainingDomain
-import TrainingProgress
 
 /// `runmate log`: record a run.
 struct LogCommand: ParsableCommand {
@@ -66,19 +64,13 @@ struct LogCommand: ParsableCommand {
           "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(units.format(removed.distanceKm))\n")
         return
       }
-      let saved: SavedPlan? = try {
-        do { return try db.plan(named: plan) } catch LogbookError.noActivePlan { return nil }
-      }()
-      // Deduplicated, matched and stored in one write transaction: ten `log`s at once never match one workout
-      // twice, and a run already imported from a device is the same run, not a second one.
-      let slots = try plannedSlots(for: saved, in: db)
-      let result = try db.ingestRuns([completion], planID: saved?.id, slots: slots)
+      let added = try db.addRuns([completion], plan: plan)
+      let (saved, slots, result) = (added.plan, added.slots, added.result)
       if let twin = result.twins.first {
         let run = twin.stored
         var lines = ["Already in the logbook: " + twinDescription(twin, units: units) + "."]
         if let matched = matchDescription(
-          storedMatch(run, slots: slots), distanceKm: run.distanceKm, in: saved,
-          units: units)
+          added.storedMatch(of: run), distanceKm: run.distanceKm, in: saved, units: units)
         {
           lines.append(matched + ".")
         }
@@ -87,10 +79,6 @@ struct LogCommand: ParsableCommand {
       guard let new = result.added.first else { return }
       let stored = new.run
       let previous = result.before
-      // A longest run beats the runner's own longest recent run too, not only the logbook's.
-      let baseline = saved?.plan.goal.longestRecentRunKm ?? 0
-      let before = PersonalBests(previous, baselineLongestKm: baseline)
-      let after = PersonalBests(previous + [stored], baselineLongestKm: baseline)
       var lines = [
         "Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(units.format(stored.distanceKm)) "
           + "in \(formatRaceTime(stored.durationSeconds)) (\(units.pace(secondsPerKilometer: stored.secondsPerKm)))"
@@ -111,7 +99,7 @@ struct LogCommand: ParsableCommand {
       } else {
         lines.append("Nice work! (no active plan: save one with `runmate plan ... --save` to track it)")
       }
-      for news in PersonalBests.improvements(from: before, to: after, units: units) {
+      for news in added.newBests {
         lines.append("New personal best: \(news)!")
       }
       try writeStandardOutput(lines.joined(separator: "\n") + "\n")
@@ -188,7 +176,7 @@ struct LogCommand: ParsableCommand {
       let runs = try db.completions()
       let others = try db.crossTraining()
       // The status of each run's workout by the one rule (the compliance bands), as `week` and `progress` show it.
-      let statuses = runStatuses(runs, plans: try db.plans().map(\.plan))
+      let statuses = try db.runStatuses()
       if output.format == .json {
         _ = try output.chosenUnit()
         return try writeStandardOutput(

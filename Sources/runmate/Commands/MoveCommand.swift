@@ -104,7 +104,7 @@ struct ChangeOptions: ParsableArguments {
     }
     lines += proposal.warnings
     if let calendar = proposal.calendarChanges {
-      lines.append("calendar events against the last export: \(DiffReport(changes: calendar).summary())")
+      lines.append("calendar events against the last export: \(ExportDiff(changes: calendar).summary())")
     }
     lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     try writeText(lines.map { terminalSafe($0) }.joined(separator: "\n") + "\n")

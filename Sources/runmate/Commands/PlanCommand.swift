@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PlanEngine
-import Scheduling
 import Training
 import TrainingDomain
 

@@ -1,11 +1,9 @@
 import ArgumentParser
-import CalendarExport
 import Foundation
 import PlanEngine
 import RunningCore
 import Training
 import TrainingDomain
-import TrainingProgress
 
 /// Profile fields, shared by `profile init` and `profile set`.
 struct ProfileFields: ParsableArguments {
@@ -66,12 +64,7 @@ struct ProfileFields: ParsableArguments {
       p.longRunDay = try SettingValues.weekday(longRunDay, option: "--long-run-day")
     }
     if !reminders.isEmpty {
-      for text in reminders where Reminder(parsing: text) == nil {
-        throw CLIError.invalidOption(
-          option: "--remind", value: text,
-          allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)",
-          suggestion: nil)
-      }
+      _ = try SettingValues.reminders(reminders)
       p.reminders = reminders
     }
     if let raceStart { p.raceStart = raceStart }

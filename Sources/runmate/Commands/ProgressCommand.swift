@@ -4,7 +4,6 @@ import PlanEngine
 import RunningCore
 import Training
 import TrainingDomain
-import TrainingProgress
 
 /// `runmate progress`: planned against done, week by week.
 struct ProgressCommand: ParsableCommand {

@@ -2,10 +2,8 @@ import ArgumentParser
 import Foundation
 import PlanEngine
 import RunningCore
-import Scheduling
 import Training
 import TrainingDomain
-import TrainingProgress
 
 /// `runmate replan`: rebuild the remaining weeks from what was actually run.
 struct ReplanCommand: ParsableCommand {
@@ -132,9 +130,9 @@ struct ReplanReport {
       lines.append(
         "W\(change.number): \(units.number(change.beforeKm)) → \(units.format(change.afterKm))")
     }
-    let order: [WorkoutChangeKind] = [.moved, .changed, .cancelled, .added]
-    for kind in order {
-      for change in result.workoutChanges where change.kind == kind {
+    let groups = result.workoutChangesByKind
+    for (kind, changes) in groups {
+      for change in changes {
         let day = (change.newDate ?? change.oldDate)?.shortLabel ?? ""
         let what = units.relabel(
           kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? ""))
@@ -144,14 +142,13 @@ struct ReplanReport {
     }
     if !result.workoutChanges.isEmpty {
       lines.append(
-        order.map { kind in "\(result.workoutChanges.filter { $0.kind == kind }.count) \(kind.rawValue)" }
-          .joined(separator: ", ") + " workouts")
+        groups.map { "\($0.changes.count) \($0.kind.rawValue)" }.joined(separator: ", ") + " workouts")
     }
     // The count the next `export` prints: an event changes with its workout, or with its week's note (events
     // quote it).
     if let calendar = proposal.calendarChanges, !result.workoutChanges.isEmpty {
       lines.append(
-        "calendar events against the last export: \(DiffReport(changes: calendar).summary()) (an event "
+        "calendar events against the last export: \(ExportDiff(changes: calendar).summary()) (an event "
           + "also changes when its week's note does)")
     }
     return lines

@@ -4,7 +4,6 @@ import PlanEngine
 import RunningCore
 import Training
 import TrainingDomain
-import TrainingProgress
 
 /// `runmate report --html FILE`.
 struct ReportCommand: ParsableCommand {

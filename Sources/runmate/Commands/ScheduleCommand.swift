@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PlanEngine
-import Scheduling
 import TrainingDomain
 
 /// `runmate schedule`: the plan on real dates and times.

@@ -4,7 +4,6 @@ import PlanEngine
 import RunningCore
 import Training
 import TrainingDomain
-import TrainingProgress
 
 /// `runmate today`: today's workout, or rest.
 struct TodayCommand: ParsableCommand {

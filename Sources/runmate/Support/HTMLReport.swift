@@ -1,8 +1,8 @@
 import Foundation
 import PlanEngine
 import RunningCore
+import Training
 import TrainingDomain
-import TrainingProgress
 
 /// `runmate report --html`: one self-contained page (inline CSS and SVG, no scripts, no network).
 ///

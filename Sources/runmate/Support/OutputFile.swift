@@ -40,8 +40,7 @@ enum OutputKind {
     let text = String(decoding: head, as: UTF8.self)
     switch self {
     case .calendar:
-      let start = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-      return start.prefix(15).uppercased() == "BEGIN:VCALENDAR"
+      return CalendarFiles.isCalendar(head)
     case .report:
       // Reports from before the marker are recognised by their title.
       return text.contains(OutputKind.reportMarker) || text.contains(" · RunningMate</title>")

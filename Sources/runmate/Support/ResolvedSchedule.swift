@@ -1,5 +1,4 @@
 import Foundation
-import Ingest
 import PlanEngine
 import RunningCore
 import Scheduling

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CalendarExport
 import Foundation
 import PlanEngine
 import RunningCore
@@ -104,11 +103,7 @@ struct ScheduleOptions: ParsableArguments {
       settings.blackouts = dates
     }
     if let raceStart {
-      guard LocalTime(parsing: raceStart) != nil else {
-        throw CLIError.invalidOption(
-          option: "--race-start", value: raceStart, allowed: "HH:MM (09:00)",
-          suggestion: nil)
-      }
+      _ = try SettingValues.raceStart(raceStart)
       note("--race-start", raceStart, settings.raceStart ?? "all-day")
       settings.raceStart = raceStart
     }
@@ -131,23 +126,9 @@ struct ScheduleOptions: ParsableArguments {
     try longRunDay.map { try SettingValues.weekday($0, option: "--long-run-day") }
   }
 
-  /// The busy files' events over the plan's span, read through libical.
+  /// The busy files' events over the plan's span (``CalendarFiles/busyTimes(in:over:timeZoneID:)``).
   func readBusy(plan: Plan, timeZoneID: String) throws -> [BusyTime] {
-    guard !busyFiles.isEmpty else { return [] }
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: timeZoneID) ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-    let first = plan.goal.start.adding(days: -1)
-    let last = plan.goal.raceDate.adding(days: 2)
-    guard let from = calendar.date(from: DateComponents(year: first.year, month: first.month, day: first.day)),
-      let to = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day))
-    else { return [] }
-    var intervals: [BusyTime] = []
-    for path in busyFiles {
-      let text = try CalendarFiles.readText(path)
-      intervals += try CalendarExport.busyIntervals(ics: text, file: path, from: from, to: to, timeZoneID: timeZoneID)
-        .map { BusyTime(start: $0.start, end: $0.end, summary: $0.summary) }
-    }
-    return intervals
+    try CalendarFiles.busyTimes(in: busyFiles, over: plan, timeZoneID: timeZoneID)
   }
 }
 

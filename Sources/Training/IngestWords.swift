@@ -4,10 +4,11 @@ import RunningCore
 import TrainingDomain
 
 // The words `log`, `import` and `health import` use for what the one ingest path did
-// (`TrainingStore.ingestRuns`): matched, partial, extra, the same run as one logged already.
+// (`TrainingStore.ingestRuns`): matched, partial, extra, the same run as one logged already. One wording for the
+// three commands, so they never describe the same run two ways.
 
 /// How a run's source is named to the runner.
-func sourceLabel(_ source: Completion.Source) -> String {
+public func sourceLabel(_ source: Completion.Source) -> String {
   switch source {
   case .manual: "logged by hand"
   case .gpx: "GPX"
@@ -19,7 +20,7 @@ func sourceLabel(_ source: Completion.Source) -> String {
 
 /// "Matched Easy 5 km planned for Tue 5 Jan" or "Partial: Long run 16 km planned for Sun 10 Jan (6.2 of 16 km, under
 /// 80 % of the plan)", in `units`; nil when the run matched nothing.
-func matchDescription(
+public func matchDescription(
   _ match: SlotMatch?, distanceKm: Double, in saved: SavedPlan?,
   units: DistanceUnit = .km
 ) -> String? {
@@ -36,14 +37,14 @@ func matchDescription(
 }
 
 /// The match of a run already stored (its workout and status), for a run found to be a twin.
-func storedMatch(_ run: Completion, slots: [PlannedSlot]) -> SlotMatch? {
+public func storedMatch(_ run: Completion, slots: [PlannedSlot]) -> SlotMatch? {
   guard let id = run.workoutID, let slot = slots.first(where: { $0.workoutID == id }) else { return nil }
   return SlotMatch(slot: slot, status: run.status ?? .done, day: slot.date == run.date ? .sameDay : .late)
 }
 
 /// "same run as run 3, logged by hand on Tue 5 Jan: ..." for a candidate that twins a run already known, saying
 /// which record was kept, in `units`.
-func twinDescription(_ twin: IngestedRuns.Twin, units: DistanceUnit = .km) -> String {
+public func twinDescription(_ twin: IngestedRuns.Twin, units: DistanceUnit = .km) -> String {
   let stored = twin.stored
   let deviceReplacedHand = twin.merged && !twin.candidate.isHandLogged
   let wasSource = deviceReplacedHand ? "logged by hand" : "from " + sourceLabel(stored.source)
@@ -57,7 +58,7 @@ func twinDescription(_ twin: IngestedRuns.Twin, units: DistanceUnit = .km) -> St
 }
 
 /// "3 runs: 2 matched (1 partial), 1 extra": how new runs counted for the plan (nil without a plan or new runs).
-func matchSummary(_ result: IngestedRuns, plan saved: SavedPlan?) -> String? {
+public func matchSummary(_ result: IngestedRuns, plan saved: SavedPlan?) -> String? {
   // Cross-training never counts for the plan.
   let added = result.added.filter(\.run.isRun)
   guard saved != nil, !added.isEmpty else { return nil }
@@ -69,7 +70,7 @@ func matchSummary(_ result: IngestedRuns, plan saved: SavedPlan?) -> String? {
 }
 
 /// Whole minutes of a cross-training activity (`45`), for `log list`, `week` and `report`.
-func crossTrainingMinutes(_ seconds: Double) -> Int {
+public func crossTrainingMinutes(_ seconds: Double) -> Int {
   guard seconds.isFinite, seconds > 0, seconds < 1e9 else { return 0 }
   return Int((seconds / 60).rounded())
 }

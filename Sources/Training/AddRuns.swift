@@ -1,0 +1,60 @@
+import Ingest
+import PlanEngine
+import RunningCore
+import TrainingDomain
+
+/// What adding runs did (`log`, `import`): the plan they count for (nil: none saved), the workouts they were matched
+/// against, the one ingest result (new runs with their matches, twins, runs left out), the runner's unit and the
+/// personal bests the new runs set. The CLI words it (``matchDescription(_:distanceKm:in:units:)``,
+/// ``twinDescription(_:units:)``).
+public struct RunsAdded: Sendable {
+  /// The plan the runs count for.
+  public var plan: SavedPlan?
+  /// Its planned workouts on their scheduled days.
+  public var slots: [PlannedSlot]
+  /// What the store did, in one transaction.
+  public var result: IngestedRuns
+  /// The runner's distance unit.
+  public var units: DistanceUnit
+  /// The bests before the new runs (from the logbook as read in the transaction, and the plan's longest recent run).
+  public var bestsBefore: PersonalBests
+  /// The bests with the new runs and the device records merged into hand-logged runs.
+  public var bestsAfter: PersonalBests
+
+  /// Every best the new runs improved, in `units` (longest run, fastest race distances, biggest week): what `log`
+  /// announces for a run.
+  public var newBests: [String] { PersonalBests.improvements(from: bestsBefore, to: bestsAfter, units: units) }
+
+  /// The fastest times improved: what `import` announces, where a history of files would make each long run and
+  /// week a "best" on its way in.
+  public var newFastest: [String] { PersonalBests.fastestImprovements(from: bestsBefore, to: bestsAfter) }
+
+  /// The match of a run found to be a twin of one stored: the workout and status it already has.
+  public func storedMatch(of run: Completion) -> SlotMatch? { Training.storedMatch(run, slots: slots) }
+}
+
+extension TrainingStore {
+  /// The plan runs count for: the one named, else the active one; nil when none is named and none is active.
+  public func planForRuns(named name: String?) throws -> SavedPlan? {
+    do { return try plan(named: name) } catch LogbookError.noActivePlan { return nil }
+  }
+
+  /// Adds runs from any source the one way: the plan chosen (``planForRuns(named:)``), its planned workouts, and
+  /// ``TrainingStore/ingestRuns(_:planID:slots:)`` deciding twins and matches inside the write transaction (two
+  /// `log`s or imports at once store each run once and never match one workout twice).
+  ///
+  /// A longest run counts as a best only past the runner's own longest recent run (the plan's), not only the
+  /// logbook's.
+  public func addRuns(_ runs: [Completion], plan name: String?) throws -> RunsAdded {
+    let saved = try planForRuns(named: name)
+    let slots = try plannedSlots(for: saved, in: self)
+    let result = try ingestRuns(runs, planID: saved?.id, slots: slots)
+    let units = try runnerUnit(plan: saved)
+    let baseline = saved?.plan.goal.longestRecentRunKm ?? 0
+    let measured = result.added.map(\.run) + result.twins.filter(\.merged).map(\.stored)
+    return RunsAdded(
+      plan: saved, slots: slots, result: result, units: units,
+      bestsBefore: PersonalBests(result.before, baselineLongestKm: baseline),
+      bestsAfter: PersonalBests(result.before + measured.filter(\.isRun), baselineLongestKm: baseline))
+  }
+}
