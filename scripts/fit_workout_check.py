@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reads FIT workout files with Garmin's own decoder (the garmin-fit-sdk package) and prints, per file, one JSON
 line: the integrity check, the decoder's errors, the workout's name and step count, and each step as Garmin reads it
-(duration in seconds or metres, or the repeat's first step and count; the speed target in m/s; the intensity).
+(duration in seconds or metres, or the repeat's first step and count; the speed target in m/s, or the heart-rate
+target as the SDK gives it, bpm + 100; the intensity).
 
 Usage: fit_workout_check.py FILE...
 """
@@ -25,6 +26,9 @@ def step_of(message):
     if message.get("target_type") == "speed":
         step["low"] = message.get("custom_target_speed_low")
         step["high"] = message.get("custom_target_speed_high")
+    elif message.get("target_type") == "heart_rate":
+        step["low_bpm"] = message.get("custom_target_heart_rate_low")
+        step["high_bpm"] = message.get("custom_target_heart_rate_high")
     return step
 
 

@@ -48,6 +48,49 @@ public enum WorkoutFileError: Error, Sendable, Hashable, CustomStringConvertible
   }
 }
 
+/// What a step is prescribed by: its pace, or a heart-rate zone of the runner's.
+public struct StepTargets: Sendable, Hashable {
+  /// The runner's zones.
+  public var zones: HeartRateZones?
+  /// The runner's choice (pace without zones).
+  public var targets: WorkoutTargets
+
+  /// By pace only.
+  public static let pace = StepTargets(zones: nil, targets: .pace)
+
+  /// `targets` with `zones` (by pace when `zones` is nil).
+  public init(zones: HeartRateZones?, targets: WorkoutTargets) {
+    self.zones = zones
+    self.targets = zones == nil ? .pace : targets
+  }
+
+  /// The heart-rate zone (1 to 5) of a step of `zone` and `kind`: warm-ups, cool-downs, recoveries and easy running
+  /// Z2 (an easy cap), marathon Z3, threshold and race Z4, interval Z5; nil for repetitions (20 s to 2 min: the
+  /// heart rate lags them).
+  public static func heartRateZone(for zone: Intensity, kind: WorkoutStep.Kind) -> Int? {
+    if kind != .work { return 2 }
+    switch zone {
+    case .easy: return 2
+    case .marathon: return 3
+    case .threshold, .race: return 4
+    case .interval: return 5
+    case .repetition: return nil
+    }
+  }
+
+  /// The heart-rate range (bpm) `step` is prescribed by, nil when by pace: with `hr` every step with a zone, with
+  /// `both` the Z2 steps (easy running) only. An easy (Z2) step runs from the bottom of Z1 to the top of Z2: a cap,
+  /// not a floor.
+  public func heartRate(for step: WorkoutStep) -> (zone: Int, low: Int, high: Int)? {
+    guard let zones, targets != .pace, let number = Self.heartRateZone(for: step.zone, kind: step.kind) else {
+      return nil
+    }
+    if targets == .both && number != 2 { return nil }
+    let zone = zones.zone(number)
+    return (number, number == 2 ? zones.zone(1).low : zone.low, zone.high)
+  }
+}
+
 /// The workout files of `plan`'s runs dated `from...to` (each bound optional), in date order: one FIT workout file or
 /// one intervals.icu text per run (cross-training and strength are not runs and are left out).
 ///
@@ -59,7 +102,8 @@ public enum WorkoutFileError: Error, Sendable, Hashable, CustomStringConvertible
 /// time is written by time throughout. Pace ranges become speed
 /// targets; a single pace gets ± 5 s/km; a step without a pace (effort only, or no race given) gets an open target.
 public func workoutFiles(
-  of plan: Plan, format: WorkoutFileFormat, from: CivilDate? = nil, to: CivilDate? = nil
+  of plan: Plan, format: WorkoutFileFormat, from: CivilDate? = nil, to: CivilDate? = nil,
+  targets: StepTargets = .pace
 ) throws(WorkoutFileError) -> [WorkoutFile] {
   if let from, let to, from > to { throw .badRange(from: from, to: to) }
   var files: [WorkoutFile] = []
@@ -80,8 +124,8 @@ public func workoutFiles(
       used.insert(name)
       let bytes: [UInt8]
       switch format {
-      case .fit: bytes = try fitWorkout(workout, week: week.number).encoded()
-      case .icu: bytes = Array(try icuWorkout(workout, week: week.number).utf8)
+      case .fit: bytes = try fitWorkout(workout, week: week.number, targets: targets).encoded()
+      case .icu: bytes = Array(try icuWorkout(workout, week: week.number, targets: targets).utf8)
       }
       files.append(WorkoutFile(name: name, workoutID: workout.id, bytes: bytes))
     }
@@ -104,7 +148,9 @@ public func watchName(_ workout: Workout, week: Int) -> String {
 }
 
 /// The FIT workout file of `workout` (week `week`), created at the workout's day, 00:00 UTC.
-public func fitWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -> FITWorkoutFile {
+public func fitWorkout(_ workout: Workout, week: Int, targets: StepTargets = .pace) throws(WorkoutFileError)
+  -> FITWorkoutFile
+{
   let blocks = try stepBlocks(workout)
   var steps: [FITWorkoutStep] = []
   func add(_ planned: PlannedStep) throws(WorkoutFileError) {
@@ -113,7 +159,9 @@ public func fitWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -
       ? .milliseconds(UInt32(clamping: planned.step.durationSeconds * 1000))
       : .centimeters(UInt32(clamping: Int((min(planned.step.distanceKm, 40_000) * 100_000).rounded())))
     var target = FITStepTarget.open
-    if let range = try speedRange(planned, workout: workout.id) {
+    if let heart = targets.heartRate(for: planned.step) {
+      target = .heartRate(lowBPM: UInt32(heart.low), highBPM: UInt32(heart.high))
+    } else if let range = try speedRange(planned, workout: workout.id) {
       target = .speed(lowMillimetersPerSecond: range.low, highMillimetersPerSecond: range.high)
     }
     steps.append(
@@ -142,13 +190,18 @@ public func fitWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -
 }
 
 /// The intervals.icu workout text of `workout`: a section per block (`Warmup`, `4x`, `Cooldown`), steps as
-/// `- 800mtr 3:45-3:55/km Pace`, `- 6m 4:57/km Pace` or, without a pace, `- 10m Z2 Pace`.
-public func icuWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -> String {
+/// `- 800mtr 3:45-3:55/km Pace`, `- 6m 4:57/km Pace` or, without a pace, `- 10m Z2 Pace`; a step prescribed by heart
+/// rate as `- 10m Z2 HR`.
+public func icuWorkout(_ workout: Workout, week: Int, targets: StepTargets = .pace) throws(WorkoutFileError)
+  -> String
+{
   var sections: [String] = []
   func line(_ planned: PlannedStep) -> String {
     let step = planned.step
     let amount = planned.byTime ? icuDuration(step.durationSeconds) : icuDistance(step.distanceKm)
-    let target = step.pace.map { "\($0) Pace" } ?? "\(icuZone(step.zone)) Pace"
+    let target =
+      targets.heartRate(for: step).map { "Z\($0.zone) HR" } ?? step.pace.map { "\($0) Pace" }
+      ?? "\(icuZone(step.zone)) Pace"
     return "- \(amount) \(target)"
   }
   for block in try stepBlocks(workout) {
@@ -184,7 +237,7 @@ public enum StepBlock: Sendable, Hashable {
   case repeated(Int, [PlannedStep])
 }
 
-/// The workout's steps as blocks (see ``workoutFiles(of:format:from:to:)`` for the rule).
+/// The workout's steps as blocks (see ``workoutFiles(of:format:from:to:targets:)`` for the rule).
 public func stepBlocks(_ workout: Workout) throws(WorkoutFileError) -> [StepBlock] {
   var planned: [PlannedStep] = []
   for (index, step) in workout.steps.enumerated() {

@@ -41,8 +41,10 @@ struct WorkoutsCommand: ParsableCommand {
     let db = try database.open()
     let saved = try db.plan(named: plan)
     // The runs on their scheduled days (moved, skipped, paused), as the calendar has them.
-    let scheduled = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil)).plan
-    let files = try workoutFiles(of: scheduled, format: chosen, from: first, to: last)
+    let profile = try db.profile(named: nil)
+    let scheduled = try TrainingState.read(saved, db: db, profile: profile).plan
+    let targets = StepTargets(zones: profile?.heartRateZones, targets: profile?.workoutTargets ?? .pace)
+    let files = try workoutFiles(of: scheduled, format: chosen, from: first, to: last, targets: targets)
     try Self.write(files, into: out)
     try writeText(
       "Wrote \(files.count) \(chosen == .fit ? "FIT workout" : "intervals.icu workout") file(s) to \(out)\n")
