@@ -181,6 +181,6 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "runmateTests",
-      dependencies: ["RunningCore", "PlanEngine", "Training", "Activity", "RunMateTestSupport"]),
+      dependencies: ["RunningCore", "PlanEngine", "CalendarExport", "Training", "Activity", "RunMateTestSupport"]),
   ]
 )

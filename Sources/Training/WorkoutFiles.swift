@@ -1,4 +1,5 @@
 import Activity
+import CalendarExport
 import Foundation
 import PlanEngine
 import RunningCore
@@ -45,49 +46,6 @@ public enum WorkoutFileError: Error, Sendable, Hashable, CustomStringConvertible
     case .badRange(let from, let to):
       "--from \(from) is after --to \(to): give a --from on or before --to"
     }
-  }
-}
-
-/// What a step is prescribed by: its pace, or a heart-rate zone of the runner's.
-public struct StepTargets: Sendable, Hashable {
-  /// The runner's zones.
-  public var zones: HeartRateZones?
-  /// The runner's choice (pace without zones).
-  public var targets: WorkoutTargets
-
-  /// By pace only.
-  public static let pace = StepTargets(zones: nil, targets: .pace)
-
-  /// `targets` with `zones` (by pace when `zones` is nil).
-  public init(zones: HeartRateZones?, targets: WorkoutTargets) {
-    self.zones = zones
-    self.targets = zones == nil ? .pace : targets
-  }
-
-  /// The heart-rate zone (1 to 5) of a step of `zone` and `kind`: warm-ups, cool-downs, recoveries and easy running
-  /// Z2 (an easy cap), marathon Z3, threshold and race Z4, interval Z5; nil for repetitions (20 s to 2 min: the
-  /// heart rate lags them).
-  public static func heartRateZone(for zone: Intensity, kind: WorkoutStep.Kind) -> Int? {
-    if kind != .work { return 2 }
-    switch zone {
-    case .easy: return 2
-    case .marathon: return 3
-    case .threshold, .race: return 4
-    case .interval: return 5
-    case .repetition: return nil
-    }
-  }
-
-  /// The heart-rate range (bpm) `step` is prescribed by, nil when by pace: with `hr` every step with a zone, with
-  /// `both` the Z2 steps (easy running) only. An easy (Z2) step runs from the bottom of Z1 to the top of Z2: a cap,
-  /// not a floor.
-  public func heartRate(for step: WorkoutStep) -> (zone: Int, low: Int, high: Int)? {
-    guard let zones, targets != .pace, let number = Self.heartRateZone(for: step.zone, kind: step.kind) else {
-      return nil
-    }
-    if targets == .both && number != 2 { return nil }
-    let zone = zones.zone(number)
-    return (number, number == 2 ? zones.zone(1).low : zone.low, zone.high)
   }
 }
 
@@ -221,62 +179,16 @@ public func icuWorkout(_ workout: Workout, week: Int, targets: StepTargets = .pa
   return "# \(watchName(workout, week: week))\n\n" + sections.joined(separator: "\n\n") + "\n"
 }
 
-/// A plan step with the measure it is written by.
-public struct PlannedStep: Sendable, Hashable {
-  /// The plan's step.
-  public var step: WorkoutStep
-  /// 1-based, in the plan's steps.
-  public var number: Int
-  /// Written by time (else by distance).
-  public var byTime: Bool
-}
-
-/// A step, or a set of steps repeated.
-public enum StepBlock: Sendable, Hashable {
-  case single(PlannedStep)
-  case repeated(Int, [PlannedStep])
-}
-
-/// The workout's steps as blocks (see ``workoutFiles(of:format:from:to:targets:)`` for the rule).
+/// The workout's steps as blocks (see ``workoutFiles(of:format:from:to:targets:)`` for the rule), each step checked:
+/// a step of no time or distance, or done 0 times, is refused.
 public func stepBlocks(_ workout: Workout) throws(WorkoutFileError) -> [StepBlock] {
-  var planned: [PlannedStep] = []
   for (index, step) in workout.steps.enumerated() {
-    let hundreds = step.distanceKm * 10
-    let byTime =
-      workout.timeTarget != nil || step.kind == .recovery || step.distanceKm <= 0
-      || abs(hundreds - hundreds.rounded()) > 1e-6
+    let byTime = PlannedStep.byTime(step, in: workout)
     if step.repeat < 1 || (byTime ? step.durationSeconds <= 0 : step.distanceKm <= 0) {
       throw .emptyStep(workout: workout.id, step: index + 1)
     }
-    planned.append(PlannedStep(step: step, number: index + 1, byTime: byTime))
   }
-  var blocks: [StepBlock] = []
-  var index = 0
-  while index < planned.count {
-    let current = planned[index]
-    let count = current.step.repeat
-    if count > 1, index + 1 < planned.count, planned[index + 1].step.kind == .recovery {
-      let recovery = planned[index + 1]
-      if recovery.step.repeat == count {
-        blocks.append(.repeated(count, [current, recovery]))
-        index += 2
-        continue
-      }
-      if recovery.step.repeat == count - 1 {
-        if count - 1 >= 2 {
-          blocks.append(.repeated(count - 1, [current, recovery]))
-        } else {
-          blocks += [.single(current), .single(recovery)]
-        }
-        blocks.append(.single(current))
-        index += 2
-        continue
-      }
-    }
-    blocks.append(count > 1 ? .repeated(count, [current]) : .single(current))
-    index += 1
-  }
-  return blocks
+  return workoutBlocks(workout)
 }
 
 /// The speed range (mm/s) of a step's pace, or nil when it has none.

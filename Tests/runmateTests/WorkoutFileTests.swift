@@ -1,4 +1,5 @@
 import Activity
+import CalendarExport
 import Foundation
 import PlanEngine
 import RunMateTestSupport

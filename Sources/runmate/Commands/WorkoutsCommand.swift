@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarExport
 import Foundation
 import RunningCore
 import Training
