@@ -32,6 +32,10 @@ public enum WorkoutFileError: Error, Sendable, Hashable, CustomStringConvertible
   case badPace(workout: String, step: Int, pace: String)
   /// `--from` is after `--to`.
   case badRange(from: CivilDate, to: CivilDate)
+  /// `--days` out of 1 to ``GarminMount/maximumDays``.
+  case badDays(Int)
+  /// The folder is not a Garmin watch mounted over USB (or is missing): why.
+  case notAGarminMount(path: String, reason: String)
 
   /// One line naming the workout, the step and what is allowed.
   public var description: String {
@@ -45,7 +49,51 @@ public enum WorkoutFileError: Error, Sendable, Hashable, CustomStringConvertible
       "step \(step) of workout \(workout) has pace '\(pace)', not m:ss/km or m:ss-m:ss/km (e.g. 4:30-4:40/km)"
     case .badRange(let from, let to):
       "--from \(from) is after --to \(to): give a --from on or before --to"
+    case .badDays(let days):
+      "--days: '\(days)' is not valid, allowed is 1 to \(GarminMount.maximumDays) (the days from today to copy)"
+    case .notAGarminMount(let path, let reason):
+      "--garmin \(path): not a Garmin watch mounted over USB: \(reason); connect the watch and give the folder it "
+        + "mounts at (e.g. /media/$USER/GARMIN)"
     }
+  }
+}
+
+/// A Garmin watch mounted over USB (USB mass storage): its root holds a `GARMIN` folder with `GarminDevice.xml`,
+/// the device's description, and workouts copied into `GARMIN/NewFiles` are taken in by the watch when it is
+/// unplugged.
+public enum GarminMount {
+  /// The most days `--days` copies.
+  public static let maximumDays = 60
+
+  /// The `GARMIN/NewFiles` folder of the watch mounted at `mount` (created when the watch has none), or
+  /// ``WorkoutFileError/notAGarminMount(path:reason:)`` when `mount` is missing or has no `GARMIN` folder with a
+  /// `GarminDevice.xml`.
+  public static func newFiles(mount: String) throws(WorkoutFileError) -> String {
+    let manager = FileManager.default
+    var isFolder: ObjCBool = false
+    guard manager.fileExists(atPath: mount, isDirectory: &isFolder), isFolder.boolValue else {
+      throw .notAGarminMount(path: mount, reason: "no such folder")
+    }
+    let garmin = (mount as NSString).appendingPathComponent("GARMIN")
+    guard manager.fileExists(atPath: garmin, isDirectory: &isFolder), isFolder.boolValue else {
+      throw .notAGarminMount(path: mount, reason: "it has no GARMIN folder")
+    }
+    let device = (garmin as NSString).appendingPathComponent("GarminDevice.xml")
+    guard manager.fileExists(atPath: device, isDirectory: &isFolder), !isFolder.boolValue else {
+      throw .notAGarminMount(path: mount, reason: "it has no GARMIN/GarminDevice.xml")
+    }
+    return (garmin as NSString).appendingPathComponent("NewFiles")
+  }
+
+  /// `days` when it is 1 to ``maximumDays``.
+  public static func checked(days: Int) throws(WorkoutFileError) -> Int {
+    guard (1...maximumDays).contains(days) else { throw .badDays(days) }
+    return days
+  }
+
+  /// The days `--garmin --days N` copies: today and the N − 1 days after it.
+  public static func window(today: CivilDate, days: Int) throws(WorkoutFileError) -> ClosedRange<CivilDate> {
+    today...today.adding(days: try checked(days: days) - 1)
   }
 }
 
