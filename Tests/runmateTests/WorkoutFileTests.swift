@@ -134,7 +134,7 @@ struct WorkoutFileTests {
   }
 
   /// Garmin's own decoder (garmin-fit-sdk) reads every run of a plan per distance × level: integrity true, no
-  /// errors, the same steps, repeats and speed targets.
+  /// errors, the same steps, repeats and speed targets; fitdecode reads the same steps.
   @Test(.timeLimit(.minutes(1))) func garminsDecoderReadsEveryWorkout() throws {
     guard hasPython3 else { return }
     let directory = try temporaryDirectory()
@@ -212,6 +212,14 @@ struct WorkoutFileTests {
           #expect(garmin["high_bpm"] as? Int == Int(high) + 100, "\(path) \(garmin)")
         }
       }
+      // fitdecode reads the same file the same way: both CRCs, no error, the same name and steps.
+      guard let other = json["fitdecode"] as? [String: Any] else {
+        Issue.record("fitdecode is not installed: run scripts/setup.sh")
+        return
+      }
+      #expect((other["errors"] as? [Any])?.isEmpty == true, "\(path): \(other["errors"] ?? "")")
+      #expect(other["name"] as? String == file.name)
+      #expect((other["steps"] as? NSArray)?.isEqual(to: steps) == true, "\(path): fitdecode \(other["steps"] ?? "")")
       read += 1
     }
     #expect(read == expected.count)
