@@ -131,7 +131,7 @@ let package = Package(
       name: "runmate-bench",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook",
-        "TrainingProgress",
+        "TrainingProgress", "Training",
       ],
       swiftSettings: staticStdlib, linkerSettings: staticStdlibLink),
 
