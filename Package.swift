@@ -58,15 +58,18 @@ let package = Package(
     .target(name: "Activity", dependencies: ["RunningCore", "XMLStream"]),
     // Completed runs from any source → new, twins, matched to planned workouts (pure rules; no storage).
     .target(name: "Ingest", dependencies: ["RunningCore", "PlanEngine"]),
+    // The domain values every layer speaks: logged activities (Completion, Sport), saved plans, profiles, schedule
+    // settings and dated workouts, personal bests, what is plausible, and the store's errors. No storage here.
+    .target(name: "TrainingDomain", dependencies: ["RunningCore", "PlanEngine", "Ingest"]),
     // The embedded database (SQLite through GRDB): saved plans and completed workouts. The only module that sees GRDB.
     // It applies Ingest's decisions inside its write transactions.
     .target(
       name: "Logbook",
       dependencies: [
-        "RunningCore", "PlanEngine", "Ingest", "Digest", .product(name: "GRDB", package: "GRDB.swift"),
+        "RunningCore", "PlanEngine", "Ingest", "TrainingDomain", .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
-    .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Ingest", "Logbook"]),
+    .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Ingest", "TrainingDomain"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
     .target(name: "Health", dependencies: ["Archive", "RunningCore", "XMLStream"]),
     // Schedule → iCalendar (stable UIDs, SEQUENCE, VALARM rules); busy calendars → busy time.
@@ -77,7 +80,7 @@ let package = Package(
     .target(
       name: "Training",
       dependencies: [
-        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "Ingest",
+        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "TrainingDomain", "Ingest",
         "TrainingProgress", "Health", "Activity", "Archive",
       ]),
 
@@ -86,7 +89,7 @@ let package = Package(
     .target(
       name: "FeedServer",
       dependencies: [
-        "RunningCore", "Training", "Logbook", "ICalendar", "Digest",
+        "RunningCore", "Training", "Logbook", "TrainingDomain", "ICalendar", "Digest",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
@@ -109,7 +112,9 @@ let package = Package(
     // what the last sync stored (Logbook), the steps and requests (CalDAV), and what reached the server recorded.
     .target(
       name: "PlanSync",
-      dependencies: ["CalDAV", "CalendarExport", "Digest", "ICalendar", "Logbook", "PlanEngine", "Training"]),
+      dependencies: [
+        "CalDAV", "CalendarExport", "Digest", "ICalendar", "Logbook", "TrainingDomain", "PlanEngine", "Training",
+      ]),
 
     // Command-line tool: the composition root (reads files, the clock, formats output).
     // Release: the Swift runtime and Foundation linked in (no dynamic loading and relocation of a dozen Swift
@@ -118,7 +123,7 @@ let package = Package(
     .executableTarget(
       name: "runmate",
       dependencies: [
-        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "Logbook", "Ingest", "Activity",
+        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "TrainingDomain", "Ingest", "Activity",
         "TrainingProgress",
         "Health", "Training", "FeedServer", "CalDAV", "PlanSync", "Digest", "ICalendar",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -131,6 +136,7 @@ let package = Package(
       name: "runmate-bench",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook",
+        "TrainingDomain",
         "TrainingProgress", "Training",
       ],
       swiftSettings: staticStdlib, linkerSettings: staticStdlibLink),
@@ -145,7 +151,7 @@ let package = Package(
     .testTarget(
       name: "FeedServerTests",
       dependencies: [
-        "FeedServer", "ICalendar", "Digest", "Logbook", "RunMateTestSupport",
+        "FeedServer", "ICalendar", "Digest", "Logbook", "TrainingDomain", "RunMateTestSupport",
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
@@ -154,7 +160,8 @@ let package = Package(
     .testTarget(
       name: "PlanSyncTests",
       dependencies: [
-        "PlanSync", "CalDAV", "CalendarExport", "Digest", "ICalendar", "Logbook", "PlanEngine", "RunningCore",
+        "PlanSync", "CalDAV", "CalendarExport", "Digest", "ICalendar", "Logbook", "TrainingDomain", "PlanEngine",
+        "RunningCore",
         "Scheduling", "RunMateTestSupport",
       ]),
     .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),
@@ -166,11 +173,12 @@ let package = Package(
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SchedulingTests", dependencies: ["RunningCore", "Scheduling", "RunMateTestSupport"]),
     .testTarget(
-      name: "LogbookTests", dependencies: ["RunningCore", "Logbook", "Ingest", "RunMateTestSupport"],
+      name: "LogbookTests", dependencies: ["RunningCore", "Logbook", "TrainingDomain", "Ingest", "RunMateTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(name: "IngestTests", dependencies: ["RunningCore", "Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(
-      name: "TrainingProgressTests", dependencies: ["RunningCore", "TrainingProgress", "RunMateTestSupport"]),
+      name: "TrainingProgressTests",
+      dependencies: ["RunningCore", "TrainingDomain", "TrainingProgress", "RunMateTestSupport"]),
     .testTarget(name: "ArchiveTests", dependencies: ["Archive", "RunMateTestSupport"]),
     .testTarget(
       name: "HealthTests", dependencies: ["Health", "RunningCore", "RunMateTestSupport"], exclude: ["Fixtures"]),

@@ -49,6 +49,21 @@ while IFS= read -r hit; do
   status=1
 done < <(grep -rnE --include='*.swift' 'import[[:space:]]+FoundationXML' Sources Tests | cut -d: -f1,2 || true)
 
+# The CLI renders the application layer: Sources/runmate imports Training and its vocabulary (RunningCore,
+# TrainingDomain, PlanEngine), its servers (FeedServer, PlanSync) and ArgumentParser, never storage or a format.
+# cli_not_yet lists what it still imports while its use cases move into Training (issue 23); shrink it, never grow it.
+cli_forbidden=(Logbook GRDB Scheduling Ingest CalendarExport ICalendar Activity Health Archive TrainingProgress CalDAV
+  XMLStream CLibical CZlib)
+cli_not_yet=(Scheduling Ingest CalendarExport ICalendar Activity Health TrainingProgress CalDAV)
+for library in "${cli_forbidden[@]}"; do
+  [[ " ${cli_not_yet[*]} " == *" $library "* ]] && continue
+  while IFS= read -r hit; do
+    [[ -z "$hit" ]] && continue
+    echo "lint: ${hit%%:*}: the CLI imports $library; it renders Training's use cases (application layer)" >&2
+    status=1
+  done < <(grep -rnE --include='*.swift' "^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((internal|public|package|private|fileprivate)[[:space:]]+)?import[[:space:]]+${library}([.[:space:]]|$)" Sources/runmate | cut -d: -f1,2 || true)
+done
+
 # Formatting and style rules (.swift-format): line length 120, no force unwraps or force tries, documented public API.
 if ! swift format lint --strict --recursive --parallel Sources Tests Package.swift; then
   echo "lint: swift format found the problems above; \`swift format format -i -r Sources Tests Package.swift\` fixes most" >&2

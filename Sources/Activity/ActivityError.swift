@@ -1,3 +1,5 @@
+import RunningCore
+
 /// Why a GPX or TCX file could not be read. Every case names the file (its last path component, or the
 /// name given for in-memory data) and, for problems inside the XML, the line (and column when the XML
 /// parser reports one); `description` is the sentence to show a runner:
@@ -12,7 +14,7 @@
 /// ```
 ///
 /// The ranges are listed in one place, `ActivityLimits` (see its documentation).
-public enum ActivityError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ActivityError: RunnerFacingError, Sendable, Equatable, CustomStringConvertible {
   /// What a value in the file should have been.
   public enum ExpectedValue: Sendable, Equatable {
     /// An ISO 8601 date-time, e.g. `2021-01-03T16:53:49Z`.
@@ -112,4 +114,9 @@ public enum ActivityError: Error, Sendable, Equatable, CustomStringConvertible {
       "\(file): byte \(offset): \(detail)"
     }
   }
+}
+
+extension ActivityError {
+  /// An activity file that cannot be read as one.
+  public var kind: FailureKind { .badData }
 }

@@ -89,3 +89,17 @@ public enum CalDAVError: FieldError, Sendable, Equatable {
     names.map { "'\($0)'" }.joined(separator: ", ")
   }
 }
+
+extension CalDAVError {
+  /// What the runner gave (a URL, a calendar) is a bad input; a refusal of the credentials is not permitted; a server
+  /// out of reach or too slow is unavailable; an answer that breaks the protocol is a protocol error.
+  public var kind: FailureKind {
+    switch self {
+    case .badURL, .insecure, .redirectedElsewhere, .insecureRedirect, .notACalendar, .noSuchCalendar, .chooseCalendar:
+      .badInput
+    case .unauthorized: .notPermitted
+    case .unreachable, .tooSlow: .unavailable
+    case .unexpected, .malformedResponse: .protocolError
+    }
+  }
+}

@@ -5,7 +5,7 @@ import RunningCore
 import Scheduling
 
 /// Why a calendar cannot be made or read.
-public enum ExportError: Error, Sendable, CustomStringConvertible {
+public enum ExportError: RunnerFacingError, Sendable, CustomStringConvertible {
   /// libical refused something we built (a bug) or an unknown time zone.
   case calendarLibrary(ICalendarError)
   /// A busy calendar or previous export that libical cannot read.
@@ -281,4 +281,9 @@ private func joined(_ a: String, _ b: String, _ c: String = "", _ d: String = ""
   if !c.isEmpty { text += c }
   if !d.isEmpty { text += d }
   return text
+}
+
+extension ExportError {
+  /// A calendar that cannot be made from what is stored.
+  public var kind: FailureKind { .badData }
 }

@@ -3,6 +3,7 @@ import Foundation
 import ICalendar
 import Logbook
 import Training
+import TrainingDomain
 
 /// A plan's feed as served: the calendar text, its ETag and Last-Modified, for one value of the change counter.
 public struct RenderedFeed: Sendable {
@@ -24,7 +25,7 @@ public let feedRefreshSeconds = 3600
 /// events), with the refresh hints, and with `changedAt` (when the data last changed) as the DTSTAMP of the events
 /// changed since that export, so that the same data always gives the same bytes.
 public func renderFeed(
-  planID: String, db: LogbookDatabase, dataVersion: Int64, changedAt: Date, systemZone: String
+  planID: String, db: any TrainingStore, dataVersion: Int64, changedAt: Date, systemZone: String
 ) throws -> RenderedFeed {
   guard let saved = try db.plans().first(where: { $0.id == planID }) else {
     throw LogbookError.noSuchPlan(name: planID, known: [])

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Training
+import TrainingDomain
 
 /// What `runmate serve` listens on and serves.
 public struct FeedServerConfiguration: Sendable {
@@ -69,7 +70,7 @@ public struct FeedServerConfiguration: Sendable {
 /// accepting, finishes the requests in flight and returns (swift-service-lifecycle's graceful shutdown).
 /// `onRunning` gets the bound port once it listens.
 public func runFeedServer(
-  db: LogbookDatabase, configuration: FeedServerConfiguration, logger: Logger, metrics: FeedMetrics = FeedMetrics(),
+  db: any TrainingStore, configuration: FeedServerConfiguration, logger: Logger, metrics: FeedMetrics = FeedMetrics(),
   onRunning: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
   let feeds = FeedRoutes(db: db, systemZone: configuration.systemZone, logger: logger, metrics: metrics)
@@ -155,14 +156,14 @@ func isLocalPeer(_ peer: SocketAddress?) -> Bool {
 
 /// The handlers, with the database, the cache and the time zone they need.
 struct FeedRoutes: Sendable {
-  let db: LogbookDatabase
+  let db: any TrainingStore
   let cache: FeedCache
   let logger: Logger
   let metrics: FeedMetrics
   /// Last-fetch times are written at most once a minute per feed, off the request path.
   private let fetchWrites = DispatchQueue(label: "runmate.feed.fetch-writes")
 
-  init(db: LogbookDatabase, systemZone: String, logger: Logger, metrics: FeedMetrics) {
+  init(db: any TrainingStore, systemZone: String, logger: Logger, metrics: FeedMetrics) {
     self.db = db
     self.logger = logger
     self.metrics = metrics

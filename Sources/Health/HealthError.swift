@@ -1,3 +1,5 @@
+import RunningCore
+
 /// Why a health file could not be imported. Every case names the file (its last path component; for a zip,
 /// problems inside the XML name the entry, e.g. `eksport.xml`) and, for problems inside the XML or CSV, the
 /// line; ``description`` is the sentence to show a runner:
@@ -14,7 +16,7 @@
 /// The ranges are chosen in one place, `HealthLimits` (see its documentation).
 ///
 /// Nothing is imported when any of these is thrown: the import is all or nothing.
-public enum HealthError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum HealthError: RunnerFacingError, Sendable, Equatable, CustomStringConvertible {
   /// The file could not be opened or read; `reason` is the operating system's text (`No such file or
   /// directory`).
   case unreadable(file: String, reason: String)
@@ -94,4 +96,9 @@ extension HealthError {
       self
     }
   }
+}
+
+extension HealthError {
+  /// An export that cannot be read as one.
+  public var kind: FailureKind { .badData }
 }

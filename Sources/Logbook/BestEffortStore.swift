@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RunningCore
+import TrainingDomain
 
 /// The best efforts measured inside an imported run (issue 24): one row per completion and distance, deleted with
 /// the completion.

@@ -1,31 +1,6 @@
 import Foundation
 import GRDB
-
-/// One event a CalDAV sync left in a calendar collection: where, under which ETag, and what was sent.
-public struct CalDAVRecord: Sendable, Hashable {
-  /// The event's UID.
-  public var uid: String
-  /// The resource's path on the server.
-  public var href: String
-  /// Its ETag after the write, nil when the server gave none.
-  public var etag: String?
-  /// The SHA-256 of the body sent (32 bytes).
-  public var bodyHash: [UInt8]
-  /// The calendar object sent (a VCALENDAR with this one event): the next sync's SEQUENCE is counted from it.
-  public var body: String
-  /// `2027-01-05 W1 Easy · 5 km`, for the lines a later sync prints.
-  public var label: String
-
-  /// A record.
-  public init(uid: String, href: String, etag: String?, bodyHash: [UInt8], body: String, label: String) {
-    self.uid = uid
-    self.href = href
-    self.etag = etag
-    self.bodyHash = bodyHash
-    self.body = body
-    self.label = label
-  }
-}
+import TrainingDomain
 
 /// Adds the CalDAV sync state (appended after the other migrations of the logbook).
 func registerCalDAVMigration(in migrator: inout DatabaseMigrator) {

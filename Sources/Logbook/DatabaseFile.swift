@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TrainingDomain
 
 #if canImport(Glibc)
   import Glibc

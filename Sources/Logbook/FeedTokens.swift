@@ -1,36 +1,6 @@
 import Foundation
 import GRDB
-
-/// A subscription feed as `runmate feed list` shows it. The secret token is never stored, only its SHA-256.
-public struct FeedSubscription: Sendable, Hashable {
-  /// The feed's number (what `feed rotate` and `feed revoke` take).
-  public var id: Int64
-  /// The plan the feed shows (its id).
-  public var planID: String
-  /// The plan's name.
-  public var planName: String
-  /// When the feed was made, or its token last rotated.
-  public var createdAt: Date
-  /// When a calendar last fetched it (to the minute), or nil when none has.
-  public var lastFetchAt: Date?
-}
-
-/// What a presented feed token opens, read in one go with the database's change counter.
-public struct FeedAccess: Sendable, Hashable {
-  /// The feed's number.
-  public var feedID: Int64
-  /// The plan the feed shows.
-  public var planID: String
-  /// The SHA-256 stored for the feed (compared again, in constant time, by the caller).
-  public var tokenHash: [UInt8]
-  /// When a calendar last fetched it, or nil.
-  public var lastFetchAt: Date?
-  /// The change counter of the plans, schedules, exports, profiles and completions: it grows with every change to
-  /// them, so a feed rendered at one value is current while the counter keeps it.
-  public var dataVersion: Int64
-  /// When that data last changed (the feed's Last-Modified and the DTSTAMP of events new since the last export).
-  public var changedAt: Date
-}
+import TrainingDomain
 
 /// The tables a plan's calendar is made from: a change to any of them moves the change counter.
 private let watchedTables = ["plan", "scheduledWorkout", "export", "profile", "completion"]

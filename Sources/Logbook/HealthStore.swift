@@ -3,24 +3,7 @@ import GRDB
 import Ingest
 import PlanEngine
 import RunningCore
-
-/// What a health import changed.
-public struct HealthImportResult: Sendable, Hashable {
-  /// Days not in the database before.
-  public var newDays: Int
-  /// Days whose totals changed (a newer export of the same day).
-  public var updatedDays: Int
-  /// New measurements.
-  public var newMeasures: Int
-  /// Running workouts added to the logbook.
-  public var newRuns: Int
-  /// Running workouts already in the logbook (an earlier import, or a GPX/TCX file of the same run).
-  public var skippedRuns = 0
-  /// The best step count stored before this import (0 when none), read in the same transaction.
-  public var previousBestSteps = 0.0
-  /// The running workouts: new (matched or not), twins of runs already logged, skipped.
-  public var runs = IngestedRuns()
-}
+import TrainingDomain
 
 extension LogbookDatabase {
   /// Stores an import in one transaction: days upserted (an export holds the whole history, so a newer one

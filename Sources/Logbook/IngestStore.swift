@@ -2,56 +2,7 @@ import Foundation
 import GRDB
 import Ingest
 import PlanEngine
-
-/// What ``LogbookDatabase/ingestRuns(_:planID:slots:)`` did, with the runs as stored.
-public struct IngestedRuns: Sendable, Hashable {
-  /// A new run, stored.
-  public struct New: Sendable, Hashable {
-    /// The run with its id, plan, matched workout and status.
-    public var run: Completion
-    /// The planned workout it fulfils (nil: an extra run).
-    public var match: SlotMatch?
-  }
-
-  /// A candidate that was the same run as one already known.
-  public struct Twin: Sendable, Hashable {
-    /// The candidate, as given.
-    public var candidate: Completion
-    /// Its twin as stored now (after the merge, when there was one).
-    public var stored: Completion
-    /// True when the twin was already in the logbook (false: earlier in the same batch).
-    public var wasStored: Bool
-    /// True when the stored twin was rewritten: the device record kept, with the runner's note and effort.
-    public var merged: Bool
-  }
-
-  /// A candidate left out, and why.
-  public struct Skipped: Sendable, Hashable {
-    /// The candidate, as given.
-    public var candidate: Completion
-    /// Why.
-    public var reason: IngestOutcome<Completion>.SkipReason
-  }
-
-  /// New runs, in the order given.
-  public var added: [New] = []
-  /// Runs already known.
-  public var twins: [Twin] = []
-  /// Runs left out.
-  public var skipped: [Skipped] = []
-  /// Every completion stored before, by date, as read in the same transaction.
-  public var before: [Completion] = []
-
-  /// Creates an empty result.
-  public init() {}
-}
-
-/// A test hook for fault injection: called inside an import's write transaction
-/// (``LogbookDatabase/ingestRuns(_:planID:slots:)``,
-/// ``LogbookDatabase/saveHealth(days:measures:runs:profile:planID:slots:)``) after each row it inserts or updates,
-/// with the number of rows written so far in that transaction. The CLI installs one that kills the process
-/// (`RUNMATE_FAULT_KILL_AFTER_ROWS`), so tests can prove that a kill inside the transaction keeps nothing of it.
-public typealias RowHook = @Sendable (_ rowsWritten: Int) -> Void
+import TrainingDomain
 
 extension LogbookDatabase {
   /// Adds runs from any source (`log`, GPX/TCX `import`, `health import`) the one way: in ONE write transaction

@@ -3,13 +3,14 @@ import GRDB
 import Ingest
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// The runner's database: one SQLite file (WAL mode), reached only through this type.
 ///
 /// Every write method is one transaction: it lands whole or not at all. The schema goes through named, append-only
 /// GRDB migrations; foreign keys and NOT NULL are enforced. A file that is not ours, or not a database, is refused
 /// with a clear message and left untouched.
-public final class LogbookDatabase: Sendable {
+public final class LogbookDatabase: TrainingStore {
   /// `RMAT` in ASCII: `PRAGMA application_id` marks a RunningMate database.
   static let applicationID: Int32 = 0x524D_4154
 

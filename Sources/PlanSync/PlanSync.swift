@@ -6,6 +6,7 @@ import ICalendar
 import Logbook
 import PlanEngine
 import Training
+import TrainingDomain
 
 /// What `runmate sync` is asked to do with a saved plan and a CalDAV calendar.
 public struct PlanSyncRequest: Sendable {
@@ -97,7 +98,7 @@ public struct PlanSyncResult: Sendable {
 /// for what is created, updated, deleted or reported as a conflict.
 /// - Throws: ``LogbookError`` (no such plan), ``ExportError``, ``CalDAVError`` for a collection that cannot be listed
 ///   (an account URL without `--calendar` is answered with the account's calendars).
-public func syncPlan(_ request: PlanSyncRequest, db: LogbookDatabase) async throws -> PlanSyncResult {
+public func syncPlan(_ request: PlanSyncRequest, db: any TrainingStore) async throws -> PlanSyncResult {
   let saved = try db.plan(named: request.planName)
   let settings =
     try db.scheduleSettings(ofPlan: saved.id)
@@ -178,7 +179,7 @@ func holdsSameEvent(_ body: [UInt8], as event: OutgoingEvent) -> Bool {
 
 /// What this collection last received of the plan, as one calendar (SEQUENCE counts from it); the last file
 /// export when nothing was synced there yet.
-func previousCalendar(_ records: [CalDAVRecord], plan: Plan, db: LogbookDatabase) throws -> VCalendar? {
+func previousCalendar(_ records: [CalDAVRecord], plan: Plan, db: any TrainingStore) throws -> VCalendar? {
   guard !records.isEmpty else { return try lastExport(of: plan, in: db)?.calendar }
   var events: [VEvent] = []
   for record in records {
@@ -193,7 +194,7 @@ func previousCalendar(_ records: [CalDAVRecord], plan: Plan, db: LogbookDatabase
 
 /// Records one outcome, in its own transaction: an event stored (or adopted) with its href, ETag and body; a removed
 /// one forgotten; nothing for the others.
-func record(_ outcome: SyncOutcome, identity: String, collection: String, db: LogbookDatabase) throws(LogbookError) {
+func record(_ outcome: SyncOutcome, identity: String, collection: String, db: any TrainingStore) throws(LogbookError) {
   switch outcome {
   case .stored(let event, let href, let etag, _), .adopted(let event, let href, let etag):
     let stored = CalDAVRecord(
@@ -208,7 +209,7 @@ func record(_ outcome: SyncOutcome, identity: String, collection: String, db: Lo
 }
 
 /// The events other plans' syncs left in `collection`, by plan (saved plans by name, sorted by their identity).
-func leftovers(in db: LogbookDatabase, collection: String, besides identity: String) throws -> [LeftoverEvents] {
+func leftovers(in db: any TrainingStore, collection: String, besides identity: String) throws -> [LeftoverEvents] {
   let counts = try db.caldavIdentities(collection: collection).filter { $0.key != identity }
   guard !counts.isEmpty else { return [] }
   let plans = try db.plans()

@@ -24,8 +24,36 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   public var label: String { rawValue }
 }
 
+/// What kind of failure an error is, decided where the rule lives: each front door answers a kind its own way (the
+/// CLI with a sysexits code, a server with an HTTP status), so no front door needs to know every module's errors.
+public enum FailureKind: Sendable, Hashable {
+  /// The input asked for something not allowed (a value, a name that is not there): change the input.
+  case badInput
+  /// A file or stored record holds something impossible.
+  case badData
+  /// A file or folder that should be there is not.
+  case missingInput
+  /// A server could not be reached, or took too long.
+  case unavailable
+  /// An output (a file, the database) cannot be created or written.
+  case cannotCreate
+  /// Reading or writing failed midway (the disk, the database engine).
+  case io
+  /// A server answered something that breaks its protocol.
+  case protocolError
+  /// A server refused the credentials.
+  case notPermitted
+}
+
+/// An error written for the runner: its description is one line naming the value and what is allowed, and its kind
+/// says what went wrong.
+public protocol RunnerFacingError: Error, CustomStringConvertible {
+  /// What kind of failure it is.
+  var kind: FailureKind { get }
+}
+
 /// An error that names the input it is about: each front door words it with its own name for the field.
-public protocol FieldError: Error, CustomStringConvertible {
+public protocol FieldError: RunnerFacingError {
   /// The message with each field named by `name`.
   func message(naming name: (InputField) -> String) -> String
 }

@@ -349,3 +349,13 @@ struct WeekScheduler {
     return result
   }
 }
+
+extension SchedulingError {
+  /// An unknown zone is a bad input; no room for the runs is what the settings and calendars hold together.
+  public var kind: FailureKind {
+    switch self {
+    case .unknownTimeZone: .badInput
+    case .noRoom: .badData
+    }
+  }
+}

@@ -4,6 +4,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// What `runmate import` found in its files, folders and archives: the runs to hand to the logbook in one
 /// transaction, and everything left out, each with its reason. Nothing in it has touched the database.

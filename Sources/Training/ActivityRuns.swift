@@ -3,6 +3,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// Why an activity read from a file is no run to store: one line for the runner, starting with the file's name
 /// (`flat.gpx (Sat 1 Jun): no duration (under a second from the first point to the last)`).

@@ -2,6 +2,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 import TrainingProgress
 
 // The day and the week as the runner sees them (`today`, `week`): view models the CLI renders as text or encodes as

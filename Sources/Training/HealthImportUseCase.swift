@@ -4,6 +4,7 @@ import Ingest
 import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// What `runmate health import` did: the export read, what was stored, what was left out and why, and a new best
 /// day. The CLI renders it.
@@ -31,14 +32,14 @@ public struct HealthImportReport: Sendable {
 
 /// The planned workouts runs are matched to (the training state's scheduled days, with the default profile's
 /// settings); none without a plan. What `log`, `import` and `health import` match against.
-public func plannedSlots(for saved: SavedPlan?, in db: LogbookDatabase) throws -> [PlannedSlot] {
+public func plannedSlots(for saved: SavedPlan?, in db: any TrainingStore) throws -> [PlannedSlot] {
   guard let saved else { return [] }
   return try TrainingState.read(
     saved, db: db, profile: try db.profile(named: nil), systemZone: TimeZone.current.identifier
   ).plannedSlots
 }
 
-extension LogbookDatabase {
+extension TrainingStore {
   /// Imports the Apple Health export at `url` (`export.zip`, `export.xml`, a CSV of daily totals) for `profile`'s
   /// days in `zone`: the days, measurements and running workouts (other sports with a distance too, as
   /// cross-training, with `allSports`) in one transaction; the runs join the logbook the one ingest way (a run

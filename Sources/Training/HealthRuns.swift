@@ -4,6 +4,7 @@ import Health
 import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// The running workouts of a Health export as completed runs, on their local day in `timeZone`, and the running
 /// workouts that cannot be runs (no distance: a treadmill run without a footpod, a watch without GPS), so that the

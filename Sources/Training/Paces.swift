@@ -2,6 +2,7 @@ import Foundation
 import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// `runmate paces`: the runner's current VDOT (the plan's, moved by the races logged since and raised by the hard
 /// efforts measured inside imported runs), its source and date, the training paces and the race predictions by

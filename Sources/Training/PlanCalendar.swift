@@ -5,6 +5,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
+import TrainingDomain
 import TrainingProgress
 
 /// The calendar of `plan` on `schedule` with `settings` (reminders, units), against the `previous` export: what
@@ -22,7 +23,7 @@ public func planCalendar(
 }
 
 /// The last export of `plan`'s race kept in the database, parsed, with where it was written; nil when none.
-public func lastExport(of plan: Plan, in db: LogbookDatabase) throws -> (path: String, calendar: VCalendar)? {
+public func lastExport(of plan: Plan, in db: any TrainingStore) throws -> (path: String, calendar: VCalendar)? {
   guard let last = try db.lastExport(identity: ExportOptions.identity(of: plan)) else { return nil }
   do {
     return (last.path, try VCalendar.parse(last.calendar))
@@ -62,7 +63,7 @@ extension TrainingState {
   /// the state's settings, and compares the calendar with the last export in `db`.
   public func proposeReplan(
     completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?, reason: BreakReason = .illness,
-    rules: PlanRules, db: LogbookDatabase, now: Date, updatePaces: Bool = false
+    rules: PlanRules, db: any TrainingStore, now: Date, updatePaces: Bool = false
   ) throws -> ReplanProposal {
     let savedPauses = try SettingValues.pauses(settings.pauses ?? []).map(\.dates)
     // A race logged since the plan began that moved the paces is said, whatever the replan does; with

@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
+import TrainingDomain
 import TrainingProgress
 
 /// A change the runner makes to the days of their saved plan, kept with its schedule settings so that every later
@@ -40,7 +41,7 @@ extension TrainingState {
   /// - Throws: ``SettingError`` naming the date argument and what is allowed, with a day that would work when one is
   ///   near.
   public func proposeChange(
-    _ change: ScheduleChange, today: CivilDate, db: LogbookDatabase, now: Date
+    _ change: ScheduleChange, today: CivilDate, db: any TrainingStore, now: Date
   ) throws -> ScheduleChangeProposal {
     let raceDate = saved.plan.goal.raceDate
     let pauses = try SettingValues.pauses(settings.pauses ?? []).map(\.dates)

@@ -3,11 +3,12 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
+import TrainingDomain
 import TrainingProgress
 
 /// A schedule setting whose value is not one the program accepts: the option that sets it, the value, what is
 /// allowed and, where one exists, a suggestion.
-public struct SettingError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SettingError: RunnerFacingError, Sendable, Equatable, CustomStringConvertible {
   /// The option that sets it (`--at`, `--days`, …).
   public var option: String
   /// The value as written.
@@ -262,4 +263,9 @@ extension ScheduleSettings {
   public func schedule(_ plan: Plan) throws -> Schedule {
     try makeSchedule(plan, preferences: try preferences(), busy: busyIntervals)
   }
+}
+
+extension SettingError {
+  /// A setting's value not allowed.
+  public var kind: FailureKind { .badInput }
 }

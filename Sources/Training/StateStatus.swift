@@ -1,6 +1,7 @@
 import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 import TrainingProgress
 
 extension TrainingState {

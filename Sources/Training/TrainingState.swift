@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
+import TrainingDomain
 import TrainingProgress
 
 /// Which of a profile's defaults the command line overrides (they are not announced as used).
@@ -144,7 +145,7 @@ public struct TrainingState: Sendable {
   /// Reads the state of `saved`: its stored dated workouts, else the schedule worked out from its settings (or the
   /// profile's defaults), else the plan's own dates when the calendar leaves no room.
   public static func read(
-    _ saved: SavedPlan, db: LogbookDatabase, profile: Profile?,
+    _ saved: SavedPlan, db: any TrainingStore, profile: Profile?,
     systemZone: String
   ) throws -> TrainingState {
     let stored = try db.scheduleSettings(ofPlan: saved.id)

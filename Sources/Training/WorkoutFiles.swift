@@ -23,7 +23,7 @@ public struct WorkoutFile: Sendable, Hashable {
 }
 
 /// Why a workout cannot be written as a file.
-public enum WorkoutFileError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum WorkoutFileError: RunnerFacingError, Sendable, Hashable, CustomStringConvertible {
   /// The workout has more steps (repeats folded) than a watch takes.
   case tooManySteps(workout: String, count: Int, maximum: Int)
   /// A step (1-based) lasts no time and no distance, or is done zero times.
@@ -321,4 +321,16 @@ private func serial(_ id: String) -> UInt32 {
   var hash: UInt32 = 2_166_136_261
   for byte in id.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
   return hash == 0 ? 1 : hash
+}
+
+extension WorkoutFileError {
+  /// A bad date range or day count is a bad input; a workout that cannot be written as steps is bad data; a folder
+  /// that is not a Garmin mount is a missing input.
+  public var kind: FailureKind {
+    switch self {
+    case .badRange, .badDays: .badInput
+    case .tooManySteps, .emptyStep, .badPace: .badData
+    case .notAGarminMount: .missingInput
+    }
+  }
 }

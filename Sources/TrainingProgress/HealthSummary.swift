@@ -1,7 +1,7 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// Activity level from average daily steps (Tudor-Locke & Bassett 2004).
 public enum ActivityLevel: String, Sendable, Hashable, Codable {

@@ -1,8 +1,8 @@
 import Foundation
 import Ingest
-import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// How a run's training load was worked out.
 public enum LoadSource: String, Sendable, Hashable, Codable {

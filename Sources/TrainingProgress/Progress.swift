@@ -1,7 +1,7 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// One plan week, planned against done.
 public struct WeekProgress: Sendable, Hashable, Codable {

@@ -1,7 +1,7 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// Why the remaining weeks cannot be rebuilt.
 public enum ReplanError: FieldError, Sendable, Equatable {
@@ -779,3 +779,8 @@ func workoutChanges(from old: Plan, to new: Plan) -> [WorkoutChange] {
 
 /// `70 %`.
 private func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded())) %" }
+
+extension ReplanError {
+  /// Every replan error is about what was asked for.
+  public var kind: FailureKind { .badInput }
+}

@@ -1,8 +1,8 @@
 import Foundation
 import Ingest
-import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// How a planned workout stands on `today`: the one rule `today`, `week`, `log list`, `progress` and the HTML report
 /// read (through ``PlanStatus``).

@@ -7,6 +7,7 @@ import PlanEngine
 import RunningCore
 import Scheduling
 import Synchronization
+import TrainingDomain
 import TrainingProgress
 
 // Benchmarks, run in release mode (scripts/bench.sh):

@@ -28,9 +28,8 @@ struct RunMate: ParsableCommand {
     do {
       var command = try parseAsRoot()
       try command.run()
-    } catch let error as any RunMateError {
-      fail(error.message, code: error.exitCode)
     } catch {
+      if let failure = runMateError(error) { fail(failure.message, code: failure.exitCode) }
       let code = exitCode(for: error)
       if code == .success { exit(withError: error) }
       if code == .validationFailure,

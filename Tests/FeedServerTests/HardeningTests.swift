@@ -4,6 +4,7 @@ import Logbook
 import Logging
 import RunMateTestSupport
 import Testing
+import TrainingDomain
 
 #if canImport(Glibc)
   import Glibc

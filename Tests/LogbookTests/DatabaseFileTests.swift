@@ -3,6 +3,7 @@ import Logbook
 import PlanEngine
 import RunMateTestSupport
 import Testing
+import TrainingDomain
 
 /// Opening a file: ours made private, not ours or damaged left byte for byte with nothing beside it, and the locks
 /// one database of this process holds kept when another on the same file closes.

@@ -4,6 +4,7 @@ import Logbook
 import PlanEngine
 import RunMateTestSupport
 import Testing
+import TrainingDomain
 
 /// The `status` column (migration v6-ingest-status) on a database from the first release, and partial runs stored.
 @Suite struct IngestStoreTests {

@@ -5,6 +5,7 @@ import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import TrainingDomain
 
 /// The database on real SQLite files in a temporary directory.
 @Suite struct LogbookDatabaseTests {

@@ -3,6 +3,7 @@ import Logbook
 import PlanEngine
 import RunMateTestSupport
 import Testing
+import TrainingDomain
 
 /// The migrations added on top of a released schema run after it, so a logbook written by the previous runmate
 /// upgrades (GRDB applies migrations in the order they are registered, and refuses none it already ran).

@@ -5,6 +5,7 @@ import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import TrainingDomain
 
 /// What enters the store: runs read, checked for duplicates, matched and written in one transaction; impossible
 /// values refused naming the field; an impossible value stored by an older version still read and deleted.

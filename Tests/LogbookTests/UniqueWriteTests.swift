@@ -2,6 +2,7 @@ import Foundation
 import Logbook
 import RunMateTestSupport
 import Testing
+import TrainingDomain
 
 /// Names the database keeps unique, decided inside the write transaction (issue 21, case 3).
 @Suite struct UniqueWriteTests {

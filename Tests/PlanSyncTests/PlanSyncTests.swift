@@ -9,6 +9,7 @@ import RunMateTestSupport
 import RunningCore
 import Scheduling
 import Testing
+import TrainingDomain
 
 @testable import PlanSync
 

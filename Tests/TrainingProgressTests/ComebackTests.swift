@@ -1,8 +1,8 @@
-import Logbook
 import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import TrainingDomain
 import TrainingProgress
 
 /// Replan after real life, as a coach adapts (issue 24): a break brings the runner back over one or two easier weeks

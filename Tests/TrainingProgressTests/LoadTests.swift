@@ -1,9 +1,9 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import TrainingDomain
 import TrainingProgress
 
 /// Load without alarms (issue 24): each run's stress from its pace against threshold pace (rTSS), and fitness,

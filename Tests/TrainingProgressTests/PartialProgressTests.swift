@@ -1,7 +1,7 @@
-import Logbook
 import PlanEngine
 import RunMateTestSupport
 import Testing
+import TrainingDomain
 import TrainingProgress
 
 @Suite struct PartialProgressTests {

@@ -1,9 +1,9 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import TrainingDomain
 import TrainingProgress
 
 @Suite struct ProgressTests {

@@ -1,8 +1,8 @@
-import Logbook
 import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import TrainingDomain
 import TrainingProgress
 
 /// SplitMix64: a small seeded generator, so every randomised log is the same on every run.

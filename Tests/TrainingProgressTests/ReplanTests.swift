@@ -1,8 +1,8 @@
-import Logbook
 import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import TrainingDomain
 import TrainingProgress
 
 @Suite struct ReplanTests {

@@ -1,9 +1,9 @@
 import Ingest
-import Logbook
 import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import TrainingDomain
 import TrainingProgress
 
 /// The one status rule (``PlanStatus``): done from 80 % of the plan, partial below, missed, and the day statuses.

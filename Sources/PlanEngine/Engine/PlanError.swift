@@ -131,3 +131,8 @@ public enum PlanError: FieldError, Sendable, Equatable {
 func formatKm(_ km: Double) -> String {
   oneDecimal(km)
 }
+
+extension PlanError {
+  /// Every plan error is about what was asked for.
+  public var kind: FailureKind { .badInput }
+}

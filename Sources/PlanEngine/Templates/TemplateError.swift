@@ -1,8 +1,10 @@
+import RunningCore
+
 /// A problem in a template file, with the file, the key path and what is allowed.
 ///
 /// Messages read like a compiler's: `plan-templates/half.yaml: levels.beginner.peakWeeklyKm: 'lots' is wrong,
 /// allowed is a number`.
-public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum TemplateError: RunnerFacingError, Sendable, Equatable, CustomStringConvertible {
   /// The YAML does not parse.
   case syntax(file: String, line: Int, column: Int, detail: String)
   /// A value is of the wrong type or out of range.
@@ -37,6 +39,16 @@ public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
         + " (use --templates DIR or set RUNMATE_TEMPLATES)"
     case .tooLarge(let file, let found, let allowed):
       return "\(file): too large: \(found), allowed is \(allowed)"
+    }
+  }
+}
+
+extension TemplateError {
+  /// A missing folder or file is missing input; anything else is a template that does not hold.
+  public var kind: FailureKind {
+    switch self {
+    case .directoryNotFound, .missingFile: .missingInput
+    default: .badData
     }
   }
 }

@@ -2,10 +2,10 @@ import ArgumentParser
 import CalendarExport
 import Foundation
 import ICalendar
-import Logbook
 import PlanEngine
 import Scheduling
 import Training
+import TrainingDomain
 
 /// `runmate export`: the plan as an iCalendar file for any calendar app.
 struct ExportCommand: ParsableCommand {
@@ -130,7 +130,7 @@ struct ExportCommand: ParsableCommand {
 
   /// Keeps the export in the database (the previous version for the next one). A read-only database cannot: the
   /// calendar is still written, and a note says what the next export will compare with.
-  private func record(_ text: String, path: String, of plan: Plan, in logbook: LogbookDatabase?) throws {
+  private func record(_ text: String, path: String, of plan: Plan, in logbook: (any TrainingStore)?) throws {
     guard let logbook else { return }
     guard !logbook.isReadOnly else {
       writeStandardError(

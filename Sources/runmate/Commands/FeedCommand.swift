@@ -1,7 +1,7 @@
 import ArgumentParser
 import FeedServer
 import Foundation
-import Logbook
+import TrainingDomain
 
 /// `runmate feed`: subscription feeds of a plan for calendar apps (served by `runmate serve`).
 struct FeedCommand: ParsableCommand {
@@ -159,7 +159,7 @@ struct FeedCommand: ParsableCommand {
   }
 
   /// The feed `id`, or the only feed of the plan `planName` (default: the active plan).
-  static func pick(id: Int64?, planName: String?, in db: LogbookDatabase, verb: String) throws -> FeedSubscription {
+  static func pick(id: Int64?, planName: String?, in db: any TrainingStore, verb: String) throws -> FeedSubscription {
     if let id {
       let feed = try db.feed(id: id)
       if let planName, try db.plan(named: planName).id != feed.planID {

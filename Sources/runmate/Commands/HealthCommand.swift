@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import Health
 import Ingest
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// `runmate health`: Apple Health data, imported and summarised.
@@ -23,7 +23,7 @@ struct HealthCommand: ParsableCommand {
       name: .customLong("tz"), help: "Time zone for days (default: the profile's, else the system's).",
       completion: Completions.timeZone) var timeZone: String?
 
-    func resolve(_ db: LogbookDatabase) throws -> (name: String, zone: TimeZone, profile: Profile?) {
+    func resolve(_ db: any TrainingStore) throws -> (name: String, zone: TimeZone, profile: Profile?) {
       let found = try db.profile(named: profile)
       var zone = TimeZone.current
       if let timeZone {

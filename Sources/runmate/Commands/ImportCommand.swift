@@ -2,10 +2,10 @@ import Activity
 import ArgumentParser
 import Foundation
 import Ingest
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// `runmate import`: runs from GPX, TCX and FIT files, gzipped or not, Strava and Garmin bulk exports, and folders.
 struct ImportCommand: ParsableCommand {
@@ -96,7 +96,7 @@ struct ImportCommand: ParsableCommand {
       unusable += result.skipped.map {
         "skipped \(terminalSafe($0.candidate.sourceFile ?? "?")): no distance or no time"
       }
-      let units = try runnerUnit(db, plan: saved)
+      let units = try db.runnerUnit(plan: saved)
       for new in result.added {
         let run = new.run
         guard run.isRun else {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import Ingest
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// `runmate log`: record a run.
@@ -55,7 +55,7 @@ struct LogCommand: ParsableCommand {
       // The run is checked before the database is created: a bad value leaves no file behind. A bare distance is in
       // the runner's unit (km without a database); the run itself is stored in km.
       let existing = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
-      let units = try existing.map { try runnerUnit($0) } ?? .km
+      let units = try existing.map { try $0.runnerUnit() } ?? .km
       // Today is the runner's day, in their profile's zone (`log yesterday` at 23:30 in Auckland is their yesterday).
       let zone = try existing.flatMap { try $0.profile(named: nil)?.timeZone }
       let completion = undo ? nil : try parsedCompletion(today: try clock.today(inZone: zone), units: units)
@@ -194,7 +194,7 @@ struct LogCommand: ParsableCommand {
         return try writeStandardOutput(
           JSONOutput.encode(LogJSON(runs: runs, statuses: statuses, crossTraining: others)))
       }
-      let units = try output.unit(profile: db.profile(named: nil)?.units, plan: activePlanUnits(db))
+      let units = try output.unit(profile: db.profile(named: nil)?.units, plan: db.planUnits())
       // Runs and cross-training together by date; cross-training names its sport and minutes.
       let all = (runs + others).sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
       let lines = all.map { run in
@@ -220,7 +220,7 @@ struct LogCommand: ParsableCommand {
     func run() throws {
       let db = try database.open()
       let removed = try db.deleteCompletion(id: id)
-      let units = try runnerUnit(db)
+      let units = try db.runnerUnit()
       try writeStandardOutput(
         "removed run \(id): \(removed.date.shortLabel), \(units.format(removed.distanceKm))\n")
     }

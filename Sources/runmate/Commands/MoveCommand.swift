@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import RunningCore
 import Training
+import TrainingDomain
 
 /// `runmate move DATE TO`: the workout on one day goes to another, saved with the plan's schedule.
 struct MoveCommand: ParsableCommand {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import CalendarExport
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// `runmate paces`: the current VDOT, where it comes from, the training paces and race predictions.
 struct PacesCommand: ParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import PlanEngine
 import Scheduling
 import Training
+import TrainingDomain
 
 /// `runmate plan`: generate a training plan.
 struct PlanCommand: ParsableCommand {

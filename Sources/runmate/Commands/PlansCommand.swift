@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import PlanEngine
 import Scheduling
 import Training
+import TrainingDomain
 
 /// `runmate plans`: saved plans.
 struct PlansCommand: ParsableCommand {
@@ -198,8 +198,9 @@ extension PlansCommand {
           let schedule = try settings.schedule(shared.plan)
           _ = try SettingValues.reminders(settings.reminders)
           dated = schedule.datedWorkouts
-        } catch let error as any RunMateError {
-          throw refuse("schedule_settings cannot be used: \(error.message)")
+        } catch {
+          guard let failure = runMateError(error) else { throw error }
+          throw refuse("schedule_settings cannot be used: \(failure.message)")
         }
       }
       let profile = try profileOption.load(database)

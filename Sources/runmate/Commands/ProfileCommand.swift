@@ -1,10 +1,10 @@
 import ArgumentParser
 import CalendarExport
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// Profile fields, shared by `profile init` and `profile set`.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// `runmate progress`: planned against done, week by week.

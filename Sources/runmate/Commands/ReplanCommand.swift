@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// `runmate replan`: rebuild the remaining weeks from what was actually run.

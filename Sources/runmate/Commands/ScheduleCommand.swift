@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import PlanEngine
 import Scheduling
+import TrainingDomain
 
 /// `runmate schedule`: the plan on real dates and times.
 struct ScheduleCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import FeedServer
 import Foundation
-import Logbook
 import Logging
+import TrainingDomain
 
 /// `runmate serve`: the subscription feed server.
 struct ServeCommand: ParsableCommand {

@@ -275,18 +275,6 @@ extension SyncReport {
   }
 }
 
-extension CalDAVError: RunMateError {
-  var exitCode: Int32 {
-    switch self {
-    case .badURL, .insecure, .redirectedElsewhere, .insecureRedirect, .notACalendar, .noSuchCalendar, .chooseCalendar:
-      ExitCodes.usage
-    case .unauthorized: 77  // EX_NOPERM
-    case .unreachable, .tooSlow: 69  // EX_UNAVAILABLE
-    case .unexpected, .malformedResponse: 76  // EX_PROTOCOL
-    }
-  }
-}
-
 /// Events left as a calendar app has them: the sync did everything else, and exits 1 so that a script notices.
 struct SyncConflicts: RunMateError {
   let count: Int

@@ -67,8 +67,7 @@ struct WorkoutsCommand: ParsableCommand {
       guard from == nil, to == nil else {
         throw CLIError.invalidOption(
           option: from == nil ? "--to" : "--from", value: from ?? to ?? "",
-          allowed: "nothing with --garmin, which "
-            + "copies the days from today: give --days N instead", suggestion: nil)
+          allowed: "nothing with --garmin, which copies the days from today: give --days N instead", suggestion: nil)
       }
       _ = try GarminMount.checked(days: days ?? 7)
       folder = try GarminMount.newFiles(mount: mount)
@@ -120,17 +119,6 @@ struct WorkoutsCommand: ParsableCommand {
         try? manager.removeItem(atPath: temporary)
         throw CLIError.cannotWrite(path: path, reason: error.localizedDescription)
       }
-    }
-  }
-}
-
-extension WorkoutFileError: RunMateError {
-  var message: String { description }
-  var exitCode: Int32 {
-    switch self {
-    case .badRange, .badDays: ExitCodes.usage
-    case .tooManySteps, .emptyStep, .badPace: ExitCodes.dataError
-    case .notAGarminMount: ExitCodes.noInput
     }
   }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// `--db PATH`: the runner's database.
 struct DatabaseOptions: ParsableArguments {
@@ -26,7 +26,7 @@ struct DatabaseOptions: ParsableArguments {
   }
 
   /// Opens (or creates) the database.
-  func open() throws -> LogbookDatabase { try LogbookDatabase(path: path, afterRowWritten: faultKillAfterRows) }
+  func open() throws -> any TrainingStore { try openStore(at: path, afterRowWritten: faultKillAfterRows) }
 
   /// Fault injection for tests: `RUNMATE_FAULT_KILL_AFTER_ROWS=N` kills the process (SIGKILL) once an import has
   /// written N rows inside its write transaction. Unset (normal use): no hook.
@@ -38,22 +38,6 @@ struct DatabaseOptions: ParsableArguments {
       if written >= rows { kill(getpid(), SIGKILL) }
     }
   }
-}
-
-/// The runner's unit where a command has no `--units` (``DistanceUnit/display(chosen:profile:plan:)``): the default
-/// profile's, else the one `plan` (default: the active plan) was saved with, else km.
-func runnerUnit(_ db: LogbookDatabase, plan: SavedPlan? = nil) throws -> DistanceUnit {
-  DistanceUnit.display(chosen: nil, profile: try db.profile(named: nil)?.units, plan: try activePlanUnits(db, plan))
-}
-
-/// The unit `plan` (default: the active plan) was saved with; nil when none or no plan.
-func activePlanUnits(_ db: LogbookDatabase, _ plan: SavedPlan? = nil) throws -> DistanceUnit? {
-  let saved: SavedPlan? =
-    try plan
-    ?? {
-      do { return try db.plan(named: nil) } catch LogbookError.noActivePlan { return nil }
-    }()
-  return try saved.flatMap { try db.scheduleSettings(ofPlan: $0.id)?.units }
 }
 
 /// The plan a command works on: made from the goal options when they are given, else the saved plan named
@@ -91,7 +75,7 @@ struct ProfileOption: ParsableArguments {
 /// the training state, and the runner's today in their zone (``localZone(profile:state:)``). What every command that
 /// reads one plan starts with.
 struct RunnerPlan {
-  let db: LogbookDatabase
+  let db: any TrainingStore
   let saved: SavedPlan
   let profile: Profile?
   let state: TrainingState

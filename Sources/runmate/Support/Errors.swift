@@ -1,13 +1,8 @@
-import Activity
-import CalendarExport
 import Foundation
-import Health
-import Logbook
 import PlanEngine
 import RunningCore
-import Scheduling
 import Training
-import TrainingProgress
+import TrainingDomain
 
 /// sysexits(3) codes.
 enum ExitCodes {
@@ -63,64 +58,32 @@ extension FieldError {
   var message: String { message(naming: Flags.name) }
 }
 
-extension PlanError: RunMateError {
-  var exitCode: Int32 { ExitCodes.usage }
-}
+/// The core's errors, as the CLI prints them: the message with each field named by its option, and the sysexits code
+/// of the error's kind.
+struct CoreFailure: RunMateError {
+  let error: any RunnerFacingError
 
-extension TemplateError: RunMateError {
-  var message: String { description }
+  var message: String { (error as? any FieldError)?.message ?? error.description }
+
   var exitCode: Int32 {
-    switch self {
-    case .directoryNotFound, .missingFile: ExitCodes.noInput
-    default: ExitCodes.dataError
+    switch error.kind {
+    case .badInput: ExitCodes.usage
+    case .badData: ExitCodes.dataError
+    case .missingInput: ExitCodes.noInput
+    case .unavailable: 69  // EX_UNAVAILABLE
+    case .cannotCreate: ExitCodes.cannotCreate
+    case .io: ExitCodes.ioError
+    case .protocolError: 76  // EX_PROTOCOL
+    case .notPermitted: 77  // EX_NOPERM
     }
   }
 }
 
-extension SchedulingError: RunMateError {
-  var exitCode: Int32 {
-    switch self {
-    case .unknownTimeZone: ExitCodes.usage
-    case .noRoom: ExitCodes.dataError
-    }
-  }
-}
-
-extension ExportError: RunMateError {
-  var message: String { description }
-  var exitCode: Int32 { ExitCodes.dataError }
-}
-
-extension LogbookError: RunMateError {
-  var exitCode: Int32 {
-    switch self {
-    case .notOurs, .corrupt, .newerSchema, .implausible: ExitCodes.dataError
-    case .cannotOpen, .readOnly: ExitCodes.cannotCreate
-    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach,
-      .noSuchFeed, .profileExists, .planAlreadySaved:
-      ExitCodes.usage
-    case .database, .diskFull, .writeFailed: ExitCodes.ioError
-    }
-  }
-}
-
-extension ActivityError: RunMateError {
-  var message: String { description }
-  var exitCode: Int32 { ExitCodes.dataError }
-}
-
-extension ReplanError: RunMateError {
-  var exitCode: Int32 { ExitCodes.usage }
-}
-
-extension ProfileError: RunMateError {
-  var message: String { description }
-  var exitCode: Int32 { ExitCodes.usage }
-}
-
-extension HealthError: RunMateError {
-  var message: String { description }
-  var exitCode: Int32 { ExitCodes.dataError }
+/// `error` as the CLI prints it: its own errors as they are, the core's through ``CoreFailure``; nil for others.
+func runMateError(_ error: any Error) -> (any RunMateError)? {
+  if let own = error as? any RunMateError { return own }
+  if let core = error as? any RunnerFacingError { return CoreFailure(error: core) }
+  return nil
 }
 
 /// Problems found while reading the command line or the disk.
@@ -172,9 +135,4 @@ extension TimeZoneError: RunMateError {
   /// A zone given now names its option; one read back from the database says how to set it again.
   var message: String { origin == .given ? "--tz: \(description)" : description }
   var exitCode: Int32 { origin == .given ? ExitCodes.usage : ExitCodes.dataError }
-}
-
-extension SettingError: RunMateError {
-  var message: String { description }
-  var exitCode: Int32 { ExitCodes.usage }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// The goal: distance, level, timeline and the runner's current training.
 struct GoalOptions: ParsableArguments {

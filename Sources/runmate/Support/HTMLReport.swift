@@ -1,7 +1,7 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 import TrainingProgress
 
 /// `runmate report --html`: one self-contained page (inline CSS and SVG, no scripts, no network).

@@ -1,10 +1,10 @@
 import Ingest
-import Logbook
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 // The words `log`, `import` and `health import` use for what the one ingest path did
-// (`LogbookDatabase.ingestRuns`): matched, partial, extra, the same run as one logged already.
+// (`TrainingStore.ingestRuns`): matched, partial, extra, the same run as one logged already.
 
 /// How a run's source is named to the runner.
 func sourceLabel(_ source: Completion.Source) -> String {

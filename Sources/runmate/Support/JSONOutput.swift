@@ -1,8 +1,8 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 import TrainingProgress
 
 /// JSON output: sorted keys, two-space indentation, a final newline (the `runmate.plan/1` and

@@ -1,8 +1,8 @@
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Training
+import TrainingDomain
 
 /// A saved plan with its schedule settings as a file to share (`runmate plans export`, `runmate plans import`):
 /// the `runmate.plan-share/1` contract.

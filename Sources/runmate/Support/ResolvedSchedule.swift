@@ -1,10 +1,10 @@
 import Foundation
 import Ingest
-import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
 import Training
+import TrainingDomain
 
 /// The profile's defaults a plan without saved settings is scheduled with, and the line announcing those used
 /// (the options given here override them; the system zone where the profile names none).
@@ -22,7 +22,7 @@ func profileDefaults(
 
 extension TrainingState {
   /// The state of `saved`, in the system zone where neither the plan nor the profile names one.
-  static func read(_ saved: SavedPlan, db: LogbookDatabase, profile: Profile?) throws -> TrainingState {
+  static func read(_ saved: SavedPlan, db: any TrainingStore, profile: Profile?) throws -> TrainingState {
     try read(saved, db: db, profile: profile, systemZone: TimeZone.current.identifier)
   }
 }

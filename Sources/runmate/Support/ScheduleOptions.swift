@@ -1,11 +1,11 @@
 import ArgumentParser
 import CalendarExport
 import Foundation
-import Logbook
 import PlanEngine
 import RunningCore
 import Scheduling
 import Training
+import TrainingDomain
 
 /// Where and when the runner runs: days, long-run day, times, time zone, blackouts.
 struct ScheduleOptions: ParsableArguments {

@@ -103,3 +103,18 @@ public enum LogbookError: FieldError, Sendable, Equatable {
     }
   }
 }
+
+extension LogbookError {
+  /// A file that is not ours or holds the impossible is bad data; a file that cannot be opened or written cannot be
+  /// created; a name that is not there is a bad input; the engine failing midway is I/O.
+  public var kind: FailureKind {
+    switch self {
+    case .notOurs, .corrupt, .newerSchema, .implausible: .badData
+    case .cannotOpen, .readOnly: .cannotCreate
+    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach,
+      .noSuchFeed, .profileExists, .planAlreadySaved:
+      .badInput
+    case .database, .diskFull, .writeFailed: .io
+    }
+  }
+}

@@ -101,4 +101,13 @@ public struct SavedPlan: Sendable, Hashable {
   public var savedAt: Date
   /// The plan.
   public var plan: Plan
+
+  /// A saved plan as the store returns it.
+  public init(id: String, name: String, active: Bool, savedAt: Date, plan: Plan) {
+    self.id = id
+    self.name = name
+    self.active = active
+    self.savedAt = savedAt
+    self.plan = plan
+  }
 }

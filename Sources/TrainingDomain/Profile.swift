@@ -62,7 +62,7 @@ public struct Profile: Sendable, Hashable, Codable {
 }
 
 /// What is wrong with a profile field, in words.
-public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ProfileError: RunnerFacingError, Sendable, Equatable, CustomStringConvertible {
   /// A value outside what is allowed.
   case invalid(field: String, value: String, allowed: String)
 
@@ -225,4 +225,9 @@ extension Profile {
     }
     return link + "@" + String(decoding: domain, as: UTF8.self)
   }
+}
+
+extension ProfileError {
+  /// Every profile error is a value not allowed.
+  public var kind: FailureKind { .badInput }
 }

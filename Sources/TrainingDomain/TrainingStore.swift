@@ -1,0 +1,140 @@
+import Foundation
+import Ingest
+import PlanEngine
+import RunningCore
+
+/// What the use cases need from storage: the runner's plans and their schedules, profiles, logged runs, health
+/// days, feeds, exports and CalDAV records. `Logbook` (SQLite through GRDB) implements it; a second engine can stand
+/// behind the same protocol. Every method is one transaction: a write either happens whole or not at all, and every
+/// failure is a ``LogbookError`` written for the runner.
+public protocol TrainingStore: Sendable {
+  /// Where the data lives: a file path for the embedded store.
+  var path: String { get }
+  /// True when the store was opened read-only (a file the runner cannot write): reads work, writes fail clearly.
+  var isReadOnly: Bool { get }
+
+  // MARK: Plans and schedules
+
+  /// Saves a plan under `name` (replacing a plan of that name unless `replacing` is false), with its schedule when
+  /// given, and makes it the active plan when `activate` is true.
+  func savePlan(
+    _ plan: Plan, name: String, activate: Bool,
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool
+  ) throws(LogbookError) -> SavedPlan
+  /// Every saved plan, by name.
+  func plans() throws(LogbookError) -> [SavedPlan]
+  /// The plan named `name`, or the active plan when `name` is nil.
+  func plan(named name: String?) throws(LogbookError) -> SavedPlan
+  /// Makes the named plan the active one.
+  func activatePlan(named name: String) throws(LogbookError)
+  /// Deletes the named plan with its schedule.
+  func deletePlan(named name: String) throws(LogbookError)
+  /// The schedule settings saved with a plan, or nil.
+  func scheduleSettings(ofPlan planID: String) throws(LogbookError) -> ScheduleSettings?
+  /// Replaces a plan's schedule settings and dated workouts.
+  func saveSchedule(planID: String, settings: ScheduleSettings?, workouts: [DatedWorkout]) throws(LogbookError)
+  /// A plan's dated workouts as saved, by date.
+  func scheduledWorkouts(ofPlan planID: String) throws(LogbookError) -> [DatedWorkout]
+  /// A plan's dated workouts: as saved, or the plan's own dates when it has no saved schedule.
+  func scheduledWorkouts(of saved: SavedPlan) throws(LogbookError) -> [DatedWorkout]
+
+  // MARK: Profiles
+
+  /// Saves a profile (created or replaced by name).
+  func saveProfile(_ profile: Profile) throws(LogbookError) -> Profile
+  /// Creates a profile; fails when the name is taken.
+  func createProfile(_ profile: Profile) throws(LogbookError) -> Profile
+  /// Reads, changes and writes a profile in one transaction (the default profile when `name` is nil).
+  func updateProfile(named name: String?, _ change: @escaping @Sendable (Profile) throws -> Profile) throws
+    -> Profile
+  /// Every profile, by name.
+  func profiles() throws(LogbookError) -> [Profile]
+  /// The named profile, or the default one when `name` is nil; nil when there is none.
+  func profile(named name: String?) throws(LogbookError) -> Profile?
+  /// Adds an athlete to a coach's roster.
+  func addAthlete(_ athlete: String, toCoach coach: String) throws(LogbookError)
+  /// A coach's athletes.
+  func athletes(ofCoach coach: String) throws(LogbookError) -> [Profile]
+  /// Assigns a plan to a profile.
+  func assignPlan(_ planID: String, toProfile profileID: Int64) throws(LogbookError)
+  /// The plans assigned to a profile.
+  func plans(ofProfile profileID: Int64) throws(LogbookError) -> [SavedPlan]
+
+  // MARK: Logged runs and health
+
+  /// Adds runs from any source the one way, in one transaction: twins recognised, new runs matched to `slots`.
+  func ingestRuns(_ candidates: [Completion], planID: String?, slots: [PlannedSlot]) throws(LogbookError)
+    -> IngestedRuns
+  /// Adds completions as given (no twin check or matching).
+  func addCompletions(_ completions: [Completion]) throws(LogbookError) -> [Completion]
+  /// Every logged run, by date.
+  func completions() throws(LogbookError) -> [Completion]
+  /// Every logged activity that is not a run, by date.
+  func crossTraining() throws(LogbookError) -> [Completion]
+  /// Deletes a logged activity and returns it.
+  func deleteCompletion(id: Int64) throws(LogbookError) -> Completion
+  /// Deletes the activity logged last and returns it.
+  func undoLastCompletion() throws(LogbookError) -> Completion
+  /// Stores a health import in one transaction: days, measures and runs (matched to `slots`).
+  func saveHealth(
+    days: [HealthDay], measures: [BodyMeasure], runs: [Completion], profile: String,
+    planID: String?, slots: [PlannedSlot]
+  ) throws(LogbookError) -> HealthImportResult
+  /// A profile's health days, by date.
+  func healthDays(profile: String) throws(LogbookError) -> [HealthDay]
+  /// A profile's latest measure of a kind.
+  func latestMeasure(kind: MeasureKind, profile: String) throws(LogbookError) -> BodyMeasure?
+  /// The best daily step count before a date.
+  func bestStepsBefore(_ date: CivilDate, profile: String) throws(LogbookError) -> Double
+
+  // MARK: Exports, feeds and CalDAV
+
+  /// Records the calendar last written for an export identity.
+  func recordExport(identity: String, path: String, calendar: String) throws(LogbookError)
+  /// The calendar last written for an export identity, or nil.
+  func lastExport(identity: String) throws(LogbookError) -> (path: String, calendar: String)?
+  /// Creates a feed for a plan, keeping only the token's hash.
+  func createFeed(planID: String, tokenHash: [UInt8], at now: Date) throws(LogbookError) -> FeedSubscription
+  /// A feed by number.
+  func feed(id: Int64) throws(LogbookError) -> FeedSubscription
+  /// The feeds, of one plan or all.
+  func feeds(planID: String?) throws(LogbookError) -> [FeedSubscription]
+  /// Gives a feed a new token.
+  func rotateFeed(id: Int64, tokenHash: [UInt8], at now: Date) throws(LogbookError) -> FeedSubscription
+  /// Revokes a feed.
+  func revokeFeed(id: Int64) throws(LogbookError) -> FeedSubscription
+  /// What a token's hash opens, with the change counter, or nil.
+  func feedAccess(tokenHash: [UInt8]) throws(LogbookError) -> FeedAccess?
+  /// The change counter of the data a calendar is made from, and when it last moved.
+  func dataVersion() throws(LogbookError) -> (version: Int64, changedAt: Date)
+  /// Records a calendar's fetch of a feed.
+  func recordFeedFetch(id: Int64, at now: Date) throws(LogbookError)
+  /// The events a CalDAV sync left in a collection for an identity.
+  func caldavRecords(identity: String, collection: String) throws(LogbookError) -> [CalDAVRecord]
+  /// The identities with events in a collection, with their counts.
+  func caldavIdentities(collection: String) throws(LogbookError) -> [String: Int]
+  /// Records what a CalDAV sync stored and removed.
+  func recordCalDAVSync(
+    identity: String, collection: String, stored: [CalDAVRecord], removed: [String], at now: Date
+  ) throws(LogbookError)
+}
+
+extension TrainingStore {
+  /// Saves a plan, replacing one of the same name, without a schedule unless given.
+  public func savePlan(
+    _ plan: Plan, name: String, activate: Bool,
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil
+  ) throws(LogbookError) -> SavedPlan {
+    try savePlan(plan, name: name, activate: activate, schedule: schedule, replacing: true)
+  }
+
+  /// Every feed.
+  public func feeds() throws(LogbookError) -> [FeedSubscription] { try feeds(planID: nil) }
+
+  /// Stores a health import without runs to match.
+  public func saveHealth(days: [HealthDay], measures: [BodyMeasure], runs: [Completion], profile: String)
+    throws(LogbookError) -> HealthImportResult
+  {
+    try saveHealth(days: days, measures: measures, runs: runs, profile: profile, planID: nil, slots: [])
+  }
+}
