@@ -135,7 +135,7 @@ let package = Package(
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Activity", "Logbook",
         "TrainingDomain",
-        "TrainingProgress",
+        "TrainingProgress", "Training",
       ],
       swiftSettings: staticStdlib, linkerSettings: staticStdlibLink),
 
@@ -187,6 +187,6 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "runmateTests",
-      dependencies: ["RunningCore", "PlanEngine", "Training", "Activity", "RunMateTestSupport"]),
+      dependencies: ["RunningCore", "PlanEngine", "CalendarExport", "Training", "Activity", "RunMateTestSupport"]),
   ]
 )

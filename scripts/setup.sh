@@ -36,12 +36,14 @@ if [ -x "$checker" ] && [ ! -d "$state" ]; then
   "$checker" --install >&2
 fi
 
-# Garmin's own FIT decoder, which the workout-file tests read every exported workout with (once per user).
-if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import garmin_fit_sdk' 2>/dev/null; then
-  echo "setup: installing garmin-fit-sdk (pip)" >&2
-  python3 -m pip install --user --quiet garmin-fit-sdk >&2 2>/dev/null \
-    || python3 -m pip install --user --quiet --break-system-packages garmin-fit-sdk >&2
-fi
+# Garmin's own FIT decoder and fitdecode, which the workout-file tests read every exported workout with (once per user).
+for package in garmin-fit-sdk:garmin_fit_sdk fitdecode:fitdecode; do
+  if command -v python3 >/dev/null 2>&1 && ! python3 -c "import ${package#*:}" 2>/dev/null; then
+    echo "setup: installing ${package%%:*} (pip)" >&2
+    python3 -m pip install --user --quiet "${package%%:*}" >&2 2>/dev/null \
+      || python3 -m pip install --user --quiet --break-system-packages "${package%%:*}" >&2
+  fi
+done
 
 # The debug build's arguments. In CI (CI=true) one debug build serves the tests and valgrind: it is made with DWARF 4
 # (valgrind 3.19 cannot read Swift 6.3's DWARF 5) in .build-valgrind, so scripts/valgrind.sh finds it built instead of

@@ -60,6 +60,8 @@ public struct ExportOptions: Sendable {
   public var previous: VCalendar?
   /// Units for summaries and texts.
   public var units: DistanceUnit
+  /// What the steps listed in a description are prescribed by (pace, or the runner's heart-rate zones).
+  public var targets: StepTargets = .pace
 
   /// Creates options.
   public init(

@@ -220,7 +220,7 @@ struct EventBuilder {
       end = .date(ICalDate(year: next.year, month: next.month, day: next.day))
     }
     let moved = item.plannedDate.map { "\nMoved from \($0.shortLabel) to fit your calendar." } ?? ""
-    let text = joined(workout.description(in: options.units), week.weekLine, moved, planLine)
+    let text = joined(describe(workout), week.weekLine, moved, planLine)
     let categories =
       !workout.kind.isRun ? ["Training", name] : workout.kind == .race ? ["Running", "Race"] : ["Running", name]
     return VEvent(
@@ -228,6 +228,17 @@ struct EventBuilder {
       summary: summary, description: text, location: nil, categories: categories, sequence: 0, status: nil,
       transparent: item.start == nil && workout.kind != .race, alarms: alarms(for: item, summary: summary),
       recurrenceRule: nil, recurrenceID: nil, durationSeconds: duration)
+  }
+
+  /// The workout's description, then its steps as the workout files have them, one a line (none for a workout of
+  /// one step done once).
+  func describe(_ workout: Workout) -> String {
+    let lines = stepLines(workout, targets: options.targets)
+    let description = workout.description(in: options.units)
+    guard !lines.isEmpty else { return description }
+    let steps = options.units.relabel(
+      lines.joined(separator: "\n"), exact: [workout.distanceKm] + workout.steps.map(\.distanceKm))
+    return joined(description, "\n\n", steps)
   }
 
   mutating func alarms(for item: ScheduledWorkout, summary: String) -> [VAlarm] {

@@ -240,9 +240,15 @@ public struct PacesReport: Sendable, Encodable {
   /// The best efforts measured inside the runs since the plan began (the fastest of ``PaceUpdateRules/minEffortKm``
   /// or more of each run, not races), most recent first: counted when they raised the estimate, else why not.
   public var efforts: [Race]
+  /// The runner's heart-rate zones (null when the profile lacks the heart rates).
+  public var heartRateZones: HeartRateZones?
+  /// What the profile lacks for heart-rate zones, in words (null when it has zones).
+  public var heartRateMissing: String?
 
   enum CodingKeys: String, CodingKey {
     case schema, today, vdot, source, capped, paces, predictions, races, efforts
+    case heartRateZones = "heart_rate_zones"
+    case heartRateMissing = "heart_rate_missing"
     case planName = "plan_name"
     case planID = "plan_id"
     case planVDOT = "plan_vdot"
@@ -254,8 +260,18 @@ public struct PacesReport: Sendable, Encodable {
     case goalCheck = "goal_check"
   }
 
-  /// The paces of `saved` on `today` from the races among `completions` (``Completion/isRace``), by `rules`.
-  public init(_ saved: SavedPlan, completions: [Completion], rules: BaseRules, today: CivilDate) {
+  /// The paces of `saved` on `today` from the races among `completions` (``Completion/isRace``), by `rules`, and the
+  /// heart-rate zones of `profile`.
+  public init(
+    _ saved: SavedPlan, completions: [Completion], rules: BaseRules, today: CivilDate, profile: Profile? = nil
+  ) {
+    heartRateZones = profile?.heartRateZones
+    if heartRateZones == nil {
+      heartRateMissing =
+        HeartRateZones.missing(
+          model: profile?.heartRateZoneModel, resting: profile?.restingHeartRate, maximum: profile?.maxHeartRate,
+          threshold: profile?.lactateThresholdHeartRate) ?? "heart rates"
+    }
 
     let goal = saved.plan.goal
     let estimate = VDOTEstimate.forPlan(saved, completions: completions, rules: rules, today: today)

@@ -1,4 +1,5 @@
 import Activity
+import CalendarExport
 import Foundation
 import PlanEngine
 import RunningCore
@@ -31,6 +32,10 @@ public enum WorkoutFileError: RunnerFacingError, Sendable, Hashable, CustomStrin
   case badPace(workout: String, step: Int, pace: String)
   /// `--from` is after `--to`.
   case badRange(from: CivilDate, to: CivilDate)
+  /// `--days` out of 1 to ``GarminMount/maximumDays``.
+  case badDays(Int)
+  /// The folder is not a Garmin watch mounted over USB (or is missing): why.
+  case notAGarminMount(path: String, reason: String)
 
   /// One line naming the workout, the step and what is allowed.
   public var description: String {
@@ -44,7 +49,51 @@ public enum WorkoutFileError: RunnerFacingError, Sendable, Hashable, CustomStrin
       "step \(step) of workout \(workout) has pace '\(pace)', not m:ss/km or m:ss-m:ss/km (e.g. 4:30-4:40/km)"
     case .badRange(let from, let to):
       "--from \(from) is after --to \(to): give a --from on or before --to"
+    case .badDays(let days):
+      "--days: '\(days)' is not valid, allowed is 1 to \(GarminMount.maximumDays) (the days from today to copy)"
+    case .notAGarminMount(let path, let reason):
+      "--garmin \(path): not a Garmin watch mounted over USB: \(reason); connect the watch and give the folder it "
+        + "mounts at (e.g. /media/$USER/GARMIN)"
     }
+  }
+}
+
+/// A Garmin watch mounted over USB (USB mass storage): its root holds a `GARMIN` folder with `GarminDevice.xml`,
+/// the device's description, and workouts copied into `GARMIN/NewFiles` are taken in by the watch when it is
+/// unplugged.
+public enum GarminMount {
+  /// The most days `--days` copies.
+  public static let maximumDays = 60
+
+  /// The `GARMIN/NewFiles` folder of the watch mounted at `mount` (created when the watch has none), or
+  /// ``WorkoutFileError/notAGarminMount(path:reason:)`` when `mount` is missing or has no `GARMIN` folder with a
+  /// `GarminDevice.xml`.
+  public static func newFiles(mount: String) throws(WorkoutFileError) -> String {
+    let manager = FileManager.default
+    var isFolder: ObjCBool = false
+    guard manager.fileExists(atPath: mount, isDirectory: &isFolder), isFolder.boolValue else {
+      throw .notAGarminMount(path: mount, reason: "no such folder")
+    }
+    let garmin = (mount as NSString).appendingPathComponent("GARMIN")
+    guard manager.fileExists(atPath: garmin, isDirectory: &isFolder), isFolder.boolValue else {
+      throw .notAGarminMount(path: mount, reason: "it has no GARMIN folder")
+    }
+    let device = (garmin as NSString).appendingPathComponent("GarminDevice.xml")
+    guard manager.fileExists(atPath: device, isDirectory: &isFolder), !isFolder.boolValue else {
+      throw .notAGarminMount(path: mount, reason: "it has no GARMIN/GarminDevice.xml")
+    }
+    return (garmin as NSString).appendingPathComponent("NewFiles")
+  }
+
+  /// `days` when it is 1 to ``maximumDays``.
+  public static func checked(days: Int) throws(WorkoutFileError) -> Int {
+    guard (1...maximumDays).contains(days) else { throw .badDays(days) }
+    return days
+  }
+
+  /// The days `--garmin --days N` copies: today and the N − 1 days after it.
+  public static func window(today: CivilDate, days: Int) throws(WorkoutFileError) -> ClosedRange<CivilDate> {
+    today...today.adding(days: try checked(days: days) - 1)
   }
 }
 
@@ -59,7 +108,8 @@ public enum WorkoutFileError: RunnerFacingError, Sendable, Hashable, CustomStrin
 /// time is written by time throughout. Pace ranges become speed
 /// targets; a single pace gets ± 5 s/km; a step without a pace (effort only, or no race given) gets an open target.
 public func workoutFiles(
-  of plan: Plan, format: WorkoutFileFormat, from: CivilDate? = nil, to: CivilDate? = nil
+  of plan: Plan, format: WorkoutFileFormat, from: CivilDate? = nil, to: CivilDate? = nil,
+  targets: StepTargets = .pace
 ) throws(WorkoutFileError) -> [WorkoutFile] {
   if let from, let to, from > to { throw .badRange(from: from, to: to) }
   var files: [WorkoutFile] = []
@@ -80,8 +130,8 @@ public func workoutFiles(
       used.insert(name)
       let bytes: [UInt8]
       switch format {
-      case .fit: bytes = try fitWorkout(workout, week: week.number).encoded()
-      case .icu: bytes = Array(try icuWorkout(workout, week: week.number).utf8)
+      case .fit: bytes = try fitWorkout(workout, week: week.number, targets: targets).encoded()
+      case .icu: bytes = Array(try icuWorkout(workout, week: week.number, targets: targets).utf8)
       }
       files.append(WorkoutFile(name: name, workoutID: workout.id, bytes: bytes))
     }
@@ -104,7 +154,9 @@ public func watchName(_ workout: Workout, week: Int) -> String {
 }
 
 /// The FIT workout file of `workout` (week `week`), created at the workout's day, 00:00 UTC.
-public func fitWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -> FITWorkoutFile {
+public func fitWorkout(_ workout: Workout, week: Int, targets: StepTargets = .pace) throws(WorkoutFileError)
+  -> FITWorkoutFile
+{
   let blocks = try stepBlocks(workout)
   var steps: [FITWorkoutStep] = []
   func add(_ planned: PlannedStep) throws(WorkoutFileError) {
@@ -113,7 +165,9 @@ public func fitWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -
       ? .milliseconds(UInt32(clamping: planned.step.durationSeconds * 1000))
       : .centimeters(UInt32(clamping: Int((min(planned.step.distanceKm, 40_000) * 100_000).rounded())))
     var target = FITStepTarget.open
-    if let range = try speedRange(planned, workout: workout.id) {
+    if let heart = targets.heartRate(for: planned.step) {
+      target = .heartRate(lowBPM: UInt32(heart.low), highBPM: UInt32(heart.high))
+    } else if let range = try speedRange(planned, workout: workout.id) {
       target = .speed(lowMillimetersPerSecond: range.low, highMillimetersPerSecond: range.high)
     }
     steps.append(
@@ -142,13 +196,18 @@ public func fitWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -
 }
 
 /// The intervals.icu workout text of `workout`: a section per block (`Warmup`, `4x`, `Cooldown`), steps as
-/// `- 800mtr 3:45-3:55/km Pace`, `- 6m 4:57/km Pace` or, without a pace, `- 10m Z2 Pace`.
-public func icuWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -> String {
+/// `- 800mtr 3:45-3:55/km Pace`, `- 6m 4:57/km Pace` or, without a pace, `- 10m Z2 Pace`; a step prescribed by heart
+/// rate as `- 10m Z2 HR`.
+public func icuWorkout(_ workout: Workout, week: Int, targets: StepTargets = .pace) throws(WorkoutFileError)
+  -> String
+{
   var sections: [String] = []
   func line(_ planned: PlannedStep) -> String {
     let step = planned.step
     let amount = planned.byTime ? icuDuration(step.durationSeconds) : icuDistance(step.distanceKm)
-    let target = step.pace.map { "\($0) Pace" } ?? "\(icuZone(step.zone)) Pace"
+    let target =
+      targets.heartRate(for: step).map { "Z\($0.zone) HR" } ?? step.pace.map { "\($0) Pace" }
+      ?? "\(icuZone(step.zone)) Pace"
     return "- \(amount) \(target)"
   }
   for block in try stepBlocks(workout) {
@@ -168,62 +227,16 @@ public func icuWorkout(_ workout: Workout, week: Int) throws(WorkoutFileError) -
   return "# \(watchName(workout, week: week))\n\n" + sections.joined(separator: "\n\n") + "\n"
 }
 
-/// A plan step with the measure it is written by.
-public struct PlannedStep: Sendable, Hashable {
-  /// The plan's step.
-  public var step: WorkoutStep
-  /// 1-based, in the plan's steps.
-  public var number: Int
-  /// Written by time (else by distance).
-  public var byTime: Bool
-}
-
-/// A step, or a set of steps repeated.
-public enum StepBlock: Sendable, Hashable {
-  case single(PlannedStep)
-  case repeated(Int, [PlannedStep])
-}
-
-/// The workout's steps as blocks (see ``workoutFiles(of:format:from:to:)`` for the rule).
+/// The workout's steps as blocks (see ``workoutFiles(of:format:from:to:targets:)`` for the rule), each step checked:
+/// a step of no time or distance, or done 0 times, is refused.
 public func stepBlocks(_ workout: Workout) throws(WorkoutFileError) -> [StepBlock] {
-  var planned: [PlannedStep] = []
   for (index, step) in workout.steps.enumerated() {
-    let hundreds = step.distanceKm * 10
-    let byTime =
-      workout.timeTarget != nil || step.kind == .recovery || step.distanceKm <= 0
-      || abs(hundreds - hundreds.rounded()) > 1e-6
+    let byTime = PlannedStep.byTime(step, in: workout)
     if step.repeat < 1 || (byTime ? step.durationSeconds <= 0 : step.distanceKm <= 0) {
       throw .emptyStep(workout: workout.id, step: index + 1)
     }
-    planned.append(PlannedStep(step: step, number: index + 1, byTime: byTime))
   }
-  var blocks: [StepBlock] = []
-  var index = 0
-  while index < planned.count {
-    let current = planned[index]
-    let count = current.step.repeat
-    if count > 1, index + 1 < planned.count, planned[index + 1].step.kind == .recovery {
-      let recovery = planned[index + 1]
-      if recovery.step.repeat == count {
-        blocks.append(.repeated(count, [current, recovery]))
-        index += 2
-        continue
-      }
-      if recovery.step.repeat == count - 1 {
-        if count - 1 >= 2 {
-          blocks.append(.repeated(count - 1, [current, recovery]))
-        } else {
-          blocks += [.single(current), .single(recovery)]
-        }
-        blocks.append(.single(current))
-        index += 2
-        continue
-      }
-    }
-    blocks.append(count > 1 ? .repeated(count, [current]) : .single(current))
-    index += 1
-  }
-  return blocks
+  return workoutBlocks(workout)
 }
 
 /// The speed range (mm/s) of a step's pace, or nil when it has none.
@@ -311,11 +324,13 @@ private func serial(_ id: String) -> UInt32 {
 }
 
 extension WorkoutFileError {
-  /// A bad date range is a bad input; a workout that cannot be written as steps is bad data.
+  /// A bad date range or day count is a bad input; a workout that cannot be written as steps is bad data; a folder
+  /// that is not a Garmin mount is a missing input.
   public var kind: FailureKind {
     switch self {
-    case .badRange: .badInput
+    case .badRange, .badDays: .badInput
     case .tooManySteps, .emptyStep, .badPace: .badData
+    case .notAGarminMount: .missingInput
     }
   }
 }

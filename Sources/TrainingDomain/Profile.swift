@@ -26,6 +26,12 @@ public struct Profile: Sendable, Hashable, Codable {
   public var restingHeartRate: Int?
   /// Maximum heart rate.
   public var maxHeartRate: Int?
+  /// Lactate-threshold heart rate (about the average of a hard 30-minute solo run's last 20 minutes, per Friel).
+  public var lactateThresholdHeartRate: Int?
+  /// The heart-rate zone model (nil: Karvonen when max and resting are known, else %LTHR).
+  public var heartRateZoneModel: HeartRateZoneModel?
+  /// How workouts are prescribed (nil: by pace).
+  public var workoutTargets: WorkoutTargets?
   /// Display units.
   public var units: DistanceUnit?
   /// IANA time zone.
@@ -88,6 +94,7 @@ extension Profile {
         maxHeartRate - restingHeartRate >= 20, "resting-hr", "\(restingHeartRate)",
         "at least 20 beats under the max HR (\(maxHeartRate))")
     }
+    try validateHeartRates()
     if let timeZone {
       try check(TimeZone(identifier: timeZone) != nil, "tz", timeZone, "an IANA name such as Europe/Berlin")
     }
@@ -115,6 +122,41 @@ extension Profile {
         "an address like name@example.com (no spaces, quotes, brackets or colons; a domain name after the @)")
     }
     return self
+  }
+
+  /// The runner's heart-rate zones by the chosen model (or the default one), nil when the profile lacks the rates.
+  public var heartRateZones: HeartRateZones? {
+    HeartRateZones(
+      model: heartRateZoneModel, resting: restingHeartRate, maximum: maxHeartRate, threshold: lactateThresholdHeartRate)
+  }
+
+  /// The lactate-threshold rate between rest and max, and a zone model and targets the rates support.
+  private func validateHeartRates() throws(ProfileError) {
+    func check(_ ok: Bool, _ field: String, _ value: String, _ allowed: String) throws(ProfileError) {
+      if !ok { throw .invalid(field: field, value: value, allowed: allowed) }
+    }
+    if let threshold = lactateThresholdHeartRate {
+      try check((100...220).contains(threshold), "lthr", "\(threshold)", "100 to 220")
+      if let maxHeartRate {
+        try check(threshold < maxHeartRate, "lthr", "\(threshold)", "under the max HR (\(maxHeartRate))")
+      }
+      if let restingHeartRate {
+        try check(threshold > restingHeartRate + 20, "lthr", "\(threshold)", "over 20 beats above the resting HR")
+      }
+    }
+    if let model = heartRateZoneModel,
+      let lacking = HeartRateZones.missing(
+        model: model, resting: restingHeartRate, maximum: maxHeartRate, threshold: lactateThresholdHeartRate)
+    {
+      try check(false, "hr-zones", model.rawValue, "a model whose heart rates the profile holds: give the \(lacking)")
+    }
+    if let targets = workoutTargets, targets != .pace, heartRateZones == nil {
+      let lacking =
+        HeartRateZones.missing(
+          model: heartRateZoneModel, resting: restingHeartRate, maximum: maxHeartRate,
+          threshold: lactateThresholdHeartRate) ?? "heart rates"
+      try check(false, "targets", targets.rawValue, "pace until the profile holds the \(lacking)")
+    }
   }
 
   /// Contact links: `https://wa.me/<digits>`, `https://t.me/<username>`, `mailto:<address>`. Each is built only

@@ -40,6 +40,13 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gpx" {
   exit(0)
 }
 
+// 7. Workout files (only this, when asked): `runmate-bench workouts DIR [ROUNDS]` (scripts/bench-workouts.sh).
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "workouts" {
+  exit(
+    runWorkoutBenchmark(
+      directory: CommandLine.arguments[2], rounds: CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 20))
+}
+
 // 6. Rendering one calendar (only this, when asked): `runmate-bench render ...` (scripts/bench-render.sh).
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "render" {
   exit(runRenderBenchmark(arguments: CommandLine.arguments.dropFirst(2)))

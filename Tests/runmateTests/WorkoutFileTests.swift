@@ -1,4 +1,5 @@
 import Activity
+import CalendarExport
 import Foundation
 import PlanEngine
 import RunMateTestSupport
@@ -133,19 +134,29 @@ struct WorkoutFileTests {
   }
 
   /// Garmin's own decoder (garmin-fit-sdk) reads every run of a plan per distance × level: integrity true, no
-  /// errors, the same steps, repeats and speed targets.
+  /// errors, the same steps, repeats and speed targets; fitdecode reads the same steps.
   @Test(.timeLimit(.minutes(1))) func garminsDecoderReadsEveryWorkout() throws {
     guard hasPython3 else { return }
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     var expected: [String: FITWorkoutFile] = [:]
-    for (index, plan) in samplePlans().enumerated() {
-      for file in try workoutFiles(of: plan, format: .fit) {
-        let name = "\(index)-\(file.name)"
+    let plans = samplePlans()
+    // The plans by pace, and the first one by heart rate and by both (heart-rate targets as Garmin reads them).
+    let zones = HeartRateZones(resting: 52, maximum: 188, threshold: nil)
+    let runs =
+      plans.enumerated().map { ("\($0.offset)", $0.element, StepTargets.pace) }
+      + [
+        ("hr", plans[0], StepTargets(zones: zones, targets: .hr)),
+        ("both", plans[0], StepTargets(zones: zones, targets: .both)),
+      ]
+    for (label, plan, targets) in runs {
+      for file in try workoutFiles(of: plan, format: .fit, targets: targets) {
+        let name = "\(label)-\(file.name)"
         try Data(file.bytes).write(to: directory.appendingPathComponent(name))
         expected[name] = try FITWorkoutFile.decode(file.bytes, file: name)
       }
     }
+    #expect(expected.values.contains { $0.steps.contains { if case .heartRate = $0.target { true } else { false } } })
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments =
@@ -194,7 +205,21 @@ struct WorkoutFileTests {
           #expect(abs((garmin["low"] as? Double ?? -1) - Double(low) / 1000) < 1e-6, "\(path) \(garmin)")
           #expect(abs((garmin["high"] as? Double ?? -1) - Double(high) / 1000) < 1e-6, "\(path) \(garmin)")
         }
+        if case .heartRate(let low, let high) = step.target {
+          // The SDK gives custom heart rates as stored: bpm + 100.
+          #expect(garmin["target"] as? String == "heart_rate")
+          #expect(garmin["low_bpm"] as? Int == Int(low) + 100, "\(path) \(garmin)")
+          #expect(garmin["high_bpm"] as? Int == Int(high) + 100, "\(path) \(garmin)")
+        }
       }
+      // fitdecode reads the same file the same way: both CRCs, no error, the same name and steps.
+      guard let other = json["fitdecode"] as? [String: Any] else {
+        Issue.record("fitdecode is not installed: run scripts/setup.sh")
+        return
+      }
+      #expect((other["errors"] as? [Any])?.isEmpty == true, "\(path): \(other["errors"] ?? "")")
+      #expect(other["name"] as? String == file.name)
+      #expect((other["steps"] as? NSArray)?.isEqual(to: steps) == true, "\(path): fitdecode \(other["steps"] ?? "")")
       read += 1
     }
     #expect(read == expected.count)
@@ -283,6 +308,43 @@ struct WorkoutFileTests {
     #expect(throws: WorkoutFileError.badRange(from: day, to: day.adding(days: -1))) {
       try workoutFiles(of: plan, format: .fit, from: day, to: day.adding(days: -1))
     }
+  }
+
+  /// Prescribed by heart rate: with `hr` every step but repetitions carries its zone's bpm (easy running a cap from
+  /// the bottom of Z1 to the top of Z2), with `both` easy running by heart rate and quality by pace; the icu text
+  /// says `Z2 HR`.
+  @Test func heartRateTargetsFollowTheRunnersChoice() throws {
+    let zones = try #require(HeartRateZones(resting: 52, maximum: 188, threshold: nil))
+    let plan = try makePlan(
+      goal: goal(.marathon, .intermediate, weeks: 18, recentRace: tenK50), rules: repositoryRules)
+    let intervals = try #require(
+      plan.workouts.first { $0.kind == .intervals && $0.steps.contains { $0.kind == .recovery } })
+    let easy = try #require(plan.workouts.first { $0.kind == .easy && $0.steps.count == 1 })
+    let number = week(of: intervals, in: plan)
+
+    let byHeart = try fitWorkout(intervals, week: number, targets: StepTargets(zones: zones, targets: .hr))
+    let warmup = try #require(byHeart.steps.first)
+    #expect(warmup.target == .heartRate(lowBPM: 120, highBPM: 146), "\(warmup)")
+    let work = try #require(byHeart.steps.first { $0.intensity == .active })
+    #expect(work.target == .heartRate(lowBPM: 174, highBPM: 188), "interval steps are Z5: \(work)")
+    let decoded = try FITWorkoutFile.decode(byHeart.encoded(), file: "hr.fit")
+    #expect(decoded == byHeart)
+
+    let mixed = try fitWorkout(intervals, week: number, targets: StepTargets(zones: zones, targets: .both))
+    #expect(mixed.steps.first?.target == .heartRate(lowBPM: 120, highBPM: 146))
+    let quality = try #require(mixed.steps.first { $0.intensity == .active })
+    guard case .speed = quality.target else {
+      Issue.record("with both, quality stays by pace: \(quality)")
+      return
+    }
+    let easyText = try icuWorkout(
+      easy, week: week(of: easy, in: plan), targets: StepTargets(zones: zones, targets: .both))
+    #expect(easyText.contains("Z2 HR") && !easyText.contains("/km"), "\(easyText)")
+    // Without zones the choice falls back to pace.
+    #expect(StepTargets(zones: nil, targets: .hr) == .pace)
+    #expect(
+      try fitWorkout(intervals, week: number, targets: StepTargets(zones: nil, targets: .hr))
+        == fitWorkout(intervals, week: number))
   }
 
   /// A damaged file is refused with the byte at fault, not read as a workout.

@@ -117,6 +117,14 @@ extension FITWorkoutFile {
       target = .speed(
         lowMillimetersPerSecond: UInt32(truncatingIfNeeded: values[5] ?? 0),
         highMillimetersPerSecond: UInt32(truncatingIfNeeded: values[6] ?? 0))
+    } else if values[3] == 1 {
+      // Custom heart rates are bpm + 100 (0 to 100 are % of the maximum, which this writer never writes).
+      let (low, high) = (values[5] ?? 0, values[6] ?? 0)
+      guard low > 100, high > 100 else {
+        throw fail(at, "workout_step heart-rate target \(low)-\(high) is not in bpm + 100")
+      }
+      target = .heartRate(
+        lowBPM: UInt32(truncatingIfNeeded: low - 100), highBPM: UInt32(truncatingIfNeeded: high - 100))
     }
     return FITWorkoutStep(
       name: strings[0] ?? "", duration: duration, target: target,

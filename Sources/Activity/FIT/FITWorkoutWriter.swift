@@ -18,6 +18,9 @@ public enum FITStepDuration: Sendable, Hashable {
 public enum FITStepTarget: Sendable, Hashable {
   /// A speed range, in mm/s (the profile's `custom_target_speed_low/high`: m/s scaled by 1000).
   case speed(lowMillimetersPerSecond: UInt32, highMillimetersPerSecond: UInt32)
+  /// A heart-rate range in beats a minute (written as the profile's `custom_target_heart_rate_low/high`: bpm + 100,
+  /// since 0 to 100 there mean % of the maximum).
+  case heartRate(lowBPM: UInt32, highBPM: UInt32)
   /// No target.
   case open
 }
@@ -36,7 +39,7 @@ public struct FITWorkoutStep: Sendable, Hashable {
   public var name: String
   /// How long it lasts, or the repeat it closes.
   public var duration: FITStepDuration
-  /// Its speed range, or open.
+  /// Its speed or heart-rate range, or open.
   public var target: FITStepTarget
   /// Nil for a repeat step (the profile leaves it invalid there).
   public var intensity: FITStepIntensity?
@@ -141,6 +144,11 @@ public struct FITWorkoutFile: Sendable, Hashable {
           data.u32(0)
           data.u32(low)
           data.u32(high)
+        case .heartRate(let low, let high):
+          data.u8(1)
+          data.u32(0)
+          data.u32(low + 100)
+          data.u32(high + 100)
         case .open:
           data.u8(2)
           data.u32(0xFFFF_FFFF)

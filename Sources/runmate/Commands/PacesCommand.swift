@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarExport
 import Foundation
 import PlanEngine
 import RunningCore
@@ -28,7 +29,8 @@ struct PacesCommand: ParsableCommand {
     let runner = try RunnerPlan(database, plan: plan, clock: clock)
     let (db, saved, profile, state, today) = (runner.db, runner.saved, runner.profile, runner.state, runner.today)
     let report = PacesReport(
-      saved, completions: try db.completions(), rules: try templates.loadRules().base, today: today)
+      saved, completions: try db.completions(), rules: try templates.loadRules().base, today: today,
+      profile: profile)
     switch output.format {
     case .json:
       _ = try output.chosenUnit()
@@ -60,6 +62,26 @@ struct PacesCommand: ParsableCommand {
         pace.fastSecondsPerKm == pace.slowSecondsPerKm
         ? fast.formatted(in: units) : formatPaceRange(fast...slow, perMile: units == .mi)
       lines.append("  \(pad(pace.zone, 11)) \(text)")
+    }
+    lines.append("")
+    if let heart = report.heartRateZones {
+      let model = heart.model == .karvonen ? "Karvonen, % of heart-rate reserve" : "Friel, % of lactate-threshold HR"
+      lines.append("Heart-rate zones (\(model)):")
+      let names: [Intensity: String] = [
+        .easy: "easy", .marathon: "marathon", .threshold: "threshold", .interval: "interval", .race: "race",
+      ]
+      for zone in heart.zones {
+        let paces = Intensity.allCases.filter { StepTargets.heartRateZone(for: $0, kind: .work) == zone.number }
+          .compactMap { names[$0] }
+        let bpm = "\(zone.low)-\(zone.high) bpm"
+        lines.append(
+          "  Z\(zone.number) \(pad(zone.name, 9)) "
+            + (paces.isEmpty ? bpm : "\(pad(bpm, 12)) \(paces.joined(separator: ", "))"))
+      }
+    } else {
+      lines.append(
+        "Heart-rate zones: none yet: the profile needs the \(report.heartRateMissing ?? "heart rates") "
+          + "(`runmate profile set --max-hr 188 --resting-hr 52` or `--lthr 170`)")
     }
     lines.append("")
     lines.append("Race predictions   Daniels (VDOT \(tenth(report.vdot)))   Riegel (from \(report.riegelFrom.text))")

@@ -15,6 +15,21 @@ struct ProfileFields: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("Weight in kg, 25-300.", valueName: "kg")) var weight: String?
   @Option(name: .customLong("resting-hr"), help: "Resting heart rate.") var restingHR: Int?
   @Option(name: .customLong("max-hr"), help: "Maximum heart rate.") var maxHR: Int?
+  @Option(name: .customLong("lthr"), help: ArgumentHelp("Lactate-threshold heart rate.", valueName: "bpm"))
+  var lactateThresholdHR: Int?
+  @Option(
+    name: .customLong("hr-zones"),
+    help: ArgumentHelp(
+      "Heart-rate zone model: karvonen (needs --max-hr and --resting-hr) or lthr (needs --lthr).", valueName: "model"),
+    completion: .list(HeartRateZoneModel.allCases.map(\.rawValue)))
+  var heartRateZones: String?
+  @Option(
+    name: .customLong("targets"),
+    help: ArgumentHelp(
+      "Workout targets on the watch: pace, hr, or both (easy running by heart rate, quality by pace).",
+      valueName: "kind"),
+    completion: .list(WorkoutTargets.allCases.map(\.rawValue)))
+  var workoutTargets: String?
   @Option(name: .long, help: "Units: km or mi.", completion: Completions.units) var units: String?
   @Option(name: .customLong("tz"), help: "Time zone (IANA name).", completion: Completions.timeZone)
   var timeZone: String?
@@ -50,6 +65,13 @@ struct ProfileFields: ParsableArguments {
     if let weight { p.weightKg = try OptionValues.number(weight, option: "--weight", range: 25...300, unit: "kg") }
     if let restingHR { p.restingHeartRate = restingHR }
     if let maxHR { p.maxHeartRate = maxHR }
+    if let lactateThresholdHR { p.lactateThresholdHeartRate = lactateThresholdHR }
+    if let heartRateZones {
+      p.heartRateZoneModel = try choice(heartRateZones, option: "--hr-zones", allowed: "karvonen or lthr")
+    }
+    if let workoutTargets {
+      p.workoutTargets = try choice(workoutTargets, option: "--targets", allowed: "pace, hr or both")
+    }
     if let units {
       p.units = try OptionValues.unit(units, option: "--units")
     }
@@ -79,6 +101,16 @@ struct ProfileFields: ParsableArguments {
     if let email { p.email = email }
     return try p.validated()
   }
+}
+
+/// The case of `Choice` named `text` (any case), else the option refused with the closest name as a suggestion.
+private func choice<Choice: RawRepresentable & CaseIterable>(_ text: String, option: String, allowed: String) throws
+  -> Choice where Choice.RawValue == String
+{
+  if let found = Choice(rawValue: text.lowercased()) { return found }
+  throw CLIError.invalidOption(
+    option: option, value: text, allowed: allowed,
+    suggestion: closestName(to: text.lowercased(), among: Choice.allCases.map(\.rawValue)))
 }
 
 /// `text` when it holds no control characters (with `lineBreaks`, line feeds are allowed); otherwise the option is
@@ -208,6 +240,9 @@ func describe(_ p: Profile) -> String {
   add("weight", p.weightKg.map { "\(oneDecimal($0)) kg" })
   add("resting HR", p.restingHeartRate.map(String.init))
   add("max HR", p.maxHeartRate.map(String.init))
+  add("lactate-threshold HR", p.lactateThresholdHeartRate.map(String.init))
+  add("HR zones", p.heartRateZoneModel?.rawValue)
+  add("workout targets", p.workoutTargets?.rawValue)
   add("units", p.units?.rawValue)
   add("time zone", p.timeZone)
   add("run days", p.runDays.map { $0.map(\.rawValue).joined(separator: ",") })

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarExport
 import Foundation
 import RunningCore
 import Training
@@ -11,17 +12,27 @@ struct WorkoutsCommand: ParsableCommand {
     discussion: """
       One file per run, named by date, week, day and kind (2027-01-12-W02-Tue-Tempo.fit), with warm-up, work
       (repeats as repeat steps), recovery and cool-down, and pace targets from your paces (open targets when the
-      plan has none). Copy the .fit files into GARMIN/NewFiles on a Garmin watch connected over USB.
+      plan has none), or heart-rate targets when the profile says so (profile set --targets hr). With --garmin,
+      the next days' files go straight into GARMIN/NewFiles of a Garmin watch connected over USB.
 
       Examples:
         runmate workouts --out watch --from 2027-01-11 --to 2027-01-17
         runmate workouts --format icu --out icu
+        runmate workouts --garmin /media/$USER/GARMIN --days 7
       """)
 
   @Option(name: .long, help: ArgumentHelp("fit (FIT workout files) or icu (intervals.icu text).", valueName: "format"))
   var format: String = "fit"
   @Option(name: .long, help: ArgumentHelp("The folder to write the files into (created if missing).", valueName: "dir"))
-  var out: String
+  var out: String?
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "A Garmin watch mounted over USB: copy the next days' FIT files into its GARMIN/NewFiles.", valueName: "mount"))
+  var garmin: String?
+  @Option(
+    name: .long, help: ArgumentHelp("With --garmin: the days from today to copy (1-60; default 7).", valueName: "n"))
+  var days: Int?
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
   var plan: String?
   @Option(name: .long, help: ArgumentHelp("The first day (YYYY-MM-DD; default: the plan's first).", valueName: "date"))
@@ -29,6 +40,7 @@ struct WorkoutsCommand: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("The last day (YYYY-MM-DD; default: the plan's last).", valueName: "date"))
   var to: String?
   @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
 
   func run() throws {
     guard let chosen = WorkoutFileFormat(rawValue: format.lowercased()) else {
@@ -36,16 +48,51 @@ struct WorkoutsCommand: ParsableCommand {
         option: "--format", value: format, allowed: "fit or icu",
         suggestion: closestName(to: format.lowercased(), among: WorkoutFileFormat.allCases.map(\.rawValue)))
     }
-    let first = try from.map { try OptionValues.date($0, option: "--from") }
-    let last = try to.map { try OptionValues.date($0, option: "--to") }
+    var first = try from.map { try OptionValues.date($0, option: "--from") }
+    var last = try to.map { try OptionValues.date($0, option: "--to") }
+    let folder: String
+    switch (out, garmin) {
+    case (let out?, nil):
+      if let days {
+        throw CLIError.invalidOption(
+          option: "--days", value: "\(days)", allowed: "--days only with --garmin (with --out, give --from and --to)",
+          suggestion: nil)
+      }
+      folder = out
+    case (nil, let mount?):
+      guard chosen == .fit else {
+        throw CLIError.invalidOption(
+          option: "--format", value: format, allowed: "fit with --garmin (a watch takes FIT files)", suggestion: "fit")
+      }
+      guard from == nil, to == nil else {
+        throw CLIError.invalidOption(
+          option: from == nil ? "--to" : "--from", value: from ?? to ?? "",
+          allowed: "nothing with --garmin, which copies the days from today: give --days N instead", suggestion: nil)
+      }
+      _ = try GarminMount.checked(days: days ?? 7)
+      folder = try GarminMount.newFiles(mount: mount)
+    case (.some, .some):
+      throw CLIError.invalidOption(
+        option: "--garmin", value: garmin ?? "", allowed: "--out DIR or --garmin MOUNT, not both", suggestion: nil)
+    case (nil, nil):
+      throw CLIError.missingOption(option: "--out", allowed: "--out DIR, or --garmin MOUNT for a watch over USB")
+    }
     let db = try database.open()
     let saved = try db.plan(named: plan)
     // The runs on their scheduled days (moved, skipped, paused), as the calendar has them.
-    let scheduled = try TrainingState.read(saved, db: db, profile: try db.profile(named: nil)).plan
-    let files = try workoutFiles(of: scheduled, format: chosen, from: first, to: last)
-    try Self.write(files, into: out)
+    let profile = try db.profile(named: nil)
+    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let scheduled = state.plan
+    if garmin != nil {
+      let window = try GarminMount.window(
+        today: try clock.today(inZone: localZone(profile: profile, state: state)), days: days ?? 7)
+      (first, last) = (window.lowerBound, window.upperBound)
+    }
+    let targets = StepTargets(zones: profile?.heartRateZones, targets: profile?.workoutTargets ?? .pace)
+    let files = try workoutFiles(of: scheduled, format: chosen, from: first, to: last, targets: targets)
+    try Self.write(files, into: folder)
     try writeText(
-      "Wrote \(files.count) \(chosen == .fit ? "FIT workout" : "intervals.icu workout") file(s) to \(out)\n")
+      "Wrote \(files.count) \(chosen == .fit ? "FIT workout" : "intervals.icu workout") file(s) to \(folder)\n")
   }
 
   /// Writes `files` into `folder` (created if missing), each whole or not at all (a temporary file renamed).
