@@ -66,8 +66,9 @@ public struct ExportOptions: Sendable {
   /// Creates options.
   public init(
     reminders: [Reminder], identity: String, calendarName: String, previous: VCalendar? = nil,
-    units: DistanceUnit = .km
+    units: DistanceUnit = .km, targets: StepTargets = .pace
   ) {
+    self.targets = targets
     self.reminders = reminders
     self.identity = identity
     self.calendarName = calendarName

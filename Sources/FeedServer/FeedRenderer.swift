@@ -37,7 +37,8 @@ public func renderFeed(
   let previous = try lastExport(of: saved.plan, in: db)?.calendar
   let stamp = Date(timeIntervalSince1970: changedAt.timeIntervalSince1970.rounded(.down))
   var calendar = try planCalendar(
-    saved.plan, schedule: schedule, settings: settings, previous: previous, now: stamp
+    saved.plan, schedule: schedule, settings: settings, previous: previous, now: stamp,
+    targets: stepTargets(for: try db.profile(named: nil))
   ).calendar
   calendar.refreshIntervalSeconds = feedRefreshSeconds
   calendar.publishedTTLSeconds = feedRefreshSeconds

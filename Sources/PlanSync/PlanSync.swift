@@ -109,7 +109,8 @@ public func syncPlan(_ request: PlanSyncRequest, db: any TrainingStore) async th
   let records = try db.caldavRecords(identity: identity, collection: collection)
   let previous = try previousCalendar(records, plan: saved.plan, db: db)
   let export = try planCalendar(
-    saved.plan, schedule: schedule, settings: settings, previous: previous, now: request.now)
+    saved.plan, schedule: schedule, settings: settings, previous: previous, now: request.now,
+    targets: stepTargets(for: try db.profile(named: nil)))
   let outgoing = request.mode == .remove ? [] : try outgoingEvents(of: export.calendar)
   let stored = records.map {
     SyncedResource(uid: $0.uid, href: $0.href, etag: $0.etag, hash: $0.bodyHash, label: $0.label)

@@ -10,15 +10,16 @@ import TrainingProgress
 
 /// The calendar of `plan` on `schedule` with `settings` (reminders, units), against the `previous` export: what
 /// `export` writes and what `replan` says the next export will change. One function, so the two never disagree.
+/// Each event lists its workout's steps by `targets` (``stepTargets(for:)``: the runner's pace or heart-rate choice).
 public func planCalendar(
   _ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previous: VCalendar?,
-  now: Date
+  now: Date, targets: StepTargets = .pace
 ) throws -> Export {
   let options = ExportOptions(
     reminders: try SettingValues.reminders(settings.reminders),
     identity: ExportOptions.identity(of: plan),
     calendarName: "RunningMate: \(plan.goal.distance.displayName) \(plan.goal.raceDate)",
-    previous: previous, units: settings.units ?? .km)
+    previous: previous, units: settings.units ?? .km, targets: targets)
   return try makeCalendar(for: schedule, options: options, now: now)
 }
 
@@ -55,7 +56,7 @@ public struct CalendarExportResult: Sendable {
 /// same calendar `replan` predicts (``planCalendar(_:schedule:settings:previous:now:)``).
 public func exportCalendar(
   _ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previousFile: String?,
-  store: (any TrainingStore)?, now: Date
+  store: (any TrainingStore)?, now: Date, targets: StepTargets = .pace
 ) throws -> CalendarExportResult {
   var previousLabel = previousFile
   var previous = try previousFile.map { try CalendarFiles.read($0) }
@@ -63,7 +64,8 @@ public func exportCalendar(
     previous = last.calendar
     previousLabel = "the last export (\(last.path))"
   }
-  let export = try planCalendar(plan, schedule: schedule, settings: settings, previous: previous, now: now)
+  let export = try planCalendar(
+    plan, schedule: schedule, settings: settings, previous: previous, now: now, targets: targets)
   let text: String
   do {
     text = try export.calendar.serialized()
@@ -186,7 +188,7 @@ extension TrainingState {
     if let previous = try lastExport(of: result.plan, in: db) {
       changes = try planCalendar(
         result.plan, schedule: schedule, settings: settings, previous: previous.calendar,
-        now: now
+        now: now, targets: stepTargets(for: try db.profile(named: nil))
       ).changes
     }
     var saving = stored ?? settings

@@ -3,6 +3,7 @@ import CalendarExport
 import Foundation
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 /// The format of `runmate workouts`: FIT workout files for a watch, or intervals.icu workout text.
 public enum WorkoutFileFormat: String, Sendable, CaseIterable {
@@ -333,4 +334,15 @@ extension WorkoutFileError {
     case .notAGarminMount: .missingInput
     }
   }
+}
+
+/// The targets a runner's workouts carry: their heart-rate zones and their choice (pace, heart rate or both) from
+/// the profile; by pace without a profile or zones.
+public func stepTargets(for profile: Profile?) -> StepTargets {
+  StepTargets(zones: profile?.heartRateZones, targets: profile?.workoutTargets ?? .pace)
+}
+
+/// The paces whose work steps are prescribed in heart-rate zone `number` (`paces` lists them beside each zone).
+public func intensities(inHeartRateZone number: Int) -> [Intensity] {
+  Intensity.allCases.filter { StepTargets.heartRateZone(for: $0, kind: .work) == number }
 }

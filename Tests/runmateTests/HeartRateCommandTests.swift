@@ -107,4 +107,22 @@ import Testing
     }
     #expect(texts.contains { $0.contains("Z2 HR") }, "\(texts)")
   }
+
+  /// The calendar lists a workout's steps as the workout files do: by pace until the runner chooses heart rate, then
+  /// in bpm (the feed, sync and replan predictions go through the same planCalendar with the same profile).
+  @Test(.timeLimit(.minutes(1))) func calendarStepsFollowTheRunnersChoice() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = directory.appendingPathComponent("runmate.sqlite")
+    try saveHalfPlan(db, name: "spring")
+    let made = try runRunmate(["profile", "init", "ana", "--max-hr", "188", "--resting-hr", "52"], database: db)
+    #expect(made.status == 0, "\(made.stderr)")
+    let byPace = try runRunmate(["export", "--out", "-", "--now", "2026-11-20"], database: db)
+    #expect(byPace.status == 0, "\(byPace.stderr)")
+    #expect(!byPace.stdout.contains("bpm"), "by pace until the runner chooses heart rate")
+    #expect(try runRunmate(["profile", "set", "--targets", "hr"], database: db).status == 0)
+    let byHeart = try runRunmate(["export", "--out", "-", "--now", "2026-11-20"], database: db)
+    #expect(byHeart.status == 0, "\(byHeart.stderr)")
+    #expect(byHeart.stdout.contains("Z2 120-146 bpm"), "\(byHeart.stdout.prefix(3_000))")
+  }
 }

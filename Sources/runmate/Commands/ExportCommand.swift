@@ -83,7 +83,7 @@ struct ExportCommand: ParsableCommand {
     let export = try exportCalendar(
       plan, schedule: scheduled, settings: resolved.settings,
       previousFile: diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil), store: logbook,
-      now: try clock.instant())
+      now: try clock.instant(), targets: stepTargets(for: profile))
     let text = export.text
 
     // The notes name workouts as the calendar's titles do.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CalendarExport
 import Foundation
 import PlanEngine
 import RunningCore
@@ -71,8 +70,7 @@ struct PacesCommand: ParsableCommand {
         .easy: "easy", .marathon: "marathon", .threshold: "threshold", .interval: "interval", .race: "race",
       ]
       for zone in heart.zones {
-        let paces = Intensity.allCases.filter { StepTargets.heartRateZone(for: $0, kind: .work) == zone.number }
-          .compactMap { names[$0] }
+        let paces = intensities(inHeartRateZone: zone.number).compactMap { names[$0] }
         let bpm = "\(zone.low)-\(zone.high) bpm"
         lines.append(
           "  Z\(zone.number) \(pad(zone.name, 9)) "

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CalendarExport
 import Foundation
 import RunningCore
 import Training
@@ -88,7 +87,7 @@ struct WorkoutsCommand: ParsableCommand {
         today: try clock.today(inZone: localZone(profile: profile, state: state)), days: days ?? 7)
       (first, last) = (window.lowerBound, window.upperBound)
     }
-    let targets = StepTargets(zones: profile?.heartRateZones, targets: profile?.workoutTargets ?? .pace)
+    let targets = stepTargets(for: profile)
     let files = try workoutFiles(of: scheduled, format: chosen, from: first, to: last, targets: targets)
     try Self.write(files, into: folder)
     try writeText(
