@@ -208,8 +208,8 @@ func shapeWeek(
     QualityRule.apply(to: &week, context: context, history: history)
     EasyFillRule.apply(to: &week, context: context, history: history)
     let planned = week.plannedKm
-    let fits = week.orderedSessions.allSatisfy {
-      $0.session.workTotalKm <= context.workCap(zone: $0.session.zone, volumeKm: planned) - 0.05
+    let fits = week.sessions.values.allSatisfy {
+      $0.workTotalKm <= context.workCap(zone: $0.zone, volumeKm: planned) - 0.05
     }
     if fits { break }
     week.sizingKm = min(planned, week.sizingKm ?? week.targetKm) - 0.5
