@@ -130,7 +130,24 @@ func weekList(_ numbers: [Int]) -> String {
 extension WorkoutFactory {
   /// A long run written by time: one easy step of the whole time, or run/walk cycles (a run step and a walk step,
   /// repeated, and any minutes left over run at the end), with the distance the time covers.
-  func timedLongRun(id: String, slot: DaySlot, km: Double, purpose: String) -> Workout {
+  func timedLongRun(id: String, slot: DaySlot, km: Double, purpose: WeekPurpose) -> Workout {
+    let (steps, _, _) = timedLongRunParts(km: km, purpose: purpose, text: false)
+    let byTime = context.longRunByTime
+    return Workout(
+      id: id, slot: slot.id, date: slot.date, kind: .long, distanceKm: round1(km),
+      durationMin: Int(byTime.minutes.rounded()), hard: WorkoutKind.long.isHard,
+      title: DeferredText { [self] in timedLongRunParts(km: km, purpose: purpose, text: true).title },
+      description: DeferredText { [self] in timedLongRunParts(km: km, purpose: purpose, text: true).description },
+      steps: steps,
+      timeTarget: TimeTarget(
+        minutes: Int(byTime.minutes.rounded()), runMinutes: byTime.ratio?.runMinutes,
+        walkMinutes: byTime.ratio?.walkMinutes))
+  }
+
+  /// A timed long run's steps, and with `text` its title and description (empty without).
+  private func timedLongRunParts(km: Double, purpose: WeekPurpose, text: Bool) -> (
+    steps: [WorkoutStep], title: String, description: String
+  ) {
     let units = context.units
     let perMile = units == .mi
     let easy = context.paces.pace(.easy)
@@ -175,16 +192,11 @@ extension WorkoutFactory {
       prescription = "\(byTime.clock) easy (\(easyTarget)); \(estimate)"
       title = "Long run \(byTime.clock) (about \(units.format(km)))"
     }
+    guard text else { return (steps, "", "") }
     let description =
       "\(prescription). Time on feet: stop at \(byTime.clock) wherever you are, the distance is an estimate; the "
       + "\(Int(byTime.minutes))-minute cap holds this long run under the usual \(context.templatePeakLongLabel). "
-      + purpose
-    return Workout(
-      id: id, slot: slot.id, date: slot.date, kind: .long, distanceKm: round1(km),
-      durationMin: Int(byTime.minutes.rounded()), hard: WorkoutKind.long.isHard, title: title,
-      description: description, steps: steps,
-      timeTarget: TimeTarget(
-        minutes: Int(byTime.minutes.rounded()), runMinutes: byTime.ratio?.runMinutes,
-        walkMinutes: byTime.ratio?.walkMinutes))
+      + purpose.text
+    return (steps, title, description)
   }
 }

@@ -12,8 +12,7 @@ extension WorkoutFactory {
   /// A long run with a marathon-pace segment or a fast finish: two steps (easy, then the segment at pace) and a
   /// description naming both with their paces, e.g. "Long run 24 km: 14 km easy (5:40-6:10/km, …), then the last
   /// 10 km at marathon pace (5:05/km, …)".
-  func variantLongRun(id: String, slot: DaySlot, km: Double, variant: LongRunVariant, purpose: String) -> Workout {
-    let units = context.units
+  func variantLongRun(id: String, slot: DaySlot, km: Double, variant: LongRunVariant, purpose: WeekPurpose) -> Workout {
     let easyPace = context.paces.pace(.easy).secondsPerKilometer
     let pace = context.paces.pace(variant.zone).secondsPerKilometer
     let easyKm = max(0, km - variant.km)
@@ -24,22 +23,28 @@ extension WorkoutFactory {
         effort: context.effort(zone), zone: zone, repeat: 1)
     }
     let paceName = variant.zone == .marathon ? "marathon pace" : "goal race pace"
-    let (name, why): (String, String) =
-      switch variant.kind {
-      case .marathonPace:
-        ("Marathon-pace long run", "rehearse marathon pace, fuelling and drinks on tired legs")
-      case .fastFinish, .easy:
-        ("Fast-finish long run", "finish strong at \(paceName) on tired legs, as in the last kilometres of the race")
-      }
     let seconds = easyKm * easyPace + variant.km * pace
-    let description =
-      "\(units.format(km)): \(units.format(easyKm)) easy (\(target(.easy))), then the last "
-      + "\(units.format(variant.km)) at \(paceName) (\(target(variant.zone))). \(name): \(why). \(purpose)"
     return Workout(
       id: id, slot: slot.id, date: slot.date, kind: .long, distanceKm: round1(km),
       durationMin: Int((seconds / 60).rounded()), hard: WorkoutKind.long.isHard,
-      title: "Long run \(units.format(km)): last \(units.format(variant.km)) at \(paceName)",
-      description: description,
+      title: DeferredText { [self] in
+        "Long run \(context.units.format(km)): last \(context.units.format(variant.km)) at \(paceName)"
+      },
+      description: DeferredText { [self] in
+        let units = context.units
+        let (name, why): (String, String) =
+          switch variant.kind {
+          case .marathonPace:
+            ("Marathon-pace long run", "rehearse marathon pace, fuelling and drinks on tired legs")
+          case .fastFinish, .easy:
+            (
+              "Fast-finish long run",
+              "finish strong at \(paceName) on tired legs, as in the last kilometres of the race"
+            )
+          }
+        return "\(units.format(km)): \(units.format(easyKm)) easy (\(target(.easy))), then the last "
+          + "\(units.format(variant.km)) at \(paceName) (\(target(variant.zone))). \(name): \(why). \(purpose.text)"
+      },
       steps: [step(easyKm, .easy, easyKm * easyPace), step(variant.km, variant.zone, variant.km * pace)])
   }
 }

@@ -72,18 +72,23 @@ public func makePlan(
   if fromWeek == 1 && peakLongRun(drafts) < context.longRunRefusalKm {
     throw longRunShortError(goal: goal, rules: rules, context: context, reached: peakLongRun(drafts))
   }
-  explainWeeks(&drafts, context: context)
-  if marked { markPeakLongRuns(&drafts, context: context) }
   context.warnings += planWarnings(drafts, context: context)
 
   let id = planID(context: context)
   let factory = WorkoutFactory(context: context, planID: id)
-  let runningWeeks = drafts.map { draft in
+  // The "why" lines are written when read (``ExplainedWeeks``).
+  let explained = ExplainedWeeks(drafts: drafts, context: context, marked: marked)
+  var runningWeeks: [Week] = []
+  runningWeeks.reserveCapacity(drafts.count)
+  for (index, draft) in drafts.enumerated() {
     let workouts = factory.workouts(for: draft)
-    return Week(
-      number: draft.number, phase: draft.phase, start: draft.start, targetKm: round1(draft.targetKm),
-      plannedKm: round1(workouts.map(\.distanceKm).reduce(0, +)), cutback: draft.cutback,
-      rules: draft.rules, workouts: workouts)
+    var plannedKm = 0.0
+    for workout in workouts { plannedKm += workout.distanceKm }
+    runningWeeks.append(
+      Week(
+        number: draft.number, phase: draft.phase, start: draft.start, targetKm: round1(draft.targetKm),
+        plannedKm: round1(plannedKm), cutback: draft.cutback,
+        rules: DeferredText(deferred: { explained.lines(ofWeekAt: index) }), workouts: workouts))
   }
   let weeks = ExtraDays.place(on: runningWeeks, context: context, planID: id)
   let known = context.vdotSource != .levelEstimate
@@ -105,11 +110,43 @@ public func makePlan(
 /// Shapes every week in order, from week `fromWeek` on (the weeks before it are the runner's past: the context's
 /// current volume and longest run stand for them).
 /// `explain: false` leaves out the weeks' "why" lines (``ExplainRule``, the costliest rule): a shaping that may be thrown
-/// away (a first shaping, a layout tried) is explained only once chosen, by ``explainWeeks(_:context:)``.
-func shapeWeeks(context: PlanContext, fromWeek: Int = 1, explain: Bool = true) -> [WeekDraft] {
+/// away (a first shaping, a layout tried) is explained only once chosen, by ``ExplainedWeeks``.
+/// `memo`: the weeks of earlier shapings of the same plan with other long-run layouts (``layOutWeeks(context:fromWeek:)``),
+/// reused where a week comes out of ``VolumeRule`` and ``LongRunRule`` as it did then.
+func shapeWeeks(
+  context: PlanContext, fromWeek: Int = 1, explain: Bool = true, memo: ShapedWeeks? = nil
+) -> [WeekDraft] {
   eachWeek(context: context, fromWeek: fromWeek) { week, history in
-    shapeWeek(&week, context: context, history: history, explain: explain)
+    shapeWeek(&week, context: context, history: history, explain: explain, memo: memo)
     return WeekSummary(week)
+  }
+}
+
+/// The weeks shaped so far while a plan's long-run layouts are tried (``layOutWeeks(context:fromWeek:)``), by week
+/// number: each as it came out of ``VolumeRule`` and ``LongRunRule``, with its history, the long-run variant its
+/// layout gave it, and the finished week.
+///
+/// A layout reaches a week's rules only through ``LongRunRule`` (the week's long run, role and held runs) and the
+/// week's variant (``QualityRule``, ``LongRunVariantRule``); every rule reads only the context, the week and its
+/// history. So a week that leaves ``LongRunRule`` as it did in an earlier shaping, after the same history and with the
+/// same variant, is finished as it was then: the finished week is taken instead of running the rules again.
+final class ShapedWeeks {
+  struct Entry {
+    let history: [WeekSummary]
+    let variant: LongRunVariantKind?
+    let ruled: WeekDraft
+    let shaped: WeekDraft
+  }
+  private var entries: [Int: [Entry]] = [:]
+
+  /// The finished week shaped before from `ruled` (the week after ``LongRunRule``) after `history`, if any.
+  func shaped(_ ruled: WeekDraft, variant: LongRunVariantKind?, history: [WeekSummary]) -> WeekDraft? {
+    entries[ruled.number]?.first { $0.variant == variant && $0.ruled == ruled && $0.history == history }?.shaped
+  }
+
+  func record(_ ruled: WeekDraft, variant: LongRunVariantKind?, history: [WeekSummary], shaped: WeekDraft) {
+    entries[ruled.number, default: []].append(
+      Entry(history: history, variant: variant, ruled: ruled, shaped: shaped))
   }
 }
 
@@ -146,9 +183,22 @@ private func eachWeek(
 /// once the easy running is filled in; when the week comes out smaller than its target, the sessions are
 /// sized again against what it holds. `GuardRule` then enforces the ceilings on the finished week, and
 /// `ExplainRule` writes the week's "why" lines from its final numbers.
-func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSummary], explain: Bool = true) {
+func shapeWeek(
+  _ week: inout WeekDraft, context: PlanContext, history: [WeekSummary], explain: Bool = true,
+  memo: ShapedWeeks? = nil
+) {
   VolumeRule.apply(to: &week, context: context, history: history)
   LongRunRule.apply(to: &week, context: context, history: history)
+  let variant = context.longRunLayout?.variants[week.number]
+  var ruled: WeekDraft?
+  if let memo {
+    if let shaped = memo.shaped(week, variant: variant, history: history) {
+      week = shaped
+      if explain { ExplainRule.apply(to: &week, context: context, history: history) }
+      return
+    }
+    ruled = week
+  }
   let mark = week.rules.count
   for _ in 0..<4 {
     week.rules.removeSubrange(mark...)
@@ -158,8 +208,8 @@ func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSumm
     QualityRule.apply(to: &week, context: context, history: history)
     EasyFillRule.apply(to: &week, context: context, history: history)
     let planned = week.plannedKm
-    let fits = week.orderedSessions.allSatisfy {
-      $0.session.workTotalKm <= context.workCap(zone: $0.session.zone, volumeKm: planned) - 0.05
+    let fits = week.sessions.values.allSatisfy {
+      $0.workTotalKm <= context.workCap(zone: $0.zone, volumeKm: planned) - 0.05
     }
     if fits { break }
     week.sizingKm = min(planned, week.sizingKm ?? week.targetKm) - 0.5
@@ -168,17 +218,35 @@ func shapeWeek(_ week: inout WeekDraft, context: PlanContext, history: [WeekSumm
   IntensityBalanceRule.apply(to: &week, context: context, history: history)
   GuardRule.apply(to: &week, context: context, history: history)
   LongRunVariantRule.enforce(&week, context: context)
+  if let memo, let ruled { memo.record(ruled, variant: variant, history: history, shaped: week) }
   if explain { ExplainRule.apply(to: &week, context: context, history: history) }
 }
 
-/// Writes the "why" lines of weeks shaped with `explain: false`: ``ExplainRule`` with each week's history, as
-/// ``shapeWeeks(context:fromWeek:explain:)`` would have (it is the last rule and changes no number).
-func explainWeeks(_ drafts: inout [WeekDraft], context: PlanContext) {
-  var history: [WeekSummary] = []
-  history.reserveCapacity(drafts.count)
-  for index in drafts.indices {
-    ExplainRule.apply(to: &drafts[index], context: context, history: history)
-    history.append(WeekSummary(drafts[index]))
+/// The "why" lines of a plan's weeks shaped with `explain: false`, written when a week's lines are read:
+/// ``ExplainRule`` with the week's history, as ``shapeWeeks(context:fromWeek:explain:)`` would have (it is the last
+/// rule and changes no number), then the peak long runs named (``markPeakLongRuns(_:context:)``) when the plan was
+/// laid out with peaks. One per plan, shared by its weeks.
+final class ExplainedWeeks: Sendable {
+  let drafts: [WeekDraft]
+  let context: PlanContext
+  /// The summaries of `drafts`, in order: week `i`'s history is the first `i`.
+  let summaries: [WeekSummary]
+  /// The weeks whose long-run line names a peak long run.
+  let peakLongRun: [Bool]
+
+  init(drafts: [WeekDraft], context: PlanContext, marked: Bool) {
+    self.drafts = drafts
+    self.context = context
+    summaries = drafts.map { WeekSummary($0) }
+    peakLongRun = marked ? peakLongRunWeeks(drafts, context: context) : Array(repeating: false, count: drafts.count)
+  }
+
+  /// The "why" lines of `drafts[index]`.
+  func lines(ofWeekAt index: Int) -> [String] {
+    var week = drafts[index]
+    ExplainRule.apply(to: &week, context: context, history: Array(summaries[..<index]))
+    if peakLongRun[index] { markPeakLongRun(&week, context: context) }
+    return week.rules
   }
 }
 

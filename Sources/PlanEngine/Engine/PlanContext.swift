@@ -12,6 +12,8 @@ struct PlanContext: Sendable {
   let level: DistanceLevel
   let levelRules: LevelRules
   let library: [String: WorkoutTemplate]
+  /// The library's templates each behind one reference (``Session/box``), made once per plan, not per session sized.
+  let libraryBoxes: [String: TemplateBox]
   /// Each zone's effort words (``effort(_:)``), in `Intensity.allCases` order: looked up once, not per step.
   private let zoneEfforts: [String]
   let runs: Int
@@ -79,6 +81,7 @@ struct PlanContext: Sendable {
     self.base = rules.base
     self.distance = distance
     self.library = rules.workouts
+    self.libraryBoxes = rules.workouts.mapValues { TemplateBox($0) }
     self.zoneEfforts = Intensity.allCases.map { rules.base.efforts[$0.rawValue] ?? $0.rawValue }
     let level = distance.levels[goal.level]
     self.level = level

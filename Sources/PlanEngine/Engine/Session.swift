@@ -53,7 +53,7 @@ struct Session: Sendable, Hashable {
     context: PlanContext, floor: SessionFloors? = nil
   ) -> Session? {
     let pace = context.paces.pace(template.zone)
-    let box = TemplateBox(template)
+    let box = context.libraryBoxes[id].flatMap { $0.value == template ? $0 : nil } ?? TemplateBox(template)
     let unit = BoutUnit(template.work)
     let single = template.reps.upper <= 1
     let range = unit.range(template.work)

@@ -64,6 +64,8 @@ extension SlotMap: Sequence {
   var underestimatedCount: Int { keys.count }
 }
 
+extension SlotMap: Equatable where Value: Equatable {}
+
 extension SlotMap: ExpressibleByDictionaryLiteral {
   init(dictionaryLiteral elements: (String, Value)...) {
     for (key, value) in elements { self[key] = value }

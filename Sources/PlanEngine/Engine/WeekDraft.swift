@@ -11,7 +11,7 @@ struct DaySlot: Sendable, Hashable {
 
 /// A week while the rules shape it. Each rule reads the context and the weeks before, fills in its part,
 /// and says what it did in `rules`.
-struct WeekDraft: Sendable {
+struct WeekDraft: Sendable, Equatable {
   let number: Int
   let phase: Phase
   let start: CivilDate
@@ -146,8 +146,8 @@ enum VolumeReason: Sendable, Hashable {
 
 /// What set a week's long run.
 enum LongReason: Sendable, Hashable {
-  /// The binding limit, in words with its numbers.
-  case limit(km: Double, reason: String)
+  /// The binding limit, with its numbers (its words: ``LongLimit/text(_:)``).
+  case limit(km: Double, reason: LongLimit)
   case cutback
   case taper(fraction: Double, peakLongKm: Double)
   /// A return week's long run: a share of the last long run before the break.

@@ -110,20 +110,109 @@ public struct Workout: Sendable, Hashable, Codable {
   /// A hard day (quality session, long run, race).
   public var hard: Bool
   /// `Tempo 7.5 km`.
-  public var title: String
+  public var title: String {
+    get { titleText.value }
+    set { titleText = DeferredText(newValue) }
+  }
   /// The session in words: structure and targets.
-  public var description: String
+  public var description: String {
+    get { descriptionText.value }
+    set { descriptionText = DeferredText(newValue) }
+  }
   /// The parts of the session, in order.
   public var steps: [WorkoutStep]
   /// A long run written by time (the time cap holds it): the time, and run/walk when prescribed; nil for every
   /// other workout (and not written).
   public var timeTarget: TimeTarget? = nil
+  /// The title, written when read (``DeferredText``).
+  var titleText: DeferredText<String>
+  /// The description, written when read.
+  var descriptionText: DeferredText<String>
 
   enum CodingKeys: String, CodingKey {
     case id, slot, date, kind, hard, title, description, steps
     case distanceKm = "distance_km"
     case durationMin = "duration_min"
     case timeTarget = "time_target"
+  }
+
+  init(
+    id: String, slot: String, date: CivilDate, kind: WorkoutKind, distanceKm: Double, durationMin: Int, hard: Bool,
+    title: DeferredText<String>, description: DeferredText<String>, steps: [WorkoutStep],
+    timeTarget: TimeTarget? = nil
+  ) {
+    self.id = id
+    self.slot = slot
+    self.date = date
+    self.kind = kind
+    self.distanceKm = distanceKm
+    self.durationMin = durationMin
+    self.hard = hard
+    titleText = title
+    descriptionText = description
+    self.steps = steps
+    self.timeTarget = timeTarget
+  }
+
+  init(
+    id: String, slot: String, date: CivilDate, kind: WorkoutKind, distanceKm: Double, durationMin: Int, hard: Bool,
+    title: String, description: String, steps: [WorkoutStep], timeTarget: TimeTarget? = nil
+  ) {
+    self.init(
+      id: id, slot: slot, date: date, kind: kind, distanceKm: distanceKm, durationMin: durationMin, hard: hard,
+      title: DeferredText(title), description: DeferredText(description), steps: steps, timeTarget: timeTarget)
+  }
+
+  /// Decodes a workout; its texts are kept as written.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      id: try c.decode(String.self, forKey: .id), slot: try c.decode(String.self, forKey: .slot),
+      date: try c.decode(CivilDate.self, forKey: .date), kind: try c.decode(WorkoutKind.self, forKey: .kind),
+      distanceKm: try c.decode(Double.self, forKey: .distanceKm),
+      durationMin: try c.decode(Int.self, forKey: .durationMin), hard: try c.decode(Bool.self, forKey: .hard),
+      title: try c.decode(String.self, forKey: .title), description: try c.decode(String.self, forKey: .description),
+      steps: try c.decode([WorkoutStep].self, forKey: .steps),
+      timeTarget: try c.decodeIfPresent(TimeTarget.self, forKey: .timeTarget))
+  }
+
+  /// Encodes the workout, its fields in the order they were always written.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(id, forKey: .id)
+    try c.encode(slot, forKey: .slot)
+    try c.encode(date, forKey: .date)
+    try c.encode(kind, forKey: .kind)
+    try c.encode(distanceKm, forKey: .distanceKm)
+    try c.encode(durationMin, forKey: .durationMin)
+    try c.encode(hard, forKey: .hard)
+    try c.encode(title, forKey: .title)
+    try c.encode(description, forKey: .description)
+    try c.encode(steps, forKey: .steps)
+    try c.encodeIfPresent(timeTarget, forKey: .timeTarget)
+  }
+
+  /// Equal when every field is, the texts as written.
+  public static func == (lhs: Workout, rhs: Workout) -> Bool {
+    lhs.id == rhs.id && lhs.slot == rhs.slot && lhs.date == rhs.date && lhs.kind == rhs.kind
+      && lhs.distanceKm == rhs.distanceKm && lhs.durationMin == rhs.durationMin && lhs.hard == rhs.hard
+      && lhs.steps == rhs.steps && lhs.timeTarget == rhs.timeTarget && lhs.title == rhs.title
+      && lhs.description == rhs.description
+  }
+
+  /// Hashes every field, the texts as written.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(slot)
+    hasher.combine(date)
+    hasher.combine(kind)
+    hasher.combine(distanceKm)
+    hasher.combine(durationMin)
+    hasher.combine(hard)
+    hasher.combine(title)
+    hasher.combine(description)
+    hasher.combine(steps)
+    hasher.combine(timeTarget)
   }
 }
 
@@ -175,14 +264,76 @@ public struct Week: Sendable, Hashable, Codable {
   /// A cut-back (recovery) week.
   public var cutback: Bool
   /// One sentence per rule that shaped the week.
-  public var rules: [String]
+  public var rules: [String] {
+    get { rulesText.value }
+    set { rulesText = DeferredText(newValue) }
+  }
   /// The workouts, by date.
   public var workouts: [Workout]
+  /// The "why" lines, written when read (``DeferredText``).
+  var rulesText: DeferredText<[String]>
 
   enum CodingKeys: String, CodingKey {
     case number, phase, start, cutback, rules, workouts
     case targetKm = "target_km"
     case plannedKm = "planned_km"
+  }
+
+  init(
+    number: Int, phase: Phase, start: CivilDate, targetKm: Double, plannedKm: Double, cutback: Bool,
+    rules: DeferredText<[String]>, workouts: [Workout]
+  ) {
+    self.number = number
+    self.phase = phase
+    self.start = start
+    self.targetKm = targetKm
+    self.plannedKm = plannedKm
+    self.cutback = cutback
+    rulesText = rules
+    self.workouts = workouts
+  }
+
+  /// Decodes a week; its "why" lines are kept as written.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      number: try c.decode(Int.self, forKey: .number), phase: try c.decode(Phase.self, forKey: .phase),
+      start: try c.decode(CivilDate.self, forKey: .start), targetKm: try c.decode(Double.self, forKey: .targetKm),
+      plannedKm: try c.decode(Double.self, forKey: .plannedKm), cutback: try c.decode(Bool.self, forKey: .cutback),
+      rules: DeferredText(try c.decode([String].self, forKey: .rules)),
+      workouts: try c.decode([Workout].self, forKey: .workouts))
+  }
+
+  /// Encodes the week, its fields in the order they were always written.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(number, forKey: .number)
+    try c.encode(phase, forKey: .phase)
+    try c.encode(start, forKey: .start)
+    try c.encode(targetKm, forKey: .targetKm)
+    try c.encode(plannedKm, forKey: .plannedKm)
+    try c.encode(cutback, forKey: .cutback)
+    try c.encode(rules, forKey: .rules)
+    try c.encode(workouts, forKey: .workouts)
+  }
+
+  /// Equal when every field is, the "why" lines as written.
+  public static func == (lhs: Week, rhs: Week) -> Bool {
+    lhs.number == rhs.number && lhs.phase == rhs.phase && lhs.start == rhs.start && lhs.targetKm == rhs.targetKm
+      && lhs.plannedKm == rhs.plannedKm && lhs.cutback == rhs.cutback && lhs.workouts == rhs.workouts
+      && lhs.rules == rhs.rules
+  }
+
+  /// Hashes every field, the "why" lines as written.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(number)
+    hasher.combine(phase)
+    hasher.combine(start)
+    hasher.combine(targetKm)
+    hasher.combine(plannedKm)
+    hasher.combine(cutback)
+    hasher.combine(rules)
+    hasher.combine(workouts)
   }
 }
 

@@ -86,9 +86,15 @@ enum EasyFillRule: WeekRule {
     let shakeout = max(minRun, min(structure.raceWeek.shakeoutKm, maxOther, context.raceWeekCaps.lastDays))
     for id in week.shakeoutSlots { week.easyKm[id] = shakeout }
 
+    // The sessions' distance, summed in slot-id order without building arrays.
+    var sessionsKm = 0.0
+    var sessionRuns = 0
+    for session in week.sessions.values where !session.isStrides {
+      sessionsKm += session.totalKm
+      sessionRuns += 1
+    }
     let fixed =
-      (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout
-      + week.orderedSessions.map(\.session).filter { !$0.isStrides }.map(\.totalKm).reduce(0, +)
+      (week.longKm ?? 0) + (week.raceKm ?? 0) + Double(week.shakeoutSlots.count) * shakeout + sessionsKm
     // A strides run is filled like an easy day: its share is the whole run, strides included (below).
     let remaining = max(0, week.targetKm - fixed)
     // Fewer runs before shorter ones: a week whose easy days cannot each hold the minimum run has fewer runs (the
@@ -104,7 +110,7 @@ enum EasyFillRule: WeekRule {
         return (strides, kind, near)
       }
       var runs =
-        fillSlots.count + week.sessions.values.filter { !$0.isStrides }.count + week.shakeoutSlots.count
+        fillSlots.count + sessionRuns + week.shakeoutSlots.count
         + (week.longKm == nil && week.raceKm == nil ? 0 : 1)
       var dropped: Set<Int> = []
       while runs > 3 && Double(fillSlots.count - dropped.count) * minRun > remaining + 1e-9,
@@ -127,19 +133,26 @@ enum EasyFillRule: WeekRule {
     // Water-filling: a day whose share is over its cap takes its cap, and the others share the rest.
     var capped = [Bool](repeating: false, count: fillSlots.count)
     var pool = remaining
+    /// The weights of the days not capped yet, summed in order.
+    func openWeight() -> Double {
+      var total = 0.0
+      for index in fillSlots.indices where !capped[index] { total += weights[index] }
+      return total
+    }
     var changed = true
     while changed {
       changed = false
-      let open = fillSlots.indices.filter { !capped[$0] }
-      let openWeight = open.map { weights[$0] }.reduce(0, +)
-      guard openWeight > 0 else { break }
-      for index in open where pool * weights[index] / openWeight > caps[index] {
+      let open = openWeight()
+      guard open > 0 else { break }
+      // The days open when this pass began (a day capped in this pass is still taken in turn, as before).
+      let wasCapped = capped
+      for index in fillSlots.indices where !wasCapped[index] && pool * weights[index] / open > caps[index] {
         capped[index] = true
         pool -= caps[index]
         changed = true
       }
     }
-    let openWeight = fillSlots.indices.filter { !capped[$0] }.map { weights[$0] }.reduce(0, +)
+    let openWeight = openWeight()
     var cappedByLong = false
     // Half kilometres, rounded down, then the leftover handed out half a kilometre at a time.
     var shares: [Double] = []

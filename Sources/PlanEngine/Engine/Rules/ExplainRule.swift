@@ -80,7 +80,8 @@ enum ExplainRule: WeekRule {
           "Long run \(byTime.clock) by time, about \(units.format(long)): the \(Int(byTime.minutes))-minute cap at easy "
             + "pace, under the \(context.templatePeakLongLabel) peak long run for this level"
             + (byTime.ratioLabel.map { "; run/walk, \($0)" } ?? ""))
-      case .limit(let km, let text):
+      case .limit(let km, let limit):
+        let text = limit.text(context)
         if trim.isEmpty && chosen > floorTenth(km) + 0.05 {
           lines.append(
             "Long run \(units.format(long)): the shortest long run, a third longer than the "

@@ -40,7 +40,7 @@ enum IntensityBalanceRule: WeekRule {
       easy -= variant.km * easyPace
       total += variant.km * (context.paces.pace(variant.zone).secondsPerKilometer - easyPace)
     }
-    for (_, session) in week.orderedSessions {
+    for session in week.sessions.values {
       let easyPart =
         (session.warmupKm + session.cooldownKm + session.easyKm) * easyPace
         + Double(max(0, session.reps - 1)) * session.recoverySeconds

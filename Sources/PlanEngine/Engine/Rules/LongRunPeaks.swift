@@ -120,8 +120,8 @@ enum LongRole: Sendable, Hashable {
 /// layout, from the fullest to the simplest (fewer peak long runs, lead-in long runs only before the first), is
 /// tried, and of those that hold the one with the longest peak long run (3 % more per extra peak long run) wins.
 ///
-/// The weeks come without their "why" lines (``explainWeeks(_:context:)`` writes them for the chosen shaping);
-/// `marked`: a peak layout was used, and ``markPeakLongRuns(_:context:)`` names the peak long runs once explained.
+/// The weeks come without their "why" lines (``ExplainedWeeks`` writes them for the chosen shaping);
+/// `marked`: a peak layout was used, and ``markPeakLongRun(_:context:)`` names the peak long runs once explained.
 func layOutWeeks(context: PlanContext, fromWeek: Int) -> (drafts: [WeekDraft], marked: Bool) {
   func plain() -> [WeekDraft] { shapeWeeks(context: context, fromWeek: fromWeek, explain: false) }
   guard let peaks = context.distance.longRun.peaks else { return (plain(), false) }
@@ -137,6 +137,8 @@ func layOutWeeks(context: PlanContext, fromWeek: Int) -> (drafts: [WeekDraft], m
   var best: (drafts: [WeekDraft], value: Double)?
   var fallback: [WeekDraft]?
   var tried: Set<LongRunLayout> = []
+  // The layouts tried share most of their weeks: each is shaped once.
+  let memo = ShapedWeeks()
   for count in (1...peaks.maxCount).reversed() {
     for alternating in [true, false] {
       guard var layout = LongRunLayout(drafts: first, context: context, maxCount: count, alternating: alternating)
@@ -146,7 +148,7 @@ func layOutWeeks(context: PlanContext, fromWeek: Int) -> (drafts: [WeekDraft], m
       var raised = false
       for attempt in 0..<5 {
         laidOut.longRunLayout = layout
-        let drafts = shapeWeeks(context: laidOut, fromWeek: fromWeek, explain: false)
+        let drafts = shapeWeeks(context: laidOut, fromWeek: fromWeek, explain: false, memo: memo)
         if fallback == nil { fallback = drafts }
         let peakDrafts = drafts.filter { layout.peakWeeks.contains($0.number) }
         let lowest = peakDrafts.compactMap { $0.longKm.map(round1) }.min() ?? 0
@@ -206,17 +208,25 @@ func keepsLayout(_ drafts: [WeekDraft], context: PlanContext) -> Bool {
     && inBand.last.map { daysOut($0) <= peaks.lastDaysBeforeRace + 7 } == true
 }
 
-/// Names the peak long runs in their week's long-run line, from the finished plan: the full weeks whose long run
+/// The weeks whose long run is one of the plan's peak long runs, from the finished plan: the full weeks whose long run
 /// (as the plan shows it) is within `withinOfLongest` of the plan's longest.
-func markPeakLongRuns(_ drafts: inout [WeekDraft], context: PlanContext) {
-  guard let peaks = context.distance.longRun.peaks else { return }
+func peakLongRunWeeks(_ drafts: [WeekDraft], context: PlanContext) -> [Bool] {
+  var marked = Array(repeating: false, count: drafts.count)
+  guard let peaks = context.distance.longRun.peaks else { return marked }
   let full = { (week: WeekDraft) in !week.cutback && week.phase != .taper && week.phase != .race }
-  guard let longest = drafts.filter(full).compactMap({ $0.longKm.map(round1) }).max() else { return }
+  guard let longest = drafts.filter(full).compactMap({ $0.longKm.map(round1) }).max() else { return marked }
   for index in drafts.indices where full(drafts[index]) {
-    guard let long = drafts[index].longKm.map(round1), long >= (1 - peaks.withinOfLongest) * longest - 1e-9,
-      let line = drafts[index].rules.firstIndex(where: { $0.hasPrefix("Long run ") })
+    guard let long = drafts[index].longKm.map(round1), long >= (1 - peaks.withinOfLongest) * longest - 1e-9
     else { continue }
-    drafts[index].rules[line] +=
-      "; a peak long run (the plan aims for at most \(peaks.maxCount), never two weeks running)"
+    marked[index] = true
   }
+  return marked
+}
+
+/// Names the peak long run in an explained week's long-run line (a week ``peakLongRunWeeks(_:context:)`` marks).
+func markPeakLongRun(_ week: inout WeekDraft, context: PlanContext) {
+  guard let peaks = context.distance.longRun.peaks,
+    let line = week.rules.firstIndex(where: { $0.hasPrefix("Long run ") })
+  else { return }
+  week.rules[line] += "; a peak long run (the plan aims for at most \(peaks.maxCount), never two weeks running)"
 }

@@ -11,7 +11,6 @@
 ///   full weeks between them step back to 80–85 % of it (``LongRunLayout``).
 enum LongRunRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
-    let units = context.units
     let rules = context.base.longRun
     let prior = context.priorLongestKm.isEmpty ? [context.longestKm] : context.priorLongestKm
     let lookback =
@@ -75,41 +74,19 @@ enum LongRunRule: WeekRule {
       return
     }
 
-    let limits: [(km: Double, reason: String)] = [
-      (
-        spikeLimit,
-        "spike guard: at most \(rules.spikeFactor) × \(units.format(longestRecent)), "
-          + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"
-      ),
-      (volumeCap, "long-run cap for the week's \(units.format(week.targetKm)) target"),
-      (
-        context.peakLongTargetKm,
-        context.peakLongTargetKm < context.level.peakLongRunKm.upper
-          || context.peakLongTargetKm >= context.timeCapKm - 1e-9
-          ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace"
-          : context.peakLongTargetKm <= context.level.peakLongRunKm.upper + 1e-9
-            ? "the peak long run for this distance and level"
-            : context.peakLongTargetKm <= context.longestKm + 1e-9
-              ? "the peak long run: your longest recent run, over the level's "
-                + "\(units.format(context.level.peakLongRunKm.upper))"
-              : "the peak long run: what lets \(context.runs) runs carry "
-                + (context.peakLongCarriesKm > context.currentKm + 1e-9 ? "the plan's peak " : "your ")
-                + "\(units.format(context.peakLongCarriesKm)) a week with every other run a third shorter, over the "
-                + "level's "
-                + "\(units.format(context.level.peakLongRunKm.upper))"
-      ),
+    let limits: [(km: Double, reason: LongLimit)] = [
+      (spikeLimit, .spikeGuard(longestRecentKm: longestRecent)),
+      (volumeCap, .volumeCap(targetKm: week.targetKm)),
+      (context.peakLongTargetKm, .peakTarget),
     ]
-    var stepBack: [(km: Double, reason: String)] = []
+    var stepBack: [(km: Double, reason: LongLimit)] = []
     if let layout = context.longRunLayout, let peaks = context.distance.longRun.peaks {
       if layout.peakWeeks.contains(week.number) {
         week.longRole = .peak
-        stepBack.append((layout.peakKm, "the length of the plan's peak long runs"))
+        stepBack.append((layout.peakKm, .peakLength))
       } else if layout.leadInWeeks.contains(week.number) {
         stepBack.append(
-          (
-            layout.leadInKm(spikeFactor: rules.spikeFactor, withinOfLongest: peaks.withinOfLongest),
-            "a lead-in long run, a spike guard's step under the peak long runs that come later"
-          ))
+          (layout.leadInKm(spikeFactor: rules.spikeFactor, withinOfLongest: peaks.withinOfLongest), .leadIn))
       } else if layout.stepBackWeeks.contains(week.number) {
         week.longRole = .stepBack
         // After a peak long run: a share of the longest long run so far (the plan's own number); before the first
@@ -120,14 +97,9 @@ enum LongRunRule: WeekRule {
           after
             ? (
               floorTenth(peaks.stepBackOfPeak * round1(longestSoFar)),
-              "step-back long run, \(percent(peaks.stepBackOfPeak)) of the longest long run so far "
-                + "\(units.format(round1(longestSoFar))) (at most \(peaks.maxCount) peak long runs, never two weeks "
-                + "running)"
+              .stepBackAfterPeak(longestSoFarKm: round1(longestSoFar))
             )
-            : (
-              floorTenth(peaks.stepBackOfPeak * layout.peakKm),
-              "step-back long run: the peak long runs come later (never two weeks running)"
-            ))
+            : (floorTenth(peaks.stepBackOfPeak * layout.peakKm), .stepBackBeforePeaks))
       }
     }
     // A step-back or lead-in long run stays long enough for the week's runs to hold its volume (the other runs stay a
@@ -143,11 +115,7 @@ enum LongRunRule: WeekRule {
       if week.longRole == .peak && underBand < carry - 1e-9 { week.othersHeldByLongKm = underBand }
       if week.longRole != .peak && stepBack[0].km < floor - 1e-9 {
         stepBack[0] = (
-          floor,
-          carry >= floor - 1e-9
-            ? "a step-back long run as long as the week's \(units.format(week.targetKm)) needs with "
-              + "\(context.runs) runs (the other runs stay a third shorter)"
-            : "a step-back long run, no shorter than your longest recent run"
+          floor, carry >= floor - 1e-9 ? .stepBackCarry(targetKm: week.targetKm) : .stepBackNoShorter
         )
       }
     }
@@ -173,5 +141,71 @@ enum LongRunRule: WeekRule {
   /// The shortest long run that is still a third longer than a minimum-length run.
   static func shortestLong(_ week: WeekDraft, _ context: PlanContext) -> Double {
     (week.minRunKm * context.base.longRun.minRatioToOtherRuns * 10 - 1e-9).rounded(.up) / 10
+  }
+}
+
+/// What bound a week's long run (``LongReason/limit(km:reason:)``), with the numbers its "why" line states: the text
+/// is written by ``ExplainRule`` for the chosen shaping only.
+enum LongLimit: Sendable, Hashable {
+  /// The spike guard over the longest run of the look-back weeks.
+  case spikeGuard(longestRecentKm: Double)
+  /// The long-run cap for the week's target.
+  case volumeCap(targetKm: Double)
+  /// The plan's peak long run.
+  case peakTarget
+  /// A peak week: the length of the plan's peak long runs.
+  case peakLength
+  /// A lead-in week before the first peak long run.
+  case leadIn
+  /// A step-back week after a peak long run: a share of the longest long run so far.
+  case stepBackAfterPeak(longestSoFarKm: Double)
+  /// A step-back week before the first peak long run.
+  case stepBackBeforePeaks
+  /// A step-back long run as long as the week's target needs.
+  case stepBackCarry(targetKm: Double)
+  /// A step-back long run held at the runner's longest recent run.
+  case stepBackNoShorter
+
+  /// The reason in words.
+  func text(_ context: PlanContext) -> String {
+    let units = context.units
+    let rules = context.base.longRun
+    let peaks = context.distance.longRun.peaks
+    switch self {
+    case .spikeGuard(let longestRecent):
+      return "spike guard: at most \(rules.spikeFactor) × \(units.format(longestRecent)), "
+        + "the longest run of the previous \(rules.spikeLookbackWeeks) weeks"
+    case .volumeCap(let targetKm):
+      return "long-run cap for the week's \(units.format(targetKm)) target"
+    case .peakTarget:
+      return context.peakLongTargetKm < context.level.peakLongRunKm.upper
+        || context.peakLongTargetKm >= context.timeCapKm - 1e-9
+        ? "the \(Int(context.maxLongMinutes))-minute cap at easy pace"
+        : context.peakLongTargetKm <= context.level.peakLongRunKm.upper + 1e-9
+          ? "the peak long run for this distance and level"
+          : context.peakLongTargetKm <= context.longestKm + 1e-9
+            ? "the peak long run: your longest recent run, over the level's "
+              + "\(units.format(context.level.peakLongRunKm.upper))"
+            : "the peak long run: what lets \(context.runs) runs carry "
+              + (context.peakLongCarriesKm > context.currentKm + 1e-9 ? "the plan's peak " : "your ")
+              + "\(units.format(context.peakLongCarriesKm)) a week with every other run a third shorter, over the "
+              + "level's "
+              + "\(units.format(context.level.peakLongRunKm.upper))"
+    case .peakLength:
+      return "the length of the plan's peak long runs"
+    case .leadIn:
+      return "a lead-in long run, a spike guard's step under the peak long runs that come later"
+    case .stepBackAfterPeak(let longestSoFar):
+      return "step-back long run, \(percent(peaks?.stepBackOfPeak ?? 0)) of the longest long run so far "
+        + "\(units.format(longestSoFar)) (at most \(peaks?.maxCount ?? 0) peak long runs, never two weeks "
+        + "running)"
+    case .stepBackBeforePeaks:
+      return "step-back long run: the peak long runs come later (never two weeks running)"
+    case .stepBackCarry(let targetKm):
+      return "a step-back long run as long as the week's \(units.format(targetKm)) needs with "
+        + "\(context.runs) runs (the other runs stay a third shorter)"
+    case .stepBackNoShorter:
+      return "a step-back long run, no shorter than your longest recent run"
+    }
   }
 }

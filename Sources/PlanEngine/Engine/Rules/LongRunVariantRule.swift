@@ -76,9 +76,11 @@ enum LongRunVariantRule: WeekRule {
   /// Work at marathon pace in the week's sessions (for the marathon, goal-pace work too), km.
   static func marathonPaceSessionKm(_ week: WeekDraft, _ context: PlanContext) -> Double {
     let marathon = context.goal.distance == .marathon
-    return week.orderedSessions.map(\.session)
-      .filter { $0.zone == .marathon || (marathon && $0.zone == .race) }
-      .map(\.workTotalKm).reduce(0, +)
+    var km = 0.0
+    for session in week.sessions.values where session.zone == .marathon || (marathon && session.zone == .race) {
+      km += session.workTotalKm
+    }
+    return km
   }
 
   /// The week's marathon-pace work as the plan shows it: the long run's segment and the sessions', km.

@@ -43,27 +43,34 @@ enum QualityRule: WeekRule {
       // Base, build and peak rotate through their list; taper and race week take it as an order of preference.
       let rotating = week.phase == .base || week.phase == .build || week.phase == .peak
       let rotation = rotating ? (week.number - 1 + index) % list.count : index % list.count
-      let order = (0..<list.count).map { list[(rotation + $0) % list.count] }
       // Full base, build and peak weeks hold sessions worth doing (the level's floors): the phase's list first,
       // then a fartlek or strides, which have none.
       let full = !week.cutback && (week.phase == .base || week.phase == .build || week.phase == .peak)
       let floor = full ? context.levelRules.sessionFloors : nil
-      let allowed = context.levelRules.allowedKinds
-      let fallback =
-        full
-        ? ["fartlek", "strides"].filter { id in
-          !list.contains(id) && context.library[id].map { allowed.contains($0.kind) } == true
-        } : []
-      let candidates = order.filter { !used.contains($0) } + order.filter { used.contains($0) } + fallback
+      func sized(_ id: String) -> Session? {
+        guard let template = context.library[id] else { return nil }
+        return Session.sized(
+          id: id, template: template, progress: progress, volumeKm: week.sizingKm ?? week.targetKm,
+          maxKm: maxKm, context: context, floor: floor)
+      }
+      // The candidates in turn, without building their list: the list from the rotation on, those not used yet this
+      // week first, then those used; then the fallbacks.
       var chosen: Session?
-      for id in candidates {
-        guard let template = context.library[id],
-          let session = Session.sized(
-            id: id, template: template, progress: progress, volumeKm: week.sizingKm ?? week.targetKm,
-            maxKm: maxKm, context: context, floor: floor)
-        else { continue }
-        chosen = session
-        break
+      for takeUsed in [false, true] where chosen == nil {
+        for offset in 0..<list.count {
+          let id = list[(rotation + offset) % list.count]
+          guard used.contains(id) == takeUsed else { continue }
+          chosen = sized(id)
+          if chosen != nil { break }
+        }
+      }
+      if chosen == nil && full {
+        let allowed = context.levelRules.allowedKinds
+        for id in ["fartlek", "strides"]
+        where !list.contains(id) && context.library[id].map({ allowed.contains($0.kind) }) == true {
+          chosen = sized(id)
+          if chosen != nil { break }
+        }
       }
       guard let session = chosen else {
         week.rules.append(
