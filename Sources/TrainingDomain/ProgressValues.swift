@@ -36,8 +36,14 @@ public struct WeekProgress: Sendable, Hashable, Codable {
   public var missedSessions: Int
   /// Runs that matched no planned workout.
   public var extraRuns: Int
-  /// Done as a share of planned distance, percent (nil for weeks that have not started).
+  /// Planned workouts on days of a pause the runner saved (ill, injured, away) with nothing run: excused.
+  public var pausedSessions = 0
+  /// Done as a share of planned distance, percent (nil for weeks that have not started, and for a week paused
+  /// whole with nothing run: there is nothing to comply with).
   public var compliancePercent: Int?
+
+  /// True when every planned workout of the week fell in a pause and nothing was run.
+  public var isPaused: Bool { plannedSessions > 0 && pausedSessions == plannedSessions && doneKm == 0 }
   /// The longest run of the week, km.
   public var longestRunKm: Double
   /// Average pace of easy runs (matched to easy, strides, recovery or long workouts, or logged as such), s/km.
@@ -57,6 +63,7 @@ public struct WeekProgress: Sendable, Hashable, Codable {
     case doneSessions = "done_sessions"
     case missedSessions = "missed_sessions"
     case extraRuns = "extra_runs"
+    case pausedSessions = "paused_sessions"
     case compliancePercent = "compliance_percent"
     case longestRunKm = "longest_run_km"
     case averageEasyPaceSecondsPerKm = "average_easy_pace_s_per_km"
@@ -77,6 +84,7 @@ public struct WeekProgress: Sendable, Hashable, Codable {
     try container.encode(doneSessions, forKey: .doneSessions)
     try container.encode(missedSessions, forKey: .missedSessions)
     try container.encode(extraRuns, forKey: .extraRuns)
+    try container.encode(pausedSessions, forKey: .pausedSessions)
     try container.encodeIfPresent(compliancePercent, forKey: .compliancePercent)
     try container.encode(longestRunKm, forKey: .longestRunKm)
     try container.encodeIfPresent(averageEasyPaceSecondsPerKm, forKey: .averageEasyPaceSecondsPerKm)

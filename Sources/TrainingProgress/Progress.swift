@@ -32,6 +32,7 @@ public func makeProgress(
     let planned = week.workouts.filter(\.kind.isRun)
     let done = planned.filter { status.status(of: $0) == .done }
     let missed = planned.filter { status.status(of: $0) == .missed }
+    let paused = planned.filter { status.status(of: $0) == .paused }
     let easy = runs.filter { run in
       let kind = run.workoutID.flatMap { workoutsByID[$0]?.kind } ?? run.kind
       return kind == .easy || kind == .recovery || kind == .long || kind == .strides
@@ -41,7 +42,7 @@ public func makeProgress(
       ? nil
       : easy.map { $0.movingSeconds ?? $0.durationSeconds }.reduce(0, +) / easy.map(\.distanceKm).reduce(0, +)
     let doneKm = runs.map(\.distanceKm).reduce(0, +)
-    weeks.append(
+    var progress =
       WeekProgress(
         number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
         doneKm: doneKm, plannedSessions: planned.count, doneSessions: done.count,
@@ -52,7 +53,10 @@ public func makeProgress(
         averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
         hardSessions: done.filter(\.hard).count,
         steps: healthSum(health, week.start, end, \.steps),
-        activeKcal: healthSum(health, week.start, end, \.activeEnergyKcal)))
+        activeKcal: healthSum(health, week.start, end, \.activeEnergyKcal))
+    progress.pausedSessions = paused.count
+    if progress.isPaused { progress.compliancePercent = nil }
+    weeks.append(progress)
   }
   // Streak: consecutive days with a run, ending today (or yesterday, when today's run is still to come).
   let days = Set(completions.map(\.date.dayNumber))

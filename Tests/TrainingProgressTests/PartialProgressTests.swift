@@ -18,4 +18,23 @@ import TrainingProgress
     #expect(report.weeks[0].extraRuns == 0)
     #expect(report.weeks[0].doneKm == long.distanceKm / 2)
   }
+
+  /// A week paused whole (the runner was ill) with nothing run is excused: its runs count as paused, not missed, and
+  /// it has no compliance; a week paused in part keeps its compliance and its missed runs.
+  @Test func aWeekPausedWholeIsExcusedNotZeroPercent() throws {
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    let week2 = plan.weeks[1]
+    let today = plan.weeks[2].start.adding(days: 2)
+    let whole = makeProgress(
+      plan: plan, completions: [], today: today, paused: [week2.start...week2.start.adding(days: 6)])
+    let runs = week2.workouts.filter(\.kind.isRun).count
+    #expect(whole.weeks[1].pausedSessions == runs && whole.weeks[1].missedSessions == 0)
+    #expect(whole.weeks[1].isPaused && whole.weeks[1].compliancePercent == nil)
+    #expect(!whole.weeks[0].isPaused && whole.weeks[0].compliancePercent == 0, "the week before was missed")
+
+    let part = makeProgress(
+      plan: plan, completions: [], today: today, paused: [week2.start...week2.start.adding(days: 2)])
+    #expect(!part.weeks[1].isPaused && part.weeks[1].compliancePercent == 0)
+    #expect(part.weeks[1].pausedSessions + part.weeks[1].missedSessions == runs)
+  }
 }

@@ -54,7 +54,8 @@ struct ProgressCommand: ParsableCommand {
         [
           pad(String(week.number), 3), pad(week.phase.rawValue, 6), pad(units.format(week.plannedKm), 9),
           pad(units.format(week.doneKm), 9), pad("\(week.doneSessions)/\(week.plannedSessions)", 8),
-          pad(week.compliancePercent.map { "\($0) %" } ?? "-", 10), pad(units.format(week.longestRunKm), 8), pace,
+          pad(week.isPaused ? "paused" : week.compliancePercent.map { "\($0) %" } ?? "-", 10),
+          pad(units.format(week.longestRunKm), 8), pace,
         ]
         .joined(separator: "  "))
     }
