@@ -123,7 +123,7 @@ let package = Package(
     .executableTarget(
       name: "runmate",
       dependencies: [
-        "RunningCore", "PlanEngine", "Scheduling", "TrainingDomain", "Training", "FeedServer", "CalDAV", "PlanSync",
+        "RunningCore", "PlanEngine", "Scheduling", "TrainingDomain", "Training", "FeedServer", "PlanSync",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CalDAV
 import Foundation
 import PlanSync
 
@@ -81,10 +80,19 @@ struct SyncCommand: ParsableCommand {
 
   func run() throws {
     let password = try readPassword()
-    guard
-      let account = try Self.account(
-        url: url, user: user, password: password, calendar: calendarName, list: listCalendars)
-    else { return }
+    let target = ResultBox<SyncTarget>()
+    let deadline = try Self.requestDeadline()
+    let (url, user, calendar, list) = (url, user, calendarName, listCalendars)
+    if case .failure(let error) = blockingRun({
+      target.value = try await syncTarget(
+        url: url, user: user, password: password, calendar: calendar, list: list, requestDeadline: deadline)
+    }) {
+      throw error
+    }
+    guard case .account(let account) = target.value else {
+      if case .calendars(let calendars) = target.value { try writeText(SyncReport.listing(calendars)) }
+      return
+    }
     try database.requireExisting()
     let db = try database.open()
     var request = PlanSyncRequest(
@@ -98,36 +106,16 @@ struct SyncCommand: ParsableCommand {
     guard let result = box.value else { return }
 
     let shown = "plan '\(terminalSafe(result.planName))' → \(terminalSafe(result.collection))"
-    if dryRun { return try writeText(SyncReport.dryRun(result.steps, target: shown)) }
-    try writeText(SyncReport.done(result.outcomes, target: shown) + SyncReport.leftovers(result.leftovers))
+    if dryRun { return try writeText(SyncReport.dryRun(result, target: shown)) }
+    try writeText(SyncReport.done(result, target: shown) + SyncReport.leftovers(result.leftovers))
     if let error = result.error { throw error }
     if result.conflicts > 0 { throw SyncConflicts(count: result.conflicts) }
   }
 
-  /// The account with the calendar to sync to: the URL given, or the calendar `--calendar` names among the
-  /// account's; nil when `--list-calendars` printed them.
-  static func account(url: String, user: String, password: String, calendar: String?, list: Bool) throws
-    -> CalDAVAccount?
-  {
-    var account = try CalDAVAccount(url: url, user: user, password: password, requestDeadline: try requestDeadline())
-    guard list || calendar != nil else { return account }
-    let box = ResultBox<Discovery>()
-    if case .failure(let error) = blockingRun({ [account] in box.value = try await discoverCalendars(account) }) {
-      throw error
-    }
-    guard let discovery = box.value else { return nil }
-    if list {
-      try writeText(Self.listing(discovery))
-      return nil
-    }
-    if let calendar { account.collection = try discovery.calendar(named: calendar).url }
-    return account
-  }
-
-  /// The longest one request may take: `$RUNMATE_CALDAV_DEADLINE` seconds (0.1 to 3600), else 60.
-  static func requestDeadline() throws -> Duration {
+  /// The longest one request may take: `$RUNMATE_CALDAV_DEADLINE` seconds (0.1 to 3600), else nil (60 s).
+  static func requestDeadline() throws -> Duration? {
     guard let text = ProcessInfo.processInfo.environment["RUNMATE_CALDAV_DEADLINE"], !text.isEmpty else {
-      return CalDAVAccount.defaultRequestDeadline
+      return nil
     }
     guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
       throw CLIError.invalidOption(
@@ -146,22 +134,6 @@ struct SyncCommand: ParsableCommand {
     return { answered in
       if answered >= writes { kill(getpid(), SIGKILL) }
     }
-  }
-
-  /// `--list-calendars`: one line per calendar, its name and URL (tasks-only lists marked).
-  static func listing(_ discovery: Discovery) -> String {
-    let calendars: [DiscoveredCalendar]
-    switch discovery {
-    case .calendar(let one): calendars = [one]
-    case .home(_, let all): calendars = all
-    }
-    guard !calendars.isEmpty else { return "no calendars in this account\n" }
-    let width = min(32, calendars.map { terminalSafe($0.name).count }.max() ?? 0)
-    return calendars.map { calendar in
-      let name = terminalSafe(calendar.name)
-      let padded = name.count >= width ? name : name + String(repeating: " ", count: width - name.count)
-      return "\(padded)  \(terminalSafe(calendar.url.absoluteString))\(calendar.takesEvents ? "" : "  (tasks only)")"
-    }.joined(separator: "\n") + "\n"
   }
 
   /// The password: the first line of `--password-file`, else `$RUNMATE_CALDAV_PASSWORD`.
@@ -193,11 +165,22 @@ enum SyncReport {
     verb.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + terminalSafe(text)
   }
 
+  /// `--list-calendars`: one line per calendar, its name and URL (tasks-only lists marked).
+  static func listing(_ calendars: [ListedCalendar]) -> String {
+    guard !calendars.isEmpty else { return "no calendars in this account\n" }
+    let width = min(32, calendars.map { terminalSafe($0.name).count }.max() ?? 0)
+    return calendars.map { calendar in
+      let name = terminalSafe(calendar.name)
+      let padded = name.count >= width ? name : name + String(repeating: " ", count: width - name.count)
+      return "\(padded)  \(terminalSafe(calendar.url))\(calendar.takesEvents ? "" : "  (tasks only)")"
+    }.joined(separator: "\n") + "\n"
+  }
+
   /// The diff a `--dry-run` prints: one line per event to create, update or delete, and per conflict; the counts.
-  static func dryRun(_ steps: [SyncStep], target: String) -> String {
+  static func dryRun(_ result: PlanSyncResult, target: String) -> String {
     var lines: [String] = []
     var counts = (create: 0, update: 0, delete: 0, unchanged: 0, adopt: 0, conflict: 0)
-    for step in steps {
+    for step in result.steps {
       switch step {
       case .create(let event, _, _):
         counts.create += 1
@@ -233,10 +216,10 @@ enum SyncReport {
     "already in the calendar as this sync sends it (an interrupted sync put it there); recorded"
 
   /// What a sync did: one line per event created, updated or deleted, and per conflict; the counts.
-  static func done(_ outcomes: [SyncOutcome], target: String) -> String {
+  static func done(_ result: PlanSyncResult, target: String) -> String {
     var lines: [String] = []
     var counts = (create: 0, update: 0, delete: 0, unchanged: 0, adopt: 0, conflict: 0)
-    for outcome in outcomes {
+    for outcome in result.outcomes {
       switch outcome {
       case .stored(let event, _, _, let created):
         if created { counts.create += 1 } else { counts.update += 1 }

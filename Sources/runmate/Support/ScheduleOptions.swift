@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import PlanEngine
 import RunningCore
-import Scheduling
 import Training
 import TrainingDomain
 
