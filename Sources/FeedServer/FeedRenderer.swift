@@ -30,15 +30,15 @@ public func renderFeed(
   guard let saved = try db.plans().first(where: { $0.id == planID }) else {
     throw LogbookError.noSuchPlan(name: planID, known: [])
   }
+  let profile = try db.profile(named: nil)
   let settings =
-    try db.scheduleSettings(ofPlan: saved.id)
-    ?? profileSettings(try db.profile(named: nil), systemZone: systemZone).settings
+    try db.scheduleSettings(ofPlan: saved.id) ?? profileSettings(profile, systemZone: systemZone).settings
   let schedule = try settings.schedule(saved.plan)
   let previous = try lastExport(of: saved.plan, in: db)?.calendar
   let stamp = Date(timeIntervalSince1970: changedAt.timeIntervalSince1970.rounded(.down))
   var calendar = try planCalendar(
     saved.plan, schedule: schedule, settings: settings, previous: previous, now: stamp,
-    targets: stepTargets(for: try db.profile(named: nil))
+    targets: stepTargets(for: profile)
   ).calendar
   calendar.refreshIntervalSeconds = feedRefreshSeconds
   calendar.publishedTTLSeconds = feedRefreshSeconds

@@ -100,9 +100,9 @@ public struct PlanSyncResult: Sendable {
 ///   (an account URL without `--calendar` is answered with the account's calendars).
 public func syncPlan(_ request: PlanSyncRequest, db: any TrainingStore) async throws -> PlanSyncResult {
   let saved = try db.plan(named: request.planName)
+  let profile = try db.profile(named: nil)
   let settings =
-    try db.scheduleSettings(ofPlan: saved.id)
-    ?? profileSettings(try db.profile(named: nil), systemZone: request.systemZone).settings
+    try db.scheduleSettings(ofPlan: saved.id) ?? profileSettings(profile, systemZone: request.systemZone).settings
   let schedule = try settings.schedule(saved.plan)
   let identity = ExportOptions.identity(of: saved.plan)
   let collection = request.account.collectionKey
@@ -110,7 +110,7 @@ public func syncPlan(_ request: PlanSyncRequest, db: any TrainingStore) async th
   let previous = try previousCalendar(records, plan: saved.plan, db: db)
   let export = try planCalendar(
     saved.plan, schedule: schedule, settings: settings, previous: previous, now: request.now,
-    targets: stepTargets(for: try db.profile(named: nil)))
+    targets: stepTargets(for: profile))
   let outgoing = request.mode == .remove ? [] : try outgoingEvents(of: export.calendar)
   let stored = records.map {
     SyncedResource(uid: $0.uid, href: $0.href, etag: $0.etag, hash: $0.bodyHash, label: $0.label)

@@ -25,9 +25,9 @@ extension TrainingState {
 }
 
 extension TrainingStore {
-  /// The status of each logged run's workout by run id, by the one rule (the compliance bands over every run
-  /// matched to the same workout), for every saved plan: what `log list` shows beside each run.
-  public func runStatuses() throws -> [Int64: WorkoutStatus] {
-    TrainingDomain.runStatuses(try completions(), plans: try plans().map(\.plan))
+  /// The status of each of `runs` (the logbook's runs, as read) by run id, by the one rule (the compliance bands over
+  /// every run matched to the same workout), for every saved plan: what `log list` shows beside each run.
+  public func runStatuses(of runs: [Completion]) throws -> [Int64: WorkoutStatus] {
+    TrainingDomain.runStatuses(runs, plans: try plans().map(\.plan))
   }
 }

@@ -176,7 +176,7 @@ struct LogCommand: ParsableCommand {
       let runs = try db.completions()
       let others = try db.crossTraining()
       // The status of each run's workout by the one rule (the compliance bands), as `week` and `progress` show it.
-      let statuses = try db.runStatuses()
+      let statuses = try db.runStatuses(of: runs)
       if output.format == .json {
         _ = try output.chosenUnit()
         return try writeStandardOutput(

@@ -27,7 +27,7 @@ enum JSONOutput {
 /// `runmate log list --format json`.
 struct LogJSON: Encodable {
   let runs: [Completion]
-  /// The status of each run's workout by run id (``TrainingStore/runStatuses()``); a run not in it keeps its stored one.
+  /// The status of each run's workout by run id (``TrainingStore/runStatuses(of:)``); a run not in it keeps its stored one.
   var statuses: [Int64: WorkoutStatus] = [:]
   /// Other sports (`import --all-sports`): a `cross_training` list, written only when there is any.
   var crossTraining: [Completion] = []
