@@ -126,7 +126,7 @@ public func stepLines(_ workout: Workout, targets: StepTargets = .pace) -> [Stri
   }
   func label(_ step: WorkoutStep) -> String {
     switch step.kind {
-    case .warmup: "Warm-up"
+    case .warmup: workout.isEasyRunning(step) ? "Easy" : "Warm-up"
     case .cooldown: "Cool-down"
     case .recovery: step.effort.hasPrefix("walk") ? "Walk" : "Jog"
     case .work:
@@ -148,7 +148,9 @@ public func stepLines(_ workout: Workout, targets: StepTargets = .pace) -> [Stri
       index += 2
       continue
     }
-    let body = "\(amount(step)) \(target(step))"
+    // An easy run without a pace or heart rate is said once: `Easy 5.7 km`, not `Easy 5.7 km easy`.
+    let said = label(step) == "Easy" && target(step) == "easy" && count == 1
+    let body = said ? amount(step) : "\(amount(step)) \(target(step))"
     lines.append(count > 1 ? "\(count) × \(body)" : "\(label(step)) \(body)")
     index += 1
   }

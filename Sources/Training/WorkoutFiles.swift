@@ -173,7 +173,8 @@ public func fitWorkout(_ workout: Workout, week: Int, targets: StepTargets = .pa
     }
     steps.append(
       FITWorkoutStep(
-        name: stepName(planned.step), duration: duration, target: target, intensity: intensity(planned.step.kind)))
+        name: stepName(planned.step, in: workout), duration: duration, target: target,
+        intensity: intensity(of: planned.step, in: workout)))
   }
   for block in blocks {
     switch block {
@@ -216,6 +217,7 @@ public func icuWorkout(_ workout: Workout, week: Int, targets: StepTargets = .pa
     case .single(let planned):
       let header =
         switch planned.step.kind {
+        case .warmup where workout.isEasyRunning(planned.step): ""
         case .warmup: "Warmup\n"
         case .cooldown: "Cooldown\n"
         case .work, .recovery: ""
@@ -261,9 +263,9 @@ private func speedRange(_ planned: PlannedStep, workout: String) throws(WorkoutF
   return (UInt32((1_000_000 / Double(slowest)).rounded(.down)), UInt32((1_000_000 / Double(fastest)).rounded(.up)))
 }
 
-private func stepName(_ step: WorkoutStep) -> String {
+private func stepName(_ step: WorkoutStep, in workout: Workout) -> String {
   switch step.kind {
-  case .warmup: return "Warm-up"
+  case .warmup: return workout.isEasyRunning(step) ? "Easy" : "Warm-up"
   case .cooldown: return "Cool-down"
   case .recovery: return step.effort.hasPrefix("walk") ? "Walk" : "Recovery"
   case .work:
@@ -278,9 +280,9 @@ private func stepName(_ step: WorkoutStep) -> String {
   }
 }
 
-private func intensity(_ kind: WorkoutStep.Kind) -> FITStepIntensity {
-  switch kind {
-  case .warmup: .warmup
+private func intensity(of step: WorkoutStep, in workout: Workout) -> FITStepIntensity {
+  switch step.kind {
+  case .warmup: workout.isEasyRunning(step) ? .active : .warmup
   case .work: .active
   case .recovery: .rest
   case .cooldown: .cooldown

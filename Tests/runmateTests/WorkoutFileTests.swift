@@ -253,6 +253,27 @@ struct WorkoutFileTests {
     }
   }
 
+  /// A strides run is an easy run with strides at its end: its easy running is "Easy" on the watch (an active step,
+  /// not a warm-up), in intervals.icu (no Warmup header) and in the calendar, while a tempo keeps its warm-up.
+  @Test func aStridesRunsEasyPartIsNotAWarmUp() throws {
+    let plan = try makePlan(goal: goal(.fiveK, .intermediate, weeks: 10, recentRace: tenK50), rules: repositoryRules)
+    let strides = try #require(plan.workouts.first { $0.kind == .strides && $0.steps.count > 1 })
+    let number = week(of: strides, in: plan)
+    let fit = try FITWorkoutFile.decode(fitWorkout(strides, week: number).encoded(), file: "strides.fit")
+    #expect(fit.steps.first?.name == "Easy")
+    #expect(fit.steps.first?.intensity == .active)
+    #expect(!fit.steps.contains { $0.intensity == .warmup })
+    let icu = try icuWorkout(strides, week: number)
+    #expect(!icu.contains("Warmup"), "\(icu)")
+    let lines = stepLines(strides)
+    #expect(lines.first?.hasPrefix("Easy ") == true, "\(lines)")
+    #expect(!lines.contains { $0.contains("Warm-up") }, "\(lines)")
+    let tempo = try #require(plan.workouts.first { $0.kind == .tempo && $0.steps.first?.kind == .warmup })
+    #expect(stepLines(tempo).first?.hasPrefix("Warm-up ") == true)
+    let tempoFIT = try FITWorkoutFile.decode(fitWorkout(tempo, week: 1).encoded(), file: "tempo.fit")
+    #expect(tempoFIT.steps.first?.intensity == .warmup)
+  }
+
   /// A workout of `steps` (as the plan JSON writes one; the model has no public memberwise initializer).
   private func workout(_ steps: [[String: Any]]) throws -> Workout {
     let km = steps.reduce(0.0) { $0 + ($1["distance_km"] as? Double ?? 0) * Double($1["repeat"] as? Int ?? 1) }
