@@ -72,9 +72,10 @@ public enum GarminMount {
   public static func newFiles(mount: String) throws(WorkoutFileError) -> String {
     let manager = FileManager.default
     var isFolder: ObjCBool = false
-    guard manager.fileExists(atPath: mount, isDirectory: &isFolder), isFolder.boolValue else {
+    guard manager.fileExists(atPath: mount, isDirectory: &isFolder) else {
       throw .notAGarminMount(path: mount, reason: "no such folder")
     }
+    guard isFolder.boolValue else { throw .notAGarminMount(path: mount, reason: "it is a file, not a folder") }
     let garmin = (mount as NSString).appendingPathComponent("GARMIN")
     guard manager.fileExists(atPath: garmin, isDirectory: &isFolder), isFolder.boolValue else {
       throw .notAGarminMount(path: mount, reason: "it has no GARMIN folder")

@@ -38,6 +38,7 @@ struct RunMate: ParsableCommand {
         fail(unknown, code: ExitCodes.usage)
       }
       var message = self.message(for: error).split(separator: "\n").map(String.init).joined(separator: "; ")
+      message = NegativeValue.message(for: message, arguments: CommandLine.arguments) ?? message
       if let sub = CommandLine.arguments.dropFirst().first, !sub.hasPrefix("-") {
         message += " (see 'runmate \(sub) --help')"
       } else {

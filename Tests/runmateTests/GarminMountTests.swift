@@ -59,8 +59,11 @@ import Testing
       let plain = directory.appendingPathComponent("usb-stick")
       try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
       let noDevice = try fakeWatch(in: directory.appendingPathComponent("nodevice"), deviceFile: false)
+      let file = directory.appendingPathComponent("watch.img")
+      try Data("x".utf8).write(to: file)
       let cases: [(URL, String)] = [
         (directory.appendingPathComponent("absent"), "no such folder"),
+        (file, "it is a file, not a folder"),
         (plain, "it has no GARMIN folder"),
         (noDevice, "it has no GARMIN/GarminDevice.xml"),
       ]

@@ -134,6 +134,19 @@ import Testing
     #expect(result.stdout.isEmpty)
   }
 
+  /// A negative number after an option is named as one (the parser alone takes `-5` for an option and says the
+  /// value is missing); an option given no value at all keeps the parser's "Missing value".
+  @Test func aNegativeNumberIsNamedAsOne() throws {
+    let negative = try runmate(["plan", "--weeks", "-3"])
+    #expect(negative.status == 64)
+    #expect(
+      negative.stderr
+        == "runmate: --weeks -3: a negative number is not allowed; give a positive one (see 'runmate plan --help')\n")
+    let missing = try runmate(["plan", "--weeks"])
+    #expect(missing.status == 64)
+    #expect(missing.stderr.hasPrefix("runmate: Missing value for '--weeks"), "\(missing.stderr)")
+  }
+
   /// `log` runs `log add` by default: a word that is no near miss of add/list/delete is its date argument.
   /// Its own database: `log` opens (creates) one before reading the date, and an export in this process finds a
   /// database and keeps its last export there (ExamplesTests would then see SEQUENCE:1).

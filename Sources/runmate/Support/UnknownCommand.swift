@@ -36,3 +36,23 @@ enum UnknownCommand {
     return nil
   }
 }
+
+/// A negative number given to an option (`--max-hr -5`), which the parser takes for an option and reports as a
+/// missing value: said as what it is, naming the option and the value.
+enum NegativeValue {
+  /// The message when the parser's `message` is a missing value for an option that `arguments` gives a negative
+  /// number; nil otherwise.
+  static func message(for message: String, arguments: [String]) -> String? {
+    guard message.hasPrefix("Missing value for '--"),
+      let option = message.dropFirst("Missing value for '".count).split(whereSeparator: { $0 == " " || $0 == "'" })
+        .first
+    else { return nil }
+    for (index, word) in arguments.enumerated().dropLast() where word == option {
+      let value = arguments[index + 1]
+      if value.count > 1, value.hasPrefix("-"), Double(value.dropFirst()) != nil {
+        return "\(option) \(value): a negative number is not allowed; give a positive one"
+      }
+    }
+    return nil
+  }
+}
