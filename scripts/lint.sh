@@ -51,12 +51,9 @@ done < <(grep -rnE --include='*.swift' 'import[[:space:]]+FoundationXML' Sources
 
 # The CLI renders the application layer: Sources/runmate imports Training and its vocabulary (RunningCore,
 # TrainingDomain, PlanEngine), its servers (FeedServer, PlanSync) and ArgumentParser, never storage or a format.
-# cli_not_yet lists what it still imports while its use cases move into Training (issue 23); shrink it, never grow it.
 cli_forbidden=(Logbook GRDB Scheduling Ingest CalendarExport ICalendar Activity Health Archive TrainingProgress CalDAV
   XMLStream CLibical CZlib)
-cli_not_yet=(Scheduling)
 for library in "${cli_forbidden[@]}"; do
-  [[ " ${cli_not_yet[*]} " == *" $library "* ]] && continue
   while IFS= read -r hit; do
     [[ -z "$hit" ]] && continue
     echo "lint: ${hit%%:*}: the CLI imports $library; it renders Training's use cases (application layer)" >&2

@@ -55,9 +55,10 @@ public struct CalendarExportResult: Sendable {
 /// `previousFile` when given, else the last export of the plan's race kept in `store` (when there is one). The
 /// same calendar `replan` predicts (``planCalendar(_:schedule:settings:previous:now:)``).
 public func exportCalendar(
-  _ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previousFile: String?,
+  _ plan: Plan, schedule view: ScheduleView, settings: ScheduleSettings, previousFile: String?,
   store: (any TrainingStore)?, now: Date, targets: StepTargets = .pace
 ) throws -> CalendarExportResult {
+  let schedule = view.schedule
   var previousLabel = previousFile
   var previous = try previousFile.map { try CalendarFiles.read($0) }
   if previous == nil, let store, let last = try lastExport(of: plan, in: store) {

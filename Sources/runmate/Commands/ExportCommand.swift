@@ -70,10 +70,11 @@ struct ExportCommand: ParsableCommand {
     // cannot be written.
     let output = out == "-" ? nil : try OutputFile(out, kind: .calendar, database: database.path, force: force)
     let profile = try profileOption.load(database)
-    let resolved = try ResolvedSchedule.resolve(
-      goal: goal, options: schedule, reminders: reminderOptions, units: units,
-      templates: templates, clock: clock, database: database,
-      name: planName, profile: profile)
+    let resolved = try resolveSchedule(
+      goal: goal,
+      request: schedule.request(
+        reminders: reminderOptions, units: try units.map { try OptionValues.unit($0, option: "--units") }),
+      templates: templates, clock: clock, database: database, name: planName, profile: profile)
     let plan = resolved.plan
     let scheduled = resolved.schedule
 

@@ -44,40 +44,31 @@ struct PlanCommand: ParsableCommand {
     let profile = try profileOption.load(database)
     let units = try output.unit(profile: profile?.units)
     let rules = try templates.loadRules()
-    let fromProfile = profileDefaults(
-      profile, options: schedule, reminders: reminderOptions,
-      unitsGiven: output.units != nil)
-    var base = fromProfile.settings
-    if let days = schedule.days { base.runDays = try SettingValues.runDays(days) }
-    if let day = try schedule.parsedLongRunDay() { base.longRunDay = day }
     // Today is the runner's day, in their profile's zone: a plan started "today" starts on their day.
     let today = try clock.today(inZone: profile?.timeZone)
-    let goal = try goal.goal(
-      today: today, maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: base.longRunDay,
-      units: units)
-    let plan = try fittingRunDays(
-      goal, plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
-      source: runDaysSource(given: schedule.days != nil, profile))
-    var settings = try schedule.apply(to: fromProfile.settings, plan: plan, today: today).settings
-    settings = try reminderOptions.apply(to: settings).settings
-    if output.units != nil { settings.units = units }
+    let request = schedule.request(reminders: reminderOptions, units: output.units != nil ? units : nil)
+    let resolved = try scheduleNewPlan(
+      request: request, profile: profile, rules: rules, units: units, today: today,
+      systemZone: TimeZone.current.identifier
+    ) { longRunDay in
+      try goal.goal(today: today, maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: longRunDay, units: units)
+    }
+    let plan = resolved.plan
     if save || name != nil {
       // Settings given or taken from the profile are saved with the plan; with neither, none (the old behaviour).
-      let given =
-        schedule.isGiven || reminderOptions.noReminders || !reminderOptions.reminders.isEmpty
-        || output.units != nil
-      let scheduled = try settings.schedule(plan)
       let planName = name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
       let db = try database.open()
       let saved = try db.savePlan(
         plan, name: planName, activate: true,
-        schedule: (given || profile != nil ? settings : nil, scheduled.datedWorkouts))
+        schedule: (request.isGiven || profile != nil ? resolved.settings : nil, resolved.schedule.datedWorkouts))
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
-      if let line = fromProfile.announcement { writeStandardError(line) }
+      if let line = resolved.announcement { writeStandardError(line) }
       writeStandardError(
         "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
           + "it is the active plan")
-      for line in noteLines(scheduled.notes, runDays: settings.runDays, units: units) { writeStandardError(line) }
+      for line in noteLines(resolved.schedule.notes, runDays: resolved.settings.runDays, units: units) {
+        writeStandardError(line)
+      }
     }
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(plan))

@@ -36,9 +36,8 @@ struct ScheduleCommand: ParsableCommand {
 
   func run() throws {
     let profile = try profileOption.load(database)
-    let resolved = try ResolvedSchedule.resolve(
-      goal: goal, options: schedule, reminders: nil, units: nil,
-      templates: templates, clock: clock, database: database,
+    let resolved = try resolveSchedule(
+      goal: goal, request: schedule.request(), templates: templates, clock: clock, database: database,
       name: planName, profile: profile)
     let units = try output.unit(profile: profile?.units, plan: resolved.settings.units)
     switch output.format {
@@ -46,8 +45,8 @@ struct ScheduleCommand: ParsableCommand {
     case .table: try writeText(ScheduleTable(schedule: resolved.schedule, units: units).render())
     }
     // A start the clocks skip that day is said on stderr too, as export and plan --save say it.
-    for note in resolved.schedule.notes where note.kind == .shifted {
-      writeStandardError("\(note.kind.rawValue): \(note.text)")
+    for note in resolved.schedule.notes where note.isShifted {
+      writeStandardError("\(note.kind): \(note.text)")
     }
     try resolved.commit(to: database)
   }

@@ -1,34 +1,32 @@
 import Foundation
 import PlanEngine
 import RunningCore
-import Scheduling
 import Training
 
 /// The schedule as a table: each week's workouts on their days, with times, then the notes.
 struct ScheduleTable {
-  let schedule: Schedule
+  let schedule: ScheduleView
   let units: DistanceUnit
 
   func render() -> String {
-    let plan = schedule.plan
-    var lines = PlanTable(plan: plan, units: units).header()
+    var lines = PlanTable(plan: schedule.plan, units: units).header()
     lines.append("Time zone \(schedule.timeZoneID)")
     lines.append("")
     for week in schedule.weeks {
-      let planned = week.workouts.map(\.workout.distanceKm).reduce(0, +)
       let phase = week.week.cutback ? "\(week.week.phase.rawValue)↓" : week.week.phase.rawValue
-      lines.append("Week \(week.week.number) · \(phase) · \(units.format(planned))")
-      for item in week.workouts {
-        let when = item.time.map { $0.description } ?? "all day"
-        let moved = item.plannedDate.map { " (plan: \($0.shortLabel))" } ?? ""
+      lines.append("Week \(week.week.number) · \(phase) · \(units.format(week.plannedKm))")
+      for row in week.rows {
+        let moved = row.plannedDate.map { " (plan: \($0.shortLabel))" } ?? ""
         lines.append(
-          "  \(pad(item.workout.date.shortLabel, 11)) \(pad(when, 7)) \(item.workout.title(in: units))\(moved)")
+          "  \(pad(row.workout.date.shortLabel, 11)) \(pad(row.time ?? "all day", 7)) "
+            + "\(row.workout.title(in: units))\(moved)")
       }
     }
-    if !schedule.notes.isEmpty {
+    let notes = schedule.notes
+    if !notes.isEmpty {
       lines.append("")
       lines.append("Notes:")
-      for note in schedule.notes { lines.append("  \(note.kind.rawValue): \(units.relabel(note.text))") }
+      for note in notes { lines.append("  \(note.kind): \(units.relabel(note.text))") }
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -37,8 +35,8 @@ struct ScheduleTable {
 /// The scheduler's notes for standard error after `plan --save` or `export`: each drop, conflict and move for busy
 /// time or a blackout, and the moves onto the run days counted in one line (`runmate schedule` lists each); workout
 /// titles in `units`.
-func noteLines(_ notes: [ScheduleNote], runDays: [Weekday]?, units: DistanceUnit) -> [String] {
-  var lines = notes.filter { !$0.toRunDay }.map { "\($0.kind.rawValue): \(terminalSafe(units.relabel($0.text)))" }
+func noteLines(_ notes: [ScheduleView.Note], runDays: [Weekday]?, units: DistanceUnit) -> [String] {
+  var lines = notes.filter { !$0.toRunDay }.map { "\($0.kind): \(terminalSafe(units.relabel($0.text)))" }
   let toRunDays = notes.filter(\.toRunDay).count
   if toRunDays > 0, let runDays {
     let workouts = toRunDays == 1 ? "1 workout" : "\(toRunDays) workouts"

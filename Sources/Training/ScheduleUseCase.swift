@@ -1,0 +1,291 @@
+import Foundation
+import PlanEngine
+import RunningCore
+import Scheduling
+import TrainingDomain
+
+/// The schedule options as the runner gave them (text, checked when applied): run days, long-run day, start times,
+/// time zone, blackouts, busy calendars, race start, reminders and display units.
+public struct ScheduleRequest: Sendable, Equatable {
+  /// Run days, `mon,wed,fri,sun`.
+  public var days: String?
+  /// The long-run day, `sat`.
+  public var longRunDay: String?
+  /// Start times, `06:30` or `sat=08:00`.
+  public var times: [String]
+  /// The time zone's name.
+  public var timeZone: String?
+  /// Blackout dates or ranges, in dates or words (`2027-02-14..2027-02-20`, `monday..friday`).
+  public var skips: [String]
+  /// `.ics` files of the runner's calendar: workouts go where they are free.
+  public var busyFiles: [String]
+  /// The race's start time.
+  public var raceStart: String?
+  /// Reminders (`30m`, `20:00-1d`).
+  public var reminders: [String]
+  /// No reminders at all.
+  public var noReminders: Bool
+  /// The units of the calendar's titles.
+  public var units: DistanceUnit?
+
+  /// A request of the options given.
+  public init(
+    days: String? = nil, longRunDay: String? = nil, times: [String] = [], timeZone: String? = nil,
+    skips: [String] = [], busyFiles: [String] = [], raceStart: String? = nil, reminders: [String] = [],
+    noReminders: Bool = false, units: DistanceUnit? = nil
+  ) {
+    self.days = days
+    self.longRunDay = longRunDay
+    self.times = times
+    self.timeZone = timeZone
+    self.skips = skips
+    self.busyFiles = busyFiles
+    self.raceStart = raceStart
+    self.reminders = reminders
+    self.noReminders = noReminders
+    self.units = units
+  }
+
+  /// True when a schedule option is given (days to race start; reminders and units aside).
+  public var schedulesGiven: Bool {
+    days != nil || longRunDay != nil || !times.isEmpty || timeZone != nil || !skips.isEmpty || !busyFiles.isEmpty
+      || raceStart != nil
+  }
+
+  /// True when anything is given, reminders and units included: settings the runner chose, saved with a plan.
+  public var isGiven: Bool { schedulesGiven || noReminders || !reminders.isEmpty || units != nil }
+
+  /// The profile's defaults that this request overrides.
+  public var overrides: Overrides {
+    Overrides(
+      days: days != nil, longRunDay: longRunDay != nil, timeZone: timeZone != nil,
+      reminders: noReminders || !reminders.isEmpty, units: units != nil, raceStart: raceStart != nil)
+  }
+
+  /// The long-run day as a weekday, nil when not given.
+  public func parsedLongRunDay() throws(SettingError) -> Weekday? {
+    try longRunDay.map { text throws(SettingError) in try SettingValues.weekday(text, option: "--long-run-day") }
+  }
+
+  /// `base` with everything given applied (busy files read over `plan`'s span), and what changed, in words
+  /// (`--at 06:30 (was all-day)`). Values are checked here; the whole result by `ScheduleSettings.preferences()`.
+  /// Days said in words (`--skip tomorrow`) are read from `today` and kept as dates.
+  public func apply(
+    to base: ScheduleSettings, plan: Plan, today: CivilDate
+  ) throws -> (settings: ScheduleSettings, changes: [String]) {
+    var settings = base
+    var changes: [String] = []
+    func note(_ option: String, _ new: String, _ old: String) {
+      if new != old { changes.append("\(option) \(new) (was \(old))") }
+    }
+    if let days {
+      let parsed = try SettingValues.runDays(days)
+      note("--days", SettingValues.dayList(parsed), settings.runDays.map(SettingValues.dayList) ?? "the plan's days")
+      settings.runDays = parsed
+    }
+    if let day = try parsedLongRunDay() {
+      note("--long-run-day", day.rawValue, settings.longRunDay?.rawValue ?? "the race weekday")
+      settings.longRunDay = day
+    }
+    if !times.isEmpty {
+      _ = try SettingValues.times(times)
+      note(
+        "--at", times.joined(separator: " "), settings.times.isEmpty ? "all-day" : settings.times.joined(separator: " ")
+      )
+      settings.times = times
+    }
+    if let timeZone {
+      try checkedTimeZone(timeZone)
+      note("--tz", timeZone, settings.timeZone)
+      settings.timeZone = timeZone
+    }
+    if !skips.isEmpty {
+      let dates = try skips.map { text throws(SettingError) in
+        let range = try SettingValues.dateRange(text, option: "--skip", today: today)
+        return range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)..\(range.upperBound)"
+      }
+      note(
+        "--skip", dates.joined(separator: " "),
+        settings.blackouts.isEmpty ? "none" : settings.blackouts.joined(separator: " "))
+      settings.blackouts = dates
+    }
+    if let raceStart {
+      _ = try SettingValues.raceStart(raceStart)
+      note("--race-start", raceStart, settings.raceStart ?? "all-day")
+      settings.raceStart = raceStart
+    }
+    if !busyFiles.isEmpty {
+      let busy = try CalendarFiles.busyTimes(in: busyFiles, over: plan, timeZoneID: settings.timeZone)
+      changes.append("--busy \(busyFiles.joined(separator: " ")) (\(busy.count) busy times read)")
+      settings.busyFiles = busyFiles
+      settings.busy = busy
+    }
+    if let runDays = settings.runDays, let longRun = settings.longRunDay, !runDays.contains(longRun) {
+      throw SettingError(
+        option: "--long-run-day", value: longRun.rawValue,
+        allowed: "one of the run days (\(SettingValues.dayList(runDays)))")
+    }
+    if noReminders || !reminders.isEmpty {
+      let old = settings.reminders.map { $0.isEmpty ? "none" : $0.joined(separator: " ") } ?? "the default ones"
+      if noReminders {
+        settings.reminders = []
+        if old != "none" { changes.append("--no-remind (was \(old))") }
+      } else {
+        _ = try SettingValues.reminders(reminders)
+        settings.reminders = reminders
+        note("--remind", reminders.joined(separator: " "), old)
+      }
+    }
+    if let units {
+      if units != (settings.units ?? .km) {
+        changes.append("--units \(units.rawValue) (was \((settings.units ?? .km).rawValue))")
+      }
+      settings.units = units
+    }
+    return (settings, changes)
+  }
+}
+
+/// A plan on its days, as the runner reads it: each week's workouts with their times and the days they moved from,
+/// and the scheduler's notes. Encodes as the schedule's JSON (`runmate.schedule`).
+public struct ScheduleView: Sendable, Encodable {
+  /// One workout on its day.
+  public struct Row: Sendable {
+    /// The workout, on the day it is done.
+    public let workout: Workout
+    /// Its start time (`06:30`), nil for an all-day workout.
+    public let time: String?
+    /// The day the plan had it on, when the scheduler moved it.
+    public let plannedDate: CivilDate?
+  }
+
+  /// One week's rows.
+  public struct WeekRows: Sendable {
+    /// The plan's week.
+    public let week: Week
+    /// Its workouts on their days.
+    public let rows: [Row]
+    /// The distance its workouts add up to, kilometres.
+    public var plannedKm: Double { rows.map(\.workout.distanceKm).reduce(0, +) }
+  }
+
+  /// One note of the scheduler: a workout moved, dropped or in conflict, or a start the clocks skip.
+  public struct Note: Sendable {
+    /// `moved`, `dropped`, `conflict` or `shifted`.
+    public let kind: String
+    /// What happened, in words (titles in kilometres).
+    public let text: String
+    /// True for a move from the plan's day onto one of the runner's run days.
+    public let toRunDay: Bool
+    /// True for a start time the clocks skip that day (moved past the gap).
+    public let isShifted: Bool
+  }
+
+  let schedule: Schedule
+
+  init(_ schedule: Schedule) { self.schedule = schedule }
+
+  /// The plan scheduled.
+  public var plan: Plan { schedule.plan }
+  /// The time zone the times are in.
+  public var timeZoneID: String { schedule.timeZoneID }
+  /// The weeks.
+  public var weeks: [WeekRows] {
+    schedule.weeks.map { week in
+      WeekRows(
+        week: week.week,
+        rows: week.workouts.map { Row(workout: $0.workout, time: $0.time?.description, plannedDate: $0.plannedDate) })
+    }
+  }
+  /// The scheduler's notes.
+  public var notes: [Note] {
+    schedule.notes.map {
+      Note(kind: $0.kind.rawValue, text: $0.text, toRunDay: $0.toRunDay, isShifted: $0.kind == .shifted)
+    }
+  }
+  /// The workouts as stored with the plan.
+  public var datedWorkouts: [DatedWorkout] { schedule.datedWorkouts }
+
+  /// Encodes the schedule (`runmate.schedule`).
+  public func encode(to encoder: any Encoder) throws { try schedule.encode(to: encoder) }
+}
+
+/// What `plan`, `schedule` and `export` work on: the plan (new from a goal, or saved), the settings in effect, the
+/// plan on its days, and the lines to tell the runner (the profile's defaults used, saved settings changed).
+public struct ResolvedSchedule: Sendable {
+  /// The plan.
+  public let plan: Plan
+  /// The saved plan, nil for a new one.
+  public let saved: SavedPlan?
+  /// The settings in effect.
+  public let settings: ScheduleSettings
+  /// The plan on its days.
+  public let schedule: ScheduleView
+  /// The profile's defaults used (`from profile 'ana': …`), to say once the command succeeded.
+  public let announcement: String?
+  /// What to store with the saved plan once the command's output is written (``commit(to:)``), and the line that
+  /// says so; nil when nothing changed.
+  public let pending: (settings: ScheduleSettings?, workouts: [DatedWorkout], message: String?)?
+
+  /// Stores the changed settings and dated workouts with the saved plan; the lines to say (where the settings came
+  /// from, what changed).
+  public func commit(to store: () throws -> any TrainingStore) throws -> [String] {
+    if let saved, let pending {
+      try store().saveSchedule(planID: saved.id, settings: pending.settings, workouts: pending.workouts)
+    }
+    return [announcement, pending?.message].compactMap { $0 }
+  }
+}
+
+/// A new plan for the goal `goal` makes (given the long-run day in effect), fitted to the run days in effect, on its
+/// days: the request over the profile's defaults (the system zone where the profile names none), the plan in
+/// `units`.
+public func scheduleNewPlan(
+  request: ScheduleRequest, profile: Profile?, rules: PlanRules, units: DistanceUnit, today: CivilDate,
+  systemZone: String, goal: (Weekday?) throws -> Goal
+) throws -> ResolvedSchedule {
+  let fromProfile = profileSettings(profile, overrides: request.overrides, systemZone: systemZone)
+  var base = fromProfile.settings
+  if let days = request.days { base.runDays = try SettingValues.runDays(days) }
+  if let day = try request.parsedLongRunDay() { base.longRunDay = day }
+  let plan = try fittingRunDays(
+    try goal(base.longRunDay), plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
+    source: runDaysSource(given: request.days != nil, profile))
+  let settings = try request.apply(to: fromProfile.settings, plan: plan, today: today).settings
+  return ResolvedSchedule(
+    plan: plan, saved: nil, settings: settings, schedule: ScheduleView(try settings.schedule(plan)),
+    announcement: fromProfile.announcement, pending: nil)
+}
+
+/// The saved plan `name` (the active plan when nil) on its days. The options given change its saved settings
+/// (stored with the new schedule by ``ResolvedSchedule/commit(to:)``, and said); without options, its saved settings
+/// (else the profile's defaults) are used as they are.
+public func scheduleSavedPlan(
+  named name: String?, request: ScheduleRequest, profile: Profile?, store: any TrainingStore, today: CivilDate,
+  systemZone: String
+) throws -> ResolvedSchedule {
+  let fromProfile = profileSettings(profile, overrides: request.overrides, systemZone: systemZone)
+  let saved = try store.plan(named: name)
+  let stored = try store.scheduleSettings(ofPlan: saved.id)
+  let (settings, changes) = try request.apply(to: stored ?? fromProfile.settings, plan: saved.plan, today: today)
+  let source =
+    request.days != nil
+    ? "--days" : stored != nil ? "the plan's settings" : profile.map { "profile '\($0.name)'" } ?? "--days"
+  try checkRunDays(saved.plan, name: saved.name, settings: settings, source: source)
+  let schedule = try settings.schedule(saved.plan)
+  let dated = schedule.datedWorkouts
+  var pending: (settings: ScheduleSettings?, workouts: [DatedWorkout], message: String?)?
+  if !changes.isEmpty {
+    pending = (settings, dated, "schedule settings of '\(saved.name)' updated: \(changes.joined(separator: ", "))")
+  } else if Set(try store.scheduledWorkouts(of: saved)) != Set(dated) {
+    pending = (stored, dated, nil)
+  }
+  return ResolvedSchedule(
+    plan: saved.plan, saved: saved, settings: settings, schedule: ScheduleView(schedule),
+    announcement: stored == nil ? fromProfile.announcement : nil, pending: pending)
+}
+
+/// Where run days come from, for messages: `--days`, `profile 'ana'` or the saved plan.
+public func runDaysSource(given: Bool, _ profile: Profile?) -> String {
+  given ? "--days" : profile.map { "profile '\($0.name)'" } ?? "the saved plan"
+}
