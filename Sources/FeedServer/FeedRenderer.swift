@@ -31,8 +31,7 @@ public func renderFeed(
     throw LogbookError.noSuchPlan(name: planID, known: [])
   }
   let profile = try db.profile(named: nil)
-  let settings =
-    try db.scheduleSettings(ofPlan: saved.id) ?? profileSettings(profile, systemZone: systemZone).settings
+  let settings = try settingsInEffect(of: saved, in: db, profile: profile, systemZone: systemZone).settings
   let schedule = try settings.schedule(saved.plan)
   let previous = try lastExport(of: saved.plan, in: db)?.calendar
   let stamp = Date(timeIntervalSince1970: changedAt.timeIntervalSince1970.rounded(.down))

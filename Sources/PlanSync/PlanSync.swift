@@ -101,8 +101,7 @@ public struct PlanSyncResult: Sendable {
 public func syncPlan(_ request: PlanSyncRequest, db: any TrainingStore) async throws -> PlanSyncResult {
   let saved = try db.plan(named: request.planName)
   let profile = try db.profile(named: nil)
-  let settings =
-    try db.scheduleSettings(ofPlan: saved.id) ?? profileSettings(profile, systemZone: request.systemZone).settings
+  let settings = try settingsInEffect(of: saved, in: db, profile: profile, systemZone: request.systemZone).settings
   let schedule = try settings.schedule(saved.plan)
   let identity = ExportOptions.identity(of: saved.plan)
   let collection = request.account.collectionKey

@@ -264,10 +264,11 @@ public func scheduleSavedPlan(
   named name: String?, request: ScheduleRequest, profile: Profile?, store: any TrainingStore, today: CivilDate,
   systemZone: String
 ) throws -> ResolvedSchedule {
-  let fromProfile = profileSettings(profile, overrides: request.overrides, systemZone: systemZone)
   let saved = try store.plan(named: name)
-  let stored = try store.scheduleSettings(ofPlan: saved.id)
-  let (settings, changes) = try request.apply(to: stored ?? fromProfile.settings, plan: saved.plan, today: today)
+  let inEffect = try settingsInEffect(
+    of: saved, in: store, profile: profile, overrides: request.overrides, systemZone: systemZone)
+  let stored = inEffect.stored
+  let (settings, changes) = try request.apply(to: inEffect.settings, plan: saved.plan, today: today)
   let source =
     request.days != nil
     ? "--days" : stored != nil ? "the plan's settings" : profile.map { "profile '\($0.name)'" } ?? "--days"
@@ -282,7 +283,7 @@ public func scheduleSavedPlan(
   }
   return ResolvedSchedule(
     plan: saved.plan, saved: saved, settings: settings, schedule: ScheduleView(schedule),
-    announcement: stored == nil ? fromProfile.announcement : nil, pending: pending)
+    announcement: inEffect.announcement, pending: pending)
 }
 
 /// Where run days come from, for messages: `--days`, `profile 'ana'` or the saved plan.

@@ -60,6 +60,19 @@ public func profileSettings(
   return (settings, "from profile '\(profile.name)': \(used.joined(separator: ", "))")
 }
 
+/// The settings `saved` is scheduled with, the one rule for every command, the feed and sync: the settings saved
+/// with it, else the profile's defaults (``profileSettings(_:overrides:systemZone:)``); `stored` is nil when it has
+/// none, and `announcement` names the profile's defaults when they are used.
+public func settingsInEffect(
+  of saved: SavedPlan, in store: any TrainingStore, profile: Profile?, overrides: Overrides = Overrides(),
+  systemZone: String
+) throws -> (settings: ScheduleSettings, stored: ScheduleSettings?, announcement: String?) {
+  let stored = try store.scheduleSettings(ofPlan: saved.id)
+  if let stored { return (stored, stored, nil) }
+  let fromProfile = profileSettings(profile, overrides: overrides, systemZone: systemZone)
+  return (fromProfile.settings, nil, fromProfile.announcement)
+}
+
 /// The plan for `goal` laid on the run days and long-run day of `settings` (``Goal/runDays``, ``Goal/longRunDay``),
 /// so that scheduling it moves nothing for run-day reasons. More runs than run days is an error naming both values
 /// and the fix; without `--runs-per-week`, a level's default above the run days is lowered to them (by the engine).
@@ -148,9 +161,8 @@ public struct TrainingState: Sendable {
     _ saved: SavedPlan, db: any TrainingStore, profile: Profile?,
     systemZone: String
   ) throws -> TrainingState {
-    let stored = try db.scheduleSettings(ofPlan: saved.id)
-    let fallback = profileSettings(profile, systemZone: systemZone)
-    let settings = stored ?? fallback.settings
+    let (settings, stored, announcement) = try settingsInEffect(
+      of: saved, in: db, profile: profile, systemZone: systemZone)
     var workouts = try db.scheduledWorkouts(of: saved)
     if workouts.isEmpty {
       // A zone no calendar can be written in is the runner's to fix (the error says how); no room falls back.
@@ -169,7 +181,7 @@ public struct TrainingState: Sendable {
     }
     return TrainingState(
       saved: saved, settings: settings, stored: stored, workouts: workouts,
-      announcement: stored == nil ? fallback.announcement : nil, profileUnits: profile?.units,
+      announcement: announcement, profileUnits: profile?.units,
       heartRates: HeartRates(resting: profile?.restingHeartRate, maximum: profile?.maxHeartRate))
   }
 
