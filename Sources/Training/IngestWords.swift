@@ -74,3 +74,42 @@ public func crossTrainingMinutes(_ seconds: Double) -> Int {
   guard seconds.isFinite, seconds > 0, seconds < 1e9 else { return 0 }
   return Int((seconds / 60).rounded())
 }
+
+extension RunsAdded {
+  /// What `log` says of the one run it was given, in `units`: the run logged, how it counted for the plan (matched;
+  /// the day's workout done already, or of another kind; no workout that day; no plan) and the bests it set. For a
+  /// run already in the logbook: which one, and the workout it counts for.
+  public func logLines(units: DistanceUnit) -> [String] {
+    if let twin = result.twins.first {
+      let run = twin.stored
+      var lines = ["Already in the logbook: " + twinDescription(twin, units: units) + "."]
+      if let matched = matchDescription(storedMatch(of: run), distanceKm: run.distanceKm, in: plan, units: units) {
+        lines.append(matched + ".")
+      }
+      return lines
+    }
+    guard let new = result.added.first else { return [] }
+    let stored = new.run
+    var lines = [
+      "Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(units.format(stored.distanceKm)) "
+        + "in \(formatRaceTime(stored.durationSeconds)) (\(units.pace(secondsPerKilometer: stored.secondsPerKm)))"
+    ]
+    if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: plan, units: units) {
+      lines.append(matched + ". Nice work!")
+    } else if let own = slots.first(where: { $0.date == stored.date }) {
+      // The day's workout was fulfilled by another run already, or is of a kind this run does not cover.
+      let title = plan?.plan.workouts.first { $0.id == own.workoutID }?.title(in: units) ?? own.workoutID
+      let done = result.before.contains { $0.planID == plan?.id && $0.workoutID == own.workoutID }
+      lines.append(
+        (done
+          ? "\(title) of that day is done already"
+          : "Not counted for \(title) of that day (another kind of run, short of it)")
+          + ": logged as an extra run. Nice work!")
+    } else if plan != nil {
+      lines.append("No planned workout that day: logged as an extra run. Nice work!")
+    } else {
+      lines.append("Nice work! (no active plan: save one with `runmate plan ... --save` to track it)")
+    }
+    return lines + newBests.map { "New personal best: \($0)!" }
+  }
+}

@@ -405,6 +405,12 @@ struct WorkoutFileTests {
     let movedNames = try FileManager.default.contentsOfDirectory(atPath: week1.path)
     #expect(movedNames.contains { $0.hasPrefix("2026-11-25-W01-Wed-") }, "\(movedNames)")
     #expect(!movedNames.contains { $0.hasPrefix("2026-11-24") }, "\(movedNames)")
+    // Days in words, read from the runner's today: the same week.
+    let spoken = directory.appendingPathComponent("spoken")
+    let words = try runRunmate(
+      ["workouts", "--out", spoken.path, "--from", "today", "--to", "sunday", "--now", "2026-11-23"], database: db)
+    #expect(words.status == 0, "\(words.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: spoken.path).sorted() == movedNames.sorted())
     let icu = try runRunmate(["workouts", "--format", "icu", "--out", out.path], database: db)
     #expect(icu.status == 0, "\(icu.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).contains { $0.hasSuffix(".txt") })

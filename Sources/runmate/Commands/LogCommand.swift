@@ -64,45 +64,8 @@ struct LogCommand: ParsableCommand {
           "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(units.format(removed.distanceKm))\n")
         return
       }
-      let added = try db.addRuns([completion], plan: plan)
-      let (saved, slots, result) = (added.plan, added.slots, added.result)
-      if let twin = result.twins.first {
-        let run = twin.stored
-        var lines = ["Already in the logbook: " + twinDescription(twin, units: units) + "."]
-        if let matched = matchDescription(
-          added.storedMatch(of: run), distanceKm: run.distanceKm, in: saved, units: units)
-        {
-          lines.append(matched + ".")
-        }
-        return try writeStandardOutput(lines.joined(separator: "\n") + "\n")
-      }
-      guard let new = result.added.first else { return }
-      let stored = new.run
-      let previous = result.before
-      var lines = [
-        "Logged run \(stored.id ?? 0): \(stored.date.shortLabel), \(units.format(stored.distanceKm)) "
-          + "in \(formatRaceTime(stored.durationSeconds)) (\(units.pace(secondsPerKilometer: stored.secondsPerKm)))"
-      ]
-      if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: saved, units: units) {
-        lines.append(matched + ". Nice work!")
-      } else if let own = slots.first(where: { $0.date == stored.date }) {
-        // The day's workout was fulfilled by another run already, or is of a kind this run does not cover.
-        let title = saved?.plan.workouts.first { $0.id == own.workoutID }?.title(in: units) ?? own.workoutID
-        let done = previous.contains { $0.planID == saved?.id && $0.workoutID == own.workoutID }
-        lines.append(
-          (done
-            ? "\(title) of that day is done already"
-            : "Not counted for \(title) of that day (another kind of run, short of it)")
-            + ": logged as an extra run. Nice work!")
-      } else if saved != nil {
-        lines.append("No planned workout that day: logged as an extra run. Nice work!")
-      } else {
-        lines.append("Nice work! (no active plan: save one with `runmate plan ... --save` to track it)")
-      }
-      for news in added.newBests {
-        lines.append("New personal best: \(news)!")
-      }
-      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+      let lines = try db.addRuns([completion], plan: plan).logLines(units: units)
+      try writeStandardOutput(lines.map { $0 + "\n" }.joined())
     }
 
     func parsedCompletion(today: CivilDate, units: DistanceUnit) throws -> Completion {

@@ -34,12 +34,20 @@ struct WorkoutsCommand: ParsableCommand {
   var days: Int?
   @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
   var plan: String?
-  @Option(name: .long, help: ArgumentHelp("The first day (YYYY-MM-DD; default: the plan's first).", valueName: "date"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The first day: YYYY-MM-DD, today, 'next monday' (default: the plan's first).", valueName: "date"))
   var from: String?
-  @Option(name: .long, help: ArgumentHelp("The last day (YYYY-MM-DD; default: the plan's last).", valueName: "date"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp("The last day: YYYY-MM-DD, 'in 2 weeks' (default: the plan's last).", valueName: "date"))
   var to: String?
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
+
+  /// The days `--garmin` copies without `--days`.
+  static let defaultDays = 7
 
   func run() throws {
     guard let chosen = WorkoutFileFormat(rawValue: format.lowercased()) else {
@@ -47,9 +55,23 @@ struct WorkoutsCommand: ParsableCommand {
         option: "--format", value: format, allowed: "fit or icu",
         suggestion: closestName(to: format.lowercased(), among: WorkoutFileFormat.allCases.map(\.rawValue)))
     }
-    var first = try from.map { try OptionValues.date($0, option: "--from") }
-    var last = try to.map { try OptionValues.date($0, option: "--to") }
-    let folder: String
+    let folder = try destination(format: chosen)
+    let db = try database.open()
+    let saved = try db.plan(named: plan)
+    // The runs on their scheduled days (moved, skipped, paused), as the calendar has them.
+    let profile = try db.profile(named: nil)
+    let state = try TrainingState.read(saved, db: db, profile: profile)
+    let days = try window(today: try clock.today(inZone: localZone(profile: profile, state: state)))
+    let files = try workoutFiles(
+      of: state.plan, format: chosen, from: days.first, to: days.last, targets: stepTargets(for: profile))
+    try Self.write(files, into: folder)
+    try writeText(
+      "Wrote \(files.count) \(chosen == .fit ? "FIT workout" : "intervals.icu workout") file(s) to \(folder)\n")
+  }
+
+  /// The folder the files go into: `--out`, or the watch's GARMIN/NewFiles (FIT only, the days from today); the
+  /// options that do not go together are refused before anything is read.
+  func destination(format chosen: WorkoutFileFormat) throws -> String {
     switch (out, garmin) {
     case (let out?, nil):
       if let days {
@@ -57,7 +79,7 @@ struct WorkoutsCommand: ParsableCommand {
           option: "--days", value: "\(days)", allowed: "--days only with --garmin (with --out, give --from and --to)",
           suggestion: nil)
       }
-      folder = out
+      return out
     case (nil, let mount?):
       guard chosen == .fit else {
         throw CLIError.invalidOption(
@@ -68,30 +90,27 @@ struct WorkoutsCommand: ParsableCommand {
           option: from == nil ? "--to" : "--from", value: from ?? to ?? "",
           allowed: "nothing with --garmin, which copies the days from today: give --days N instead", suggestion: nil)
       }
-      _ = try GarminMount.checked(days: days ?? 7)
-      folder = try GarminMount.newFiles(mount: mount)
+      _ = try GarminMount.checked(days: days ?? Self.defaultDays)
+      return try GarminMount.newFiles(mount: mount)
     case (.some, .some):
       throw CLIError.invalidOption(
         option: "--garmin", value: garmin ?? "", allowed: "--out DIR or --garmin MOUNT, not both", suggestion: nil)
     case (nil, nil):
       throw CLIError.missingOption(option: "--out", allowed: "--out DIR, or --garmin MOUNT for a watch over USB")
     }
-    let db = try database.open()
-    let saved = try db.plan(named: plan)
-    // The runs on their scheduled days (moved, skipped, paused), as the calendar has them.
-    let profile = try db.profile(named: nil)
-    let state = try TrainingState.read(saved, db: db, profile: profile)
-    let scheduled = state.plan
+  }
+
+  /// The days whose runs are written: with --garmin, `today` and the days after it; else --from and --to (dates
+  /// or words such as `today`, `next monday`; nil: the plan's first or last day).
+  func window(today: CivilDate) throws -> (first: CivilDate?, last: CivilDate?) {
     if garmin != nil {
-      let window = try GarminMount.window(
-        today: try clock.today(inZone: localZone(profile: profile, state: state)), days: days ?? 7)
-      (first, last) = (window.lowerBound, window.upperBound)
+      let days = try GarminMount.window(today: today, days: days ?? Self.defaultDays)
+      return (days.lowerBound, days.upperBound)
     }
-    let targets = stepTargets(for: profile)
-    let files = try workoutFiles(of: scheduled, format: chosen, from: first, to: last, targets: targets)
-    try Self.write(files, into: folder)
-    try writeText(
-      "Wrote \(files.count) \(chosen == .fit ? "FIT workout" : "intervals.icu workout") file(s) to \(folder)\n")
+    return (
+      try from.map { try SettingValues.spokenDate($0, option: "--from", today: today) },
+      try to.map { try SettingValues.spokenDate($0, option: "--to", today: today) }
+    )
   }
 
   /// Writes `files` into `folder` (created if missing), each whole or not at all (a temporary file renamed).
