@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlanEngine
+import Training
 
 /// `runmate lint FILE`: judges a plan (a runmate plan, or a calendar-hack YAML plan) with the engine's own rules.
 struct LintCommand: ParsableCommand {
@@ -48,7 +49,8 @@ struct LintCommand: ParsableCommand {
     let data: Data
     do {
       data = try PlanFile.readData(file)
-    } catch PlanFileError.untrusted(let path, let problem) {
+    } catch {
+      guard case .untrusted(let path, let problem) = error else { throw error }
       throw LintFileError(path: path, problem: problem)
     }
     let name = URL(fileURLWithPath: file).lastPathComponent

@@ -183,45 +183,16 @@ extension PlansCommand {
 
     func run() throws {
       let shared = try PlanFile.read(file)
-      func refuse(_ problem: String) -> PlanFileError { .untrusted(path: file, problem: problem) }
-      let planName = name ?? shared.name
-      if let name, PlanFile(name: name, exportedAt: shared.exportedAt, plan: shared.plan).problem() != nil {
-        throw CLIError.invalidOption(
-          option: "--name", value: name,
-          allowed: "1 to 100 characters without control characters", suggestion: nil)
-      }
-      var dated: [DatedWorkout] = []
-      if let settings = shared.settings {
-        do {
-          try checkRunDays(shared.plan, name: planName, settings: settings, source: "the file's settings")
-          let schedule = try settings.schedule(shared.plan)
-          _ = try SettingValues.reminders(settings.reminders)
-          dated = schedule.datedWorkouts
-        } catch {
-          guard let failure = runMateError(error) else { throw error }
-          throw refuse("schedule_settings cannot be used: \(failure.message)")
-        }
-      }
+      let ready = try shared.readyToSave(as: name, from: file)
       let profile = try profileOption.load(database)
-      let db = try database.open()
-      // The same plan, or another one under this name, is refused inside the write transaction (two imports at once
-      // cannot both pass).
-      let saved: SavedPlan
-      do {
-        saved = try db.savePlan(
-          shared.plan, name: planName, activate: activate,
-          schedule: shared.settings.map { ($0, dated) }, replacing: false)
-      } catch {
-        throw Self.refusal(error, name: planName, refuse: refuse)
-      }
-      if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
+      let saved = try database.open().save(ready, activate: activate, profile: profile)
       let goal = shared.plan.goal
       var line =
         "imported plan '\(terminalSafe(saved.name))' (\(goal.level.rawValue) "
         + "\(goal.distance.displayName), \(shared.plan.weeks.count) weeks, \(goal.start) → \(goal.raceDate))"
       if let settings = shared.settings {
         let described = PlansCommand.Show.describe(settings).dropFirst("Schedule: ".count)
-        line += " with its schedule settings (\(described)); \(dated.count) workouts scheduled"
+        line += " with its schedule settings (\(described)); \(ready.dated.count) workouts scheduled"
       } else {
         line += " without schedule settings (the profile's defaults apply)"
       }
@@ -230,21 +201,6 @@ extension PlansCommand {
         ? "; it is the active plan"
         : "; make it the active plan with `runmate plans activate \(terminalSafe(saved.name))`"
       try writeText(line + "\n")
-    }
-
-    /// The line for a plan the database refused to save (a plan of this id, or another one under this name, saved
-    /// already: decided inside the write transaction).
-    static func refusal(_ error: LogbookError, name: String, refuse: (String) -> PlanFileError) -> any Error {
-      switch error {
-      case .planAlreadySaved(let id, let same):
-        return refuse(
-          "this plan (\(id)) is already saved as '\(same)'; delete it first with `runmate plans delete \(same)` to "
-            + "replace it")
-      case .planNameTaken:
-        return refuse("a different plan is already saved as '\(name)'; give another name with --name")
-      default:
-        return error
-      }
     }
   }
 }

@@ -4,19 +4,13 @@ import RunningCore
 import Training
 import TrainingDomain
 
-/// JSON output: sorted keys, two-space indentation, a final newline (the `runmate.plan/1` and
-/// `runmate.schedule/1` contracts).
+/// `--format json` output: Training's one JSON form (``JSONText``), a value out of range named after the option.
 enum JSONOutput {
   static func encode(_ value: some Encodable) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     do {
-      let data = try encoder.encode(value)
-      return String(decoding: data, as: UTF8.self) + "\n"
-    } catch let EncodingError.invalidValue(value, context) {
-      // JSON has no NaN or infinity: a value stored out of range (by hand, or by an older version) is named.
-      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-      throw CLIError.notEncodable(field: path.hasPrefix(".") ? String(path.dropFirst()) : path, value: "\(value)")
+      return try JSONText.encode(value)
+    } catch .notEncodable(let field, let value) {
+      throw CLIError.notEncodable(field: field, value: value)
     }
   }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import PlanEngine
 import RunningCore
-import Training
 import TrainingDomain
 
 /// A saved plan with its schedule settings as a file to share (`runmate plans export`, `runmate plans import`):
@@ -21,23 +20,38 @@ import TrainingDomain
 /// inside `plan` and `schedule_settings` they are sorted, as in every `--format json` output. Busy time keeps its
 /// intervals but not the events' titles (shown as `busy`), and busy calendars only their file names: a plan file
 /// is meant to leave the machine.
-struct PlanFile {
-  static let schema = "runmate.plan-share/1"
+public struct PlanFile: Sendable {
+  /// The schema this version writes.
+  public static let schema = "runmate.plan-share/1"
   static let schemaPrefix = "runmate.plan-share/"
   static let version = 1
   /// Files over this size are refused before they are read.
   static let maximumBytes = 16 * 1_024 * 1_024
   static let maximumWeeks = 60
 
-  var name: String
-  var exportedAt: Date
-  var plan: Plan
-  var settings: ScheduleSettings?
+  /// The plan's name.
+  public var name: String
+  /// When it was exported.
+  public var exportedAt: Date
+  /// The plan.
+  public var plan: Plan
+  /// Its schedule settings, nil when it has none.
+  public var settings: ScheduleSettings?
+
+  /// A plan file of these values.
+  public init(name: String, exportedAt: Date, plan: Plan, settings: ScheduleSettings? = nil) {
+    self.name = name
+    self.exportedAt = exportedAt
+    self.plan = plan
+    self.settings = settings
+  }
 
   /// The settings as they leave the machine: busy titles and calendar paths dropped.
   static func shared(_ settings: ScheduleSettings) -> ScheduleSettings {
     var copy = settings
-    copy.busyFiles = settings.busyFiles.map { OutputFile.split($0).name }
+    copy.busyFiles = settings.busyFiles.map { path in
+      path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
     copy.busy = settings.busy.map { BusyTime(start: $0.start, end: $0.end, summary: "busy") }
     return copy
   }
@@ -45,9 +59,9 @@ struct PlanFile {
   // MARK: - Writing
 
   /// The document: the same inputs give the same bytes.
-  func encoded() throws -> String {
-    let settingsText = try settings.map { try JSONOutput.encode(SharedSettings(PlanFile.shared($0))) } ?? "null\n"
-    let planText = try JSONOutput.encode(plan)
+  public func encoded() throws -> String {
+    let settingsText = try settings.map { try JSONText.encode(SharedSettings(PlanFile.shared($0))) } ?? "null\n"
+    let planText = try JSONText.encode(plan)
     func indented(_ text: String) -> String {
       // Nested two spaces deeper; empty lines (inside an empty array) stay empty, without trailing blanks.
       text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).enumerated()
@@ -81,7 +95,7 @@ struct PlanFile {
   // MARK: - Reading
 
   /// The bytes of the regular file at `path`, at most ``maximumBytes``; else a ``PlanFileError`` naming the file.
-  static func readData(_ path: String) throws -> Data {
+  public static func readData(_ path: String) throws(PlanFileError) -> Data {
     func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: problem) }
     var info = stat()
     guard stat(path, &info) == 0 else { throw PlanFileError.missing(path: path) }
@@ -104,7 +118,7 @@ struct PlanFile {
   }
 
   /// Reads and checks the file at `path`; every problem is a ``PlanFileError`` naming the file.
-  static func read(_ path: String) throws -> PlanFile {
+  public static func read(_ path: String) throws(PlanFileError) -> PlanFile {
     func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: problem) }
     let data = try readData(path)
     guard let object = try? JSONSerialization.jsonObject(with: data, options: []),
@@ -163,8 +177,8 @@ struct PlanFile {
   }
 
   /// The first thing a runner could not trust in the plan or its settings, in words; nil when all is plausible.
-  func problem() -> String? {
-    let years = OptionValues.everyDate
+  public func problem() -> String? {
+    let years = SettingValues.everyDate
     func badName(_ text: String) -> Bool {
       text.trimmingCharacters(in: .whitespaces).isEmpty || text.count > 100
         || text.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
@@ -274,10 +288,12 @@ struct PlanFile {
 
 /// ``ScheduleSettings`` with snake_case keys, times as ISO 8601 text and every key present (null when unset): the
 /// `schedule_settings` of `runmate.plan-share/1` and of `plans show --format json`.
-struct SharedSettings: Codable {
-  var settings: ScheduleSettings
+public struct SharedSettings: Codable, Sendable {
+  /// The settings.
+  public var settings: ScheduleSettings
 
-  init(_ settings: ScheduleSettings) { self.settings = settings }
+  /// The settings to encode.
+  public init(_ settings: ScheduleSettings) { self.settings = settings }
 
   enum CodingKeys: String, CodingKey {
     case times, blackouts, busy, reminders, units
@@ -294,7 +310,8 @@ struct SharedSettings: Codable {
     var summary: String
   }
 
-  func encode(to encoder: any Encoder) throws {
+  /// Encodes every key, null when unset.
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(settings.runDays, forKey: .runDays)
     try container.encode(settings.longRunDay, forKey: .longRunDay)
@@ -311,7 +328,8 @@ struct SharedSettings: Codable {
     try container.encode(settings.raceStart, forKey: .raceStart)
   }
 
-  init(from decoder: any Decoder) throws {
+  /// Decodes the settings, every key required.
+  public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let busy = try container.decode([Busy].self, forKey: .busy)
     var intervals: [BusyTime] = []
@@ -346,23 +364,28 @@ struct SharedSettings: Codable {
 }
 
 /// A plan file that cannot be read or trusted: one line naming the file.
-enum PlanFileError: RunMateError {
+public enum PlanFileError: RunnerFacingError, Equatable {
+  /// No file at the path.
   case missing(path: String)
+  /// The file cannot be read.
   case unreadable(path: String, reason: String)
+  /// The file reads, but is not a plan file this version can trust.
   case untrusted(path: String, problem: String)
 
-  var message: String {
+  /// One line naming the file.
+  public var description: String {
     switch self {
-    case .missing(let path): "\(terminalSafe(path)): no such file"
-    case .unreadable(let path, let reason): "\(terminalSafe(path)): cannot read: \(reason)"
-    case .untrusted(let path, let problem): "\(terminalSafe(path)): not imported: \(terminalSafe(problem))"
+    case .missing(let path): "\(path): no such file"
+    case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+    case .untrusted(let path, let problem): "\(path): not imported: \(problem)"
     }
   }
 
-  var exitCode: Int32 {
+  /// What kind of failure it is.
+  public var kind: FailureKind {
     switch self {
-    case .missing, .unreadable: ExitCodes.noInput
-    case .untrusted: ExitCodes.dataError
+    case .missing, .unreadable: .missingInput
+    case .untrusted: .badData
     }
   }
 }
@@ -373,5 +396,70 @@ extension JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.withoutEscapingSlashes]
     return encoder
+  }
+}
+
+/// A plan file checked and ready to save (``PlanFile/readyToSave(as:from:)``): the name it is saved under and, when
+/// it has settings, its workouts on their days.
+public struct PlanFileToSave: Sendable {
+  /// The file as read.
+  public let file: PlanFile
+  /// Where it was read from, for messages.
+  public let path: String
+  /// The name it is saved under.
+  public let name: String
+  /// Its workouts scheduled with its settings (empty without settings).
+  public let dated: [DatedWorkout]
+}
+
+extension PlanFile {
+  /// Checks that the plan can be saved as `name` (default: the file's own name) and scheduled with its settings;
+  /// a name or settings that cannot be used are refused naming the option or the file.
+  public func readyToSave(as name: String?, from path: String) throws -> PlanFileToSave {
+    if let name, PlanFile(name: name, exportedAt: exportedAt, plan: plan).problem() != nil {
+      throw SettingError(option: "--name", value: name, allowed: "1 to 100 characters without control characters")
+    }
+    let planName = name ?? self.name
+    var dated: [DatedWorkout] = []
+    if let settings {
+      do {
+        try checkRunDays(plan, name: planName, settings: settings, source: "the file's settings")
+        let schedule = try settings.schedule(plan)
+        _ = try SettingValues.reminders(settings.reminders)
+        dated = schedule.datedWorkouts
+      } catch {
+        throw PlanFileError.untrusted(path: path, problem: "schedule_settings cannot be used: \(error)")
+      }
+    }
+    return PlanFileToSave(file: self, path: path, name: planName, dated: dated)
+  }
+}
+
+extension TrainingStore {
+  /// Saves a checked plan file (as the active plan when `activate`), assigned to `profile` when given. The same
+  /// plan, or another one under this name, is refused inside the write transaction (two imports at once cannot
+  /// both pass), naming the file and the way out.
+  public func save(_ ready: PlanFileToSave, activate: Bool, profile: Profile?) throws -> SavedPlan {
+    let saved: SavedPlan
+    do {
+      saved = try savePlan(
+        ready.file.plan, name: ready.name, activate: activate,
+        schedule: ready.file.settings.map { ($0, ready.dated) }, replacing: false)
+    } catch {
+      switch error {
+      case .planAlreadySaved(let id, let same):
+        throw PlanFileError.untrusted(
+          path: ready.path,
+          problem: "this plan (\(id)) is already saved as '\(same)'; delete it first with `runmate plans delete "
+            + "\(same)` to replace it")
+      case .planNameTaken:
+        throw PlanFileError.untrusted(
+          path: ready.path,
+          problem: "a different plan is already saved as '\(ready.name)'; give another name with --name")
+      default: throw error
+      }
+    }
+    if let id = profile?.id { try assignPlan(saved.id, toProfile: id) }
+    return saved
   }
 }
