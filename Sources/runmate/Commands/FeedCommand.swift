@@ -90,12 +90,8 @@ struct FeedCommand: ParsableCommand {
         ]
       }
       let header = ["ID", "PLAN", "CREATED (UTC)", "LAST FETCH (UTC)"]
-      let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-      let lines = ([header] + rows).map { row in
-        row.enumerated().map { index, cell in
-          index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-        }.joined(separator: "  ")
-      }
+      let columns = Columns([header] + rows)
+      let lines = ([header] + rows).map(columns.line)
       try writeText(lines.joined(separator: "\n") + "\n")
     }
   }

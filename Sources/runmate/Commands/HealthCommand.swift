@@ -59,9 +59,9 @@ struct HealthCommand: ParsableCommand {
         throw CLIError.unreadable(path: file, reason: "no such file")
       }
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
-      let bar: ProgressBar? = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: size) : nil
+      let bar: ProgressBar? = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
       var progress: (@Sendable (Int64) -> Void)?
-      if let bar { progress = { bar.update($0) } }
+      if let bar { progress = { bar.update($0, of: size) } }
       let report: HealthImportReport
       do {
         // A workout after today (in the runner's zone) is a device clock gone wrong: left out, as `import` and
@@ -157,7 +157,7 @@ struct HealthCommand: ParsableCommand {
         let share = day.steps / top
         let width = share.isFinite ? Int((min(max(share, 0), 1) * 40).rounded()) : 0
         lines.append(
-          "  \(day.date.shortLabel.padding(toLength: 11, withPad: " ", startingAt: 0)) "
+          "  \(pad(day.date.shortLabel, 11)) "
             + String(repeating: "█", count: width) + " \(wholeNumber(day.steps))")
       }
       lines.append("")
@@ -172,27 +172,4 @@ struct HealthCommand: ParsableCommand {
       try writeStandardOutput(lines.joined(separator: "\n") + "\n")
     }
   }
-}
-
-/// A progress bar on stderr, for terminals only.
-final class ProgressBar: @unchecked Sendable {
-  let total: Int64
-  private let lock = NSLock()
-  private var shown = -1
-
-  init(total: Int64) { self.total = max(1, total) }
-
-  func update(_ done: Int64) {
-    lock.lock()
-    defer { lock.unlock() }
-    let percent = Int(min(100, done * 100 / total))
-    guard percent != shown else { return }
-    shown = percent
-    let filled = percent * 30 / 100
-    let line =
-      "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent) %"
-    FileHandle.standardError.write(Data(line.utf8))
-  }
-
-  func finish() { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
 }

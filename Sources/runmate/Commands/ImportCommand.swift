@@ -59,11 +59,11 @@ struct ImportCommand: ParsableCommand {
     // A run after today is a device clock gone wrong: refused, as `log` refuses it.
     let today = try clock.today(inZone: zone.identifier)
     // Every file is read first.
-    let bar: FileProgress? = isatty(STDERR_FILENO) == 1 ? FileProgress() : nil
+    let bar: ProgressBar? = isatty(STDERR_FILENO) == 1 ? ProgressBar(counting: "files") : nil
     let found: ActivityFiles
     do {
       found = try readActivityFiles(paths, calendar: calendar, today: today, allSports: allSports) { done, total in
-        bar?.update(done, of: total)
+        bar?.update(Int64(done), of: Int64(total))
       }
     } catch {
       bar?.finish()
@@ -158,22 +158,4 @@ struct ImportReport {
         + (refused.isEmpty ? "" : ", \(refused.count) \(refused.count == 1 ? "file" : "files") refused"))
     return lines
   }
-}
-
-/// A progress bar on stderr, for terminals only: `[#####     ] 120/1000 files`.
-final class FileProgress {
-  private var shown = -1
-
-  func update(_ done: Int, of total: Int) {
-    let permille = total > 0 ? min(1000, done * 1000 / total) : 0
-    guard permille / 5 != shown else { return }
-    shown = permille / 5
-    let filled = permille * 30 / 1000
-    let line =
-      "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-      + "] \(done)/\(total) files"
-    FileHandle.standardError.write(Data(line.utf8))
-  }
-
-  func finish() { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
 }

@@ -137,7 +137,7 @@ struct ReplanReport {
         let what = units.relabel(
           kind == .changed ? change.detail ?? change.title : change.title + (change.detail.map { " (\($0))" } ?? ""))
         lines.append(
-          "\(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) W\(change.week) \(day): \(what)")
+          "\(pad(kind.rawValue, 9)) W\(change.week) \(day): \(what)")
       }
     }
     if !result.workoutChanges.isEmpty {

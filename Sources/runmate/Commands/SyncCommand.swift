@@ -162,7 +162,7 @@ private final class ResultBox<Value>: @unchecked Sendable {
 /// The lines `runmate sync` prints.
 enum SyncReport {
   static func line(_ verb: String, _ text: String) -> String {
-    verb.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + terminalSafe(text)
+    pad(verb, 9) + " " + terminalSafe(text)
   }
 
   /// `--list-calendars`: one line per calendar, its name and URL (tasks-only lists marked).
@@ -171,8 +171,7 @@ enum SyncReport {
     let width = min(32, calendars.map { terminalSafe($0.name).count }.max() ?? 0)
     return calendars.map { calendar in
       let name = terminalSafe(calendar.name)
-      let padded = name.count >= width ? name : name + String(repeating: " ", count: width - name.count)
-      return "\(padded)  \(terminalSafe(calendar.url))\(calendar.takesEvents ? "" : "  (tasks only)")"
+      return "\(pad(name, width))  \(terminalSafe(calendar.url))\(calendar.takesEvents ? "" : "  (tasks only)")"
     }.joined(separator: "\n") + "\n"
   }
 

@@ -80,7 +80,3 @@ func barLength(_ value: Double) -> Int {
   guard value.isFinite else { return 0 }
   return Int(min(80, max(0, value.rounded())))
 }
-
-func pad(_ text: String, _ width: Int) -> String {
-  text + String(repeating: " ", count: max(0, width - text.count))
-}

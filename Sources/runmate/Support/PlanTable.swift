@@ -50,17 +50,11 @@ struct PlanTable {
       rows.append([String(week.number), phase, dates, units.format(week.plannedKm), workouts])
       whys.append(units.relabel(week.rules.prefix(2).joined(separator: "; ")))
     }
-    var widths = header.map(\.count)
-    for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-    func line(_ cells: [String]) -> String {
-      cells.enumerated().map { i, cell in
-        i == cells.count - 1 ? cell : (i == 0 || i == 3 ? pad(cell, widths[i], left: true) : pad(cell, widths[i]))
-      }.joined(separator: "  ")
-    }
-    lines.append(line(header))
-    let indent = String(repeating: " ", count: widths[0] + 2)
+    let columns = Columns([header] + rows, rightAligned: [0, 3])
+    lines.append(columns.line(header))
+    let indent = String(repeating: " ", count: columns.widths[0] + 2)
     for (row, why) in zip(rows, whys) {
-      lines.append(line(row))
+      lines.append(columns.line(row))
       lines.append("\(indent)why: \(why)")
     }
     lines.append("")
@@ -118,10 +112,5 @@ struct PlanTable {
       return "\(name) \(distance) w/ \(km) \(last.zone == .marathon ? "MP" : "RP")"
     }
     return "\(name) \(distance)"
-  }
-
-  private func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
-    let fill = String(repeating: " ", count: max(0, width - text.count))
-    return left ? fill + text : text + fill
   }
 }

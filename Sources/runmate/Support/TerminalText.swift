@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text from outside the program (profile and coach names, bios, notes, plan names, contact handles, file names,
 /// error details), made safe to print on a terminal: every control character is shown as a visible escape
 /// instead of acting on the terminal.
@@ -55,4 +57,65 @@ func elidingLongWords(_ text: String, limit: Int = 120) -> String {
   }
   flush()
   return result
+}
+
+/// The one progress bar, on standard error, for terminals only: `[#####     ] 40 %`, or with a unit counted
+/// `[#####     ] 120/1000 files`. Redrawn only when it moves, from any thread.
+final class ProgressBar: @unchecked Sendable {
+  private let unit: String?
+  private let lock = NSLock()
+  private var shown = -1
+
+  /// A bar in percent of what ``update(_:of:)`` is given, or counting `unit` (`files`).
+  init(counting unit: String? = nil) { self.unit = unit }
+
+  /// Shows `done` of `total`.
+  func update(_ done: Int64, of total: Int64) {
+    lock.lock()
+    defer { lock.unlock() }
+    let permille = total > 0 ? Int(min(1000, max(0, done) * 1000 / total)) : 0
+    let step = unit == nil ? permille / 10 : permille / 5
+    guard step != shown else { return }
+    shown = step
+    let filled = permille * 30 / 1000
+    let tail = unit.map { "\(done)/\(total) \($0)" } ?? "\(permille / 10) %"
+    let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] " + tail
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+
+  /// Clears the bar's line.
+  func finish() { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+}
+
+/// `text` padded with spaces to `width` characters, on the right (or on the left, `left`); never cut.
+func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+  let fill = String(repeating: " ", count: max(0, width - text.count))
+  return left ? fill + text : text + fill
+}
+
+/// The one table layout of the terminal: each column as wide as its widest cell, two spaces between columns, the
+/// last column unpadded, the columns in `rightAligned` (numbers) padded on the left.
+struct Columns {
+  /// Each column's width.
+  let widths: [Int]
+  let rightAligned: Set<Int>
+
+  /// The layout of `rows` (the header among them).
+  init(_ rows: [[String]], rightAligned: Set<Int> = []) {
+    var widths: [Int] = []
+    for row in rows {
+      for (index, cell) in row.enumerated() {
+        if index < widths.count { widths[index] = max(widths[index], cell.count) } else { widths.append(cell.count) }
+      }
+    }
+    self.widths = widths
+    self.rightAligned = rightAligned
+  }
+
+  /// One row laid out.
+  func line(_ cells: [String]) -> String {
+    cells.enumerated().map { index, cell in
+      index == cells.count - 1 ? cell : pad(cell, widths[index], left: rightAligned.contains(index))
+    }.joined(separator: "  ")
+  }
 }
