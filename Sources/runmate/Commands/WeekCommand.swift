@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import PlanEngine
+import RunningCore
+import Training
+import TrainingDomain
+
+/// `runmate week`: this week's goal and how far along it is.
+struct WeekCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "week", abstract: "This week's goal and how far along it is.")
+  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
+  var plan: String?
+  @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
+  @OptionGroup var output: OutputOptions
+
+  func run() throws {
+    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let units = try displayUnit(output, profile: runner.profile, state: runner.state)
+    let view = runner.state.weekView(
+      runs: try runner.db.completions(), crossTraining: try runner.db.crossTraining(), today: runner.today)
+    switch output.format {
+    case .json: try writeStandardOutput(JSONOutput.encode(view))
+    case .table: try writeText(WeekCommand.render(view, units: units))
+    }
+  }
+
+  /// The week as text, distances in `units`.
+  static func render(_ view: WeekView, units: DistanceUnit) -> String {
+    let goal = view.saved.plan.goal
+    guard let week = view.week else {
+      return "No plan week contains \(view.today.shortLabel) (the plan runs \(goal.start) to \(goal.raceDate)).\n"
+    }
+    guard let progress = view.progress else { return "" }
+    let partial = view.partialSessions
+    let phase = week.phase.rawValue + (week.cutback ? ", cut-back" : "")
+    var lines = [
+      "Week \(week.number) of \(goal.weeks) (\(phase)): "
+        + "\(units.number(progress.doneKm)) of \(units.format(week.plannedKm)), "
+        + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
+        + (partial > 0 ? ", \(partial) partial" : "")
+    ]
+    if let rule = week.rules.first { lines.append("Why: \(units.relabel(rule))") }
+    for day in view.days {
+      let mark =
+        switch day.status {
+        case .done: "✔"
+        case .partial: "◐"
+        case .missed: "✘"
+        case .paused: "‖"
+        case .notLogged: "·"
+        case .today: "→"
+        case .upcoming: " "
+        }
+      let time = day.dated?.startText.map { "\($0)  " } ?? ""
+      let ran =
+        switch day.status {
+        case .paused: " (paused)"
+        case .notLogged: " (optional, not logged)"
+        case .partial: " (partial: \(units.number(day.doneKm ?? 0)) of \(units.format(day.workout.distanceKm)))"
+        default: ""
+        }
+      lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title(in: units))\(ran)")
+    }
+    if !view.crossTraining.isEmpty {
+      lines.append("Cross-training (not counted as running):")
+      for activity in view.crossTraining {
+        lines.append(
+          "  + \(activity.date.shortLabel)  \(terminalSafe(activity.sport)), "
+            + "\(crossTrainingMinutes(activity.durationSeconds)) min, \(units.format(activity.distanceKm))")
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
