@@ -1,6 +1,7 @@
 import Foundation
 import ICalendar
 import PlanEngine
+import RunningCore
 import Scheduling
 
 /// Reads a runner's existing calendar (through libical) into busy time over a span: recurring events expanded
@@ -14,7 +15,7 @@ import Scheduling
 public func busyIntervals(
   ics text: String, file: String, from: Date, to: Date,
   timeZoneID: String
-) throws(ExportError) -> [BusyInterval] {
+) throws(ExportError) -> [BusyTime] {
   let occurrences: [Occurrence]
   do {
     occurrences = try VCalendar.occurrences(
@@ -25,7 +26,7 @@ public func busyIntervals(
   }
   var calendar = Calendar(identifier: .gregorian)
   calendar.timeZone = TimeZone(identifier: timeZoneID) ?? calendar.timeZone
-  var intervals: [BusyInterval] = []
+  var intervals: [BusyTime] = []
   for occurrence in occurrences where !occurrence.transparent && !occurrence.cancelled {
     if let days = occurrence.allDay {
       let first = days.lowerBound
@@ -34,10 +35,10 @@ public func busyIntervals(
         let lastStart = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day)),
         let end = calendar.date(byAdding: .day, value: 1, to: lastStart)
       else { continue }
-      intervals.append(BusyInterval(start: start, end: end, summary: occurrence.summary))
+      intervals.append(BusyTime(start: start, end: end, summary: occurrence.summary))
     } else {
       intervals.append(
-        BusyInterval(
+        BusyTime(
           start: Date(timeIntervalSince1970: TimeInterval(occurrence.start)),
           end: Date(timeIntervalSince1970: TimeInterval(max(occurrence.end, occurrence.start))),
           summary: occurrence.summary))

@@ -92,20 +92,3 @@ public struct SchedulingPreferences: Sendable, Hashable {
   /// True when `date` falls in a blackout range.
   public func isBlackout(_ date: CivilDate) -> Bool { blackouts.contains { $0.contains(date) } }
 }
-
-/// A stretch of time the runner is busy, from their own calendars.
-public struct BusyInterval: Sendable, Hashable {
-  /// Start, inclusive.
-  public var start: Date
-  /// End, exclusive.
-  public var end: Date
-  /// What it is (the event's summary), for notes.
-  public var summary: String
-
-  /// Creates an interval.
-  public init(start: Date, end: Date, summary: String) {
-    self.start = start
-    self.end = end
-    self.summary = summary
-  }
-}

@@ -41,7 +41,7 @@ public enum SchedulingError: FieldError, Sendable, Equatable {
 ///   the workouts placed, or an empty week before race week).
 public func makeSchedule(
   _ plan: Plan, preferences: SchedulingPreferences,
-  busy: [BusyInterval] = []
+  busy: [BusyTime] = []
 ) throws(SchedulingError) -> Schedule {
   guard let zone = TimeZone(identifier: preferences.timeZoneID) else {
     throw .unknownTimeZone(preferences.timeZoneID, suggestion: suggestTimeZone(preferences.timeZoneID))
@@ -91,7 +91,7 @@ struct WeekScheduler {
   let plan: Plan
   let preferences: SchedulingPreferences
   let calendar: Calendar
-  let busy: [BusyInterval]
+  let busy: [BusyTime]
 
   /// Days to move everything by so the long run lands on the preferred long-run day (−3…3): 0 when the plan's long
   /// runs are on it already (a plan laid on the runner's days has them on its own long-run day).

@@ -100,7 +100,6 @@ public enum CalendarFiles {
     for path in paths {
       let text = try readText(path)
       intervals += try CalendarExport.busyIntervals(ics: text, file: path, from: from, to: to, timeZoneID: timeZoneID)
-        .map { BusyTime(start: $0.start, end: $0.end, summary: $0.summary) }
     }
     return intervals
   }

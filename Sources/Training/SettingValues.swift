@@ -254,14 +254,9 @@ extension ScheduleSettings {
     return preferences
   }
 
-  /// The busy time kept with these settings, for the scheduler.
-  public var busyIntervals: [BusyInterval] {
-    busy.map { BusyInterval(start: $0.start, end: $0.end, summary: $0.summary) }
-  }
-
   /// `plan` on dated, timed days with these settings.
   public func schedule(_ plan: Plan) throws -> Schedule {
-    try makeSchedule(plan, preferences: try preferences(), busy: busyIntervals)
+    try makeSchedule(plan, preferences: try preferences(), busy: busy)
   }
 }
 

@@ -61,23 +61,6 @@ public struct ScheduleSettings: Sendable, Hashable, Codable {
   }
 }
 
-/// A stretch of busy time read from one of the runner's calendars.
-public struct BusyTime: Sendable, Hashable, Codable {
-  /// Start, inclusive.
-  public var start: Date
-  /// End, exclusive.
-  public var end: Date
-  /// The event's summary.
-  public var summary: String
-
-  /// Creates an interval.
-  public init(start: Date, end: Date, summary: String) {
-    self.start = start
-    self.end = end
-    self.summary = summary
-  }
-}
-
 /// A planned workout on the day (and at the time) the schedule gave it: what `today`, `week`, `progress`, `report`,
 /// matching and the calendar agree on.
 public struct DatedWorkout: Sendable, Hashable {

@@ -15,7 +15,7 @@ import Testing
 
   func utc(_ text: String) throws -> Date { try #require(try? Date.ISO8601FormatStyle().parse(text)) }
 
-  @Test func recurringAndAllDayEventsBecomeBusyIntervals() throws {
+  @Test func recurringAndAllDayEventsBecomeBusyTimes() throws {
     let intervals = try busyIntervals(
       ics: try sample(), file: "busy-sample.ics", from: try utc("2026-11-01T00:00:00Z"),
       to: try utc("2026-11-15T00:00:00Z"), timeZoneID: "America/New_York")

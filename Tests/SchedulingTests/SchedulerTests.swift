@@ -112,7 +112,7 @@ import Testing
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = try #require(TimeZone(identifier: zone))
     // Busy 06:00-08:00 on every Tuesday of the plan: the Tuesday quality session moves.
-    var busy: [BusyInterval] = []
+    var busy: [BusyTime] = []
     for week in plan.weeks {
       let tuesday = week.start.adding(days: 1)
       let start = try #require(
@@ -120,7 +120,7 @@ import Testing
           from: DateComponents(
             year: tuesday.year, month: tuesday.month,
             day: tuesday.day, hour: 6)))
-      busy.append(BusyInterval(start: start, end: start.addingTimeInterval(7200), summary: "Standup"))
+      busy.append(BusyTime(start: start, end: start.addingTimeInterval(7200), summary: "Standup"))
     }
     let preferences = SchedulingPreferences(defaultTime: try time("06:30"), timeZoneID: zone)
     let schedule = try makeSchedule(plan, preferences: preferences, busy: busy)
@@ -138,7 +138,7 @@ import Testing
     calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
     // Sunday 17 Jan busy from 05:00 to 22:00: no room for the long run in the 06:00-21:00 window.
     let start = try #require(calendar.date(from: DateComponents(year: 2027, month: 1, day: 17, hour: 5)))
-    let busy = [BusyInterval(start: start, end: start.addingTimeInterval(17 * 3600), summary: "Family visit")]
+    let busy = [BusyTime(start: start, end: start.addingTimeInterval(17 * 3600), summary: "Family visit")]
     let schedule = try makeSchedule(plan, preferences: SchedulingPreferences(timeZoneID: "UTC"), busy: busy)
     let long = try #require(schedule.weeks[1].workouts.first { $0.workout.kind == .long })
     #expect(long.workout.date != CivilDate(iso: "2027-01-17"))
@@ -176,14 +176,14 @@ import Testing
   @Test func aCalendarWithNoRoomIsRefused() throws {
     let plan = try plan()
     // Busy every day from 05:00 to 23:00 in weeks 3 and 4.
-    var busy: [BusyInterval] = []
+    var busy: [BusyTime] = []
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
     for offset in 14..<28 {
       let day = plan.goal.start.adding(days: offset)
       let start = try #require(
         calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 5)))
-      busy.append(BusyInterval(start: start, end: start.addingTimeInterval(18 * 3600), summary: "Conference"))
+      busy.append(BusyTime(start: start, end: start.addingTimeInterval(18 * 3600), summary: "Conference"))
     }
     #expect(
       throws: SchedulingError.noRoom(
