@@ -19,6 +19,12 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   case calendarList = "calendar list"
   /// The first plan week a rebuild starts from (a replan's, never the runner's).
   case fromWeek = "week"
+  /// A server's settings.
+  case port
+  case idleTimeout = "idle timeout"
+  case headTimeout = "head timeout"
+  case maxConnections = "most connections"
+  case maxConnectionsPerPeer = "most connections from one address"
 
   /// The field in plain words: `race date`, `runs a week`.
   public var label: String { rawValue }

@@ -163,6 +163,29 @@ import Testing
     }
   }
 
+  /// The same limits checked in-process, as every front door gets them: the field, the value, what is allowed, and
+  /// the setting the per-peer limit depends on.
+  @Test func limitsAreCheckedWhereTheServerIsConfigured() throws {
+    func check(port: Int = 0, idle: Double = 30, head: Double = 10, total: Int = 1000, perPeer: Int = 256) throws {
+      _ = try FeedServerConfiguration.checked(
+        host: "127.0.0.1", port: port, systemZone: "UTC", accessLog: false, idleTimeoutSeconds: idle,
+        headTimeoutSeconds: head, maxConnections: total, maxConnectionsPerPeer: perPeer, metricsFromAnyPeer: false)
+    }
+    try check()
+    #expect(throws: ServerSettingError.self) { try check(port: 65536) }
+    #expect(throws: ServerSettingError.self) { try check(idle: 0) }
+    #expect(throws: ServerSettingError.self) { try check(head: 3601) }
+    do {
+      try check(total: 10, perPeer: 11)
+      Issue.record("11 connections from one address of 10 in all was accepted")
+    } catch let error as ServerSettingError {
+      #expect(error.field == .maxConnectionsPerPeer)
+      #expect(
+        error.message(naming: { "<\($0.label)>" })
+          == "<most connections from one address>: '11' is not valid, allowed is 1 to <most connections> (10)")
+    }
+  }
+
   /// Peers as the limits count them: an IPv4 address, an IPv6 /64, an IPv4-mapped address as its IPv4 address.
   @Test func peersAreAddressesAndIPv6Prefixes() throws {
     func peer(_ address: String) throws -> ConnectionLimits.Peer {

@@ -70,26 +70,10 @@ struct ServeCommand: ParsableCommand {
   @OptionGroup var database: DatabaseOptions
 
   func run() throws {
-    guard (0...65535).contains(port) else {
-      throw CLIError.invalidOption(option: "--port", value: String(port), allowed: "0 to 65535", suggestion: nil)
-    }
-    guard idleTimeout > 0, idleTimeout <= 3600 else {
-      throw CLIError.invalidOption(
-        option: "--idle-timeout", value: String(idleTimeout), allowed: "above 0, at most 3600 seconds", suggestion: nil)
-    }
-    guard headTimeout > 0, headTimeout <= 3600 else {
-      throw CLIError.invalidOption(
-        option: "--head-timeout", value: String(headTimeout), allowed: "above 0, at most 3600 seconds", suggestion: nil)
-    }
-    guard (1...1_000_000).contains(maxConnections) else {
-      throw CLIError.invalidOption(
-        option: "--max-connections", value: String(maxConnections), allowed: "1 to 1000000", suggestion: nil)
-    }
-    guard (1...maxConnections).contains(maxConnectionsPerPeer) else {
-      throw CLIError.invalidOption(
-        option: "--max-connections-per-peer", value: String(maxConnectionsPerPeer),
-        allowed: "1 to --max-connections (\(maxConnections))", suggestion: nil)
-    }
+    let configuration = try FeedServerConfiguration.checked(
+      host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog,
+      idleTimeoutSeconds: idleTimeout, headTimeoutSeconds: headTimeout, maxConnections: maxConnections,
+      maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
     try database.requireExisting()
     let db = try database.open()
     LoggingSystem.bootstrap { label in
@@ -98,11 +82,6 @@ struct ServeCommand: ParsableCommand {
       return handler
     }
     let logger = Logger(label: "runmate.serve")
-    let configuration = FeedServerConfiguration(
-      host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog,
-      idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
-      headTimeout: .milliseconds(Int((headTimeout * 1000).rounded())), maxConnections: maxConnections,
-      maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
     let host = self.host
     let (idleTimeout, headTimeout) = (self.idleTimeout, self.headTimeout)
     let (maxConnections, maxConnectionsPerPeer) = (self.maxConnections, self.maxConnectionsPerPeer)

@@ -49,6 +49,11 @@ enum Flags {
     case .skip: "--skip"
     case .calendarList: "--list-calendars"
     case .fromWeek: "week"
+    case .port: "--port"
+    case .idleTimeout: "--idle-timeout"
+    case .headTimeout: "--head-timeout"
+    case .maxConnections: "--max-connections"
+    case .maxConnectionsPerPeer: "--max-connections-per-peer"
     }
   }
 }
