@@ -41,84 +41,33 @@ struct CoachCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
-      let db = try database.open()
-      guard let coach = try db.profile(named: profile) else {
-        throw LogbookError.noSuchProfile(name: "(default)", known: [])
+      let roster = try coachRoster(
+        coach: profile, in: try database.open(), systemZone: TimeZone.current.identifier
+      ) { zone in try clock.today(inZone: zone) }
+      switch format {
+      case .json: try writeStandardOutput(JSONOutput.encode(roster))
+      case .table: try writeText(Self.table(roster))
       }
-      let today = try clock.today(inZone: coach.timeZone)
-      let runs = try db.completions()
-      var rows: [AthleteRow] = []
-      for athlete in try db.athletes(ofCoach: coach.name) {
-        guard let id = athlete.id, let saved = try db.plans(ofProfile: id).first else {
-          rows.append(AthleteRow(name: athlete.name, plan: nil, planID: nil, week: nil))
+    }
+
+    /// One line per athlete: the plan, the week, done of planned in the coach's unit, compliance.
+    static func table(_ roster: Roster) -> String {
+      let units = roster.units
+      var lines = ["Athletes of \(terminalSafe(roster.coach)) on \(roster.today.shortLabel):"]
+      for row in roster.athletes {
+        guard let plan = row.plan else {
+          lines.append("  \(terminalSafe(row.name)): no plan yet")
           continue
         }
-        // This week as the athlete's scheduled workouts have it, on the athlete's local day.
-        let state = try TrainingState.read(saved, db: db, profile: athlete)
-        let day = try clock.today(inZone: athlete.timeZone ?? coach.timeZone)
-        let report = state.progress(runs.filter { $0.planID == saved.id }, today: day)
-        rows.append(
-          AthleteRow(
-            name: athlete.name, plan: saved.name, planID: saved.id,
-            week: report.weeks.last { $0.start <= day }))
-      }
-      switch format {
-      case .json:
-        try writeStandardOutput(JSONOutput.encode(AthletesDocument(coach: coach.name, today: today, athletes: rows)))
-      case .table:
-        var lines = ["Athletes of \(terminalSafe(coach.name)) on \(today.shortLabel):"]
-        for row in rows {
-          guard let plan = row.plan else {
-            lines.append("  \(terminalSafe(row.name)): no plan yet")
-            continue
-          }
-          let week = row.week.map {
-            "\(oneDecimal($0.doneKm)) of \(oneDecimal($0.plannedKm)) km, \($0.compliancePercent ?? 0) %"
-          }
-          lines.append(
-            "  \(terminalSafe(row.name)): \(terminalSafe(plan)), week \(row.week?.number ?? 0), "
-              + (week ?? "not started"))
+        let week = row.week.map {
+          "\(units.number($0.doneKm)) of \(units.format($0.plannedKm)), \($0.compliancePercent ?? 0) %"
         }
-        try writeText(lines.joined(separator: "\n") + "\n")
+        lines.append(
+          "  \(terminalSafe(row.name)): \(terminalSafe(plan)), week \(row.week?.number ?? 0), "
+            + (week ?? "not started"))
       }
+      return lines.joined(separator: "\n") + "\n"
     }
-  }
-
-  /// One athlete's line: the plan and this week's progress (nil before the plan starts).
-  struct AthleteRow: Encodable {
-    var name: String
-    var plan: String?
-    var planID: String?
-    var week: WeekProgress?
-
-    enum CodingKeys: String, CodingKey {
-      case name, plan, week
-      case planID = "plan_id"
-      case weekStart = "week_start"
-      case plannedKm = "planned_km"
-      case doneKm = "done_km"
-      case compliancePercent = "compliance_percent"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(name, forKey: .name)
-      try container.encode(plan, forKey: .plan)
-      try container.encode(planID, forKey: .planID)
-      try container.encode(week?.number, forKey: .week)
-      try container.encode(week?.start, forKey: .weekStart)
-      try container.encode(week?.plannedKm, forKey: .plannedKm)
-      try container.encode(week?.doneKm, forKey: .doneKm)
-      try container.encode(week?.compliancePercent, forKey: .compliancePercent)
-    }
-  }
-
-  /// `runmate.athletes/1`.
-  struct AthletesDocument: Encodable {
-    var schema = "runmate.athletes/1"
-    var coach: String
-    var today: CivilDate
-    var athletes: [AthleteRow]
   }
 
   struct Show: ParsableCommand {

@@ -1,0 +1,80 @@
+import Foundation
+import RunningCore
+import TrainingDomain
+import TrainingProgress
+
+/// One athlete of a coach's roster: the plan and this week's progress (nil before the plan starts, or without a
+/// plan).
+public struct RosterRow: Sendable, Encodable {
+  /// The athlete's profile name.
+  public let name: String
+  /// The athlete's plan, nil when none is assigned.
+  public let plan: String?
+  /// Its id.
+  public let planID: String?
+  /// This week on the athlete's local day, nil before the plan starts.
+  public let week: WeekProgress?
+
+  enum CodingKeys: String, CodingKey {
+    case name, plan, week
+    case planID = "plan_id"
+    case weekStart = "week_start"
+    case plannedKm = "planned_km"
+    case doneKm = "done_km"
+    case compliancePercent = "compliance_percent"
+  }
+
+  /// Encodes the row flat, every key present (null when unset), distances in kilometres.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(plan, forKey: .plan)
+    try container.encode(planID, forKey: .planID)
+    try container.encode(week?.number, forKey: .week)
+    try container.encode(week?.start, forKey: .weekStart)
+    try container.encode(week?.plannedKm, forKey: .plannedKm)
+    try container.encode(week?.doneKm, forKey: .doneKm)
+    try container.encode(week?.compliancePercent, forKey: .compliancePercent)
+  }
+}
+
+/// A coach's athletes and how each one's week stands (`runmate.athletes/1`).
+public struct Roster: Sendable, Encodable {
+  /// The schema.
+  public let schema = "runmate.athletes/1"
+  /// The coach's profile name.
+  public let coach: String
+  /// The coach's day.
+  public let today: CivilDate
+  /// The athletes, as the coach added them.
+  public let athletes: [RosterRow]
+  /// The unit the coach reads distances in (not encoded: JSON is metric).
+  public let units: DistanceUnit
+
+  enum CodingKeys: String, CodingKey { case schema, coach, today, athletes }
+}
+
+/// The roster of the coach `coach` (the default profile when nil): each athlete's assigned plan, and its current
+/// week as the athlete's scheduled workouts have it on the athlete's own day (`today` of a zone: the athlete's,
+/// else the coach's).
+public func coachRoster(
+  coach name: String?, in store: any TrainingStore, systemZone: String, today: (String?) throws -> CivilDate
+) throws -> Roster {
+  guard let coach = try store.profile(named: name) else {
+    throw LogbookError.noSuchProfile(name: name ?? "(default)", known: try store.profiles().map(\.name))
+  }
+  let runs = try store.completions()
+  var rows: [RosterRow] = []
+  for athlete in try store.athletes(ofCoach: coach.name) {
+    guard let id = athlete.id, let saved = try store.plans(ofProfile: id).first else {
+      rows.append(RosterRow(name: athlete.name, plan: nil, planID: nil, week: nil))
+      continue
+    }
+    let state = try TrainingState.read(saved, db: store, profile: athlete, systemZone: systemZone)
+    let day = try today(athlete.timeZone ?? coach.timeZone)
+    let report = state.progress(runs.filter { $0.planID == saved.id }, today: day)
+    rows.append(
+      RosterRow(name: athlete.name, plan: saved.name, planID: saved.id, week: report.weeks.last { $0.start <= day }))
+  }
+  return Roster(coach: coach.name, today: try today(coach.timeZone), athletes: rows, units: coach.units ?? .km)
+}
