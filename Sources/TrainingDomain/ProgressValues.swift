@@ -38,8 +38,9 @@ public struct WeekProgress: Sendable, Hashable, Codable {
   public var extraRuns: Int
   /// Planned workouts on days of a pause the runner saved (ill, injured, away) with nothing run: excused.
   public var pausedSessions = 0
-  /// Done as a share of planned distance, percent (nil for weeks that have not started, and for a week paused
-  /// whole with nothing run: there is nothing to comply with).
+  /// Done as a share of planned distance, percent: of the week's, or in the week under way of the distance due so
+  /// far (the days before today, and today's once a run is logged today); nil before anything is due, for weeks
+  /// that have not started, and for a week paused whole with nothing run: there is nothing to comply with.
   public var compliancePercent: Int?
 
   /// True when every planned workout of the week fell in a pause and nothing was run.

@@ -42,13 +42,19 @@ public func makeProgress(
       ? nil
       : easy.map { $0.movingSeconds ?? $0.durationSeconds }.reduce(0, +) / easy.map(\.distanceKm).reduce(0, +)
     let doneKm = runs.map(\.distanceKm).reduce(0, +)
+    // A week under way is judged on what was due so far: the days before today, and today's once a run is logged
+    // today. On its first morning, before a run is due, it has no compliance yet rather than 0 %.
+    let ranToday = runs.contains { $0.date == today }
+    let dueKm =
+      end < today
+      ? week.plannedKm
+      : planned.filter { $0.date < today || ($0.date == today && ranToday) }.map(\.distanceKm).reduce(0, +)
     var progress =
       WeekProgress(
         number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
         doneKm: doneKm, plannedSessions: planned.count, doneSessions: done.count,
         missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
-        compliancePercent: week.start <= today && week.plannedKm > 0
-          ? wholePercent(100 * doneKm / week.plannedKm) : nil,
+        compliancePercent: week.start <= today && dueKm > 0 ? wholePercent(100 * doneKm / dueKm) : nil,
         longestRunKm: runs.map(\.distanceKm).max() ?? 0,
         averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
         hardSessions: done.filter(\.hard).count,

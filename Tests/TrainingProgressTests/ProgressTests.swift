@@ -51,4 +51,31 @@ import TrainingProgress
     #expect(report.weeks[2].missedSessions == 0)
     #expect(report.currentStreakDays == 0)
   }
+
+  /// A week under way is judged on what was due so far: nothing before its first run is due, on track when the runs
+  /// due are done, today's workout counted once a run is logged today.
+  @Test func aWeekUnderWayIsJudgedOnWhatWasDueSoFar() throws {
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    let week = plan.weeks[1]
+    let runs = week.workouts.filter(\.kind.isRun)
+    let first = try #require(runs.first)
+    #expect(first.date > week.start, "the week's first run is not on its Monday")
+    let monday = makeProgress(plan: plan, completions: [], today: week.start)
+    #expect(monday.weeks[1].compliancePercent == nil, "nothing due yet: no compliance, not 0 %")
+    let done = Completion(
+      date: first.date, distanceKm: first.distanceKm, durationSeconds: first.distanceKm * 400, planID: plan.id,
+      workoutID: first.id)
+    let second = try #require(runs.dropFirst().first)
+    let before = makeProgress(plan: plan, completions: [done], today: second.date)
+    #expect(before.weeks[1].compliancePercent == 100, "on track: today's run not done yet, and not due yet")
+    let missedFirst = makeProgress(plan: plan, completions: [], today: second.date)
+    #expect(missedFirst.weeks[1].compliancePercent == 0)
+    let today = Completion(
+      date: second.date, distanceKm: second.distanceKm / 2, durationSeconds: second.distanceKm * 200, planID: plan.id)
+    let half = makeProgress(plan: plan, completions: [done, today], today: second.date)
+    let expected = 100 * (first.distanceKm + second.distanceKm / 2) / (first.distanceKm + second.distanceKm)
+    #expect(half.weeks[1].compliancePercent == Int(expected.rounded()))
+    let after = makeProgress(plan: plan, completions: [done], today: week.start.adding(days: 7))
+    #expect(after.weeks[1].compliancePercent == Int((100 * first.distanceKm / week.plannedKm).rounded()))
+  }
 }
