@@ -59,7 +59,7 @@ struct ResolvedSchedule {
     let unit = try units.map { try OptionValues.unit($0, option: "--units") }
     var messages: [String] = []
     let fromProfile = profileDefaults(profile, options: options, reminders: reminders, unitsGiven: units != nil)
-    if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
+    if goal.isGiven || (name == nil && !database.exists) {
       var base = fromProfile.settings
       if let days = options.days { base.runDays = try SettingValues.runDays(days) }
       if let day = try options.parsedLongRunDay() { base.longRunDay = day }
