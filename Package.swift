@@ -183,6 +183,14 @@ let package = Package(
     .testTarget(
       name: "LogbookTests", dependencies: ["RunningCore", "Logbook", "TrainingDomain", "Ingest", "RunMateTestSupport"],
       exclude: ["Fixtures"]),
+    // The store conformance suite: the same assertions against a SQLite file and a real PostgreSQL
+    // (scripts/postgres.sh), and the CLI end to end on both engines.
+    .testTarget(
+      name: "PostgresStoreTests",
+      dependencies: [
+        "RunningCore", "PlanEngine", "Ingest", "TrainingDomain", "Logbook", "PostgresStore", "Training",
+        "RunMateTestSupport",
+      ]),
     .testTarget(name: "IngestTests", dependencies: ["RunningCore", "Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(
       name: "TrainingProgressTests",
