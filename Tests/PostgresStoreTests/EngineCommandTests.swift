@@ -75,4 +75,23 @@ import Testing
       #expect(outcome.stderr.split(separator: "\n").count == 1)
     }
   }
+
+  /// A health import killed (SIGKILL) inside its write transaction on PostgreSQL keeps nothing: the server rolls the
+  /// transaction back when the connection drops, and the next import stores it whole.
+  @Test func anImportKilledInsideItsTransactionKeepsNothingOnPostgreSQL() throws {
+    guard Engine.available.contains(.postgres) else { return }
+    let store = try TestStore(.postgres)
+    defer { store.remove() }
+    let env = ["RUNMATE_DB": store.location]
+    let unused = store.folder.appendingPathComponent("unused")
+    let killed = try runRunmate(
+      ["health", "import", "examples/tour/health.csv"], database: unused,
+      environment: env.merging(["RUNMATE_FAULT_KILL_AFTER_ROWS": "3"]) { $1 })
+    #expect(killed.status == SIGKILL, "not killed inside the transaction: \(killed.status) \(killed.stderr)")
+    let count = { TestPostgres.psql(store.location, "SELECT count(*) FROM healthDay").stdout }
+    #expect(count() == "0\n")
+    let again = try runRunmate(["health", "import", "examples/tour/health.csv"], database: unused, environment: env)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(Int(count().trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 3)
+  }
 }
