@@ -25,6 +25,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     // C library: the only place libical is named.
@@ -68,6 +69,15 @@ let package = Package(
       dependencies: [
         "RunningCore", "PlanEngine", "Ingest", "TrainingDomain", .product(name: "GRDB", package: "GRDB.swift"),
       ]),
+    // The second engine behind TrainingStore: PostgreSQL through PostgresNIO, the same schema and migrations as
+    // Logbook's (versioned). The only module that sees PostgresNIO.
+    .target(
+      name: "PostgresStore",
+      dependencies: [
+        "RunningCore", "PlanEngine", "Ingest", "TrainingDomain", .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+      ]),
     // Plan + completions → weekly progress, streaks, load (pure; the CLI draws the charts).
     .target(name: "TrainingProgress", dependencies: ["RunningCore", "PlanEngine", "Ingest", "TrainingDomain"]),
     // Apple Health exports (export.zip / export.xml / CSV) → daily totals, body measures, workouts (streaming).
@@ -80,8 +90,8 @@ let package = Package(
     .target(
       name: "Training",
       dependencies: [
-        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "TrainingDomain", "Ingest",
-        "TrainingProgress", "Health", "Activity", "Archive",
+        "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "PostgresStore",
+        "TrainingDomain", "Ingest", "TrainingProgress", "Health", "Activity", "Archive",
       ]),
 
     // The subscription feed server (`runmate serve`): a plan's calendar over HTTP for calendar apps, behind secret
@@ -173,6 +183,14 @@ let package = Package(
     .testTarget(
       name: "LogbookTests", dependencies: ["RunningCore", "Logbook", "TrainingDomain", "Ingest", "RunMateTestSupport"],
       exclude: ["Fixtures"]),
+    // The store conformance suite: the same assertions against a SQLite file and a real PostgreSQL
+    // (scripts/postgres.sh), and the CLI end to end on both engines.
+    .testTarget(
+      name: "PostgresStoreTests",
+      dependencies: [
+        "RunningCore", "PlanEngine", "Ingest", "TrainingDomain", "Logbook", "PostgresStore", "Training",
+        "RunMateTestSupport",
+      ]),
     .testTarget(name: "IngestTests", dependencies: ["RunningCore", "Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(
       name: "TrainingProgressTests",

@@ -19,6 +19,7 @@ boundaries=(
   "Metrics Sources/FeedServer/"
   "Prometheus Sources/FeedServer/"
   "AsyncHTTPClient Sources/CalDAV/"
+  "PostgresNIO Sources/PostgresStore/"
 )
 for rule in "${boundaries[@]}"; do
   read -r library owner <<<"$rule"

@@ -17,55 +17,17 @@ extension LogbookDatabase {
     days: [HealthDay], measures: [BodyMeasure], runs: [Completion], profile: String,
     planID: String? = nil, slots: [PlannedSlot] = []
   ) throws(LogbookError) -> HealthImportResult {
-    for day in days { _ = try day.validated() }
-    for measure in measures { _ = try measure.validated() }
-    for run in runs { _ = try run.validated() }
+    try validateHealthImport(days: days, measures: measures, runs: runs)
     do {
       return try writer.write { db in
-        var result = HealthImportResult(newDays: 0, updatedDays: 0, newMeasures: 0, newRuns: 0)
         var rows = 0
-        func wroteRow() {
+        return try applyHealthImport(
+          days: days, measures: measures, runs: runs, profile: profile, planID: planID, slots: slots,
+          to: SQLiteIngestWrites(db: db)
+        ) {
           rows += 1
           afterRowWritten?(rows)
         }
-        result.previousBestSteps =
-          try Double.fetchOne(
-            db, sql: "SELECT MAX(steps) FROM healthDay WHERE profile = ?",
-            arguments: [profile]) ?? 0
-        for day in days {
-          let existing = try Row.fetchOne(
-            db, sql: "SELECT steps, distanceKm, activeKcal FROM healthDay WHERE profile = ? AND date = ?",
-            arguments: [profile, day.date.description])
-          if let existing {
-            let same =
-              abs((existing["steps"] as Double) - day.steps) < 1e-6
-              && abs((existing["distanceKm"] as Double) - day.distanceKm) < 1e-6
-              && abs((existing["activeKcal"] as Double) - day.activeEnergyKcal) < 1e-6
-            if same { continue }
-            result.updatedDays += 1
-          } else {
-            result.newDays += 1
-          }
-          try db.execute(
-            sql: """
-              INSERT INTO healthDay (profile, date, steps, distanceKm, activeKcal) VALUES (?, ?, ?, ?, ?)
-              ON CONFLICT(profile, date) DO UPDATE SET steps = excluded.steps, distanceKm = excluded.distanceKm,
-                activeKcal = excluded.activeKcal
-              """, arguments: [profile, day.date.description, day.steps, day.distanceKm, day.activeEnergyKcal])
-          wroteRow()
-        }
-        for measure in measures {
-          try db.execute(
-            sql: "INSERT OR IGNORE INTO healthMeasure (profile, kind, date, value) VALUES (?, ?, ?, ?)",
-            arguments: [profile, measure.kind.rawValue, measure.date, measure.value])
-          result.newMeasures += db.changesCount
-          wroteRow()
-        }
-        let added = try LogbookDatabase.ingestRuns(runs, planID: planID, slots: slots, in: db, wroteRow: wroteRow)
-        result.newRuns = added.added.filter(\.run.isRun).count
-        result.skippedRuns = added.twins.count + added.skipped.count
-        result.runs = added
-        return result
       }
     } catch {
       throw LogbookDatabase.describe(error, path: path)
@@ -115,5 +77,36 @@ extension LogbookDatabase {
     } catch {
       throw LogbookDatabase.describe(error, path: path)
     }
+  }
+}
+
+extension SQLiteIngestWrites: HealthWrites {
+  func bestSteps(profile: String) throws -> Double? {
+    try Double.fetchOne(db, sql: "SELECT MAX(steps) FROM healthDay WHERE profile = ?", arguments: [profile])
+  }
+
+  func storedDay(profile: String, date: CivilDate) throws -> HealthDay? {
+    try Row.fetchOne(
+      db, sql: "SELECT steps, distanceKm, activeKcal FROM healthDay WHERE profile = ? AND date = ?",
+      arguments: [profile, date.description]
+    ).map {
+      HealthDay(date: date, steps: $0["steps"], distanceKm: $0["distanceKm"], activeEnergyKcal: $0["activeKcal"])
+    }
+  }
+
+  func upsert(_ day: HealthDay, profile: String) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO healthDay (profile, date, steps, distanceKm, activeKcal) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(profile, date) DO UPDATE SET steps = excluded.steps, distanceKm = excluded.distanceKm,
+          activeKcal = excluded.activeKcal
+        """, arguments: [profile, day.date.description, day.steps, day.distanceKm, day.activeEnergyKcal])
+  }
+
+  func insertIfNew(_ measure: BodyMeasure, profile: String) throws -> Bool {
+    try db.execute(
+      sql: "INSERT OR IGNORE INTO healthMeasure (profile, kind, date, value) VALUES (?, ?, ?, ?)",
+      arguments: [profile, measure.kind.rawValue, measure.date, measure.value])
+    return db.changesCount > 0
   }
 }

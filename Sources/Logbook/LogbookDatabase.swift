@@ -452,11 +452,7 @@ public final class LogbookDatabase: TrainingStore {
       try String.fetchOne(db, sql: "SELECT scheduleJSON FROM plan WHERE id = ?", arguments: [planID])
     }
     guard let json else { return nil }
-    do {
-      return try JSONDecoder().decode(ScheduleSettings.self, from: Data(json.utf8))
-    } catch {
-      throw .database(detail: "the schedule settings of plan \(planID) cannot be read: \(error)")
-    }
+    return try ScheduleSettings(storedJSON: json, ofPlan: planID)
   }
 
   /// Replaces the schedule settings and dated workouts of the saved plan `planID` in one transaction.
@@ -503,14 +499,7 @@ public final class LogbookDatabase: TrainingStore {
   }
 
   static func encode(_ settings: ScheduleSettings?) throws(LogbookError) -> String? {
-    guard let settings else { return nil }
-    do {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = .sortedKeys
-      return String(decoding: try encoder.encode(settings), as: UTF8.self)
-    } catch {
-      throw .database(detail: "cannot encode the schedule settings: \(error)")
-    }
+    try settings?.storedJSON()
   }
 
   static func storeSchedule(planID: String, json: String?, workouts: [DatedWorkout], in db: Database) throws {
@@ -649,29 +638,13 @@ public final class LogbookDatabase: TrainingStore {
     }
   }
 
-  /// The profile named `name`, or the default one when `name` is nil (nil when there is none).
-  public func profile(named name: String?) throws(LogbookError) -> Profile? {
-    let all = try profiles()
-    guard let name else { return all.first { $0.isDefault } }
-    guard let found = all.first(where: { $0.name == name }) else {
-      throw .noSuchProfile(name: name, known: all.map(\.name))
-    }
-    return found
-  }
-
   /// Links an athlete to a coach.
   public func addAthlete(_ athlete: String, toCoach coach: String) throws(LogbookError) {
-    guard let coachProfile = try profile(named: coach), let coachID = coachProfile.id else {
-      throw .noSuchProfile(name: coach, known: try profiles().map(\.name))
-    }
-    guard coachProfile.isCoach else { throw .notACoach(name: coach) }
-    guard let athleteProfile = try profile(named: athlete), let athleteID = athleteProfile.id else {
-      throw .noSuchProfile(name: athlete, known: try profiles().map(\.name))
-    }
+    let link = try coachLink(athlete: athlete, coach: coach)
     try write { db in
       try db.execute(
         sql: "INSERT OR IGNORE INTO coachAthlete (coachID, athleteID) VALUES (?, ?)",
-        arguments: [coachID, athleteID])
+        arguments: [link.coachID, link.athleteID])
     }
   }
 
@@ -740,14 +713,8 @@ public final class LogbookDatabase: TrainingStore {
   public func addCompletions(_ completions: [Completion]) throws(LogbookError) -> [Completion] {
     for completion in completions { _ = try completion.validated() }
     return try write { db in
-      try completions.map { completion in
-        var record = CompletionRecord(completion)
-        try record.insert(db)
-        if let id = record.id { try LogbookDatabase.saveBestEfforts(completion.bestEfforts, completionID: id, in: db) }
-        var stored = record.completion
-        stored.bestEfforts = completion.bestEfforts
-        return stored
-      }
+      let rows = SQLiteIngestWrites(db: db)
+      return try completions.map { try rows.insert($0) }
     }
   }
 

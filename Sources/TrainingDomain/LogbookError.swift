@@ -39,6 +39,11 @@ public enum LogbookError: FieldError, Sendable, Equatable {
   case diskFull(path: String)
   /// Writing the database failed (SQLITE_IOERR: a full disk, a file size limit, a failing disk): rolled back.
   case writeFailed(path: String, detail: String)
+  /// The database location looks like a server URL that cannot be used (`postgres://` without a host or database,
+  /// an unknown option). `location` is shown with its password replaced by `***`.
+  case badLocation(location: String, detail: String)
+  /// The database server cannot be reached, or refused the login. `location` is shown without its password.
+  case serverUnavailable(location: String, detail: String)
   /// A database error we did not expect.
   case database(detail: String)
 
@@ -98,6 +103,14 @@ public enum LogbookError: FieldError, Sendable, Equatable {
       return
         "\(path): \(detail): the disk holding the database may be full, over a file size limit or failing; free "
         + "space and run the command again; nothing was written"
+    case .badLocation(let location, let detail):
+      return
+        "\(flag(.database)): '\(location)' is not a database RunningMate can open (\(detail)); give "
+        + "postgres://user[:password]@host[:port]/database (or postgresql://) for PostgreSQL, or a file path for SQLite"
+    case .serverUnavailable(let location, let detail):
+      return
+        "\(flag(.database)): cannot reach the PostgreSQL server of \(location) (\(detail)); start it, check the host, "
+        + "port, user, password and database name, or give a file path for SQLite"
     case .database(let detail):
       return "database error: \(detail)"
     }
@@ -114,7 +127,8 @@ extension LogbookError {
     case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach,
       .noSuchFeed, .profileExists, .planAlreadySaved:
       .badInput
-    case .database, .diskFull, .writeFailed: .io
+    case .badLocation: .missingInput
+    case .database, .diskFull, .writeFailed, .serverUnavailable: .io
     }
   }
 }

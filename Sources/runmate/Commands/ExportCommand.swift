@@ -80,7 +80,7 @@ struct ExportCommand: ParsableCommand {
 
     // An --out file is the previous export only when it is a calendar (with --force, anything else is replaced).
     // Without a file, the last export kept in the database (when there is one) is the previous version.
-    let logbook = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
+    let logbook = database.exists ? try database.open() : nil
     let export = try exportCalendar(
       plan, schedule: scheduled, settings: resolved.settings,
       previousFile: diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil), store: logbook,
@@ -99,7 +99,7 @@ struct ExportCommand: ParsableCommand {
     }
     // A read-only database cannot keep changed schedule settings: refused before anything is written.
     if let logbook, logbook.isReadOnly, resolved.saved != nil, resolved.pending != nil {
-      throw LogbookError.readOnly(path: database.path)
+      throw LogbookError.readOnly(path: logbook.path)
     }
     if let output {
       try output.write(text)
@@ -120,7 +120,7 @@ struct ExportCommand: ParsableCommand {
     guard let logbook else { return }
     guard !logbook.isReadOnly else {
       writeStandardError(
-        "note: \(terminalSafe(database.path)) is read-only, so this export is not kept in it: the next export "
+        "note: \(terminalSafe(database.shown)) is read-only, so this export is not kept in it: the next export "
           + "compares with its --out file (or --previous FILE)")
       return
     }

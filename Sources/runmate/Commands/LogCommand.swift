@@ -52,7 +52,7 @@ struct LogCommand: ParsableCommand {
     func run() throws {
       // The run is checked before the database is created: a bad value leaves no file behind. A bare distance is in
       // the runner's unit (km without a database); the run itself is stored in km.
-      let existing = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
+      let existing = database.exists ? try database.open() : nil
       let units = try existing.map { try $0.runnerUnit() } ?? .km
       // Today is the runner's day, in their profile's zone (`log yesterday` at 23:30 in Auckland is their yesterday).
       let zone = try existing.flatMap { try $0.profile(named: nil)?.timeZone }

@@ -64,7 +64,7 @@ struct PlanCommand: ParsableCommand {
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
       if let line = resolved.announcement { writeStandardError(line) }
       writeStandardError(
-        "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.path)); "
+        "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.shown)); "
           + "it is the active plan")
       for line in noteLines(resolved.schedule.notes, runDays: resolved.settings.runDays, units: units) {
         writeStandardError(line)

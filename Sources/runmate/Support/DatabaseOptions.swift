@@ -5,25 +5,35 @@ import RunningCore
 import Training
 import TrainingDomain
 
-/// `--db PATH`: the runner's database.
+/// `--db PATH|URL` (alias `--database`): the runner's database, a file or a PostgreSQL URL.
 struct DatabaseOptions: ParsableArguments {
   @Option(
-    name: .long,
+    name: [.customLong("db"), .customLong("database")],
     help: ArgumentHelp(
-      "The database file (default: $RUNMATE_DB, else $XDG_DATA_HOME/runmate/runmate.sqlite, else "
+      "The database: a file, or postgres://user[:password]@host[:port]/database for PostgreSQL (default: "
+        + "$RUNMATE_DATABASE, else $RUNMATE_DB, else $XDG_DATA_HOME/runmate/runmate.sqlite, else "
         + "~/.local/share/runmate/runmate.sqlite).", valueName: "path"), completion: Completions.databaseFile)
   var db: String?
 
-  /// The database path: --db, $RUNMATE_DB, $XDG_DATA_HOME/runmate, ~/.local/share/runmate.
+  /// The database path or URL: --db (--database), $RUNMATE_DATABASE, $RUNMATE_DB, $XDG_DATA_HOME/runmate,
+  /// ~/.local/share/runmate.
   var path: String {
     if let db { return db }
     let environment = ProcessInfo.processInfo.environment
-    if let env = environment["RUNMATE_DB"], !env.isEmpty { return env }
+    for name in ["RUNMATE_DATABASE", "RUNMATE_DB"] {
+      if let env = environment[name], !env.isEmpty { return env }
+    }
     let base =
       environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
       ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
     return (base as NSString).appendingPathComponent("runmate/runmate.sqlite")
   }
+
+  /// True when there is a database to read: a server URL always, a file when it exists.
+  var exists: Bool { isServerStore(path) || FileManager.default.fileExists(atPath: path) }
+
+  /// The path or URL as messages show it (a URL without its password).
+  var shown: String { shownStoreLocation(path) }
 
   /// Opens (or creates) the database.
   func open() throws -> any TrainingStore { try openStore(at: path, afterRowWritten: faultKillAfterRows) }
@@ -46,7 +56,7 @@ func resolvePlan(
   goal: GoalOptions, templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions,
   name: String?, units: DistanceUnit, profile: Profile? = nil
 ) throws -> Plan {
-  if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
+  if goal.isGiven || (name == nil && !database.exists) {
     let rules = try templates.loadRules()
     return try makePlan(
       goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile, units: units),
@@ -66,7 +76,7 @@ struct ProfileOption: ParsableArguments {
 
   /// The profile, or nil when there is none (no database yet, or no profile and none named).
   func load(_ database: DatabaseOptions) throws -> Profile? {
-    if profile == nil && !FileManager.default.fileExists(atPath: database.path) { return nil }
+    if profile == nil && !database.exists { return nil }
     return try database.open().profile(named: profile)
   }
 }

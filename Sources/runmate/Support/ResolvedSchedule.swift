@@ -18,7 +18,7 @@ func resolveSchedule(
   database: DatabaseOptions, name: String?, profile: Profile?
 ) throws -> ResolvedSchedule {
   let today = try clock.today(inZone: profile?.timeZone)
-  if goal.isGiven || (name == nil && !FileManager.default.fileExists(atPath: database.path)) {
+  if goal.isGiven || (name == nil && !database.exists) {
     let rules = try templates.loadRules()
     return try scheduleNewPlan(
       request: request, profile: profile, rules: rules, units: request.units ?? profile?.units ?? .km, today: today,
