@@ -75,42 +75,38 @@ struct ExportCommand: ParsableCommand {
       request: schedule.request(
         reminders: reminderOptions, units: try units.map { try OptionValues.unit($0, option: "--units") }),
       templates: templates, clock: clock, database: database, name: planName, profile: profile)
-    let plan = resolved.plan
-    let scheduled = resolved.schedule
-
     // An --out file is the previous export only when it is a calendar (with --force, anything else is replaced).
     // Without a file, the last export kept in the database (when there is one) is the previous version.
     let logbook = database.exists ? try database.open() : nil
     let export = try exportCalendar(
-      plan, schedule: scheduled, settings: resolved.settings,
+      resolved.plan, schedule: resolved.schedule, settings: resolved.settings,
       previousFile: diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil), store: logbook,
       now: try clock.instant(), targets: stepTargets(for: profile))
-    let text = export.text
+    try report(export, of: resolved)
+    // A read-only database cannot keep changed schedule settings: refused before anything is written.
+    if let logbook, logbook.isReadOnly, resolved.saved != nil, resolved.pending != nil {
+      throw LogbookError.readOnly(path: logbook.path)
+    }
+    if let output { try output.write(export.text) } else { try writeStandardOutput(export.text) }
+    // Recorded only once the calendar is out: a failed write leaves the database as it was.
+    try record(export.text, path: output == nil ? "standard output" : out, of: resolved.plan, in: logbook)
+    try resolved.commit(to: database)
+    if output != nil {
+      writeStandardError("wrote \(terminalSafe(out)): \(export.events) events, \(export.alarms) reminders")
+    }
+  }
 
-    // The notes name workouts as the calendar's titles do.
-    let units = resolved.settings.units ?? .km
-    for line in noteLines(scheduled.notes, runDays: resolved.settings.runDays, units: units) {
+  /// The scheduler's notes (workouts named as the calendar's titles), then the diff (`--diff`) or its summary
+  /// against the previous version.
+  private func report(_ export: CalendarExportResult, of resolved: ResolvedSchedule) throws {
+    let settings = resolved.settings
+    for line in noteLines(resolved.schedule.notes, runDays: settings.runDays, units: settings.units ?? .km) {
       writeStandardError(line)
     }
     if diff != nil {
       try writeText(export.diff.render())
     } else if let previousLabel = export.previousLabel {
       writeStandardError("against \(terminalSafe(previousLabel)): \(export.diff.summary())")
-    }
-    // A read-only database cannot keep changed schedule settings: refused before anything is written.
-    if let logbook, logbook.isReadOnly, resolved.saved != nil, resolved.pending != nil {
-      throw LogbookError.readOnly(path: logbook.path)
-    }
-    if let output {
-      try output.write(text)
-      // Recorded only once the file is in place: a failed write leaves the database as it was.
-      try record(text, path: out, of: plan, in: logbook)
-      try resolved.commit(to: database)
-      writeStandardError("wrote \(terminalSafe(out)): \(export.events) events, \(export.alarms) reminders")
-    } else {
-      try writeStandardOutput(text)
-      try record(text, path: "standard output", of: plan, in: logbook)
-      try resolved.commit(to: database)
     }
   }
 
