@@ -637,16 +637,35 @@ func whyViolations(of plan: Plan, goal: Goal) -> [String] {
   for index in plan.weeks.indices {
     let context = WhyContext(plan: plan, goal: goal, index: index)
     for line in context.week.rules {
-      let text = line as NSString
-      var consumed = [Bool](repeating: false, count: text.length)
+      // The line's UTF-16 units (what NSString and the regex ranges count), read once: NSString's per-character
+      // access and substrings over a Swift string walk its UTF-16 view each time.
+      let units = Array(line.utf16)
+      let utf8 = Array(line.utf8)
+      /// The UTF-8 offset of each UTF-16 offset (a match's bounds are on scalar boundaries).
+      var utf8Offset = [Int](repeating: 0, count: units.count + 1)
+      do {
+        var u16 = 0
+        var u8 = 0
+        for scalar in line.unicodeScalars {
+          utf8Offset[u16] = u8
+          u16 += UTF16.width(scalar)
+          u8 += UTF8.width(scalar)
+        }
+        utf8Offset[u16] = u8
+      }
+      /// The text of a UTF-16 range of the line, as `NSString.substring(with:)` gives it.
+      func substring(_ range: NSRange) -> String {
+        String(decoding: utf8[utf8Offset[range.location]..<utf8Offset[range.location + range.length]], as: UTF8.self)
+      }
+      var consumed = [Bool](repeating: false, count: units.count)
       // Only the claims whose required text the line holds are matched: the others cannot match.
       let candidates = line.withCString { pointer in claims.filter { $0.mayMatch(pointer) } }
       for claim in candidates {
-        for match in claim.regex.matches(in: line, range: NSRange(location: 0, length: text.length)) {
+        for match in claim.regex.matches(in: line, range: NSRange(location: 0, length: units.count)) {
           for i in 0..<match.range.length { consumed[match.range.location + i] = true }
           let groups = (0..<match.numberOfRanges).map { i -> String? in
             let range = match.range(at: i)
-            return range.location == NSNotFound ? nil : text.substring(with: range)
+            return range.location == NSNotFound ? nil : substring(range)
           }
           if let problem = claim.check(groups, context) {
             out.append("[why \(claim.name)] week \(context.week.number): \(problem) — “\(line)”")
@@ -654,8 +673,8 @@ func whyViolations(of plan: Plan, goal: Goal) -> [String] {
         }
       }
       let digits = CharacterSet.decimalDigits
-      let stray = (0..<text.length).contains { i in
-        !consumed[i] && UnicodeScalar(text.character(at: i)).map { digits.contains($0) } == true
+      let stray = units.indices.contains { i in
+        !consumed[i] && UnicodeScalar(units[i]).map { digits.contains($0) } == true
       }
       if stray { out.append("[why unparsed] week \(context.week.number): a number no claim accounts for — “\(line)”") }
     }

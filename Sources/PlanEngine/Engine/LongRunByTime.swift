@@ -93,9 +93,10 @@ func longRunByTimeWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [Strin
   let byTime = context.longRunByTime
   let paceNote = context.paces.known ? "" : ", estimated: give --recent-race for your own paces"
   let peak = context.level.peakLongRunKm
-  let affected = weeks.filter { week in
-    week.raceKm == nil && week.longKm.map { context.isByTime(longKm: $0) } == true
-  }.map(\.number)
+  var affected: [Int] = []
+  for week in weeks where week.raceKm == nil && week.longKm.map({ context.isByTime(longKm: $0) }) == true {
+    affected.append(week.number)
+  }
   guard !affected.isEmpty else {
     guard context.timeCapKm < peak.lower else { return [] }
     return [

@@ -53,7 +53,11 @@ public func makePlan(
   if extendedTaper == nil, let extended = context.distance.taper.extended {
     // The runner's peak: the plan's biggest full week, or what they run now if that is more.
     func peak(_ weeks: [WeekDraft]) -> Double {
-      max(context.currentKm, weeks.filter { $0.phase != .taper && $0.phase != .race }.map(\.plannedKm).max() ?? 0)
+      var most: Double?
+      for week in weeks where week.phase != .taper && week.phase != .race {
+        most = max(most ?? -.infinity, week.plannedKm)
+      }
+      return max(context.currentKm, most ?? 0)
     }
     if (peak(drafts) > extended.abovePeakKm) != context.usesExtendedTaper {
       var retry = try PlanContext(
@@ -334,7 +338,12 @@ func raceWeekEntries(
 
 /// The plan's longest long run before race week.
 func peakLongRun(_ weeks: [WeekDraft]) -> Double {
-  weeks.filter { $0.phase != .race }.compactMap(\.longKm).max() ?? 0
+  // Read in place: a week is large, and a filtered copy of the weeks costs more than the look.
+  var longest: Double?
+  for week in weeks where week.phase != .race {
+    if let long = week.longKm { longest = max(longest ?? -.infinity, long) }
+  }
+  return longest ?? 0
 }
 
 /// Whether the goal's plan reaches the long run its race needs (shaped, not built into workouts).
@@ -390,13 +399,19 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
   var warnings = longRunByTimeWarnings(weeks, context: context)
   let units = context.units
   let warnAbove = context.base.longRun.warnAboveOfWeek
-  let heavy = weeks.filter { week in
-    guard let long = week.longKm, week.plannedKm > 0 else { return false }
-    return long / week.plannedKm > warnAbove + 1e-9
+  // The weeks are read in place (a week is large: no filtered copies).
+  var heavy = 0
+  var worst: Double?
+  for week in weeks {
+    guard let long = week.longKm else { continue }
+    let planned = week.plannedKm
+    guard planned > 0, long / planned > warnAbove + 1e-9 else { continue }
+    heavy += 1
+    worst = max(worst ?? -.infinity, long / planned)
   }
-  if let worst = heavy.map({ ($0.longKm ?? 0) / $0.plannedKm }).max() {
+  if let worst {
     warnings.append(
-      "the long run is over \(percent(warnAbove)) of the week in \(heavy.count) week(s) (up to "
+      "the long run is over \(percent(warnAbove)) of the week in \(heavy) week(s) (up to "
         + "\(percent(worst))): usual for low-volume plans; more easy running on other days would balance it")
   }
   if let first = weeks.first, context.comeback.isEmpty, first.plannedKm < 0.85 * context.currentKm {
@@ -407,12 +422,18 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
         + "\(units.format(first.longKm.map { $0 / context.base.longRun.minRatioToOtherRuns } ?? 0)) so the long run "
         + "is a third longer; more runs a week, or your real longest run, give a fuller start")
   }
-  let fullWeeks = weeks.filter { $0.phase != .taper && $0.phase != .race }
-  let peak = fullWeeks.map(\.plannedKm).max() ?? 0
+  func isFull(_ week: WeekDraft) -> Bool { week.phase != .taper && week.phase != .race }
+  var peakKm: Double?
+  var peakLongKm: Double?
+  for week in weeks where isFull(week) {
+    peakKm = max(peakKm ?? -.infinity, week.plannedKm)
+    if let long = week.longKm { peakLongKm = max(peakLongKm ?? -.infinity, long) }
+  }
+  let peak = peakKm ?? 0
   if peak < 0.9 * context.level.peakWeeklyKm {
-    let buildWeeks = fullWeeks.filter { $0.phase == .peak || $0.phase == .build }
-    let structural = buildWeeks.contains { $0.cappedByLong }
-    let byMinutes = buildWeeks.contains { $0.cappedByMinutes }
+    let build = { (week: WeekDraft) in week.phase == .peak || week.phase == .build }
+    let structural = weeks.contains { build($0) && $0.cappedByLong }
+    let byMinutes = weeks.contains { build($0) && $0.cappedByMinutes }
     warnings.append(
       "the plan peaks at \(units.format(peak)) a week, under the \(units.format(context.level.peakWeeklyKm)) "
         + "typical for this goal: "
@@ -427,7 +448,7 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
   }
   if let eve = runDaysEveWarning(weeks, context: context) { warnings.append(eve) }
   if let fewer = fewerRunsWarning(weeks, context: context) { warnings.append(fewer) }
-  let peakLong = fullWeeks.compactMap(\.longKm).max() ?? 0
+  let peakLong = peakLongKm ?? 0
   if peakLong + 0.5 < min(context.level.peakLongRunKm.lower, context.peakLongTargetKm) {
     warnings.append(
       "the longest run reaches \(units.format(peakLong)), short of the usual "
@@ -443,11 +464,13 @@ func planWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [String] {
 func runDaysEveWarning(_ weeks: [WeekDraft], context: PlanContext) -> String? {
   guard let runDays = context.goal.runDays, context.pattern.contains(where: { $0.offset == -1 }) else { return nil }
   let structure = context.base.weekStructure
-  let atMinimum = weeks.filter(\.eveAtMinimum).map(\.number)
-  let overShare = weeks.filter { week in
-    guard let long = week.longKm, week.plannedKm > 0 else { return false }
-    return round1(long) > structure.longRunMaxOfWeek * week.plannedKm + 1e-9
-  }.map(\.number)
+  var atMinimum: [Int] = []
+  var overShare: [Int] = []
+  for week in weeks {
+    if week.eveAtMinimum { atMinimum.append(week.number) }
+    guard let long = week.longKm, week.plannedKm > 0 else { continue }
+    if round1(long) > structure.longRunMaxOfWeek * week.plannedKm + 1e-9 { overShare.append(week.number) }
+  }
   guard !atMinimum.isEmpty || !overShare.isEmpty else { return nil }
   let long = context.anchor
   let eve = Weekday.allCases[(long.index + 6) % 7]
@@ -471,10 +494,19 @@ func runDaysEveWarning(_ weeks: [WeekDraft], context: PlanContext) -> String? {
 /// The weeks with fewer runs than asked for (race week aside), named in one line: the header says it, and each week
 /// says why (``ExplainRule``).
 func fewerRunsWarning(_ weeks: [WeekDraft], context: PlanContext) -> String? {
-  let fewer = weeks.filter { $0.phase != .race && $0.runCount < context.runs }
-  guard let least = fewer.map(\.runCount).min(), let most = fewer.map(\.runCount).max() else { return nil }
+  var fewer: [Int] = []
+  var least = Int.max
+  var most = Int.min
+  for week in weeks where week.phase != .race {
+    let runs = week.runCount
+    guard runs < context.runs else { continue }
+    fewer.append(week.number)
+    least = min(least, runs)
+    most = max(most, runs)
+  }
+  guard !fewer.isEmpty else { return nil }
   let counts = least == most ? "\(least)" : "\(least)–\(most)"
-  return "week\(fewer.count == 1 ? "" : "s") \(numberRanges(fewer.map(\.number))) \(fewer.count == 1 ? "has" : "have") "
+  return "week\(fewer.count == 1 ? "" : "s") \(numberRanges(fewer)) \(fewer.count == 1 ? "has" : "have") "
     + "\(counts) runs, not the \(context.runs) you asked for: a week holds a run only when it lasts about "
     + "\(Int(context.base.weekStructure.minRunMinutes)) minutes beside the long run (cut-back and taper weeks have fewer "
     + "kilometres); the runs come back as the volume grows"

@@ -265,8 +265,18 @@ struct PlanContext: Sendable {
     buildPeakWeeks = buildPeak.first.map { ($0, buildPeak.last ?? $0) }
     // One copy of the context for every week's days (reading `self` in the closure copied it for each week).
     let laid = self
+    // Every week but race week lays the same pattern on the same weekdays: the first week's days, a week later each
+    // time (laid out once, not per week); race week has its own (``daySlots(weekStart:phase:context:)``).
+    let start = goal.timeline.start
+    let usual = daySlots(weekStart: start, phase: .base, context: laid)
     weekSlots = phases.enumerated().map { index, phase in
-      daySlots(weekStart: goal.timeline.start.adding(days: 7 * index), phase: phase, context: laid)
+      guard phase != .race else {
+        return daySlots(weekStart: start.adding(days: 7 * index), phase: phase, context: laid)
+      }
+      guard index > 0 else { return usual }
+      var slots = usual
+      for slot in slots.indices { slots[slot].date = slots[slot].date.adding(days: 7 * index) }
+      return slots
     }
   }
 

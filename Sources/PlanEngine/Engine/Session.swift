@@ -49,11 +49,11 @@ struct Session: Sendable, Hashable {
   ///   - floor: the level's smallest session worth doing (full base, build and peak weeks): the session grows to it
   ///     within its template's range, and is nil when the caps do not allow it; nil: no floor.
   static func sized(
-    id: String, template: WorkoutTemplate, progress: Double, volumeKm: Double, maxKm: Double,
+    id: String, box: TemplateBox, progress: Double, volumeKm: Double, maxKm: Double,
     context: PlanContext, floor: SessionFloors? = nil
   ) -> Session? {
+    let template = box.value
     let pace = context.paces.pace(template.zone)
-    let box = context.libraryBoxes[id].flatMap { $0.value == template ? $0 : nil } ?? TemplateBox(template)
     let unit = BoutUnit(template.work)
     let single = template.reps.upper <= 1
     let range = unit.range(template.work)
@@ -85,8 +85,20 @@ struct Session: Sendable, Hashable {
         recoveryKm: rest.km, recoverySeconds: rest.seconds)
     }
     let cap = context.workCap(zone: template.zone, volumeKm: volumeKm)
+    let strides = template.kind == .strides
     // 0.05 km of margin so that rounding the session to tenths keeps it inside the limit.
     func fits(_ s: Session) -> Bool { s.workTotalKm <= cap - 0.05 && (s.isStrides || s.totalKm <= maxKm - 0.05) }
+    /// `fits(session(reps:value:))` without making the session: the same sums in the same order (``workTotalKm``,
+    /// ``totalKm`` with no easy running yet).
+    func fits(reps: Int, value: Double) -> Bool {
+      let work = bout(value)
+      guard Double(reps) * work.km <= cap - 0.05 else { return false }
+      if strides { return true }
+      let rest = recovery(forWorkSeconds: work.seconds)
+      let total =
+        template.warmupKm + 0 + Double(reps) * work.km + Double(max(0, reps - 1)) * rest.km + template.cooldownKm
+      return total <= maxKm - 0.05
+    }
 
     // A bout with a range takes whole units inside it; a bout without one is the template's, exactly.
     let low = (range.lower / grain - 1e-9).rounded(.up) * grain
@@ -108,24 +120,24 @@ struct Session: Sendable, Hashable {
     }
     func kept(_ s: Session) -> Session? { floor.map { s.meets($0, raceKm: context.raceKm) } ?? true ? s : nil }
     let lowestReps = Int(template.reps.lower.rounded())
-    while reps > lowestReps && !fits(session(reps: reps, value: value)) { reps -= 1 }
+    while reps > lowestReps && !fits(reps: reps, value: value) { reps -= 1 }
     // A bout with a range comes down to its low end, in whole units.
-    while ranged && value - grain >= low - 1e-9 && !fits(session(reps: reps, value: value)) {
+    while ranged && value - grain >= low - 1e-9 && !fits(reps: reps, value: value) {
       value = ((value - grain) / grain).rounded() * grain
     }
-    if fits(session(reps: reps, value: value)) { return kept(session(reps: reps, value: value)) }
+    if fits(reps: reps, value: value) { return kept(session(reps: reps, value: value)) }
     var shortened: Session
     if single {
       // A single block shrinks, in whole units, to half of its low end.
       let floor = max(grain, (range.lower / 2 / grain - 1e-9).rounded(.up) * grain)
-      while value - grain >= floor - 1e-9 && !fits(session(reps: reps, value: value)) {
+      while value - grain >= floor - 1e-9 && !fits(reps: reps, value: value) {
         value = ((value - grain) / grain).rounded() * grain
       }
       shortened = session(reps: reps, value: value)
     } else {
       // Reps drop, down to half of the fewest (at least 2); the rep itself stays as the template says.
       let fewest = session(reps: reps, value: value).fewestReps
-      while reps > fewest && !fits(session(reps: reps, value: value)) { reps -= 1 }
+      while reps > fewest && !fits(reps: reps, value: value) { reps -= 1 }
       shortened = session(reps: reps, value: value)
     }
     guard fits(shortened) else { return nil }

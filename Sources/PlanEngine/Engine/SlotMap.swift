@@ -37,6 +37,11 @@ struct SlotMap<Value: Sendable>: Sendable {
         keys.remove(at: at)
         values.remove(at: at)
       case (false, let value?):
+        if keys.isEmpty {
+          // Room for a week's slots at the first one: inserting them one by one regrew both arrays several times.
+          keys.reserveCapacity(slotsPerWeek)
+          values.reserveCapacity(slotsPerWeek)
+        }
         keys.insert(key, at: at)
         values.insert(value, at: at)
       case (false, nil): break
@@ -47,6 +52,9 @@ struct SlotMap<Value: Sendable>: Sendable {
   var count: Int { keys.count }
   var isEmpty: Bool { keys.isEmpty }
 }
+
+/// The most slots a week has (one a day).
+private let slotsPerWeek = 7
 
 extension SlotMap: Sequence {
   struct Iterator: IteratorProtocol {

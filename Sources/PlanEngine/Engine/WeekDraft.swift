@@ -83,10 +83,10 @@ struct WeekDraft: Sendable, Equatable {
   /// the others).
   func mediumLong(minKm: Double) -> (slot: String, km: Double)? {
     guard let slot = mediumLongSlot, let km = easyKm[slot], km >= minKm - 1e-9 else { return nil }
-    let others =
-      easyKm.filter { $0.key != slot && !shakeoutSlots.contains($0.key) }.map(\.value)
-      + sessions.values.map(\.totalKm)
-    return others.allSatisfy { $0 <= km + 1e-9 } ? (slot, km) : nil
+    // Every other run (shakeouts aside) at most as long, read in place.
+    for (key, other) in easyKm where key != slot && !shakeoutSlots.contains(key) && other > km + 1e-9 { return nil }
+    for session in sessions.values where session.totalKm > km + 1e-9 { return nil }
+    return (slot, km)
   }
 
   /// The longest any run but the long run (and the race) may be: a third shorter than the long run, or in

@@ -29,7 +29,7 @@ final class WorkoutFactory: Sendable {
       number: week.number, phase: week.phase, cutback: week.cutback, comeback: context.comeback[week.number] != nil)
     let weekID = planID + (week.number < 10 ? "-w0" : "-w") + String(week.number) + "-"
     let mediumLongSlot = week.mediumLong(minKm: context.base.weekStructure.mediumLong.minKm)?.slot
-    return week.slots.compactMap { slot -> Workout? in
+    func workout(for slot: DaySlot) -> Workout? {
       let id = weekID + slot.id
       if slot.role == .long {
         if let race = week.raceKm { return raceWorkout(id: id, slot: slot, km: race) }
@@ -52,6 +52,13 @@ final class WorkoutFactory: Sendable {
       }
       return simple(id: id, slot: slot, kind: slot.role == .recovery ? .recovery : .easy, km: km, purpose: purpose)
     }
+    // One workout a day at most: the list is sized once (a compactMap regrew it as the week's workouts came).
+    var workouts: [Workout] = []
+    workouts.reserveCapacity(week.slots.count)
+    for slot in week.slots {
+      if let workout = workout(for: slot) { workouts.append(workout) }
+    }
+    return workouts
   }
 
   private func step(_ kind: WorkoutStep.Kind, km: Double, seconds: Double, zone: Intensity, repeat count: Int = 1)

@@ -28,10 +28,14 @@ enum EasyFillRule: WeekRule {
     week.raisedToMinimum = false
     week.cappedByMinutes = false
 
+    // Sized once for the week's days (a week has a handful: no regrowth while they are filled in).
     var fillSlots: [DaySlot] = []
     var caps: [Double] = []
+    fillSlots.reserveCapacity(week.slots.count)
+    caps.reserveCapacity(week.slots.count)
     var eveIndex: Int?
-    var recoveryCapped: Set<Int> = []
+    /// The recovery days held to their cap, by index in `fillSlots` (at most a few: a list, not a hashed set).
+    var recoveryCapped: [Int] = []
     week.mediumLongSlot = nil
     week.recoveryCapped = false
     for slot in week.slots where slot.role != .long {
@@ -78,7 +82,7 @@ enum EasyFillRule: WeekRule {
       }
       if slot.role == .recovery && context.recoveryMaxKm < cap {
         cap = context.recoveryMaxKm
-        recoveryCapped.insert(fillSlots.count)
+        recoveryCapped.append(fillSlots.count)
       }
       fillSlots.append(slot)
       caps.append(max(minRun, cap))
@@ -124,7 +128,7 @@ enum EasyFillRule: WeekRule {
       if !dropped.isEmpty {
         let kept = fillSlots.indices.filter { !dropped.contains($0) }
         eveIndex = eveIndex.flatMap { kept.firstIndex(of: $0) }
-        recoveryCapped = Set(recoveryCapped.compactMap { kept.firstIndex(of: $0) })
+        recoveryCapped = recoveryCapped.compactMap { kept.firstIndex(of: $0) }
         fillSlots = kept.map { fillSlots[$0] }
         caps = kept.map { caps[$0] }
       }
@@ -157,6 +161,8 @@ enum EasyFillRule: WeekRule {
     // Half kilometres, rounded down, then the leftover handed out half a kilometre at a time.
     var shares: [Double] = []
     var kms: [Double] = []
+    shares.reserveCapacity(fillSlots.count)
+    kms.reserveCapacity(fillSlots.count)
     for index in fillSlots.indices {
       let share = capped[index] ? caps[index] : (openWeight > 0 ? max(0, pool) * weights[index] / openWeight : 0)
       if capped[index] && caps[index] >= maxOther && openWeight == 0 {
@@ -254,14 +260,17 @@ extension EasyFillRule {
     else { return nil }
     // Never between two hard days (a quality session or the long run the day before and the day after; weeks
     // repeat, so the days beside the week's edges are the same weekdays of the pattern).
-    let hard = Set(
-      week.slots.filter { $0.role == .long || (week.sessions[$0.id].map { !$0.isStrides } ?? false) }
-        .map(\.date.weekday.index))
+    // The hard days' weekdays, one bit each (a set of at most seven small numbers).
+    var hard = 0
+    for slot in week.slots where slot.role == .long || (week.sessions[slot.id].map { !$0.isStrides } ?? false) {
+      hard |= 1 << slot.date.weekday.index
+    }
+    func isHard(_ weekday: Int) -> Bool { hard & (1 << weekday) != 0 }
     let candidates = slots.indices.filter { index in
       let day = slots[index].date.weekday.index
       return slots[index].role == .easy && week.sessions[slots[index].id] == nil && index != eveIndex
         && abs(slots[index].date.days(to: longDate)) > 1
-        && !(hard.contains((day + 6) % 7) && hard.contains((day + 1) % 7))
+        && !(isHard((day + 6) % 7) && isHard((day + 1) % 7))
     }
     guard
       let chosen = candidates.max(by: {
@@ -273,15 +282,21 @@ extension EasyFillRule {
     var result = kms
     let floor = max(week.minRunKm, rules.othersAtLeastOfIt * target)
     while result[chosen] + 0.5 <= target + 1e-9 {
-      let donors = result.indices.filter { $0 != chosen && result[$0] - 0.5 >= floor - 1e-9 }
-      guard let donor = donors.max(by: { (result[$0], -$0) < (result[$1], -$1) }) else { break }
+      // The longest donor, the first of equals (each index is a different key: (km, −index)).
+      var donor: Int?
+      for index in result.indices where index != chosen && result[index] - 0.5 >= floor - 1e-9 {
+        if let best = donor, (result[index], -index) <= (result[best], -best) { continue }
+        donor = index
+      }
+      guard let donor else { break }
       result[donor] -= 0.5
       result[chosen] += 0.5
     }
-    let others =
-      result.indices.filter { $0 != chosen }.map { result[$0] }
-      + week.sessions.values.filter { !$0.isStrides }.map(\.totalKm)
-    guard result[chosen] >= rules.minKm - 1e-9, others.allSatisfy({ $0 <= result[chosen] + 1e-9 }) else { return nil }
+    let medium = result[chosen]
+    guard medium >= rules.minKm - 1e-9,
+      result.indices.allSatisfy({ $0 == chosen || result[$0] <= medium + 1e-9 }),
+      week.sessions.values.allSatisfy({ $0.isStrides || $0.totalKm <= medium + 1e-9 })
+    else { return nil }
     kms = result
     return chosen
   }

@@ -37,55 +37,62 @@ struct LongRunLayout: Sendable, Hashable {
   ///     lead-in long runs (false: with few runs a week, a step-back week is too small to ramp from to a peak).
   init?(drafts: [WeekDraft], context: PlanContext, maxCount: Int? = nil, alternating: Bool = true) {
     guard let peaks = context.distance.longRun.peaks else { return nil }
-    let full = drafts.filter { !$0.cutback && $0.longKm != nil && $0.phase != .taper && $0.phase != .race }
+    // The full weeks and those of the peak window, by index (a week is large: read in place, not copied).
+    let full = drafts.indices.filter { isFullWeek(drafts[$0]) }
     let raceDate = context.goal.timeline.raceDate
-    let window = full.filter { week in
-      guard let date = week.slots.first(where: { $0.role == .long })?.date else { return false }
+    let window = full.filter { index in
+      guard let date = drafts[index].slots.first(where: { $0.role == .long })?.date else { return false }
       return (peaks.lastDaysBeforeRace...peaks.earliestDaysBeforeRace).contains(date.days(to: raceDate))
     }
-    guard let peak = window.compactMap({ $0.longKm.map(round1) }).max(), peak > 0 else { return nil }
+    guard let peak = window.compactMap({ drafts[$0].longKm.map(round1) }).max(), peak > 0 else { return nil }
     let band = (1 - peaks.withinOfLongest) * peak
     var picked: [Int] = []
     let count = min(maxCount ?? peaks.maxCount, peaks.maxCount)
     // The latest week of the window always takes a peak (the peaks close the build); the others, latest first, when
     // the first shaping reached the peak band there.
-    for week in window.reversed()
-    where picked.count < count && (picked.isEmpty || round1(week.longKm ?? 0) >= band - 1e-9) {
-      if picked.contains(where: { abs($0 - week.number) <= 1 }) { continue }
-      picked.append(week.number)
+    for index in window.reversed()
+    where picked.count < count && (picked.isEmpty || round1(drafts[index].longKm ?? 0) >= band - 1e-9) {
+      let number = drafts[index].number
+      if picked.contains(where: { abs($0 - number) <= 1 }) { continue }
+      picked.append(number)
     }
     picked.sort()
     guard let firstPeak = picked.first else { return nil }
     var stepBack: Set<Int> = []
     var leadIn: Set<Int> = []
-    for week in full where !picked.contains(week.number) {
-      if week.number < firstPeak && (!alternating || (firstPeak - week.number) % 2 == 0) {
-        leadIn.insert(week.number)
+    for index in full where !picked.contains(drafts[index].number) {
+      let number = drafts[index].number
+      if number < firstPeak && (!alternating || (firstPeak - number) % 2 == 0) {
+        leadIn.insert(number)
       } else {
-        stepBack.insert(week.number)
+        stepBack.insert(number)
       }
     }
     peakKm = peak
     peakWeeks = picked
     stepBackWeeks = stepBack
     leadInWeeks = leadIn
-    variants = LongRunLayout.variants(full: full, peakWeeks: picked, context: context)
+    variants = LongRunLayout.variants(
+      full: full.map { (drafts[$0].number, drafts[$0].phase) }, peakWeeks: picked, context: context)
   }
 
   /// The layout for a runner whose longest recent run is already in the peak band: no peak, step-back or lead-in
   /// weeks (their usual long run is the peak; holding it shorter would cut what they run), the variants as usual.
   init(flatFrom drafts: [WeekDraft], context: PlanContext) {
-    let full = drafts.filter { !$0.cutback && $0.longKm != nil && $0.phase != .taper && $0.phase != .race }
-    peakKm = full.compactMap { $0.longKm.map(round1) }.max() ?? 0
+    peakKm = longestFullLongRun(drafts)
     peakWeeks = []
     stepBackWeeks = []
     leadInWeeks = []
-    variants = LongRunLayout.variants(full: full, peakWeeks: [], context: context)
+    variants = LongRunLayout.variants(
+      full: drafts.indices.filter { isFullWeek(drafts[$0]) }.map { (drafts[$0].number, drafts[$0].phase) },
+      peakWeeks: [], context: context)
   }
 
   /// The full build and peak weeks that are not peak weeks take `variants.rotation` in turn, counted back from the
   /// last one (so the long run nearest the race takes the rotation's first variant); levels in `variants.levels`.
-  private static func variants(full: [WeekDraft], peakWeeks: [Int], context: PlanContext) -> [Int: LongRunVariantKind] {
+  private static func variants(
+    full: [(number: Int, phase: Phase)], peakWeeks: [Int], context: PlanContext
+  ) -> [Int: LongRunVariantKind] {
     guard let rules = context.distance.longRun.variants, rules.levels.contains(context.goal.level),
       !rules.rotation.isEmpty
     else { return [:] }
@@ -128,7 +135,7 @@ func layOutWeeks(context: PlanContext, fromWeek: Int) -> (drafts: [WeekDraft], m
   // The peak long run and the weeks that may reach it, from a sketch (volume and long run only).
   let first = sketchWeeks(context: context, fromWeek: fromWeek)
   // A runner whose longest recent run is already in the peak band keeps it: no peaks to build toward.
-  let firstPeak = first.filter(isFullWeek).compactMap { $0.longKm.map(round1) }.max() ?? 0
+  let firstPeak = longestFullLongRun(first)
   if context.longestKm >= (1 - peaks.withinOfLongest) * firstPeak - 1e-9 {
     var flat = context
     flat.longRunLayout = LongRunLayout(flatFrom: first, context: context)
@@ -150,30 +157,37 @@ func layOutWeeks(context: PlanContext, fromWeek: Int) -> (drafts: [WeekDraft], m
         laidOut.longRunLayout = layout
         let drafts = shapeWeeks(context: laidOut, fromWeek: fromWeek, explain: false, memo: memo)
         if fallback == nil { fallback = drafts }
-        let peakDrafts = drafts.filter { layout.peakWeeks.contains($0.number) }
-        let lowest = peakDrafts.compactMap { $0.longKm.map(round1) }.min() ?? 0
+        // The peak weeks' shortest long run and least room, read in place (a week is large: no copies).
+        var lowest: Double?
+        var room: Double?
+        for index in drafts.indices where layout.peakWeeks.contains(drafts[index].number) {
+          if let long = drafts[index].longKm { lowest = min(lowest ?? .infinity, round1(long)) }
+          if let natural = drafts[index].longNaturalKm { room = min(room ?? .infinity, natural) }
+        }
+        let lowestKm = lowest ?? 0
         if keepsLayout(drafts, context: laidOut) {
           // What every peak week would allow without the layout's peak: the first shaping may have underrated it
           // (the layout's variants change the weeks' sessions, hence their long-run caps).
-          let room = peakDrafts.compactMap(\.longNaturalKm).min() ?? 0
-          let canRise = !raised && room > layout.peakKm + 0.05 && lowest >= layout.peakKm - 0.05
+          let roomKm = room ?? 0
+          let canRise = !raised && roomKm > layout.peakKm + 0.05 && lowestKm >= layout.peakKm - 0.05
           // The first layout, every peak at the peak and no room above it: nothing can do better.
-          if best == nil && tried.count == 1 && attempt == 0 && lowest >= layout.peakKm - 0.05 && !canRise {
+          if best == nil && tried.count == 1 && attempt == 0 && lowestKm >= layout.peakKm - 0.05 && !canRise {
             return (drafts, true)
           }
-          let longest = drafts.filter(isFullWeek).compactMap { $0.longKm.map(round1) }.max() ?? 0
-          let count = drafts.filter(isFullWeek).filter {
-            round1($0.longKm ?? 0) >= (1 - peaks.withinOfLongest) * longest - 1e-9
-          }.count
+          let longest = longestFullLongRun(drafts)
+          var count = 0
+          for week in drafts where isFullWeek(week) {
+            if round1(week.longKm ?? 0) >= (1 - peaks.withinOfLongest) * longest - 1e-9 { count += 1 }
+          }
           let value = longest * (1 + 0.03 * Double(count - 1))
           if value > (best?.value ?? 0) + 1e-9 { best = (drafts, value) }
           guard canRise else { break }
           raised = true
-          layout.peakKm = room
+          layout.peakKm = roomKm
           continue
         }
-        guard lowest > 0, lowest < layout.peakKm - 0.05 else { break }
-        layout.peakKm = lowest
+        guard lowestKm > 0, lowestKm < layout.peakKm - 0.05 else { break }
+        layout.peakKm = lowestKm
       }
     }
   }
@@ -186,6 +200,16 @@ private func isFullWeek(_ week: WeekDraft) -> Bool {
   !week.cutback && week.longKm != nil && week.phase != .taper && week.phase != .race
 }
 
+/// The longest long run of the full weeks as the plan shows it (tenths), 0 when none: read in place, without copying
+/// the weeks into a filtered array.
+private func longestFullLongRun(_ drafts: [WeekDraft]) -> Double {
+  var longest: Double?
+  for week in drafts where isFullWeek(week) {
+    if let long = week.longKm { longest = max(longest ?? -.infinity, round1(long)) }
+  }
+  return longest ?? 0
+}
+
 /// Whether the shaped plan keeps its peak layout, as the plan shows it (long runs rounded to tenths): at most
 /// `maxCount` long runs within `withinOfLongest` of the longest (cut-back and taper weeks included), never two weeks
 /// running, all of them in the peak window (`lastDaysBeforeRace`…`earliestDaysBeforeRace` days before race day).
@@ -193,15 +217,25 @@ private func isFullWeek(_ week: WeekDraft) -> Bool {
 /// when the week's volume needs it (``LongRunRule``).
 func keepsLayout(_ drafts: [WeekDraft], context: PlanContext) -> Bool {
   guard let peaks = context.distance.longRun.peaks else { return true }
-  let longs = drafts.filter { $0.longKm != nil }
-  guard let longest = longs.compactMap({ $0.longKm.map(round1) }).max() else { return true }
+  // The weeks are read in place, by index: a week is large, and filtered copies of them cost more than the checks.
+  var longestKm: Double?
+  for week in drafts { if let long = week.longKm { longestKm = max(longestKm ?? -.infinity, round1(long)) } }
+  guard let longest = longestKm else { return true }
   let raceDate = context.goal.timeline.raceDate
-  let inBand = longs.filter { round1($0.longKm ?? 0) >= (1 - peaks.withinOfLongest) * longest - 1e-9 }
-  let numbers = inBand.map(\.number)
-  guard inBand.count <= peaks.maxCount, !zip(numbers, numbers.dropFirst()).contains(where: { $1 - $0 == 1 }),
-    !numbers.isEmpty
+  var inBand: [Int] = []
+  for index in drafts.indices {
+    guard let long = drafts[index].longKm, round1(long) >= (1 - peaks.withinOfLongest) * longest - 1e-9 else {
+      continue
+    }
+    inBand.append(index)
+  }
+  guard inBand.count <= peaks.maxCount,
+    !zip(inBand, inBand.dropFirst()).contains(where: { drafts[$1].number - drafts[$0].number == 1 }),
+    !inBand.isEmpty
   else { return false }
-  func daysOut(_ week: WeekDraft) -> Int { week.slots.first { $0.role == .long }?.date.days(to: raceDate) ?? -1 }
+  func daysOut(_ index: Int) -> Int {
+    drafts[index].slots.first { $0.role == .long }?.date.days(to: raceDate) ?? -1
+  }
   // Every peak in the window, the last one within a week of `lastDaysBeforeRace`.
   return
     inBand.allSatisfy { (peaks.lastDaysBeforeRace...peaks.earliestDaysBeforeRace).contains(daysOut($0)) }
@@ -214,7 +248,11 @@ func peakLongRunWeeks(_ drafts: [WeekDraft], context: PlanContext) -> [Bool] {
   var marked = Array(repeating: false, count: drafts.count)
   guard let peaks = context.distance.longRun.peaks else { return marked }
   let full = { (week: WeekDraft) in !week.cutback && week.phase != .taper && week.phase != .race }
-  guard let longest = drafts.filter(full).compactMap({ $0.longKm.map(round1) }).max() else { return marked }
+  var longestKm: Double?
+  for week in drafts where full(week) {
+    if let long = week.longKm { longestKm = max(longestKm ?? -.infinity, round1(long)) }
+  }
+  guard let longest = longestKm else { return marked }
   for index in drafts.indices where full(drafts[index]) {
     guard let long = drafts[index].longKm.map(round1), long >= (1 - peaks.withinOfLongest) * longest - 1e-9
     else { continue }

@@ -12,12 +12,20 @@
 enum LongRunRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
     let rules = context.base.longRun
-    let prior = context.priorLongestKm.isEmpty ? [context.longestKm] : context.priorLongestKm
-    let lookback =
-      history.suffix(rules.spikeLookbackWeeks).map(\.maxRunKm)
-      + (history.count < rules.spikeLookbackWeeks
-        ? Array(prior.suffix(rules.spikeLookbackWeeks - history.count)) : [])
-    let longestRecent = lookback.max() ?? context.longestKm
+    // The longest run of the look-back weeks: the last weeks shaped, then (near the start) the runner's past ones.
+    var longestLookback: Double?
+    for summary in history.suffix(rules.spikeLookbackWeeks) {
+      longestLookback = max(longestLookback ?? -.infinity, summary.maxRunKm)
+    }
+    if history.count < rules.spikeLookbackWeeks {
+      let past = rules.spikeLookbackWeeks - history.count
+      if context.priorLongestKm.isEmpty {
+        if past > 0 { longestLookback = max(longestLookback ?? -.infinity, context.longestKm) }
+      } else {
+        for km in context.priorLongestKm.suffix(past) { longestLookback = max(longestLookback ?? -.infinity, km) }
+      }
+    }
+    let longestRecent = longestLookback ?? context.longestKm
     let spikeLimit = rules.spikeFactor * longestRecent
     let volumeCap = context.longRunCap(volumeKm: week.targetKm, phase: week.phase)
     week.spikeLimitKm = spikeLimit
@@ -119,8 +127,11 @@ enum LongRunRule: WeekRule {
         )
       }
     }
-    week.longNaturalKm = floorTenth(limits.map(\.km).min() ?? spikeLimit)
-    let binding = (limits + stepBack).min { $0.km < $1.km } ?? limits[0]
+    // The limits in order, then the layout's: the first of the smallest binds.
+    var binding = limits[0]
+    for limit in limits.dropFirst() where limit.km < binding.km { binding = limit }
+    week.longNaturalKm = floorTenth(binding.km)
+    for limit in stepBack where limit.km < binding.km { binding = limit }
     let long = max(shortestLong(week, context), floorTenth(binding.km))
     week.longKm = long
     week.longChosenKm = long

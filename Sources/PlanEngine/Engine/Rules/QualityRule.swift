@@ -8,7 +8,6 @@
 /// - Quality days sit in the weekly pattern so that no two hard days are adjacent.
 enum QualityRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
-    let qualitySlots = week.slots.filter { $0.role == .quality }
     var count = context.qualityCount(phase: week.phase)
     if week.cutback { count = min(count, 1) }
     // The first days back after a break are easy running: a return week under the cut-back share has no session.
@@ -37,8 +36,13 @@ enum QualityRule: WeekRule {
 
     let progress = progressFraction(week: week, context: context)
     let maxOther = week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)
-    var used: Set<String> = []
-    for (index, slot) in qualitySlots.prefix(count).enumerated() {
+    // The sessions chosen so far this week (a few: a list, not a hashed set).
+    var used: [String] = []
+    var index = -1
+    // The quality days in order, the first `count` of them (read from the week's days, not copied out).
+    for slot in week.slots where slot.role == .quality {
+      index += 1
+      guard index < count else { break }
       let maxKm = week.phase == .race ? min(maxOther, context.raceWeekCap(on: slot.date)) : maxOther
       // Base, build and peak rotate through their list; taper and race week take it as an order of preference.
       let rotating = week.phase == .base || week.phase == .build || week.phase == .peak
@@ -48,9 +52,9 @@ enum QualityRule: WeekRule {
       let full = !week.cutback && (week.phase == .base || week.phase == .build || week.phase == .peak)
       let floor = full ? context.levelRules.sessionFloors : nil
       func sized(_ id: String) -> Session? {
-        guard let template = context.library[id] else { return nil }
+        guard let box = context.libraryBoxes[id] else { return nil }
         return Session.sized(
-          id: id, template: template, progress: progress, volumeKm: week.sizingKm ?? week.targetKm,
+          id: id, box: box, progress: progress, volumeKm: week.sizingKm ?? week.targetKm,
           maxKm: maxKm, context: context, floor: floor)
       }
       // The candidates in turn, without building their list: the list from the rotation on, those not used yet this
@@ -78,7 +82,7 @@ enum QualityRule: WeekRule {
             + "within the per-session caps, so it is an easy run")
         continue
       }
-      used.insert(session.templateID)
+      used.append(session.templateID)
       week.sessions[slot.id] = session
     }
   }
