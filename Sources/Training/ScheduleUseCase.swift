@@ -185,6 +185,9 @@ public struct ScheduleView: Sendable, Encodable {
 
   init(_ schedule: Schedule) { self.schedule = schedule }
 
+  /// `plan` on its days with `settings`.
+  public init(_ plan: Plan, settings: ScheduleSettings) throws { self.init(try settings.schedule(plan)) }
+
   /// The plan scheduled.
   public var plan: Plan { schedule.plan }
   /// The time zone the times are in.
@@ -237,13 +240,14 @@ public struct ResolvedSchedule: Sendable {
   }
 }
 
-/// A new plan for the goal `goal` makes (given the long-run day in effect), fitted to the run days in effect, on its
-/// days: the request over the profile's defaults (the system zone where the profile names none), the plan in
-/// `units`.
-public func scheduleNewPlan(
+/// A new plan for the goal `goal` makes (given the long-run day in effect), fitted to the run days in effect, and
+/// the settings it is scheduled with: the request over the profile's defaults (the system zone where the profile
+/// names none), the plan in `units`. Not yet on its days (``ScheduleView/init(_:settings:)``): `plan` without
+/// `--save` prints the plan alone.
+public func newPlan(
   request: ScheduleRequest, profile: Profile?, rules: PlanRules, units: DistanceUnit, today: CivilDate,
   systemZone: String, goal: (Weekday?) throws -> Goal
-) throws -> ResolvedSchedule {
+) throws -> (plan: Plan, settings: ScheduleSettings, announcement: String?) {
   let fromProfile = profileSettings(profile, overrides: request.overrides, systemZone: systemZone)
   var base = fromProfile.settings
   if let days = request.days { base.runDays = try SettingValues.runDays(days) }
@@ -252,9 +256,19 @@ public func scheduleNewPlan(
     try goal(base.longRunDay), plan: { try makePlan(goal: $0, rules: rules, units: units) }, settings: base,
     source: runDaysSource(given: request.days != nil, profile))
   let settings = try request.apply(to: fromProfile.settings, plan: plan, today: today).settings
+  return (plan, settings, fromProfile.announcement)
+}
+
+/// A new plan (``newPlan(request:profile:rules:units:today:systemZone:goal:)``) on its days.
+public func scheduleNewPlan(
+  request: ScheduleRequest, profile: Profile?, rules: PlanRules, units: DistanceUnit, today: CivilDate,
+  systemZone: String, goal: (Weekday?) throws -> Goal
+) throws -> ResolvedSchedule {
+  let new = try newPlan(
+    request: request, profile: profile, rules: rules, units: units, today: today, systemZone: systemZone, goal: goal)
   return ResolvedSchedule(
-    plan: plan, saved: nil, settings: settings, schedule: ScheduleView(try settings.schedule(plan)),
-    announcement: fromProfile.announcement, pending: nil)
+    plan: new.plan, saved: nil, settings: new.settings, schedule: try ScheduleView(new.plan, settings: new.settings),
+    announcement: new.announcement, pending: nil)
 }
 
 /// The saved plan `name` (the active plan when nil) on its days. The options given change its saved settings

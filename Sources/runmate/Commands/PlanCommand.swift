@@ -47,28 +47,26 @@ struct PlanCommand: ParsableCommand {
     // Today is the runner's day, in their profile's zone: a plan started "today" starts on their day.
     let today = try clock.today(inZone: profile?.timeZone)
     let request = schedule.request(reminders: reminderOptions, units: output.units != nil ? units : nil)
-    let resolved = try scheduleNewPlan(
+    let (plan, settings, announcement) = try newPlan(
       request: request, profile: profile, rules: rules, units: units, today: today,
       systemZone: TimeZone.current.identifier
     ) { longRunDay in
       try goal.goal(today: today, maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: longRunDay, units: units)
     }
-    let plan = resolved.plan
     if save || name != nil {
       // Settings given or taken from the profile are saved with the plan; with neither, none (the old behaviour).
+      let schedule = try ScheduleView(plan, settings: settings)
       let planName = name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
       let db = try database.open()
       let saved = try db.savePlan(
         plan, name: planName, activate: true,
-        schedule: (request.isGiven || profile != nil ? resolved.settings : nil, resolved.schedule.datedWorkouts))
+        schedule: (request.isGiven || profile != nil ? settings : nil, schedule.datedWorkouts))
       if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
-      if let line = resolved.announcement { writeStandardError(line) }
+      if let announcement { writeStandardError(announcement) }
       writeStandardError(
         "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.shown)); "
           + "it is the active plan")
-      for line in noteLines(resolved.schedule.notes, runDays: resolved.settings.runDays, units: units) {
-        writeStandardError(line)
-      }
+      for line in noteLines(schedule.notes, runDays: settings.runDays, units: units) { writeStandardError(line) }
     }
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(plan))
