@@ -321,7 +321,7 @@ public final class LogbookDatabase: TrainingStore {
     migrator.registerMigration("v7-completion-sport") { db in
       // Cross-training (`import --all-sports`): the sport of each completion; everything stored before is a run.
       try db.alter(table: "completion") { t in
-        t.add(column: "sport", .text).notNull().defaults(to: Completion.run)
+        t.add(column: "sport", .text).notNull().defaults(to: Sport.run.name)
       }
     }
     registerFeedMigration(in: &migrator)
@@ -723,7 +723,7 @@ public final class LogbookDatabase: TrainingStore {
   public func completions() throws(LogbookError) -> [Completion] {
     try read { db in
       try LogbookDatabase.withBestEfforts(
-        CompletionRecord.filter(Column("sport") == Completion.run).order(Column("date"), Column("id"))
+        CompletionRecord.filter(Column("sport") == Sport.run.name).order(Column("date"), Column("id"))
           .fetchAll(db).map(\.completion), in: db)
     }
   }
@@ -731,7 +731,7 @@ public final class LogbookDatabase: TrainingStore {
   /// Every activity of another sport (cross-training), by date.
   public func crossTraining() throws(LogbookError) -> [Completion] {
     try read { db in
-      try CompletionRecord.filter(Column("sport") != Completion.run).order(Column("date"), Column("id"))
+      try CompletionRecord.filter(Column("sport") != Sport.run.name).order(Column("date"), Column("id"))
         .fetchAll(db).map(\.completion)
     }
   }
@@ -814,7 +814,7 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
     planID = c.planID
     workoutID = c.workoutID
     status = c.status?.rawValue
-    sport = c.sport
+    sport = c.sport.name
   }
 
   mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -826,6 +826,6 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
       kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
       elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
       sourceFile: sourceFile, planID: planID, workoutID: workoutID,
-      status: status.flatMap(MatchStatus.init(rawValue:)), sport: sport)
+      status: status.flatMap(MatchStatus.init(rawValue:)), sport: Sport(name: sport))
   }
 }

@@ -183,7 +183,7 @@ extension PostgresLogbook {
       kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
       elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
       sourceFile: sourceFile, planID: planID, workoutID: workoutID,
-      status: status.flatMap(MatchStatus.init(rawValue:)), sport: sport)
+      status: status.flatMap(MatchStatus.init(rawValue:)), sport: Sport(name: sport))
   }
 
   /// The completions `condition` selects, by date then id.
@@ -226,13 +226,13 @@ extension PostgresLogbook {
   /// Every run, by date (cross-training left out: see ``crossTraining()``).
   public func completions() throws(LogbookError) -> [Completion] {
     try read { tx in
-      try Self.withBestEfforts(Self.completions(where: "WHERE sport = '\(Completion.run)'", in: tx), in: tx)
+      try Self.withBestEfforts(Self.completions(where: "WHERE sport = '\(Sport.run.name)'", in: tx), in: tx)
     }
   }
 
   /// Every activity of another sport (cross-training), by date.
   public func crossTraining() throws(LogbookError) -> [Completion] {
-    try read { tx in try Self.completions(where: "WHERE sport <> '\(Completion.run)'", in: tx) }
+    try read { tx in try Self.completions(where: "WHERE sport <> '\(Sport.run.name)'", in: tx) }
   }
 
   /// Deletes the completion with `id`, returning it.
@@ -306,7 +306,7 @@ struct PostgresIngestWrites: IngestWrites {
         kind = \(run.kind?.rawValue), rpe = \(run.rpe), averageHeartRate = \(run.averageHeartRate),
         elevationGainMeters = \(run.elevationGainMeters), note = \(run.note), source = \(run.source.rawValue),
         sourceFile = \(run.sourceFile), planID = \(run.planID), workoutID = \(run.workoutID),
-        status = \(run.status?.rawValue), sport = \(run.sport)
+        status = \(run.status?.rawValue), sport = \(run.sport.name)
       WHERE id = \(id)
       """)
     if !run.bestEfforts.isEmpty { try saveBestEfforts(run.bestEfforts, completionID: id) }
@@ -320,7 +320,7 @@ struct PostgresIngestWrites: IngestWrites {
       VALUES (\(run.date.description), \(run.startedAt.map(stored)), \(run.distanceKm), \(run.durationSeconds),
         \(run.movingSeconds), \(run.kind?.rawValue), \(run.rpe), \(run.averageHeartRate), \(run.elevationGainMeters),
         \(run.note), \(run.source.rawValue), \(run.sourceFile), \(run.planID), \(run.workoutID),
-        \(run.status?.rawValue), \(run.sport))
+        \(run.status?.rawValue), \(run.sport.name))
       RETURNING id
       """, as: Int64.self)
     guard let id else { throw LogbookError.database(detail: "an inserted run got no id") }

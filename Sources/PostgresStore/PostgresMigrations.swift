@@ -92,7 +92,7 @@ enum PostgresMigrations {
     ),
     (
       "v7-completion-sport",
-      ["ALTER TABLE completion ADD COLUMN sport text NOT NULL DEFAULT '\(Completion.run)'"]
+      ["ALTER TABLE completion ADD COLUMN sport text NOT NULL DEFAULT '\(Sport.run.name)'"]
     ),
     (
       "v8-feed-tokens",

@@ -408,13 +408,10 @@ final class ActivityFileReader {
     for summary in summaries {
       // The index's type is what the runner chose on Strava; without one, the file's own sport decides.
       let declared = entry?.type.map { DeclaredSport($0) } ?? DeclaredSport(summary.sport)
-      var sport = Completion.run
-      if case .other(let name) = declared {
-        guard allSports else {
-          result.otherSports[DeclaredSport(summary.sport).description, default: []].append(safeName)
-          continue
-        }
-        sport = name
+      let sport = Sport(declared)
+      guard sport.isRun || allSports else {
+        result.otherSports[sport.name, default: []].append(safeName)
+        continue
       }
       do {
         let run = try activityRun(

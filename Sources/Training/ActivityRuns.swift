@@ -30,13 +30,13 @@ public struct UnusableActivity: Error, Sendable, Hashable, CustomStringConvertib
 ///   - title: The activity's name from an index (Strava's `activities.csv`), stored as the note; nil for none.
 ///   - calendar: A Gregorian calendar in the runner's time zone.
 ///   - today: The runner's today: a run dated after it is a device clock gone wrong.
-///   - sport: ``Completion/run`` for a run; another sport's name (`cycling`) stores the activity as cross-training
+///   - sport: ``Sport/run`` for a run; another sport (`cycling`) stores the activity as cross-training
 ///     (`import --all-sports`), never counted as a run.
 /// - Throws: ``UnusableActivity`` when the activity has no date, distance or duration, is dated after today, or
 ///   holds a value the logbook would refuse (see `Completion.validated()`).
 public func activityRun(
   _ summary: ActivitySummary, file: String, title: String? = nil, calendar: Calendar, today: CivilDate,
-  sport: String = Completion.run
+  sport: Sport = .run
 ) throws(UnusableActivity) -> Completion {
   let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
   guard let year = parts.year, let month = parts.month, let day = parts.day,
@@ -70,7 +70,7 @@ public func activityRun(
     source: Completion.Source(rawValue: summary.format.rawValue) ?? .manual, sourceFile: file, sport: sport,
     // Efforts measured on the track's path; one longer than the distance stored (laps or the session's total) or
     // not within the time stored is left out, and cross-training keeps none (a ride's 10 km is no running record).
-    bestEfforts: sport == Completion.run
+    bestEfforts: sport.isRun
       ? (summary.bestEfforts ?? []).filter {
         $0.distanceMeters <= summary.distanceMeters + 0.5 && $0.startOffsetSeconds >= 0
           && $0.startOffsetSeconds + $0.seconds <= summary.elapsedSeconds + 0.5
@@ -79,5 +79,16 @@ public func activityRun(
     return try run.validated()
   } catch {
     throw UnusableActivity("\(file) (\(date.shortLabel)): \(error)")
+  }
+}
+
+extension Sport {
+  /// The sport a file or Apple Health declared: a run, or one that names no sport (taken as a run), is ``run``;
+  /// another is that sport (`cycling`, `strength training`, or the source's own word).
+  public init(_ declared: DeclaredSport) {
+    switch declared {
+    case .run, .undeclared: self = .run
+    case .other(let name): self.init(name: name)
+    }
   }
 }

@@ -26,10 +26,7 @@ public func healthRuns(
   var withoutDistance: [CivilDate] = []
   var afterToday: [CivilDate] = []
   for workout in workouts where (workout.isRunning || allSports) && workout.durationSeconds > 0 {
-    var sport = Completion.run
-    if !workout.isRunning {
-      if case .other(let name) = DeclaredSport(workout.activityType) { sport = name }
-    }
+    let sport = workout.isRunning ? Sport.run : Sport(DeclaredSport(workout.activityType))
     let parts = calendar.dateComponents([.year, .month, .day], from: workout.start)
     guard let year = parts.year, let month = parts.month, let day = parts.day,
       let date = CivilDate(year: year, month: month, day: day)

@@ -4,7 +4,7 @@ import PlanEngine
 import RunningCore
 
 /// A run the runner did: logged by hand or imported from a GPX/TCX file; or, imported with `--all-sports`, an
-/// activity of another sport (``sport`` not ``Completion/run``): cross-training, never counted as running.
+/// activity of another sport (``sport`` not ``Sport/run``): cross-training, never counted as running.
 public struct Completion: Sendable, Hashable, Codable {
   /// Where a completion came from.
   public enum Source: String, Sendable, Hashable, Codable { case manual, gpx, tcx, fit, health }
@@ -41,18 +41,15 @@ public struct Completion: Sendable, Hashable, Codable {
   public var workoutID: String?
   /// How it fulfilled that workout: done, or partial (much shorter than planned); nil when unplanned.
   public var status: MatchStatus?
-  /// The sport: ``Completion/run`` for a run, else the other sport's name (`cycling`, `swimming`, `walking`):
-  /// cross-training, kept out of running volume, personal bests, progress and plan matching.
-  public var sport: String
+  /// The sport: ``Sport/run`` for a run, else another (`cycling`, `swimming`, `strength training`): cross-training,
+  /// kept out of running volume, personal bests, progress and plan matching.
+  public var sport: Sport
   /// The fastest 400 m, 1 km, 5 km, 10 km, half and marathon measured inside the run's track (imports), shortest
   /// first: evidence of fitness (a lower bound), never a race.
   public var bestEfforts: [BestEffort]
 
-  /// The sport of a run.
-  public static let run = "run"
-
   /// True for a run; false for cross-training.
-  public var isRun: Bool { sport == Completion.run }
+  public var isRun: Bool { sport.isRun }
 
   /// True for a race: a run logged as one (`log --race`, `--kind race`) or matched to a plan's race.
   public var isRace: Bool { isRun && (kind == .race || workoutID?.hasSuffix("-race") == true) }
@@ -63,7 +60,7 @@ public struct Completion: Sendable, Hashable, Codable {
     movingSeconds: Double? = nil, kind: WorkoutKind? = nil, rpe: Int? = nil, averageHeartRate: Int? = nil,
     elevationGainMeters: Double? = nil, note: String? = nil, source: Source = .manual,
     sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil,
-    status: MatchStatus? = nil, sport: String = Completion.run, bestEfforts: [BestEffort] = []
+    status: MatchStatus? = nil, sport: Sport = .run, bestEfforts: [BestEffort] = []
   ) {
     self.id = id
     self.date = date

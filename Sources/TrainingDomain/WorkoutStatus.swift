@@ -50,17 +50,6 @@ public enum DayStatus: String, Sendable, Hashable, Codable, CaseIterable {
   }
 }
 
-extension Completion {
-  /// The sport name imports give strength sessions (Activity's sport names write it).
-  public static let strengthTraining = "strength training"
-
-  /// The planned kind an activity fulfils: nil for a run (runs are matched by the ingest rules), ``WorkoutKind/strength``
-  /// for strength training, else ``WorkoutKind/crossTraining``.
-  public var crossTrainingKind: WorkoutKind? {
-    isRun ? nil : sport == Completion.strengthTraining ? .strength : .crossTraining
-  }
-}
-
 /// The status of every workout and day of a plan on `today`, from the runs matched to it: made once per view, read
 /// by every view, so no two views can disagree.
 public struct PlanStatus: Sendable {
@@ -110,7 +99,7 @@ public struct PlanStatus: Sendable {
   /// The status of `workout` (one of the plan's, on its scheduled day).
   public func status(of workout: Workout) -> WorkoutStatus {
     guard workout.kind.isRun else {
-      let kinds = (activities[workout.date.dayNumber] ?? []).compactMap(\.crossTrainingKind)
+      let kinds = (activities[workout.date.dayNumber] ?? []).compactMap { $0.sport.plannedKind }
       if kinds.contains(workout.kind) { return .done }
       return workout.date < today ? .notLogged : workout.date == today ? .today : .upcoming
     }

@@ -172,14 +172,14 @@ import TrainingDomain
     let db = try store.open()
     #expect(throws: LogbookError.nothingToUndo) { try db.undoLastCompletion() }
     var swim = try run("2027-01-04", 1.5, 40)
-    swim.sport = "swim"
+    swim.sport = Sport(name: "aquajogging")
     let added = try db.addCompletions([
       try run("2027-01-07", 5, 30), try run("2027-01-05", 4, 25, kind: .easy), swim, try run("2027-01-05", 6, 36),
     ])
     #expect(added.compactMap(\.id).count == 4)
     // Runs by date then id; cross-training apart.
     #expect(try db.completions().map(\.distanceKm) == [4, 6, 5])
-    #expect(try db.crossTraining().map(\.sport) == ["swim"])
+    #expect(try db.crossTraining().map(\.sport) == [.other("aquajogging")])
     #expect(try db.deleteCompletion(id: try #require(added[0].id)).distanceKm == 5)
     #expect(throws: LogbookError.noSuchCompletion(id: try #require(added[0].id))) {
       try db.deleteCompletion(id: try #require(added[0].id))

@@ -73,15 +73,15 @@ import TrainingProgress
     strength.kind = .strength
     strength.distanceKm = 0
     plan.weeks[0].workouts.append(strength)
-    func activity(_ sport: String) -> Completion {
+    func activity(_ sport: Sport) -> Completion {
       Completion(date: day, distanceKm: 0, durationSeconds: 1200, sport: sport)
     }
     let later = day.adding(days: 1)
     #expect(
-      PlanStatus(plan: plan, runs: [], crossTraining: [activity("cycling")], today: later).status(of: strength)
+      PlanStatus(plan: plan, runs: [], crossTraining: [activity(.cycling)], today: later).status(of: strength)
         == .notLogged)
     #expect(
-      PlanStatus(plan: plan, runs: [], crossTraining: [activity(Completion.strengthTraining)], today: later)
+      PlanStatus(plan: plan, runs: [], crossTraining: [activity(.strengthTraining)], today: later)
         .status(of: strength) == .done)
     #expect(PlanStatus(plan: plan, runs: [], today: day).status(of: strength) == .today)
   }

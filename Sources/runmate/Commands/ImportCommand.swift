@@ -113,7 +113,7 @@ struct ImportReport {
         let run = new.run
         guard run.isRun else {
           lines.append(
-            "imported \(terminalSafe(run.sourceFile ?? "?")) as cross-training (\(terminalSafe(run.sport))): "
+            "imported \(terminalSafe(run.sourceFile ?? "?")) as cross-training (\(terminalSafe(run.sport.name))): "
               + "\(run.date.shortLabel), \(units.format(run.distanceKm)) in \(formatRaceTime(run.durationSeconds))"
           )
           continue

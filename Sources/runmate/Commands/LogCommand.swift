@@ -156,7 +156,7 @@ struct LogCommand: ParsableCommand {
               (run.id.flatMap { statuses[$0] } ?? (run.isPartial ? .partial : .done)) == .partial
                 ? "\(id) (partial)" : id
             } ?? "unplanned"
-            : "cross-training: \(terminalSafe(run.sport)), \(crossTrainingMinutes(run.durationSeconds)) min")
+            : "cross-training: \(terminalSafe(run.sport.name)), \(crossTrainingMinutes(run.durationSeconds)) min")
       }
       try writeStandardOutput(lines.isEmpty ? "no runs logged yet\n" : lines.joined(separator: "\n") + "\n")
     }

@@ -67,7 +67,7 @@ struct WeekCommand: ParsableCommand {
       lines.append("Cross-training (not counted as running):")
       for activity in view.crossTraining {
         lines.append(
-          "  + \(activity.date.shortLabel)  \(terminalSafe(activity.sport)), "
+          "  + \(activity.date.shortLabel)  \(terminalSafe(activity.sport.name)), "
             + "\(crossTrainingMinutes(activity.durationSeconds)) min, \(units.format(activity.distanceKm))")
       }
     }

@@ -62,7 +62,7 @@ struct HTMLReport {
     var html = "<table><tr><th>Day</th><th>Sport</th><th>Distance</th><th>Minutes</th></tr>"
     for activity in crossTraining {
       html +=
-        "<tr><td>\(activity.date)</td><td>\(escape(activity.sport))</td><td>\(escape(distance(activity.distanceKm)))</td>"
+        "<tr><td>\(activity.date)</td><td>\(escape(activity.sport.name))</td><td>\(escape(distance(activity.distanceKm)))</td>"
         + "<td>\(crossTrainingMinutes(activity.durationSeconds))</td></tr>"
     }
     return html + "</table>"
