@@ -44,6 +44,8 @@ public enum LogbookError: FieldError, Sendable, Equatable {
   case badLocation(location: String, detail: String)
   /// The database server cannot be reached, or refused the login. `location` is shown without its password.
   case serverUnavailable(location: String, detail: String)
+  /// A copy's target already holds the runner's data (`holding`: tables and their row counts): nothing was written.
+  case notEmpty(location: String, holding: [TableCount])
   /// A database error we did not expect.
   case database(detail: String)
 
@@ -111,6 +113,11 @@ public enum LogbookError: FieldError, Sendable, Equatable {
       return
         "\(flag(.database)): cannot reach the PostgreSQL server of \(location) (\(detail)); start it, check the host, "
         + "port, user, password and database name, or give a file path for SQLite"
+    case .notEmpty(let location, let holding):
+      let held = holding.map(\.phrase).joined(separator: ", ")
+      return
+        "\(location) already holds data (\(held)); copy only into a new, empty database: `createdb NAME` for "
+        + "PostgreSQL, or a file path that does not exist yet"
     case .database(let detail):
       return "database error: \(detail)"
     }
@@ -125,7 +132,7 @@ extension LogbookError {
     case .notOurs, .corrupt, .newerSchema, .implausible: .badData
     case .cannotOpen, .readOnly: .cannotCreate
     case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach,
-      .noSuchFeed, .profileExists, .planAlreadySaved:
+      .noSuchFeed, .profileExists, .planAlreadySaved, .notEmpty:
       .badInput
     case .badLocation: .missingInput
     case .database, .diskFull, .writeFailed, .serverUnavailable: .io

@@ -117,6 +117,13 @@ public protocol TrainingStore: Sendable {
   func recordCalDAVSync(
     identity: String, collection: String, stored: [CalDAVRecord], removed: [String], at now: Date
   ) throws(LogbookError)
+
+  // Copying between engines (`runmate database copy`)
+  /// Every row of the runner's data, table by table (``StoredSchema/tables``), read in one snapshot.
+  func snapshot() throws(LogbookError) -> [StoredTable]
+  /// Writes another store's ``snapshot()`` into this one, which must hold none of the runner's data, in one
+  /// transaction, ids kept; ``LogbookError/notEmpty(location:holding:)`` otherwise, with nothing written.
+  func restore(_ tables: [StoredTable]) throws(LogbookError)
 }
 
 extension TrainingStore {

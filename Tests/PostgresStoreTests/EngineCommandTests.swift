@@ -1,6 +1,7 @@
 import Foundation
 import RunMateTestSupport
 import Testing
+import Training
 
 /// The built `runmate` on both engines: the same commands print the same, apart from where the database is.
 @Suite(.timeLimit(.minutes(1))) struct EngineCommandTests {
@@ -46,6 +47,36 @@ import Testing
     #expect(sqlite.joined().contains("BEGIN:VCALENDAR"))
     #expect(sqlite.joined().contains("exit 0") && !sqlite.joined().contains("exit 6"))
     for (left, right) in zip(sqlite, postgres) { #expect(left == right) }
+  }
+
+  @Test func aLogbookCopiedToPostgreSQLTellsTheSameStory() throws {
+    guard Engine.available.contains(.postgres) else { return }
+    let (sqlite, postgres) = (try TestStore(.sqlite), try TestStore(.postgres))
+    defer {
+      sqlite.remove()
+      postgres.remove()
+    }
+    let unused = sqlite.folder.appendingPathComponent("unused")
+    func run(_ arguments: [String], on store: TestStore) throws -> String {
+      let outcome = try runRunmate(arguments, database: unused, environment: ["RUNMATE_DATABASE": store.location])
+      return "\(outcome.stdout)\(outcome.stderr)exit \(outcome.status)\n"
+        .replacingOccurrences(of: shownStoreLocation(store.location), with: "DB")
+    }
+    for arguments in Self.commands.prefix(8) { _ = try run(arguments, on: sqlite) }
+    let copied = try run(["database", "copy", "--to", postgres.location], on: sqlite)
+    #expect(copied.hasPrefix("Copied DB to postgres://"), "\(copied)")
+    #expect(copied.contains("1 profile, 1 plan, ") && copied.contains(" activities, ") && copied.hasSuffix("exit 0\n"))
+    let reads: [[String]] = [
+      ["log", "list"], ["week", "--now", "2027-01-14"], ["today", "--now", "2027-01-16"], ["plans"],
+      ["progress", "--weeks", "8", "--now", "2027-01-14"], ["export", "--out", "-", "--now", "2027-01-15"],
+    ]
+    for arguments in reads {
+      #expect(try run(arguments, on: postgres) == run(arguments, on: sqlite), "\(arguments)")
+    }
+    // Copied again, the target is refused and keeps what it has.
+    let again = try run(["database", "copy", "--to", postgres.location], on: sqlite)
+    #expect(again.contains("already holds data (1 profile, 1 plan, ") && again.hasSuffix("exit 64\n"), "\(again)")
+    #expect(try run(["log", "list"], on: postgres) == run(["log", "list"], on: sqlite))
   }
 
   @Test func databaseIsAnAliasOfDb() throws {

@@ -190,8 +190,8 @@ struct FeedCommand: ParsableCommand {
 extension DatabaseOptions {
   /// Refuses a database that does not exist yet (exit 66) instead of making an empty one.
   func requireExisting() throws {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw CLIError.unreadable(path: path, reason: "no database here yet; save a plan with `runmate plan ... --save`")
+    guard exists else {
+      throw CLIError.unreadable(path: shown, reason: "no database here yet; save a plan with `runmate plan ... --save`")
     }
   }
 }
