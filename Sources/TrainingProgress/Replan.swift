@@ -631,6 +631,8 @@ func judgeFitness(
   var asked: [Double] = []
   // Full weeks (not cut-back, taper or race): the floor continues from the last of them, as the engine's ramp does.
   var full: [Bool] = []
+  // The last day of a saved pause the look-back reached (nil: none).
+  var sincePause: CivilDate?
   for index in 0..<lookback {
     let first = end.adding(days: -7 * (index + 1))
     let days = first...first.adding(days: 6)
@@ -641,20 +643,28 @@ func judgeFitness(
     let run = runs.map(\.distanceKm).reduce(0, +)
     logged.append(
       runs.isEmpty && startingPoint ? plan.goal.currentWeeklyKm : index == 0 && inProgress ? projected : run)
-    // A week mostly inside a saved pause was dealt with by the replan that saved it (its return weeks follow): it
-    // counts as run as asked, neither short nor a full week, so a runner back on the plan is on track again.
+    // A week mostly inside a saved pause, and every week before it, were judged by the replan that saved the pause
+    // (its return weeks follow): only the weeks since count, so a runner back on the plan is on track again, and a
+    // runner just back keeps the return weeks (a short week before an illness is no reason to rebuild its comeback).
     let paused = (0..<7).filter { offset in excused.contains { $0.contains(first.adding(days: offset)) } }.count
-    if paused >= 4, let last = logged.last {
-      asked.append(last)
-      full.append(false)
-      continue
+    if paused >= 4 {
+      logged.removeLast()
+      sincePause = excused.filter { $0.overlaps(days) }.map(\.upperBound).max()
+      break
     }
     asked.append(
       planned.map { $0.plannedKm - ($0.phase == .race ? plan.goal.distanceKm : 0) }
         ?? plan.goal.currentWeeklyKm)
     full.append(planned.map { !$0.cutback && $0.phase != .taper && $0.phase != .race } ?? true)
   }
-  let weights = rules.base.replan.weekWeights
+  // Back from a saved pause with no whole week run since: nothing new to judge, so the runner counts as running this
+  // week's plan (the return weeks the pause's replan set stand).
+  let justBack = logged.isEmpty && sincePause != nil
+  if justBack {
+    let planned = plan.weeks.first { $0.start <= day && day <= $0.start.adding(days: 6) }?.plannedKm ?? 0
+    (logged, asked, full) = ([planned], [planned], [false])
+  }
+  let weights = Array(rules.base.replan.weekWeights.prefix(logged.count))
   let average = zip(logged, weights).map { $0 * $1 }.reduce(0, +) / weights.reduce(0, +)
   // Never above the plan's own volume for those weeks: extra (or twice-counted) runs do not steepen the ramp.
   let ceiling = asked.max() ?? plan.goal.currentWeeklyKm
@@ -679,10 +689,15 @@ func judgeFitness(
     index == 0 && inProgress
       ? "\(units.format(km)) this week (\(units.format(soFar)) so far, the rest as planned)" : units.format(km)
   }
+  let weighted = weights.map { String(Int($0.rounded())) }.joined(separator: ":")
   var basis =
-    "the last \(lookback) weeks' logs (\(shown.joined(separator: ", ")), most "
-    + "recent first) weighted 4:3:2:1: \(units.format(average))"
-  if average > ceiling {
+    logged.count == 1
+    ? "last week's log (\(shown[0]))"
+    : "the last \(logged.count) weeks' logs (\(shown.joined(separator: ", ")), most recent first) weighted "
+      + "\(weighted): \(units.format(average))"
+  if justBack, let sincePause {
+    basis = "no whole week run since the pause that ended \(sincePause.shortLabel), whose return weeks follow"
+  } else if average > ceiling {
     basis += ", held at the plan's \(units.format(ceiling))"
   } else if average < floor {
     basis +=

@@ -95,6 +95,31 @@ import TrainingProgress
     #expect(!forgotten.basis.contains("on track"))
   }
 
+  /// Ill from the end of week 2 (its last runs missed) through week 3, told on the Monday of week 4; asked again
+  /// that Monday (or by `export` and `today` replanning behind it), the return weeks stand. Before, the short week
+  /// before the pause set a floor of the last full week, and the rebuild put the runner back at the volume before
+  /// the illness, with hills on the first day back.
+  @Test func aSecondReplanRightAfterAnIllnessKeepsItsReturnWeeks() throws {
+    let plan = try plan()
+    let sick = plan.weeks[2].start...plan.weeks[2].start.adding(days: 6)
+    let secondWeek = plan.weeks[1].workouts.map(\.date)
+    let runs = log(plan, until: sick.lowerBound, skipping: Set(secondWeek.dropFirst()))
+    let first = try replan(plan, completions: runs, today: plan.weeks[3].start, pause: sick, rules: repositoryRules)
+    #expect(first.plan.weeks[3].rules.contains { $0.hasPrefix("Return week after a break") })
+    let again = try replan(
+      first.plan, completions: runs, today: plan.weeks[3].start, pause: nil, rules: repositoryRules,
+      savedPauses: [sick])
+    #expect(again.workoutChanges.isEmpty, "\(again.basis): \(again.workoutChanges.map(\.title))")
+    #expect(again.basis.contains("no whole week run since the pause that ended"), "\(again.basis)")
+    // The first return week run as planned: judged on that week alone, on track.
+    let more = runs + log(first.plan, from: plan.weeks[3].start, until: plan.weeks[4].start)
+    let later = try replan(
+      first.plan, completions: more, today: plan.weeks[4].start, pause: nil, rules: repositoryRules,
+      savedPauses: [sick])
+    #expect(later.workoutChanges.isEmpty, "\(later.basis)")
+    #expect(later.basis.contains("last week's log"), "\(later.basis)")
+  }
+
   /// The same illness told ahead: the week is emptied, the runner comes back over easier weeks, and the build
   /// resumes with the same peak and longest run.
   @Test func theSameIllnessPausedAhead() throws {
