@@ -281,7 +281,7 @@ public func replan(
         ? []
         : priorLongestRuns(
           plan, completions: completions, before: firstRebuilt, today: today,
-          weeks: rules.base.longRun.spikeLookbackWeeks))
+          weeks: rules.base.longRun.spikeLookbackWeeks, paused: savedPauses + (pause.map { [$0] } ?? [])))
   } catch {
     throw .cannotRebuild(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, raceDate: race)
   }
@@ -475,9 +475,12 @@ func replanCourse(
 /// The longest run of each of the `weeks` weeks before the week at `index`, most recent last, for the spike guard
 /// across a replan's seam, as the plan shows those weeks (what the linter judges): the longest run logged or planned
 /// in a week of the plan (the days from today on as planned), the longest recent run the plan started from before it.
-func priorLongestRuns(_ plan: Plan, completions: [Completion], before index: Int, today: CivilDate, weeks: Int)
-  -> [Double]
-{
+/// A run planned on a day of a pause (`paused`: ill, injured, away) counts for nothing: it was not run, and after a
+/// sick week the long runs grow from the return weeks' and the runs before it, not from the one the runner missed.
+func priorLongestRuns(
+  _ plan: Plan, completions: [Completion], before index: Int, today: CivilDate, weeks: Int,
+  paused: [ClosedRange<CivilDate>]
+) -> [Double] {
   guard let first = plan.weeks.first?.start else { return [] }
   let start = first.adding(days: 7 * index)
   return (1...max(1, weeks)).reversed().map { back in
@@ -487,7 +490,10 @@ func priorLongestRuns(_ plan: Plan, completions: [Completion], before index: Int
     guard let week = plan.weeks.first(where: { $0.start == weekStart }) else {
       return max(logged, plan.goal.longestRecentRunKm)
     }
-    let planned = week.workouts.filter { $0.kind.isRun && $0.kind != .race }.map(\.distanceKm).max() ?? 0
+    let planned =
+      week.workouts.filter { workout in
+        workout.kind.isRun && workout.kind != .race && !paused.contains { $0.contains(workout.date) }
+      }.map(\.distanceKm).max() ?? 0
     return max(logged, planned)
   }
 }
