@@ -579,7 +579,8 @@ public final class LogbookDatabase: TrainingStore {
   /// Changes the profile named `name` (the default one when nil) in one write transaction: `change` gets the profile
   /// as stored at that moment, so two processes changing different fields at once both keep their change. A changed
   /// profile marked default becomes the only default. Errors thrown by `change` pass through unchanged.
-  /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` when there is no such profile (or no default one).
+  /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` when there is no such profile,
+  ///   ``LogbookError/noDefaultProfile(known:)`` when none is named and there is no default one.
   @discardableResult
   public func updateProfile(named name: String?, _ change: @escaping @Sendable (Profile) throws -> Profile) throws
     -> Profile
@@ -594,7 +595,7 @@ public final class LogbookDatabase: TrainingStore {
           ?? Row.fetchOne(db, sql: "SELECT id, isCoach, isDefault, profileJSON FROM profile WHERE isDefault")
         guard let row else {
           let known = try String.fetchAll(db, sql: "SELECT name FROM profile ORDER BY name")
-          throw LogbookError.noSuchProfile(name: name ?? "(default)", known: known)
+          throw Self.missingProfile(named: name, known: known)
         }
         var changed = try change(try LogbookDatabase.profile(row))
         changed.id = row["id"]

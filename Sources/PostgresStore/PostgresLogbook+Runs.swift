@@ -77,7 +77,8 @@ extension PostgresLogbook {
 
   /// Changes the profile named `name` (the default one when nil) in one write transaction; errors thrown by
   /// `change` pass through unchanged.
-  /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` when there is no such profile (or no default one).
+  /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` when there is no such profile,
+  ///   ``LogbookError/noDefaultProfile(known:)`` when none is named and there is no default one.
   @discardableResult
   public func updateProfile(named name: String?, _ change: @escaping @Sendable (Profile) throws -> Profile) throws
     -> Profile
@@ -94,7 +95,7 @@ extension PostgresLogbook {
           let known = try tx.rows("SELECT name FROM profile ORDER BY name COLLATE \"C\"").map {
             try $0.decode(String.self)
           }
-          throw LogbookError.noSuchProfile(name: name ?? "(default)", known: known)
+          throw Self.missingProfile(named: name, known: known)
         }
         let current = try Self.profile(row)
         var changed = try change(current)

@@ -27,6 +27,9 @@ public struct ActivityFiles: Sendable {
   public var withoutFile = 0
   /// Activity files read (plain, gzip members and archive members).
   public var filesRead = 0
+
+  /// Nothing read yet.
+  public init() {}
 }
 
 /// The limits of one activity file inflated from a gzip or zip member, and of a whole archive.

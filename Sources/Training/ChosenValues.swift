@@ -96,4 +96,30 @@ extension SettingValues {
   public static func suggestion(for text: String, among spellings: [String: String]) -> String? {
     closestName(to: text.lowercased(), among: spellings.keys.sorted()).flatMap { spellings[$0] }
   }
+
+  /// A distance such as `20mi`, `32km` or `3.1 mi` within `range` (km); a bare number is in `bare`, the runner's
+  /// unit. A bound as the message writes it is allowed (5 km is shown as 3.1 mi; 3.1mi is 4.99 km).
+  /// - Throws: ``SettingError`` naming `option`, the value as typed and what is allowed, in the runner's unit first.
+  public static func distance(
+    _ text: String, option: String, range: ClosedRange<Double>, bare: DistanceUnit
+  ) throws(SettingError) -> Double {
+    let other: DistanceUnit = bare == .km ? .mi : .km
+    func bounds(_ unit: DistanceUnit) -> String {
+      "\(unit.number(range.lowerBound)) to \(unit.format(range.upperBound))"
+    }
+    let allowed =
+      "\(bounds(bare)) (\(bounds(other))), written like \(bare == .km ? "32km or 20mi" : "20mi or 32km") (a bare "
+      + "number is \(bare.rawValue))"
+    guard let written = WrittenDistance(text) else {
+      throw SettingError(
+        option: option, value: text, allowed: allowed, suggestion: WrittenDistance.suggestion(for: text))
+    }
+    let km = written.distance(bare: bare).kilometers
+    // Half a tenth of the unit written, then the range.
+    let slack = 0.05 * (written.kilometersPerUnit ?? bare.kilometers)
+    guard (range.lowerBound - slack...range.upperBound + slack).contains(km) else {
+      throw SettingError(option: option, value: text, allowed: allowed)
+    }
+    return min(max(km, range.lowerBound), range.upperBound)
+  }
 }

@@ -203,3 +203,23 @@ extension TrainingState {
       paceUpdate: paceUpdate, goalCheck: goalCheck, settingsToSave: pause == nil ? stored : saving)
   }
 }
+
+extension ResolvedSchedule {
+  /// The `export` use case's last step: `export` written by `write` (to `path`), then kept in `store` (the database,
+  /// when there is one) as the previous version of the next export, then the changed settings stored with the saved
+  /// plan in the store `open` gives (``commit(to:)``). A read-only store that would have to keep changed settings
+  /// is refused before anything is written; one that only misses the export's record does not stop the calendar.
+  /// - Returns: Whether the export was kept (nil without a store, false in a read-only one), and the lines to say
+  ///   about the settings (their source, what changed).
+  public func deliver(
+    _ export: CalendarExportResult, to path: String, store: (any TrainingStore)?,
+    open: () throws -> any TrainingStore, write: (String) throws -> Void
+  ) throws -> (kept: Bool?, lines: [String]) {
+    if let store, store.isReadOnly, saved != nil, pending != nil { throw LogbookError.readOnly(path: store.path) }
+    try write(export.text)
+    // Recorded only once the calendar is out: a failed write leaves the database as it was.
+    let kept = store.map { !$0.isReadOnly }
+    if let store, kept == true { try recordExport(export.text, path: path, of: plan, in: store) }
+    return (kept, try commit(to: open))
+  }
+}

@@ -60,9 +60,7 @@ public struct Roster: Sendable, Encodable {
 public func coachRoster(
   coach name: String?, in store: any TrainingStore, systemZone: String, today: (String?) throws -> CivilDate
 ) throws -> Roster {
-  guard let coach = try store.profile(named: name) else {
-    throw LogbookError.noSuchProfile(name: name ?? "(default)", known: try store.profiles().map(\.name))
-  }
+  let coach = try store.requiredProfile(named: name)
   let runs = try store.completions()
   var rows: [RosterRow] = []
   for athlete in try store.athletes(ofCoach: coach.name) {

@@ -22,6 +22,8 @@ public enum LogbookError: FieldError, Sendable, Equatable {
   case nothingToUndo
   /// No profile by that name.
   case noSuchProfile(name: String, known: [String])
+  /// No profile named, and none is the default (`known`: the profiles there are).
+  case noDefaultProfile(known: [String])
   /// The profile is not a coach.
   case notACoach(name: String)
   /// A value that cannot be true (a run of 1e21 km, a heart rate of 900): nothing of the write is stored.
@@ -80,6 +82,13 @@ public enum LogbookError: FieldError, Sendable, Equatable {
       let list =
         known.isEmpty ? "no profiles yet (runmate profile init NAME)" : "profiles: \(known.joined(separator: ", "))"
       return "\(flag(.profile)): no profile named '\(name)'; \(list)"
+    case .noDefaultProfile(let known):
+      guard !known.isEmpty else {
+        return "no profile yet: create one with `runmate profile init NAME` (the first is the default)"
+      }
+      return
+        "no default profile among \(known.joined(separator: ", ")): name one with \(flag(.profile)) NAME, or make "
+        + "one the default with `runmate profile set \(flag(.profile)) NAME --default`"
     case .notACoach(let name):
       return "'\(name)' is not a coach; make it one with `runmate profile set --profile \(name) --coach`"
     case .implausible(let record, let field, let value, let allowed):
@@ -131,8 +140,8 @@ extension LogbookError {
     switch self {
     case .notOurs, .corrupt, .newerSchema, .implausible: .badData
     case .cannotOpen, .readOnly: .cannotCreate
-    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach,
-      .noSuchFeed, .profileExists, .planAlreadySaved, .notEmpty:
+    case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile,
+      .noDefaultProfile, .notACoach, .noSuchFeed, .profileExists, .planAlreadySaved, .notEmpty:
       .badInput
     case .badLocation: .missingInput
     case .database, .diskFull, .writeFailed, .serverUnavailable: .io

@@ -17,6 +17,19 @@ extension TrainingStore {
     return found
   }
 
+  /// The profile named `name`, or the default one when `name` is nil; for a command that needs one.
+  /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` when no profile has that name,
+  ///   ``LogbookError/noDefaultProfile(known:)`` when none is named and none is the default.
+  public func requiredProfile(named name: String?) throws(LogbookError) -> Profile {
+    guard let found = try profile(named: name) else { throw .noDefaultProfile(known: try profiles().map(\.name)) }
+    return found
+  }
+
+  /// The error for a profile not found: the name not there, or no default one when none was named.
+  public static func missingProfile(named name: String?, known: [String]) -> LogbookError {
+    name.map { .noSuchProfile(name: $0, known: known) } ?? .noDefaultProfile(known: known)
+  }
+
   /// The stored ids of a coach and an athlete about to be linked (``addAthlete(_:toCoach:)``).
   /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` for either name, ``LogbookError/notACoach(name:)`` when
   ///   `coach` is not one.

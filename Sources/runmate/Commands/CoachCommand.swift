@@ -21,9 +21,7 @@ struct CoachCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      guard let coach = try db.profile(named: profile) else {
-        throw LogbookError.noSuchProfile(name: "(default)", known: [])
-      }
+      let coach = try db.requiredProfile(named: profile)
       try db.addAthlete(athlete, toCoach: coach.name)
       try writeText("'\(terminalSafe(athlete))' is now coached by '\(terminalSafe(coach.name))'\n")
     }
@@ -78,9 +76,7 @@ struct CoachCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      guard let coach = try db.profile(named: profile) else {
-        throw LogbookError.noSuchProfile(name: "(default)", known: [])
-      }
+      let coach = try db.requiredProfile(named: profile)
       guard coach.isCoach else { throw LogbookError.notACoach(name: coach.name) }
       try writeText(describe(coach))
     }

@@ -20,8 +20,8 @@ struct DatabaseCommand: ParsableCommand {
         left as it was.
 
         Examples:
-          runmate database copy --to postgres://runner@localhost/runmate
-          runmate database copy --database postgres://coach@db/club --to backup.sqlite
+          runmate database copy --to postgres://ana@localhost/runs
+          runmate database copy --db postgres://db/club --to c.sqlite
         """)
 
     @Option(

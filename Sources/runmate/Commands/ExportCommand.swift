@@ -11,7 +11,8 @@ struct ExportCommand: ParsableCommand {
     abstract: "Export the plan as an .ics calendar (Google, Apple, Outlook, Thunderbird and others).",
     discussion: """
       Re-exporting an updated plan for the same race updates the events (same UIDs, higher SEQUENCE) and \
-      cancels removed workouts; an existing --out file is read as the previous export.
+      cancels removed workouts; an existing --out file is read as the previous export. Without --distance, \
+      --level and the other goal options, a saved plan is exported: --plan NAME, else the active plan.
 
       Examples:
         runmate export --distance half --level beginner --weeks 12 \\
@@ -28,12 +29,7 @@ struct ExportCommand: ParsableCommand {
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var profileOption: ProfileOption
 
-  @Option(
-    name: .customLong("plan"),
-    help: ArgumentHelp(
-      "A saved plan to use instead of --distance/--level/... (default without them: the active plan).",
-      valueName: "name"))
-  var planName: String?
+  @OptionGroup var plan: PlanSelection
 
   @Option(
     name: .long, help: ArgumentHelp("Where to write the calendar; - for standard output.", valueName: "file"),
@@ -67,33 +63,45 @@ struct ExportCommand: ParsableCommand {
 
   func run() throws {
     // The output is checked before anything else: nothing is worked out, read or recorded for a file that
-    // cannot be written.
+    // cannot be written. The database is opened once, when first needed.
     let output = out == "-" ? nil : try OutputFile(out, kind: .calendar, database: database.path, force: force)
-    let profile = try profileOption.load(database)
+    let stores = OpenedStore(database)
+    let profile = try profileOption.load(stores)
     let resolved = try resolveSchedule(
-      goal: goal,
-      request: schedule.request(
-        reminders: reminderOptions, units: try units.map { try OptionValues.unit($0, option: "--units") }),
-      templates: templates, clock: clock, database: database, name: planName, profile: profile)
-    // An --out file is the previous export only when it is a calendar (with --force, anything else is replaced).
-    // Without a file, the last export kept in the database (when there is one) is the previous version.
-    let logbook = database.exists ? try database.open() : nil
+      goal: goal, request: try request(), templates: templates, clock: clock, stores: stores, name: plan.name,
+      profile: profile)
     let export = try exportCalendar(
-      resolved.plan, schedule: resolved.schedule, settings: resolved.settings,
-      previousFile: diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil), store: logbook,
-      now: try clock.instant(), targets: stepTargets(for: profile))
+      resolved.plan, schedule: resolved.schedule, settings: resolved.settings, previousFile: previousFile(output),
+      store: try stores.existing(), now: try clock.instant(), targets: stepTargets(for: profile))
     try report(export, of: resolved)
-    // A read-only database cannot keep changed schedule settings: refused before anything is written.
-    if let logbook, logbook.isReadOnly, resolved.saved != nil, resolved.pending != nil {
-      throw LogbookError.readOnly(path: logbook.path)
+    let delivered = try resolved.deliver(
+      export, to: output == nil ? "standard output" : out, store: try stores.existing(), open: stores.store
+    ) { text in if let output { try output.write(text) } else { try writeStandardOutput(text) } }
+    say(delivered, of: export, toFile: output != nil)
+  }
+
+  /// The previous version's file: `--diff`, else `--previous`, else the `--out` file when it is a calendar (with
+  /// `--force`, anything else is replaced); nil when none, and then the last export kept in the database (when there
+  /// is one) is the previous version.
+  private func previousFile(_ output: OutputFile?) -> String? {
+    diff ?? previous ?? (output?.replacesOwnFile == true ? out : nil)
+  }
+
+  /// The schedule options as given, with `--units` for the event titles.
+  private func request() throws -> ScheduleRequest {
+    schedule.request(reminders: reminderOptions, units: try units.map { try OptionValues.unit($0, option: "--units") })
+  }
+
+  /// What became of the calendar: not kept in a read-only database, the settings' source and changes, the file
+  /// written.
+  private func say(_ delivered: (kept: Bool?, lines: [String]), of export: CalendarExportResult, toFile: Bool) {
+    if delivered.kept == false {
+      writeStandardError(
+        "note: \(terminalSafe(database.shown)) is read-only, so this export is not kept in it: the next export "
+          + "compares with its --out file (or --previous FILE)")
     }
-    if let output { try output.write(export.text) } else { try writeStandardOutput(export.text) }
-    // Recorded only once the calendar is out: a failed write leaves the database as it was.
-    try record(export.text, path: output == nil ? "standard output" : out, of: resolved.plan, in: logbook)
-    try resolved.commit(to: database)
-    if output != nil {
-      writeStandardError("wrote \(terminalSafe(out)): \(export.events) events, \(export.alarms) reminders")
-    }
+    delivered.lines.forEach(writeStandardError)
+    if toFile { writeStandardError("wrote \(terminalSafe(out)): \(export.events) events, \(export.alarms) reminders") }
   }
 
   /// The scheduler's notes (workouts named as the calendar's titles), then the diff (`--diff`) or its summary
@@ -108,18 +116,5 @@ struct ExportCommand: ParsableCommand {
     } else if let previousLabel = export.previousLabel {
       writeStandardError("against \(terminalSafe(previousLabel)): \(export.diff.summary())")
     }
-  }
-
-  /// Keeps the export in the database (the previous version for the next one). A read-only database cannot: the
-  /// calendar is still written, and a note says what the next export will compare with.
-  private func record(_ text: String, path: String, of plan: Plan, in logbook: (any TrainingStore)?) throws {
-    guard let logbook else { return }
-    guard !logbook.isReadOnly else {
-      writeStandardError(
-        "note: \(terminalSafe(database.shown)) is read-only, so this export is not kept in it: the next export "
-          + "compares with its --out file (or --previous FILE)")
-      return
-    }
-    try Training.recordExport(text, path: path, of: plan, in: logbook)
   }
 }

@@ -29,7 +29,8 @@ struct FeedCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The port in the printed address.", valueName: "port"))
     var port = 8080
 
-    func url(token: String) throws -> String {
+    /// The address of the feed with `token`, once `--host` and `--port` are checked (before anything is stored).
+    func checked() throws -> @Sendable (String) -> String {
       guard (1...65535).contains(port) else {
         throw CLIError.invalidOption(option: "--port", value: String(port), allowed: "1 to 65535", suggestion: nil)
       }
@@ -38,7 +39,8 @@ struct FeedCommand: ParsableCommand {
         throw CLIError.invalidOption(
           option: "--host", value: host, allowed: "a host name or an IP address", suggestion: nil)
       }
-      return "webcal://\(shownHost):\(port)/feeds/\(token).ics"
+      let port = port
+      return { token in "webcal://\(shownHost):\(port)/feeds/\(token).ics" }
     }
   }
 
@@ -46,20 +48,17 @@ struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "create",
       abstract: "Make a feed of a saved plan (default: the active one) and print its address once.")
-    @Option(name: .customLong("plan"), help: ArgumentHelp("The saved plan.", valueName: "name"))
-    var planName: String?
+    @OptionGroup var plan: PlanSelection
     @OptionGroup var address: Address
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
+      let url = try address.checked()
       try database.requireExisting()
       let db = try database.open()
-      let saved = try db.plan(named: planName)
-      let token = FeedTokens.generate()
-      let url = try address.url(token: token)
-      guard let hash = FeedTokens.hash(token) else { throw LogbookError.database(detail: "a malformed new token") }
-      let feed = try db.createFeed(planID: saved.id, tokenHash: hash, at: Date())
-      try writeStandardOutput(url + "\n")
+      let saved = try plan.saved(in: db)
+      let (feed, token) = try db.newFeed(of: saved, at: Date())
+      try writeStandardOutput(url(token) + "\n")
       writeStandardError(
         "feed \(feed.id) of plan '\(terminalSafe(saved.name))': subscribe to the address above in your calendar app "
           + "(with `runmate serve` running); it is shown only this once")
@@ -101,20 +100,17 @@ struct FeedCommand: ParsableCommand {
       commandName: "rotate",
       abstract: "Give a feed a new address (the old one stops working at once) and print it once.")
     @Argument(help: "The feed's number (`runmate feed list`); default: the plan's only feed.") var id: Int64?
-    @Option(name: .customLong("plan"), help: ArgumentHelp("The plan whose only feed to rotate.", valueName: "name"))
-    var planName: String?
+    @OptionGroup var plan: PlanSelection
     @OptionGroup var address: Address
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
+      let url = try address.checked()
       try database.requireExisting()
       let db = try database.open()
-      let feed = try FeedCommand.pick(id: id, planName: planName, in: db, verb: "rotate")
-      let token = FeedTokens.generate()
-      let url = try address.url(token: token)
-      guard let hash = FeedTokens.hash(token) else { throw LogbookError.database(detail: "a malformed new token") }
-      _ = try db.rotateFeed(id: feed.id, tokenHash: hash, at: Date())
-      try writeStandardOutput(url + "\n")
+      let feed = try db.feed(id: id, ofPlan: plan.name, toChange: "rotate")
+      let token = try db.newToken(for: feed, at: Date())
+      try writeStandardOutput(url(token) + "\n")
       writeStandardError(
         "feed \(feed.id) of plan '\(terminalSafe(feed.planName))' rotated: the old address now answers 404; "
           + "subscribe to the one above")
@@ -133,48 +129,11 @@ struct FeedCommand: ParsableCommand {
     func run() throws {
       try database.requireExisting()
       let db = try database.open()
-      let targets: [FeedSubscription]
-      if let id {
-        if planName != nil {
-          throw CLIError.invalidOption(
-            option: "--plan", value: planName ?? "", allowed: "either a feed number or --plan, not both",
-            suggestion: nil)
-        }
-        targets = [try db.feed(id: id)]
-      } else if let planName {
-        targets = try db.feeds(planID: try db.plan(named: planName).id)
-        if targets.isEmpty { throw CLIError.missingOption(option: "a feed", allowed: "plan '\(planName)' has none") }
-      } else {
-        throw CLIError.missingOption(option: "a feed number or --plan", allowed: "see `runmate feed list`")
-      }
-      for feed in targets {
+      for feed in try db.feedsToRevoke(id: id, planName: planName) {
         _ = try db.revokeFeed(id: feed.id)
         writeStandardError("feed \(feed.id) of plan '\(terminalSafe(feed.planName))' revoked: its address answers 404")
       }
     }
-  }
-
-  /// The feed `id`, or the only feed of the plan `planName` (default: the active plan).
-  static func pick(id: Int64?, planName: String?, in db: any TrainingStore, verb: String) throws -> FeedSubscription {
-    if let id {
-      let feed = try db.feed(id: id)
-      if let planName, try db.plan(named: planName).id != feed.planID {
-        throw CLIError.invalidOption(
-          option: "--plan", value: planName, allowed: "the plan of feed \(id) ('\(feed.planName)')", suggestion: nil)
-      }
-      return feed
-    }
-    let saved = try db.plan(named: planName)
-    let feeds = try db.feeds(planID: saved.id)
-    guard feeds.count == 1, let only = feeds.first else {
-      let allowed =
-        feeds.isEmpty
-        ? "plan '\(saved.name)' has no feed (runmate feed create)"
-        : "plan '\(saved.name)' has \(feeds.count) feeds (\(feeds.map { String($0.id) }.joined(separator: ", "))); "
-          + "name one"
-      throw CLIError.missingOption(option: "the feed number to \(verb)", allowed: allowed)
-    }
-    return only
   }
 
   /// `2026-11-23 12:10` (UTC).
@@ -188,7 +147,7 @@ struct FeedCommand: ParsableCommand {
 }
 
 extension DatabaseOptions {
-  /// Refuses a database that does not exist yet (exit 66) instead of making an empty one.
+  /// Refuses a database that does not exist yet (exit 66) instead of making an empty one; a server's is there.
   func requireExisting() throws {
     guard exists else {
       throw CLIError.unreadable(path: shown, reason: "no database here yet; save a plan with `runmate plan ... --save`")

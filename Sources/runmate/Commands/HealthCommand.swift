@@ -13,23 +13,18 @@ struct HealthCommand: ParsableCommand {
     subcommands: [Summary.self, Import.self],
     defaultSubcommand: Summary.self)
 
-  /// Whose data, in which zone.
+  /// Whose data, in which zone, on which day.
   struct Who: ParsableArguments {
     @Option(name: .customLong("profile"), help: "The profile (default: the default profile).") var profile: String?
-    @Option(
-      name: .customLong("tz"), help: "Time zone for days (default: the profile's, else the system's).",
-      completion: Completions.timeZone) var timeZone: String?
+    @OptionGroup var zone: ZoneOptions
 
-    func resolve(_ db: any TrainingStore) throws -> (name: String, zone: TimeZone, profile: Profile?) {
-      let found = try db.profile(named: profile)
-      var zone = TimeZone.current
-      if let timeZone {
-        zone = try checkedTimeZone(timeZone)
-      } else if let saved = found?.timeZone {
-        zone = try checkedTimeZone(saved, origin: .saved)
-      }
-      return (found?.name ?? "", zone, found)
+    /// The runner (``TrainingStore/healthRunner(profile:zone:systemZone:)``).
+    func resolve(_ db: any TrainingStore) throws -> HealthRunner {
+      try db.healthRunner(profile: profile, zone: zone.timeZone, systemZone: TimeZone.current.identifier)
     }
+
+    /// The runner's today, in their zone.
+    func today(of runner: HealthRunner) throws -> CivilDate { try zone.clock.today(inZone: runner.zone.identifier) }
   }
 
   struct Import: ParsableCommand {
@@ -37,44 +32,30 @@ struct HealthCommand: ParsableCommand {
       commandName: "import",
       abstract: "Import export.zip, export.xml (any size, streamed) or a CSV of date,steps,distance_km,active_kcal.")
     @Argument(help: "The export file.", completion: .file(extensions: ["zip", "xml", "csv"])) var file: String
-    @Option(
-      name: .long,
-      help: ArgumentHelp(
-        "The saved plan its runs count for (default: the active plan).",
-        valueName: "name"))
-    var plan: String?
+    @OptionGroup var plan: PlanSelection
     @Flag(
       name: .long,
       help: "Also store workouts of other types with a distance (cycling, swimming, walking) as cross-training.")
     var allSports = false
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions
-    @OptionGroup var clock: ClockOptions
 
     func run() throws {
-      _ = try clock.today()  // a bad --now is refused before the database is opened (or created)
+      _ = try who.zone.clock.today()  // a bad --now is refused before the database is opened (or created)
       let db = try database.open()
-      let (name, zone, found) = try who.resolve(db)
+      let runner = try who.resolve(db)
       guard FileManager.default.fileExists(atPath: file) else {
         throw CLIError.unreadable(path: file, reason: "no such file")
       }
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
-      let bar: ProgressBar? = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
-      var progress: (@Sendable (Int64) -> Void)?
-      if let bar { progress = { bar.update($0, of: size) } }
-      let report: HealthImportReport
-      do {
-        // A workout after today (in the runner's zone) is a device clock gone wrong: left out, as `import` and
-        // `log` refuse such a run.
-        report = try db.importHealthExport(
-          at: URL(fileURLWithPath: file), profile: name, zone: zone,
-          today: try clock.today(inZone: zone.identifier), planName: plan, allSports: allSports, progress: progress)
-      } catch {
-        bar?.finish()
-        throw error
+      // A workout after today (in the runner's zone) is a device clock gone wrong: left out, as `import` and `log`
+      // refuse such a run.
+      let report = try ProgressBar.showing(counting: nil) { (bar: ProgressBar?) -> HealthImportReport in
+        try db.importHealthExport(
+          at: URL(fileURLWithPath: file), profile: runner.name, zone: runner.zone, today: try who.today(of: runner),
+          planName: plan.name, allSports: allSports, progress: bar?.updates(of: size))
       }
-      bar?.finish()
-      try writeStandardOutput(render(report, units: DistanceUnit.display(chosen: nil, profile: found?.units)))
+      try writeStandardOutput(render(report, units: runner.units))
     }
 
     /// What the import did, in lines.
@@ -129,19 +110,20 @@ struct HealthCommand: ParsableCommand {
       abstract: "Today, the last 7 days, the best day, the activity level.")
     @OptionGroup var who: Who
     @OptionGroup var database: DatabaseOptions
-    @OptionGroup var clock: ClockOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
       let db = try database.open()
-      let (name, zone, found) = try who.resolve(db)
-      let today = try clock.today(inZone: zone.identifier)  // the profile's local day
-      let units = DistanceUnit.display(chosen: nil, profile: found?.units)
-      let (summary, hasData) = try db.healthSummary(profile: name, today: today)
-      if output.format == .json { return try writeStandardOutput(JSONOutput.encode(summary)) }
-      guard hasData else {
-        return try writeStandardOutput("no health data yet: `runmate health import export.zip`\n")
-      }
+      let runner = try who.resolve(db)
+      let view = try db.healthOverview(of: runner, today: try who.today(of: runner))
+      if output.format == .json { return try writeStandardOutput(JSONOutput.encode(view)) }
+      try writeStandardOutput(Summary.render(view))
+    }
+
+    /// The summary as lines: today, the last 7 days' steps as bars, the best day, the activity level.
+    static func render(_ view: HealthOverview) -> String {
+      guard view.hasData else { return "no health data yet: `runmate health import export.zip`\n" }
+      let (summary, units, today) = (view.summary, view.units, view.today)
       var lines: [String] = []
       if let t = summary.todayTotals {
         lines.append(
@@ -150,15 +132,12 @@ struct HealthCommand: ParsableCommand {
       } else {
         lines.append("Today, \(today.shortLabel): no data yet")
       }
-      let top = max(1, summary.lastSevenDays.map(\.steps).max() ?? 1)
       lines.append("")
       lines.append("Last 7 days (steps):")
-      for day in summary.lastSevenDays {
-        let share = day.steps / top
-        let width = share.isFinite ? Int((min(max(share, 0), 1) * 40).rounded()) : 0
+      for (day, share) in view.lastSevenDays {
         lines.append(
           "  \(pad(day.date.shortLabel, 11)) "
-            + String(repeating: "█", count: width) + " \(wholeNumber(day.steps))")
+            + String(repeating: "█", count: Int((share * 40).rounded())) + " \(wholeNumber(day.steps))")
       }
       lines.append("")
       if let best = summary.bestDay {
@@ -169,7 +148,7 @@ struct HealthCommand: ParsableCommand {
       lines.append(
         "Activity level: \(summary.activityLevel.rawValue) (\(wholeNumber(summary.averageSteps7)) steps a day this week; "
           + "28-day average \(wholeNumber(summary.averageSteps28)), 30-day \(wholeNumber(summary.averageSteps30)))")
-      try writeStandardOutput(lines.joined(separator: "\n") + "\n")
+      return lines.joined(separator: "\n") + "\n"
     }
   }
 }

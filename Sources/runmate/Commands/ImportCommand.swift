@@ -36,54 +36,32 @@ struct ImportCommand: ParsableCommand {
     help: "GPX, TCX or FIT files (also .gz), zips (Strava, Garmin), or folders holding them.",
     completion: .file(extensions: ["gpx", "tcx", "fit", "gz", "zip"]))
   var paths: [String]
-  @Option(
-    name: .long, help: ArgumentHelp("The saved plan they count for (default: the active plan).", valueName: "name"))
-  var plan: String?
-  @Option(
-    name: .customLong("tz"),
-    help: ArgumentHelp(
-      "Time zone for the runs' days (default: the system zone).", valueName: "zone"), completion: Completions.timeZone)
-  var timeZone: String?
+  @OptionGroup var plan: PlanSelection
+  @OptionGroup var zone: ZoneOptions
   @Flag(
     name: .long,
     help: "Store activities of other sports (cycling, swimming, walking, …) as cross-training instead of skipping them."
   )
   var allSports = false
   @OptionGroup var database: DatabaseOptions
-  @OptionGroup var clock: ClockOptions
 
   func run() throws {
-    let zone = try timeZone.map { (name) throws(TimeZoneError) in try checkedTimeZone(name) } ?? TimeZone.current
+    let store = database.exists ? try database.open() : nil
+    let zone = try runnerZone(
+      given: self.zone.timeZone, profile: try store?.profile(named: nil), systemZone: TimeZone.current.identifier)
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     // A run after today is a device clock gone wrong: refused, as `log` refuses it.
-    let today = try clock.today(inZone: zone.identifier)
-    // Every file is read first.
-    let bar: ProgressBar? = isatty(STDERR_FILENO) == 1 ? ProgressBar(counting: "files") : nil
-    let found: ActivityFiles
-    do {
-      found = try readActivityFiles(paths, calendar: calendar, today: today, allSports: allSports) { done, total in
+    let today = try self.zone.clock.today(inZone: zone.identifier)
+    // Every file is read first; then all runs are written in one transaction.
+    let found = try ProgressBar.showing(counting: "files") { bar in
+      try readActivityFiles(paths, calendar: calendar, today: today, allSports: allSports) { done, total in
         bar?.update(Int64(done), of: Int64(total))
       }
-    } catch {
-      bar?.finish()
-      switch error {
-      case .missing(let path): throw CLIError.unreadable(path: path, reason: "no such file")
-      case .temporaryFolder(let reason): throw CLIError.cannotWrite(path: "a temporary folder", reason: reason)
-      }
     }
-    bar?.finish()
-    // Nothing is opened in the database before every file is read; then all runs are written in one transaction.
-    let outcome =
-      found.runs.isEmpty && found.crossTraining.isEmpty
-      ? nil : try database.open().addRuns(found.runs + found.crossTraining, plan: plan)
+    let outcome = try found.add(to: { try store ?? database.open() }, plan: plan.name)
     try writeStandardOutput(ImportReport(found: found, outcome: outcome).lines.joined(separator: "\n") + "\n")
-    // Nothing importable: files were refused and none held a run (new or known).
-    if found.runs.isEmpty, found.crossTraining.isEmpty, !found.refused.isEmpty {
-      throw CLIError.nothingImported(
-        reason: found.refused.count == 1
-          ? terminalSafe(found.refused[0]) : "nothing imported: \(found.refused.count) files refused (listed above)")
-    }
+    if let reason = found.nothingImported { throw CLIError.nothingImported(reason: terminalSafe(reason)) }
   }
 }
 

@@ -37,36 +37,21 @@ struct LintCommand: ParsableCommand {
   @OptionGroup var templates: TemplateOptions
 
   func run() throws {
-    var race: RaceDistance?
-    if let distance {
+    let race = try distance.map { distance in
       guard let parsed = RaceDistance(parsing: distance) else {
         throw CLIError.invalidOption(
           option: "--distance", value: distance, allowed: RaceDistance.allCases.map(\.rawValue).joined(separator: ", "),
           suggestion: RaceDistance.suggestion(for: distance))
       }
-      race = parsed
+      return parsed
     }
-    let data: Data
-    do {
-      data = try PlanFile.readData(file)
-    } catch {
-      guard case .untrusted(let path, let problem) = error else { throw error }
-      throw LintFileError(path: path, problem: problem)
-    }
-    let name = URL(fileURLWithPath: file).lastPathComponent
-    let plan: LintPlan
-    do {
-      plan = try LintPlan(text: String(decoding: data, as: UTF8.self), name: name, distance: race)
-    } catch {
-      throw LintFileError(path: file, problem: error.description)
-    }
-    let findings = lint(plan, rules: try templates.loadRules())
+    let result = try lintPlanFile(file, distance: race, rules: try templates.loadRules())
     switch format {
-    case .json: try writeStandardOutput(JSONOutput.encode(LintReport(plan: plan, findings: findings)))
-    case .text: try writeText(LintCommand.text(plan, findings))
+    case .json: try writeStandardOutput(JSONOutput.encode(result))
+    case .text: try writeText(LintCommand.text(result.plan, result.findings))
     }
     // Findings are not an error: the report is on standard output, the status says the plan is not clean.
-    if !findings.isEmpty { Foundation.exit(1) }
+    if !result.findings.isEmpty { Foundation.exit(1) }
   }
 
   /// One line per finding, a blank line between weeks, and a summary line.
@@ -96,27 +81,8 @@ struct LintCommand: ParsableCommand {
   }
 }
 
-/// `runmate lint --format json`: the `runmate.lint/1` contract.
-struct LintReport: Encodable {
-  let plan: LintPlan
-  let findings: [LintFinding]
-
-  enum CodingKeys: String, CodingKey { case schema, plan, distance, weeks, findings }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode("runmate.lint/1", forKey: .schema)
-    try container.encode(plan.name, forKey: .plan)
-    try container.encode(plan.distance?.rawValue, forKey: .distance)
-    try container.encode(plan.weeks.count, forKey: .weeks)
-    try container.encode(findings, forKey: .findings)
-  }
-}
-
 /// A file `runmate lint` cannot read as a plan: one line naming the file (65).
-struct LintFileError: RunMateError {
-  var path: String
-  var problem: String
+extension LintFileProblem: RunMateError {
   var message: String { "\(terminalSafe(path)): \(terminalSafe(problem))" }
   var exitCode: Int32 { ExitCodes.dataError }
 }

@@ -33,8 +33,7 @@ struct MoveCommand: ParsableCommand {
 
 /// The options `move` and `skip` share, and what both do: work the change out, save it, say what it does.
 struct ChangeOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
 

@@ -17,8 +17,7 @@ struct PacesCommand: ParsableCommand {
         runmate paces --format json
       """)
 
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var templates: TemplateOptions
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions

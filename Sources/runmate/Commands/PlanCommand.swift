@@ -41,36 +41,40 @@ struct PlanCommand: ParsableCommand {
   var name: String?
 
   func run() throws {
-    let profile = try profileOption.load(database)
+    let stores = OpenedStore(database)
+    let profile = try profileOption.load(stores)
     let units = try output.unit(profile: profile?.units)
     let rules = try templates.loadRules()
     // Today is the runner's day, in their profile's zone: a plan started "today" starts on their day.
     let today = try clock.today(inZone: profile?.timeZone)
     let request = schedule.request(reminders: reminderOptions, units: output.units != nil ? units : nil)
-    let (plan, settings, announcement) = try newPlan(
+    let new = try newPlan(
       request: request, profile: profile, rules: rules, units: units, today: today,
       systemZone: TimeZone.current.identifier
     ) { longRunDay in
       try goal.goal(today: today, maxWeeks: rules.base.maxWeeks, profile: profile, longRunDay: longRunDay, units: units)
     }
-    if save || name != nil {
-      // Settings given or taken from the profile are saved with the plan; with neither, none (the old behaviour).
-      let schedule = try ScheduleView(plan, settings: settings)
-      let planName = name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
-      let db = try database.open()
-      let saved = try db.savePlan(
-        plan, name: planName, activate: true,
-        schedule: (request.isGiven || profile != nil ? settings : nil, schedule.datedWorkouts))
-      if let id = profile?.id { try db.assignPlan(saved.id, toProfile: id) }
-      if let announcement { writeStandardError(announcement) }
-      writeStandardError(
-        "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.shown)); "
-          + "it is the active plan")
-      for line in noteLines(schedule.notes, runDays: settings.runDays, units: units) { writeStandardError(line) }
-    }
+    if save || name != nil { try saveAndSay(new, given: request.isGiven, profile: profile, in: stores) }
     switch output.format {
-    case .json: try writeStandardOutput(JSONOutput.encode(plan))
-    case .table: try writeText(PlanTable(plan: plan, units: units).render())
+    case .json: try writeStandardOutput(JSONOutput.encode(new.plan))
+    case .table: try writeText(PlanTable(plan: new.plan, units: units).render())
+    }
+  }
+
+  /// Saves the new plan (``saveNewPlan(_:name:settings:settingsGiven:profile:in:)``) and says so: the profile's
+  /// defaults used, where it is saved, the notes of laying it on its days.
+  private func saveAndSay(
+    _ new: (plan: Plan, settings: ScheduleSettings, announcement: String?), given: Bool, profile: Profile?,
+    in stores: OpenedStore
+  ) throws {
+    let (plan, settings) = (new.plan, new.settings)
+    let (saved, schedule) = try saveNewPlan(
+      plan, name: name, settings: settings, settingsGiven: given, profile: profile, in: try stores.store())
+    if let announcement = new.announcement { writeStandardError(announcement) }
+    writeStandardError(
+      "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.shown)); it is the active plan")
+    for line in noteLines(schedule.notes, runDays: settings.runDays, units: try output.unit(profile: profile?.units)) {
+      writeStandardError(line)
     }
   }
 }

@@ -184,23 +184,27 @@ extension PlansCommand {
     func run() throws {
       let shared = try PlanFile.read(file)
       let ready = try shared.readyToSave(as: name, from: file)
-      let profile = try profileOption.load(database)
-      let saved = try database.open().save(ready, activate: activate, profile: profile)
+      let stores = OpenedStore(database)
+      let saved = try stores.store().save(ready, activate: activate, profile: try profileOption.load(stores))
+      try writeText(Import.line(saved, from: shared, scheduled: ready.dated.count) + "\n")
+    }
+
+    /// What was imported: the plan, its settings and workouts scheduled, and whether it is the active plan.
+    static func line(_ saved: SavedPlan, from shared: PlanFile, scheduled: Int) -> String {
       let goal = shared.plan.goal
       var line =
         "imported plan '\(terminalSafe(saved.name))' (\(goal.level.rawValue) "
         + "\(goal.distance.displayName), \(shared.plan.weeks.count) weeks, \(goal.start) → \(goal.raceDate))"
       if let settings = shared.settings {
         let described = PlansCommand.Show.describe(settings).dropFirst("Schedule: ".count)
-        line += " with its schedule settings (\(described)); \(ready.dated.count) workouts scheduled"
+        line += " with its schedule settings (\(described)); \(scheduled) workouts scheduled"
       } else {
         line += " without schedule settings (the profile's defaults apply)"
       }
-      line +=
-        saved.active
-        ? "; it is the active plan"
-        : "; make it the active plan with `runmate plans activate \(terminalSafe(saved.name))`"
-      try writeText(line + "\n")
+      return line
+        + (saved.active
+          ? "; it is the active plan"
+          : "; make it the active plan with `runmate plans activate \(terminalSafe(saved.name))`")
     }
   }
 }

@@ -167,32 +167,9 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      guard let found = try db.profile(named: profile) else {
-        throw LogbookError.noSuchProfile(name: profile ?? "(default)", known: [])
-      }
-      var fromHealthValues: (heightCm: Double?, weightKg: Double?) = (nil, nil)
-      if fromHealth {
-        let height = try db.latestMeasure(kind: .heightCm, profile: found.name)
-        let weight = try db.latestMeasure(kind: .bodyMassKg, profile: found.name)
-        if height == nil && weight == nil {
-          throw CLIError.invalidOption(
-            option: "--from-health", value: found.name,
-            allowed: "a profile with imported health data (runmate health import …), or "
-              + "--height and --weight by hand", suggestion: nil)
-        }
-        func rounded(_ measure: Double?) -> Double? { measure.map { ($0 * 10).rounded() / 10 } }
-        fromHealthValues = (rounded(height?.value), rounded(weight?.value))
-      }
-      // The fields are applied to the profile as stored inside the write transaction: a change made by another
-      // process meanwhile is kept, not overwritten by a copy read before it.
-      let (fields, makeDefault, measured) = (self.fields, self.makeDefault, fromHealthValues)
-      let updated = try db.updateProfile(named: found.name) { stored in
-        var current = stored
-        if let height = measured.heightCm { current.heightCm = height }
-        if let weight = measured.weightKg { current.weightKg = weight }
-        current = try fields.apply(to: current)
-        if makeDefault { current.isDefault = true }
-        return current
+      let fields = self.fields
+      let updated = try db.setProfile(named: profile, fromHealth: fromHealth, makeDefault: makeDefault) {
+        try fields.apply(to: $0)
       }
       try writeText("updated profile '\(terminalSafe(updated.name))'\n")
     }

@@ -13,8 +13,7 @@ struct ProgressCommand: ParsableCommand {
 
   @Option(name: .long, help: ArgumentHelp("How many weeks up to this one (default: 8).", valueName: "n"))
   var weeks: Int = 8
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
   @OptionGroup var output: OutputOptions

@@ -82,8 +82,7 @@ struct ReplanOptions: ParsableArguments {
       "Why you pause: ill, injury or travel (illness and injury come back more gently).", valueName: "reason"),
     completion: .list(SettingValues.breakReasons))
   var reason: String?
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var templates: TemplateOptions
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions

@@ -14,8 +14,7 @@ struct ReportCommand: ParsableCommand {
   @Option(
     name: .long, help: ArgumentHelp("Where to write the HTML page.", valueName: "file"),
     completion: .file(extensions: ["html"])) var html: String
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var clock: ClockOptions
   @Option(
@@ -29,7 +28,7 @@ struct ReportCommand: ParsableCommand {
     let chosenUnit = try units.map { try OptionValues.unit($0, option: "--units") }
     let output = try OutputFile(html, kind: .report, database: database.path, force: force)
     let db = try database.open()
-    let saved = try db.plan(named: plan)
+    let saved = try plan.saved(in: db)
     let runs = try db.completions()
     let profile = try db.profile(named: nil)
     let state = try TrainingState.read(saved, db: db, profile: profile)

@@ -16,7 +16,8 @@ struct ScheduleCommand: ParsableCommand {
           --weeks 10 --at 06:30 --at sat=08:00 --tz Europe/Berlin
         runmate schedule --plan spring --at 06:30
 
-      The last one changes the saved plan's settings (export uses them too).
+      The last one changes the saved plan's settings (export uses them too). Without --distance, --level and \
+      the other goal options, a saved plan is laid out: --plan NAME, else the active plan.
       """)
 
   @OptionGroup var goal: GoalOptions
@@ -26,19 +27,15 @@ struct ScheduleCommand: ParsableCommand {
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var profileOption: ProfileOption
 
-  @Option(
-    name: .customLong("plan"),
-    help: ArgumentHelp(
-      "A saved plan to use instead of --distance/--level/... (default without them: the active plan).",
-      valueName: "name"))
-  var planName: String?
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var output: OutputOptions
 
   func run() throws {
-    let profile = try profileOption.load(database)
+    let stores = OpenedStore(database)
+    let profile = try profileOption.load(stores)
     let resolved = try resolveSchedule(
-      goal: goal, request: schedule.request(), templates: templates, clock: clock, database: database,
-      name: planName, profile: profile)
+      goal: goal, request: schedule.request(), templates: templates, clock: clock, stores: stores,
+      name: plan.name, profile: profile)
     let units = try output.unit(profile: profile?.units, plan: resolved.settings.units)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(resolved.schedule))
@@ -48,6 +45,6 @@ struct ScheduleCommand: ParsableCommand {
     for note in resolved.schedule.notes where note.isShifted {
       writeStandardError("\(note.kind): \(note.text)")
     }
-    try resolved.commit(to: database)
+    try resolved.commit(to: stores)
   }
 }

@@ -76,30 +76,36 @@ struct ServeCommand: ParsableCommand {
       maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
     try database.requireExisting()
     let db = try database.open()
-    LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
-      handler.logLevel = .info
-      return handler
-    }
-    let logger = Logger(label: "runmate.serve")
-    let host = self.host
-    let (idleTimeout, headTimeout) = (self.idleTimeout, self.headTimeout)
-    let (maxConnections, maxConnectionsPerPeer) = (self.maxConnections, self.maxConnectionsPerPeer)
+    let logger = ServeCommand.standardErrorLogger()
+    let (host, metadata) = (host, startMetadata)
     let outcome = blockingRun {
       try await runFeedServer(db: db, configuration: configuration, logger: logger) { bound in
-        logger.info(
-          "listening",
-          metadata: [
-            "address": "http://\(host):\(bound)", "feeds": "/feeds/<token>.ics", "metrics": "/metrics",
-            "idle_timeout_s": "\(idleTimeout)", "head_timeout_s": "\(headTimeout)",
-            "max_connections": "\(maxConnections)", "max_connections_per_peer": "\(maxConnectionsPerPeer)",
-          ])
+        logger.info("listening", metadata: metadata.merging(["address": "http://\(host):\(bound)"]) { $1 })
       }
     }
     if case .failure(let error) = outcome {
       throw CLIError.cannotWrite(path: "\(host):\(port)", reason: "the server stopped: \(error)")
     }
     logger.info("stopped")
+  }
+
+  /// What the start's log line says besides the address: the routes and the limits.
+  var startMetadata: Logger.Metadata {
+    [
+      "feeds": "/feeds/<token>.ics", "metrics": "/metrics", "idle_timeout_s": "\(idleTimeout)",
+      "head_timeout_s": "\(headTimeout)", "max_connections": "\(maxConnections)",
+      "max_connections_per_peer": "\(maxConnectionsPerPeer)",
+    ]
+  }
+
+  /// The server's logger: info and above, one line each to standard error.
+  static func standardErrorLogger() -> Logger {
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = .info
+      return handler
+    }
+    return Logger(label: "runmate.serve")
   }
 }
 

@@ -60,8 +60,7 @@ struct SyncCommand: ParsableCommand {
       "A file whose first line is the (app) password (default: $RUNMATE_CALDAV_PASSWORD).", valueName: "file"))
   var passwordFile: String?
 
-  @Option(name: .customLong("plan"), help: ArgumentHelp("The saved plan (default: the active one).", valueName: "name"))
-  var planName: String?
+  @OptionGroup var plan: PlanSelection
 
   @Flag(name: .customLong("dry-run"), help: "Print what the sync would create, update and delete; send nothing.")
   var dryRun = false
@@ -79,37 +78,34 @@ struct SyncCommand: ParsableCommand {
   @OptionGroup var database: DatabaseOptions
 
   func run() throws {
-    let password = try readPassword()
-    let target = ResultBox<SyncTarget>()
-    let deadline = try Self.requestDeadline()
+    let (password, deadline) = (try readPassword(), try Self.requestDeadline())
     let (url, user, calendar, list) = (url, user, calendarName, listCalendars)
-    if case .failure(let error) = blockingRun({
-      target.value = try await syncTarget(
+    let target = try blockingValue {
+      try await syncTarget(
         url: url, user: user, password: password, calendar: calendar, list: list, requestDeadline: deadline)
-    }) {
-      throw error
     }
-    guard case .account(let account) = target.value else {
-      if case .calendars(let calendars) = target.value { try writeText(SyncReport.listing(calendars)) }
+    guard let target, let request = try self.request(into: target) else {
+      if case .calendars(let calendars)? = target { try writeText(SyncReport.listing(calendars)) }
       return
     }
     try database.requireExisting()
     let db = try database.open()
-    var request = PlanSyncRequest(
-      account: account, planName: planName, mode: remove ? .remove : .sync, dryRun: dryRun, force: force,
-      calendarChosen: calendarName != nil, now: try clock.instant(), systemZone: TimeZone.current.identifier)
-    request.afterWriteAnswered = Self.faultKillAfterWrites
-    let box = ResultBox<PlanSyncResult>()
-    if case .failure(let error) = blockingRun({ [request] in box.value = try await syncPlan(request, db: db) }) {
-      throw error
-    }
-    guard let result = box.value else { return }
-
+    guard let result = try blockingValue({ [request] in try await syncPlan(request, db: db) }) else { return }
     let shown = "plan '\(terminalSafe(result.planName))' → \(terminalSafe(result.collection))"
     if dryRun { return try writeText(SyncReport.dryRun(result, target: shown)) }
     try writeText(SyncReport.done(result, target: shown) + SyncReport.leftovers(result.leftovers))
     if let error = result.error { throw error }
     if result.conflicts > 0 { throw SyncConflicts(count: result.conflicts) }
+  }
+
+  /// The sync the options ask for, into the calendar `target` found; nil when it is the account's list of calendars.
+  func request(into target: SyncTarget) throws -> PlanSyncRequest? {
+    guard case .account(let account) = target else { return nil }
+    var request = PlanSyncRequest(
+      account: account, planName: plan.name, mode: remove ? .remove : .sync, dryRun: dryRun, force: force,
+      calendarChosen: calendarName != nil, now: try clock.instant(), systemZone: TimeZone.current.identifier)
+    request.afterWriteAnswered = Self.faultKillAfterWrites
+    return request
   }
 
   /// The longest one request may take: `$RUNMATE_CALDAV_DEADLINE` seconds (0.1 to 3600), else nil (60 s).
@@ -157,6 +153,13 @@ struct SyncCommand: ParsableCommand {
 /// What an async call hands back to the command (written by one task, read after it ends).
 private final class ResultBox<Value>: @unchecked Sendable {
   var value: Value?
+}
+
+/// Runs `body` on the concurrency pool, waits for it on this (the main) thread and hands back its value.
+private func blockingValue<Value>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value? {
+  let box = ResultBox<Value>()
+  if case .failure(let error) = blockingRun({ box.value = try await body() }) { throw error }
+  return box.value
 }
 
 /// The lines `runmate sync` prints.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlanEngine
+import Training
 
 /// `runmate templates list|check`.
 struct TemplatesCommand: ParsableCommand {
@@ -17,30 +18,27 @@ struct TemplatesCommand: ParsableCommand {
 
     func run() throws {
       let directory = try templates.directory()
-      let rules = try templates.loadRules(from: directory)
+      try writeText(List.render(templateRows(try templates.loadRules(from: directory)), directory: directory))
+    }
+
+    /// The table: a row per distance and level, then the workouts and the distance without rules of its own.
+    static func render(_ table: TemplateTable, directory: String) -> String {
       var lines = ["Templates in \(terminalSafe(directory))", ""]
       lines.append("distance  level         weeks (min/recommended)  start km/wk  peak km/wk  peak long run  runs/wk")
-      for name in ["5k", "10k", "15k", "half", "marathon"] {
-        guard let distance = rules.distances[name] else { continue }
-        for level in Level.allCases {
-          let l = distance.levels[level]
-          let minimum = distance.minimumWeeks[level]
-          let long =
-            l.peakLongRunKm.lower == l.peakLongRunKm.upper
-            ? "\(formatNumber(l.peakLongRunKm.lower)) km"
-            : "\(formatNumber(l.peakLongRunKm.lower))–\(formatNumber(l.peakLongRunKm.upper)) km"
-          lines.append(
-            [
-              pad(name, 8), pad(level.rawValue, 12), pad("\(minimum.absolute)/\(minimum.recommended)", 23),
-              pad(formatNumber(l.startWeeklyKm), 11), pad(formatNumber(l.peakWeeklyKm), 10), pad(long, 13),
-              String(l.runsPerWeek),
-            ].joined(separator: "  "))
-        }
+      for row in table.rows {
+        let (low, high) = (row.peakLongRunKm.lower, row.peakLongRunKm.upper)
+        let long = low == high ? "\(formatNumber(low)) km" : "\(formatNumber(low))–\(formatNumber(high)) km"
+        lines.append(
+          [
+            pad(row.distance, 8), pad(row.level.rawValue, 12), pad("\(row.minimumWeeks)/\(row.recommendedWeeks)", 23),
+            pad(formatNumber(row.startWeeklyKm), 11), pad(formatNumber(row.peakWeeklyKm), 10),
+            pad(long, 13), String(row.runsPerWeek),
+          ].joined(separator: "  "))
       }
       lines.append("")
-      lines.append("Workouts: " + rules.workouts.keys.sorted().joined(separator: ", "))
-      lines.append("10mi uses the 15k rules.")
-      try writeText(lines.joined(separator: "\n") + "\n")
+      lines.append("Workouts: " + table.workouts.joined(separator: ", "))
+      lines.append("10mi uses the \(table.tenMilesUses) rules.")
+      return lines.joined(separator: "\n") + "\n"
     }
   }
 

@@ -9,15 +9,14 @@ import TrainingDomain
 struct TodayCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "today", abstract: "Today's workout from the active plan.")
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var database: DatabaseOptions
-  @OptionGroup var clock: ClockOptions
+  @OptionGroup var zone: ZoneOptions
   @OptionGroup var output: OutputOptions
 
   func run() throws {
     // The workouts on their scheduled days (moved, dropped, blackout days kept free), as on the calendar.
-    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let runner = try RunnerPlan(database, plan: plan, zone: zone)
     let units = try displayUnit(output, profile: runner.profile, state: runner.state)
     let view = runner.state.todayView(
       runs: try runner.db.completions(), crossTraining: try runner.db.crossTraining(), today: runner.today,

@@ -9,14 +9,13 @@ import TrainingDomain
 struct WeekCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "week", abstract: "This week's goal and how far along it is.")
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var database: DatabaseOptions
-  @OptionGroup var clock: ClockOptions
+  @OptionGroup var zone: ZoneOptions
   @OptionGroup var output: OutputOptions
 
   func run() throws {
-    let runner = try RunnerPlan(database, plan: plan, clock: clock)
+    let runner = try RunnerPlan(database, plan: plan, zone: zone)
     let units = try displayUnit(output, profile: runner.profile, state: runner.state)
     let view = runner.state.weekView(
       runs: try runner.db.completions(), crossTraining: try runner.db.crossTraining(), today: runner.today)

@@ -32,8 +32,7 @@ struct WorkoutsCommand: ParsableCommand {
   @Option(
     name: .long, help: ArgumentHelp("With --garmin: the days from today to copy (1-60; default 7).", valueName: "n"))
   var days: Int?
-  @Option(name: .long, help: ArgumentHelp("The saved plan (default: the active plan).", valueName: "name"))
-  var plan: String?
+  @OptionGroup var plan: PlanSelection
   @Option(
     name: .long,
     help: ArgumentHelp(
@@ -57,7 +56,7 @@ struct WorkoutsCommand: ParsableCommand {
     }
     let folder = try destination(format: chosen)
     let db = try database.open()
-    let saved = try db.plan(named: plan)
+    let saved = try plan.saved(in: db)
     // The runs on their scheduled days (moved, skipped, paused), as the calendar has them.
     let profile = try db.profile(named: nil)
     let state = try TrainingState.read(saved, db: db, profile: profile)

@@ -50,22 +50,6 @@ struct DatabaseOptions: ParsableArguments {
   }
 }
 
-/// The plan a command works on: made from the goal options when they are given, else the saved plan named
-/// `name`, else the active plan.
-func resolvePlan(
-  goal: GoalOptions, templates: TemplateOptions, clock: ClockOptions, database: DatabaseOptions,
-  name: String?, units: DistanceUnit, profile: Profile? = nil
-) throws -> Plan {
-  if goal.isGiven || (name == nil && !database.exists) {
-    let rules = try templates.loadRules()
-    return try makePlan(
-      goal: goal.goal(today: try clock.today(), maxWeeks: rules.base.maxWeeks, profile: profile, units: units),
-      rules: rules, units: units)
-  }
-  try goal.refuseOnSavedPlan()
-  return try database.open().plan(named: name).plan
-}
-
 /// `--profile NAME`: whose defaults (level, time zone, run days, long-run day, reminders, units) a command uses.
 struct ProfileOption: ParsableArguments {
   @Option(
@@ -74,10 +58,34 @@ struct ProfileOption: ParsableArguments {
       "The profile whose defaults apply (default: the default profile, when there is one).", valueName: "name"))
   var profile: String?
 
-  /// The profile, or nil when there is none (no database yet, or no profile and none named).
-  func load(_ database: DatabaseOptions) throws -> Profile? {
-    if profile == nil && !database.exists { return nil }
-    return try database.open().profile(named: profile)
+  /// The profile, or nil when there is none (no database yet, or no profile and none named), from the command's one
+  /// store (opened, or created, only when there is a database or a name).
+  func load(_ stores: OpenedStore) throws -> Profile? {
+    if profile == nil && !stores.database.exists { return nil }
+    return try stores.store().profile(named: profile)
+  }
+}
+
+/// The database a command works on, opened once, when first needed: a command that reads the profile, the plan and
+/// the last export and then records the new one opens one connection, not four (each costs a login on PostgreSQL).
+final class OpenedStore {
+  /// Where the database is.
+  let database: DatabaseOptions
+  private var opened: (any TrainingStore)?
+
+  init(_ database: DatabaseOptions) { self.database = database }
+
+  /// The store, opened (or created) on the first call.
+  func store() throws -> any TrainingStore {
+    if let opened { return opened }
+    let store = try database.open()
+    opened = store
+    return store
+  }
+
+  /// The store when there is a database (a file that exists, or a server), nil otherwise: nothing is created.
+  func existing() throws -> (any TrainingStore)? {
+    opened != nil || database.exists ? try store() : nil
   }
 }
 
@@ -91,11 +99,21 @@ struct RunnerPlan {
   let state: TrainingState
   let today: CivilDate
 
-  init(_ database: DatabaseOptions, plan: String?, clock: ClockOptions) throws {
+  init(_ database: DatabaseOptions, plan: PlanSelection, clock: ClockOptions) throws {
+    try self.init(database, plan: plan) { try clock.today(inZone: $0) }
+  }
+
+  /// The plan with today in `--tz` when given (``ZoneOptions``), else in the runner's zone.
+  init(_ database: DatabaseOptions, plan: PlanSelection, zone: ZoneOptions) throws {
+    let given = try zone.given()  // a misspelt --tz is refused before the database is read
+    try self.init(database, plan: plan) { try zone.clock.today(inZone: given ?? $0) }
+  }
+
+  private init(_ database: DatabaseOptions, plan: PlanSelection, today: (String?) throws -> CivilDate) throws {
     db = try database.open()
-    saved = try db.plan(named: plan)
+    saved = try plan.saved(in: db)
     profile = try db.profile(named: nil)
     state = try TrainingState.read(saved, db: db, profile: profile)
-    today = try clock.today(inZone: localZone(profile: profile, state: state))
+    self.today = try today(localZone(profile: profile, state: state))
   }
 }

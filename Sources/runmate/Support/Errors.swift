@@ -141,3 +141,17 @@ extension TimeZoneError: RunMateError {
   var message: String { origin == .given ? "--tz: \(description)" : description }
   var exitCode: Int32 { origin == .given ? ExitCodes.usage : ExitCodes.dataError }
 }
+
+extension ActivityFilesError: RunMateError {
+  /// A path that does not exist is missing input (66); a temporary folder that cannot be made, output that cannot
+  /// be created (73).
+  var message: String { cliError.message }
+  var exitCode: Int32 { cliError.exitCode }
+
+  private var cliError: CLIError {
+    switch self {
+    case .missing(let path): .unreadable(path: path, reason: "no such file")
+    case .temporaryFolder(let reason): .cannotWrite(path: "a temporary folder", reason: reason)
+    }
+  }
+}

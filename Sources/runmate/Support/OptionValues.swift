@@ -25,25 +25,7 @@ enum OptionValues {
   static func distance(
     _ text: String, option: String, range: ClosedRange<Double>, bare: DistanceUnit
   ) throws -> Double {
-    let other: DistanceUnit = bare == .km ? .mi : .km
-    func bounds(_ unit: DistanceUnit) -> String {
-      "\(unit.number(range.lowerBound)) to \(unit.format(range.upperBound))"
-    }
-    let allowed =
-      "\(bounds(bare)) (\(bounds(other))), written like \(bare == .km ? "32km or 20mi" : "20mi or 32km") (a bare "
-      + "number is \(bare.rawValue))"
-    guard let written = WrittenDistance(text) else {
-      throw CLIError.invalidOption(
-        option: option, value: text, allowed: allowed, suggestion: WrittenDistance.suggestion(for: text))
-    }
-    let km = written.distance(bare: bare).kilometers
-    // A bound as the message writes it is allowed (5 km is shown as 3.1 mi; 3.1mi is 4.99 km): half a tenth of the
-    // unit written, then the range.
-    let slack = 0.05 * (written.kilometersPerUnit ?? bare.kilometers)
-    guard (range.lowerBound - slack...range.upperBound + slack).contains(km) else {
-      throw CLIError.invalidOption(option: option, value: text, allowed: allowed, suggestion: nil)
-    }
-    return min(max(km, range.lowerBound), range.upperBound)
+    try SettingValues.distance(text, option: option, range: range, bare: bare)
   }
 
   /// `YYYY-MM-DD` within `window` (default: years 1900 to 2200).

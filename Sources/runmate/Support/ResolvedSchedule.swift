@@ -15,10 +15,10 @@ extension TrainingState {
 /// ``scheduleSavedPlan``). Today is the runner's day, in their profile's zone.
 func resolveSchedule(
   goal: GoalOptions, request: ScheduleRequest, templates: TemplateOptions, clock: ClockOptions,
-  database: DatabaseOptions, name: String?, profile: Profile?
+  stores: OpenedStore, name: String?, profile: Profile?
 ) throws -> ResolvedSchedule {
   let today = try clock.today(inZone: profile?.timeZone)
-  if goal.isGiven || (name == nil && !database.exists) {
+  if goal.isGiven || (name == nil && !stores.database.exists) {
     let rules = try templates.loadRules()
     return try scheduleNewPlan(
       request: request, profile: profile, rules: rules, units: request.units ?? profile?.units ?? .km, today: today,
@@ -30,13 +30,13 @@ func resolveSchedule(
   }
   try goal.refuseOnSavedPlan()
   return try scheduleSavedPlan(
-    named: name, request: request, profile: profile, store: try database.open(), today: today,
+    named: name, request: request, profile: profile, store: try stores.store(), today: today,
     systemZone: TimeZone.current.identifier)
 }
 
 extension ResolvedSchedule {
   /// Stores the changed settings with the saved plan, then says where the settings came from and what changed.
-  func commit(to database: DatabaseOptions) throws {
-    for line in try commit(to: { try database.open() }) { writeStandardError(line) }
+  func commit(to stores: OpenedStore) throws {
+    for line in try commit(to: { try stores.store() }) { writeStandardError(line) }
   }
 }

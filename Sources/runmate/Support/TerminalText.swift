@@ -83,8 +83,19 @@ final class ProgressBar: @unchecked Sendable {
     FileHandle.standardError.write(Data(line.utf8))
   }
 
+  /// ``update(_:of:)`` of `total`, for a reader that reports what it has done.
+  func updates(of total: Int64) -> @Sendable (Int64) -> Void { { self.update($0, of: total) } }
+
   /// Clears the bar's line.
   func finish() { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+
+  /// Runs `body` with a bar (counting `unit`) when standard error is a terminal, nil otherwise; the bar is cleared
+  /// when `body` ends, however it ends.
+  static func showing<T>(counting unit: String?, _ body: (ProgressBar?) throws -> T) rethrows -> T {
+    let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar(counting: unit) : nil
+    defer { bar?.finish() }
+    return try body(bar)
+  }
 }
 
 /// `text` padded with spaces to `width` characters, on the right (or on the left, `left`); never cut.
