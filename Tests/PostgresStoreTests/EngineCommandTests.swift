@@ -4,7 +4,7 @@ import Testing
 import Training
 
 /// The built `runmate` on both engines: the same commands print the same, apart from where the database is.
-@Suite(.timeLimit(.minutes(1))) struct EngineCommandTests {
+@Suite(.timeLimit(.minutes(1)), .tags(.endToEnd)) struct EngineCommandTests {
   /// profile → plan → log → week → export (and the log, progress and plans between), in order.
   static let commands: [[String]] = [
     ["profile", "init", "ana", "--level", "beginner", "--tz", "Europe/Berlin", "--days", "tue,thu,sat,sun"],

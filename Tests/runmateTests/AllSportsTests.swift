@@ -4,7 +4,7 @@ import Testing
 
 /// `import --all-sports` (issue 13): other sports are stored as cross-training, shown as such, and never count as
 /// running (volume, weekly km, progress, personal bests) nor match a planned run.
-@Suite struct AllSportsTests {
+@Suite(.tags(.endToEnd)) struct AllSportsTests {
   static let fixtures = repositoryRoot.appendingPathComponent("Tests/ActivityTests/Fixtures")
   /// A 11.9 km ride recorded on Sat 4 May 2024 (Garmin FIT, sport cycling; see ride.json).
   static let ride = fixtures.appendingPathComponent("fit/ride.fit").path

@@ -8,7 +8,7 @@ let hasZipTools = ["/usr/bin/zip", "/bin/gzip"].allSatisfy { FileManager.default
 /// `runmate import` of Strava and Garmin bulk exports, gzip files and mixed folders, built in each test with the
 /// real `zip` and `gzip` tools from the Activity tests' real GPX and TCX files: the runs land in one transaction,
 /// other sports are counted by sport, and every file that cannot be read is listed with its reason.
-@Suite(.enabled(if: hasZipTools, "needs the zip and gzip tools (scripts/apt-packages.txt)"))
+@Suite(.enabled(if: hasZipTools, "needs the zip and gzip tools (scripts/apt-packages.txt)"), .tags(.endToEnd))
 struct ArchiveImportTests {
   static let fixtures = repositoryRoot.appendingPathComponent("Tests/ActivityTests/Fixtures")
 

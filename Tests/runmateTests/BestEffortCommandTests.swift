@@ -5,7 +5,7 @@ import Testing
 /// Best efforts measured inside imported tracks (issue 24), through the binary on a real database: stored with the
 /// run (once, however often the file is imported), announced as records of their own distance, and raising the
 /// paces (never lowering them).
-@Suite struct BestEffortCommandTests {
+@Suite(.tags(.endToEnd)) struct BestEffortCommandTests {
   /// A GPX run north along the meridian 0° from 45° N starting at `start` (`2026-12-10T07:00:00Z`), a point every
   /// 6 s: each leg `meters` at `secondsPerKm`.
   private func run(start: String, _ legs: [(meters: Double, secondsPerKm: Double)]) throws -> String {

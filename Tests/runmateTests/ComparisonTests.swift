@@ -8,7 +8,7 @@ import Testing
 /// `runmate plan … --format json` and compared with the document cell by cell.
 /// `RUNMATE_UPDATE_COMPARISON=1` rewrites the RunningMate rows in docs/comparison.md instead of comparing (check the
 /// diff).
-@Suite struct ComparisonTests {
+@Suite(.tags(.endToEnd)) struct ComparisonTests {
   /// One RunningMate row: the runner it plans for and the table it belongs to.
   struct Case: CustomStringConvertible, Sendable {
     /// The table: `half` or `marathon` (also the `--distance`).

@@ -39,7 +39,7 @@ func runmateAtOnce(
 
 /// Several `runmate` processes on one database at once, and files that are not ours: nothing lost, nothing doubled,
 /// no false message, and a foreign or damaged file left exactly as it was.
-@Suite struct ConcurrencyTests {
+@Suite(.tags(.endToEnd)) struct ConcurrencyTests {
   /// `python3` runs (to make another program's SQLite file).
   static let hasPython = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
 

@@ -47,7 +47,7 @@ struct ImportOutcome: CustomStringConvertible {
   }
 }
 
-@Suite struct CorpusTests {
+@Suite(.tags(.endToEnd)) struct CorpusTests {
   static let root = repositoryRoot.appendingPathComponent("Tests/Corpus")
   static let committed = CorpusFile.load(root.appendingPathComponent("manifest.tsv"))
   /// Files of projects whose licence does not let us commit them: present after scripts/fetch-corpus.sh.

@@ -5,7 +5,7 @@ import Testing
 /// Timed events across a clock change (issue 21): a run keeps its real length (a DURATION, never a local DTEND
 /// that the repeated hour of a fall-back makes ambiguous), a start in the gap of a spring-forward is at the time
 /// the clocks show (and every text says so, with one warning), and the calendars still pass every consumer.
-@Suite struct DSTExportTests {
+@Suite(.tags(.endToEnd)) struct DSTExportTests {
   /// The VEVENT blocks of an export, each as its text.
   static func events(_ text: String) -> [String] {
     text.components(separatedBy: "BEGIN:VEVENT\r\n").dropFirst().map { $0.components(separatedBy: "END:VEVENT")[0] }

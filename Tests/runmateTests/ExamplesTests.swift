@@ -4,7 +4,7 @@ import Testing
 
 /// Every `examples/**/NAME.cmd` is re-run with the real binary and compared byte for byte with `NAME.out`.
 /// `RUNMATE_UPDATE_GOLDENS=1` rewrites the outputs instead (review the diff before committing).
-@Suite struct ExamplesTests {
+@Suite(.tags(.endToEnd)) struct ExamplesTests {
   static let commands: [String] = {
     let examples = repositoryRoot.appendingPathComponent("examples")
     let enumerator = FileManager.default.enumerator(atPath: examples.path)
@@ -72,7 +72,7 @@ import Testing
 }
 
 /// The same inputs give byte-identical output, run after run.
-@Suite struct DeterminismTests {
+@Suite(.tags(.endToEnd)) struct DeterminismTests {
   @Test func sameInputsSameBytes() throws {
     let arguments = [
       "plan", "--distance", "marathon", "--level", "intermediate", "--weeks", "18", "--recent-race",

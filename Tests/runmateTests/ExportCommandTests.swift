@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// `runmate export` end to end: real files, real libical, and the independent checker when it is installed.
-@Suite struct ExportCommandTests {
+@Suite(.tags(.endToEnd)) struct ExportCommandTests {
   static let base = ["export", "--now", "2026-11-21"]
 
   /// `../shared/tools/ics-check/ics-check`, when present and installed on this machine.

@@ -4,7 +4,7 @@ import Testing
 
 /// `--cross-training N` and `--strength N` end to end: the plan JSON, the saved plan, `schedule`, `export` twice,
 /// `replan`, and a database saved by the version before the options existed.
-@Suite struct ExtraDayCommandTests {
+@Suite(.tags(.endToEnd)) struct ExtraDayCommandTests {
   static let goal = [
     "--distance", "half", "--level", "intermediate", "--weeks", "12", "--start", "2027-01-04", "--now", "2027-01-01",
   ]

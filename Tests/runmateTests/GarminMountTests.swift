@@ -6,7 +6,7 @@ import Testing
 /// `runmate workouts --garmin MOUNT [--days N]` (issue 25) on fake watch mounts made of real folders and files: the
 /// next days' FIT files land in GARMIN/NewFiles; a folder that is not a Garmin mount is refused with 66, one that
 /// cannot be written with 73, and options that do not go with --garmin with 64.
-@Suite struct GarminMountTests {
+@Suite(.tags(.endToEnd)) struct GarminMountTests {
   /// Runs `body` with a temporary folder and a database in it holding a saved half plan from Mon 23 Nov 2026.
   private func withSavedPlan(_ body: (URL, URL) throws -> Void) throws {
     let directory = try temporaryDirectory()

@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// `--goal-time` (issue 22, case 6), through the real binary.
-@Suite struct GoalTimeCommandTests {
+@Suite(.tags(.endToEnd)) struct GoalTimeCommandTests {
   static let half = ["plan", "--now", "2026-11-21", "--distance", "half", "--level", "intermediate", "--weeks", "12"]
 
   @Test func goalTimeIsInTheHeaderAndTheJSON() throws {

@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// `runmate report --html`: the page a runner opens, read as text from the real binary on a real database.
-@Suite struct HTMLReportTests {
+@Suite(.tags(.endToEnd)) struct HTMLReportTests {
   /// A database with an 8-week 10K plan ('spring'), a run for the plan, an extra run with a hostile note, and the
   /// report written with `arguments`; returns the page.
   func report(_ arguments: [String] = [], profileUnits: String? = nil) throws -> String {

@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// `runmate health import` / `runmate health` on the shared 14-day sample export, into a real database.
-@Suite struct HealthCommandTests {
+@Suite(.tags(.endToEnd)) struct HealthCommandTests {
   static let sample = repositoryRoot.appendingPathComponent("Tests/HealthTests/Fixtures/sample/export.xml")
   /// The independent reference aggregator, in `../shared` beside the repository (there in CI).
   static let referenceAggregator = repositoryRoot.deletingLastPathComponent()

@@ -5,7 +5,7 @@ import Testing
 
 /// Heart-rate zones through the binary (issue 25): `profile set --max-hr/--resting-hr/--lthr/--hr-zones/--targets`,
 /// `paces` showing the zones (or what is missing), and `workouts` prescribing by heart rate.
-@Suite struct HeartRateCommandTests {
+@Suite(.tags(.endToEnd)) struct HeartRateCommandTests {
   @Test(.timeLimit(.minutes(1))) func pacesShowTheZonesOrWhatIsMissing() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

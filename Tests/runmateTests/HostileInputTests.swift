@@ -9,7 +9,7 @@ import Testing
 ///
 /// The rows are in `HostileTable.swift`, the files made for them in `HostileInputs.swift`. With
 /// `HOSTILE_REPORT=FILE`, every row's verdict, problems and output are appended to FILE (one row a line).
-@Suite(.serialized) struct HostileInputTests {
+@Suite(.serialized, .tags(.endToEnd)) struct HostileInputTests {
   /// The cases the probe of issue 8 found failing.
   @Test func probeFindings() throws {
     try HostileHarness.check(HostileTable.probeFindings)

@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// `runmate import` on real GPX/TCX files (the Activity tests' fixtures) into a real database.
-@Suite struct ImportCommandTests {
+@Suite(.tags(.endToEnd)) struct ImportCommandTests {
   static let fixtures = repositoryRoot.appendingPathComponent("Tests/ActivityTests/Fixtures")
 
   @Test func importIsIdempotentAndSkipsTheTwinOfARunAlreadyThere() throws {

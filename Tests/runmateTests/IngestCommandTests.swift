@@ -4,7 +4,7 @@ import Testing
 
 /// The one ingest path end to end, with the real binary on one database: a run logged by hand, its Apple Health
 /// twin and its GPX twin are one run, matched to the plan, counted once by `week` and `progress`.
-@Suite struct IngestCommandTests {
+@Suite(.tags(.endToEnd)) struct IngestCommandTests {
   /// An Apple Health export holding running workouts: (start and end "YYYY-MM-DD HH:MM:SS" in UTC, km, minutes).
   func writeHealthExport(to url: URL, workouts: [(String, String, Double, Double)]) throws {
     var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<HealthData locale=\"en_US\">"]

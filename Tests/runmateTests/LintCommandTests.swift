@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// `runmate lint FILE`, the real binary: plans the engine wrote, calendar-hack fixtures, broken and missing files.
-@Suite struct LintCommandTests {
+@Suite(.tags(.endToEnd)) struct LintCommandTests {
   static let fixtures = repositoryRoot.appendingPathComponent("Tests/PlanEngineTests/Fixtures")
 
   @Test func aPlanTheEngineWrote() throws {

@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// `runmate plan --save`, `plans`, `log`, `progress` on a real database file.
-@Suite struct LogbookCommandTests {
+@Suite(.tags(.endToEnd)) struct LogbookCommandTests {
   @Test func saveLogAndSeeProgress() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -6,7 +6,7 @@ import Testing
 /// runner's unit), and no table or line the runner reads says "km": plan, schedule, today and week on every day,
 /// log, log list, progress, the saved plan and the calendar. The real binary on one database (the texts are the
 /// CLI's); JSON stays metric.
-@Suite struct MilesRunnerTests {
+@Suite(.tags(.endToEnd)) struct MilesRunnerTests {
   /// Runs `arguments` on `env`, expecting success, and returns standard output.
   func output(_ arguments: [String], _ env: [String: String], sourceLocation: SourceLocation = #_sourceLocation)
     throws -> String

@@ -50,7 +50,7 @@ struct HalfPlanRunner {
 /// `today`, `week`, the export and every later replan show the run on its new day (or not at all); a move onto a
 /// taken day, into the past or of the race is refused with one line and changes nothing. A pause told after the fact
 /// marks its past runs paused, not missed.
-@Suite struct MoveSkipCommandTests {
+@Suite(.tags(.endToEnd)) struct MoveSkipCommandTests {
   /// The calendar has an event on `day` (all-day or timed, in the runner's zone).
   func hasEvent(_ ics: String, on day: String) -> Bool {
     let compact = day.replacingOccurrences(of: "-", with: "")

@@ -58,7 +58,7 @@ struct LogbookFixture {
 /// Every numeric and date option is read with its range: `nan`, `inf`, `1e309`, negatives, zero and huge values
 /// give one line naming the option, the value as typed and what is allowed (exit 64), never a crash, and the
 /// database is left as it was.
-@Suite struct OptionPlausibilityTests {
+@Suite(.tags(.endToEnd)) struct OptionPlausibilityTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var arguments: [String]
     var message: String

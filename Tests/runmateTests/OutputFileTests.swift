@@ -5,7 +5,7 @@ import Testing
 /// `export --out` and `report --html` write through one guarded path: never the database or its side files,
 /// never over a file runmate did not write (without --force), atomically, keeping the replaced file's mode, and
 /// the export is recorded only once the file is in place.
-@Suite struct OutputFileTests {
+@Suite(.tags(.endToEnd)) struct OutputFileTests {
   static let export = ["export", "--plan", "autumn", "--now", "2026-11-21"]
   static let report = ["report", "--now", "2026-11-25"]
 

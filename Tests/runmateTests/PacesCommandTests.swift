@@ -21,7 +21,7 @@ func saveHalfPlan(_ database: URL, name: String, _ extra: [String] = []) throws 
 }
 
 /// Races recalibrate the paces (issue 24): `log --race` and `runmate paces` on a real database, through the binary.
-@Suite struct PacesCommandTests {
+@Suite(.tags(.endToEnd)) struct PacesCommandTests {
   private func paces(_ database: URL, now: String) throws -> [String: Any] { try pacesJSON(database, now: now) }
 
   private func threshold(_ json: [String: Any]) throws -> Double {

@@ -5,7 +5,7 @@ import Testing
 /// `runmate pause` (issue 24): a pause is part of the saved schedule, so its days stay free through every later
 /// replan, in the plan, the export and `today` (before: a plain `replan --apply` after one more logged run put
 /// "Easy 11.5 km" and "Tempo 8.9 km" back on the paused days).
-@Suite struct PauseCommandTests {
+@Suite(.tags(.endToEnd)) struct PauseCommandTests {
   @Test func aPauseIsKeptThroughTwoLaterReplans() throws {
     let runner = try HalfPlanRunner()
     defer { try? FileManager.default.removeItem(at: runner.directory) }

@@ -8,7 +8,7 @@ import Training
 /// People's words at the door: days as people say them and a did-you-mean for every enumerated value, parsed by the
 /// core (``SettingValues``, ``SpokenDate``) and checked here in-process; one end-to-end test shows that each
 /// misspelling reaches the runner as one line with its suggestion and exit code 64.
-@Suite struct PeoplesWordsTests {
+@Suite(.tags(.endToEnd)) struct PeoplesWordsTests {
   /// Wednesday 2027-01-06.
   static let wednesday = CivilDate(dayNumber: CivilDate.dayNumber(year: 2027, month: 1, day: 6))
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Bad input gets one clear line on stderr naming the option, the value and what is allowed, a sysexits code,
 /// and nothing on stdout.
-@Suite struct PlanCommandErrorTests {
+@Suite(.tags(.endToEnd)) struct PlanCommandErrorTests {
   static let base = ["plan", "--now", "2026-11-21"]
 
   struct Case: CustomTestStringConvertible, Sendable {

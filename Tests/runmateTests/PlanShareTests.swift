@@ -4,7 +4,7 @@ import Testing
 
 /// `plans export` / `plans import` (runmate.plan-share/1), `plans show --format json`, `coach athletes --format
 /// json`, all through the real binary on temporary databases.
-@Suite struct PlanShareTests {
+@Suite(.tags(.endToEnd)) struct PlanShareTests {
   /// A database with one saved plan `spring` (times, reminders, a skipped day, a race start, busy time) and the
   /// environment to use it.
   static func savedPlan(in directory: URL, name: String = "spring") throws -> [String: String] {

@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// Profiles, coaches and the defaults they give other commands, on a real database file.
-@Suite struct ProfileCommandTests {
+@Suite(.tags(.endToEnd)) struct ProfileCommandTests {
   @Test func profilesCoachesAndDefaults() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

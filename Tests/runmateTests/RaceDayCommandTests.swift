@@ -3,7 +3,7 @@ import RunMateTestSupport
 import Testing
 
 /// Race day on the runner's week (issue 22, case 7), through the real binary.
-@Suite struct RaceDayCommandTests {
+@Suite(.tags(.endToEnd)) struct RaceDayCommandTests {
   @Test func issue22Case7ThursdayStartRacesOnSundayWithSundayLongRuns() throws {
     let result = try runmate([
       "plan", "--distance", "10k", "--level", "beginner", "--weeks", "8", "--start", "2026-11-26", "--now",

@@ -13,7 +13,7 @@ import Testing
 /// - CRLF line ends (an `.ics` shown with `sed`) compare as LF, as the README shows them.
 /// The system time zone is UTC (`TZ`); commands that depend on today's date pin it with `--now`.
 /// `RUNMATE_UPDATE_TOUR=1` prints every command's real output instead of comparing (paste it after review).
-@Suite struct ReadmeTourTests {
+@Suite(.tags(.endToEnd)) struct ReadmeTourTests {
   /// One `$ ` command of the tour and the lines the README shows under it.
   struct Step: CustomStringConvertible {
     var line: Int

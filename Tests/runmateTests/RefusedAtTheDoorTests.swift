@@ -6,7 +6,7 @@ import Testing
 /// that ends before it starts, and a YAML alias bomb, each through the real `runmate` on a copy of the seeded
 /// logbook (``HostileHarness``: exit status, one `runmate: ` line naming the field, and the database's dump
 /// compared before and after wherever nothing may change).
-@Suite(.serialized) struct RefusedAtTheDoorTests {
+@Suite(.serialized, .tags(.endToEnd)) struct RefusedAtTheDoorTests {
   @Test func timeZonesAreCheckedWhereverTheyAreGiven() throws {
     try HostileHarness.check(Self.timeZones)
   }

@@ -5,7 +5,7 @@ import Testing
 /// Issue 21, cases 3 and 8 (hostile suite): unique writes decided by the database, archive imports in one private
 /// folder, temporary outputs cleaned by the next run, a full disk and a read-only database. Real processes on private
 /// databases; where nothing should change, the database is compared (`sqlite3 .dump`) before and after.
-@Suite(.enabled(if: hasSQLite3, "needs sqlite3")) struct ResourceTests {
+@Suite(.enabled(if: hasSQLite3, "needs sqlite3"), .tags(.endToEnd)) struct ResourceTests {
   /// `chattr +i` works on this file system (as root: chmod does not stop root from writing).
   static let canMakeImmutable: Bool = {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"),

@@ -5,7 +5,7 @@ import Testing
 /// The decoded-templates cache of the real binary, in `$XDG_CACHE_HOME/runmate/`: the first plan writes an
 /// entry, the next prints the same bytes from it, a corrupt entry is replaced, a changed template is read again,
 /// and a cache that cannot be written changes nothing but the time.
-@Suite struct RulesCacheCommandTests {
+@Suite(.tags(.endToEnd)) struct RulesCacheCommandTests {
   static let plan = ["plan", "--distance", "half", "--level", "beginner", "--weeks", "12", "--now", "2026-11-21"]
 
   /// The `rules-*.json` entries in `cache`.

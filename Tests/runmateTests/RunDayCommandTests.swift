@@ -5,7 +5,7 @@ import Testing
 
 /// `plan --save`, `schedule` and `export` of a plan laid on the runner's run days (issue 11): nothing moves for
 /// run-day reasons, every workout is on a run day, and blackouts still move workouts.
-@Suite struct RunDayCommandTests {
+@Suite(.tags(.endToEnd)) struct RunDayCommandTests {
   /// The `YYYY-MM-DD` days of an exported calendar's events (DTSTART, all-day or timed).
   static func eventDays(_ ics: String) -> [String] {
     ics.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")

@@ -4,7 +4,7 @@ import Testing
 
 /// What `make install` puts next to the binary: shell completions that complete option values, a man page that
 /// covers the whole command tree, and a one-line did-you-mean for a mistyped command.
-@Suite struct ShellIntegrationTests {
+@Suite(.tags(.endToEnd)) struct ShellIntegrationTests {
   // MARK: Completions
 
   struct CompletionCase: CustomTestStringConvertible, Sendable {

@@ -9,7 +9,7 @@ import Testing
 /// for every day: `today` and `week` on that day agree; at the month's end `week`, `log list`, `progress` and the
 /// HTML report tell the same statuses (a day still "today" when it was today is "missed" once it is past), and the
 /// calendar (`export`, the feed's calendar) holds a workout on exactly the days `week` does.
-@Suite struct StatusConsistencyTests {
+@Suite(.tags(.endToEnd)) struct StatusConsistencyTests {
   static let start = "2027-01-04"  // a Monday
   static let days = 28
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `runmate templates check` on real files: the shipped ones pass, broken copies fail with the file, the key
 /// path, the value and what is allowed (exit 65), and a plan made from a broken directory fails the same way.
-@Suite struct TemplatesCommandTests {
+@Suite(.tags(.endToEnd)) struct TemplatesCommandTests {
   @Test func shippedTemplatesPass() throws {
     let result = try runmate(["templates", "check", "plan-templates"])
     #expect(result.status == 0, "\(result.stderr)")

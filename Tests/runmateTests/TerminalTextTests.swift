@@ -4,7 +4,7 @@ import Testing
 
 /// Text from outside (names, bios, contact handles) never reaches the terminal raw, and contact links are built
 /// only from values that pass a strict check.
-@Suite struct TerminalTextTests {
+@Suite(.tags(.endToEnd)) struct TerminalTextTests {
   /// The `sqlite3` shell, to plant values the commands themselves refuse (an old or hand-edited database).
   static let sqlite3: String? = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/bin/sqlite3"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }

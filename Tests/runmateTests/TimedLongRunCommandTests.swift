@@ -4,7 +4,7 @@ import Testing
 
 /// A long run set by time states the same thing in the table, the JSON and the calendar: the real binary, a
 /// 16-week beginner marathon from 25 km a week (no recent race), whose peak long runs the 180-minute cap holds.
-@Suite struct TimedLongRunCommandTests {
+@Suite(.tags(.endToEnd)) struct TimedLongRunCommandTests {
   static let goal = [
     "--distance", "marathon", "--level", "beginner", "--weeks", "16", "--current-weekly-km", "25",
     "--now", "2026-11-21",

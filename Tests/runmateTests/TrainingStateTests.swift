@@ -6,7 +6,7 @@ import Testing
 
 /// One training state: a saved plan keeps its schedule settings and dated workouts, and `schedule`, `export`,
 /// `today`, `week` and `replan` agree with each other and with the calendar, on one real database file.
-@Suite struct TrainingStateTests {
+@Suite(.tags(.endToEnd)) struct TrainingStateTests {
   /// A VEVENT of an exported calendar, read from the text (lines unfolded).
   struct Event {
     var uid = ""

@@ -4,7 +4,7 @@ import Testing
 
 /// The runner's unit in every table and message (JSON stays metric), partial runs shown as partial, and the
 /// `runmate.today/1`, `runmate.week/1` and `runmate.log/1` contracts, with the real binary on one database.
-@Suite struct UnitsAndJSONTests {
+@Suite(.tags(.endToEnd)) struct UnitsAndJSONTests {
   /// A database with a profile in `units` and a 10k beginner plan from Mon 4 Jan 2027 (Tue, Thu, Sat, Sun runs;
   /// Sunday's long run 5.5 km).
   func makeDatabase(units: String) throws -> (directory: URL, env: [String: String]) {

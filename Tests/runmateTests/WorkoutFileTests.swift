@@ -108,7 +108,7 @@ private func checkAgainstPlan(_ decoded: FITWorkoutFile, _ workout: Workout) {
   #expect(abs(km - workout.distanceKm) <= 0.06 + 0.005 * Double(planned.count), "\(workout.id): \(km) km")
 }
 
-@Suite("Workouts as FIT files and intervals.icu text (issue 25)")
+@Suite("Workouts as FIT files and intervals.icu text (issue 25)", .tags(.endToEnd))
 struct WorkoutFileTests {
   /// Every run of every sampled plan, written and read back with the project's own reader: the same file, and the
   /// steps the plan has.
