@@ -30,7 +30,8 @@ extension TrainingStore {
     if let id {
       let feed = try self.feed(id: id)
       if let planName, try plan(named: planName).id != feed.planID {
-        throw SettingError(option: "--plan", value: planName, allowed: "the plan of feed \(id) ('\(feed.planName)')")
+        throw SettingError(
+          option: .field(.plan), value: planName, allowed: "the plan of feed \(id) ('\(feed.planName)')")
       }
       return feed
     }
@@ -42,7 +43,7 @@ extension TrainingStore {
         ? "plan '\(saved.name)' has no feed (runmate feed create)"
         : "plan '\(saved.name)' has \(feeds.count) feeds (\(feeds.map { String($0.id) }.joined(separator: ", "))); "
           + "name one"
-      throw RequiredSettingError(option: "the feed number to \(verb)", allowed: allowed)
+      throw RequiredSettingError(option: .given("the feed number to \(verb)"), allowed: allowed)
     }
     return only
   }
@@ -53,7 +54,7 @@ extension TrainingStore {
     if let id {
       guard planName == nil else {
         throw SettingError(
-          option: "--plan", value: planName ?? "", allowed: "either a feed number or --plan, not both")
+          option: .field(.plan), value: planName ?? "", allowed: "either a feed number or --plan, not both")
       }
       return [try feed(id: id)]
     }

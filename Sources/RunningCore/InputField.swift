@@ -25,6 +25,24 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   case headTimeout = "head timeout"
   case maxConnections = "most connections"
   case maxConnectionsPerPeer = "most connections from one address"
+  /// What a runner gives by hand and the settings they choose.
+  case now = "today's date"
+  case distance, units, time, level, kind, reason, sex, height, weight, bio, specialty, certification, host
+  case weeklyVolume = "weekly volume"
+  case format = "output format"
+  case weekStart = "week start"
+  case from = "first day"
+  case to = "last day"
+  case targets = "workout targets"
+  case rpe = "effort (RPE)"
+  case remind = "reminders"
+  case raceStart = "race start time"
+  case passwordFile = "password file"
+  case out = "output file"
+  case heartRateZones = "heart-rate zones"
+  case heartRate = "average heart rate"
+  case garmin = "Garmin watch folder"
+  case fromHealth = "Apple Health export"
 
   /// The field in plain words: `race date`, `runs a week`.
   public var label: String { rawValue }
@@ -56,6 +74,26 @@ public enum FailureKind: Sendable, Hashable {
 public protocol RunnerFacingError: Error, CustomStringConvertible {
   /// What kind of failure it is.
   var kind: FailureKind { get }
+}
+
+/// What an error names: a field the core knows, or a name a front door gave when it asked the core to read one of its
+/// own inputs (an option such as `--current-weekly`, an argument, a variable); a literal is a given name.
+public enum FieldName: Sendable, Hashable, ExpressibleByStringLiteral {
+  /// A field of the core's, named by each front door its own way.
+  case field(InputField)
+  /// A name the front door chose, shown as it is.
+  case given(String)
+
+  /// A given name.
+  public init(stringLiteral value: String) { self = .given(value) }
+
+  /// The name as `name` words fields.
+  public func named(by name: (InputField) -> String) -> String {
+    switch self {
+    case .field(let field): name(field)
+    case .given(let text): text
+    }
+  }
 }
 
 /// An error that names the input it is about: each front door words it with its own name for the field.

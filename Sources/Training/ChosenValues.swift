@@ -11,7 +11,7 @@ extension SettingValues {
 
   /// A weekday for `option` (`--long-run-day`, `--week-start`, one of `--days`).
   /// - Throws: ``SettingError`` with the closest day (`thr` → `thu`).
-  public static func weekday(_ text: String, option: String) throws(SettingError) -> Weekday {
+  public static func weekday(_ text: String, option: FieldName) throws(SettingError) -> Weekday {
     if let day = weekday(text) { return day }
     throw SettingError(option: option, value: text, allowed: weekdaysAllowed, suggestion: weekdaySuggestion(text))
   }
@@ -26,7 +26,7 @@ extension SettingValues {
 
   /// `--level`: beginner, intermediate, advanced (or `beg`, `int`, `adv`, `novice`).
   /// - Throws: ``SettingError`` with the closest level (`begginer` → `beginner`).
-  public static func level(_ text: String, option: String = "--level") throws(SettingError) -> Level {
+  public static func level(_ text: String, option: FieldName = .field(.level)) throws(SettingError) -> Level {
     if let level = Level(parsing: text) { return level }
     throw SettingError(
       option: option, value: text, allowed: "beginner, intermediate, advanced",
@@ -37,7 +37,7 @@ extension SettingValues {
 
   /// `--units`: km or mi (also `kilometers`, `kilometres`, `miles`).
   /// - Throws: ``SettingError`` with the closest unit (`kn` → `km`, `mls` → `mi`).
-  public static func units(_ text: String, option: String = "--units") throws(SettingError) -> DistanceUnit {
+  public static func units(_ text: String, option: FieldName = .field(.units)) throws(SettingError) -> DistanceUnit {
     let spellings = [
       "km": "km", "kms": "km", "kilometer": "km", "kilometers": "km", "kilometre": "km", "kilometres": "km",
       "mi": "mi", "mile": "mi", "miles": "mi",
@@ -49,7 +49,8 @@ extension SettingValues {
 
   /// `--kind` of a logged run: easy, long, tempo, …
   /// - Throws: ``SettingError`` with the closest kind (`tmepo` → `tempo`).
-  public static func workoutKind(_ text: String, option: String = "--kind") throws(SettingError) -> WorkoutKind {
+  public static func workoutKind(_ text: String, option: FieldName = .field(.kind)) throws(SettingError) -> WorkoutKind
+  {
     if let kind = WorkoutKind(rawValue: text.lowercased()) { return kind }
     let names = WorkoutKind.allCases.map(\.rawValue)
     throw SettingError(
@@ -62,7 +63,9 @@ extension SettingValues {
 
   /// `replan --reason`: ill, injury or travel (also `illness`, `sick`, `injured`, `away`).
   /// - Throws: ``SettingError`` with the closest reason (`injyry` → `injury`).
-  public static func breakReason(_ text: String, option: String = "--reason") throws(SettingError) -> BreakReason {
+  public static func breakReason(_ text: String, option: FieldName = .field(.reason)) throws(SettingError)
+    -> BreakReason
+  {
     let spellings = [
       "ill": "ill", "illness": "ill", "sick": "ill", "injury": "injury", "injured": "injury", "travel": "travel",
       "away": "travel",
@@ -76,14 +79,15 @@ extension SettingValues {
   /// A day as people say it (``SpokenDate``) seen from `today`, within `window` (default: ``everyDate``).
   /// - Throws: ``SettingError`` naming `option`, with an example and the words corrected when that names a day.
   public static func spokenDate(
-    _ text: String, option: String, today: CivilDate, window: ClosedRange<CivilDate>? = nil
+    _ text: String, option: FieldName, today: CivilDate, window: ClosedRange<CivilDate>? = nil
   ) throws(SettingError) -> CivilDate {
     guard let date = SpokenDate.day(text, today: today) else {
       // A date-shaped text that is no day (2027-02-30) is told as before; words get the forms and an example.
       if text.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil {
         throw SettingError(option: option, value: text, allowed: "a date YYYY-MM-DD")
       }
-      let example = option.hasPrefix("-") ? "\(option) 'next sunday'" : "'last sunday'"
+      var example = "'last sunday'"
+      if case .given(let name) = option, name.hasPrefix("-") { example = "\(name) 'next sunday'" }
       throw SettingError(
         option: option, value: text, allowed: SpokenDate.allowed + " (e.g. \(example))",
         suggestion: SpokenDate.suggestion(for: text, today: today))
@@ -101,7 +105,7 @@ extension SettingValues {
   /// unit. A bound as the message writes it is allowed (5 km is shown as 3.1 mi; 3.1mi is 4.99 km).
   /// - Throws: ``SettingError`` naming `option`, the value as typed and what is allowed, in the runner's unit first.
   public static func distance(
-    _ text: String, option: String, range: ClosedRange<Double>, bare: DistanceUnit
+    _ text: String, option: FieldName, range: ClosedRange<Double>, bare: DistanceUnit
   ) throws(SettingError) -> Double {
     let other: DistanceUnit = bare == .km ? .mi : .km
     func bounds(_ unit: DistanceUnit) -> String {

@@ -2,23 +2,28 @@ import PlanEngine
 import RunningCore
 import TrainingDomain
 
-/// A value the runner must give and did not (`log` without `--distance`): the option and what it takes.
-public struct RequiredSettingError: RunnerFacingError, Sendable, Equatable {
-  /// The option (`--distance`).
-  public let option: String
+/// A value the runner must give and did not (`log` without `--distance`): the field and what it takes.
+public struct RequiredSettingError: FieldError, Sendable, Equatable {
+  /// The field (`.distance`), or the name a front door gave.
+  public let option: FieldName
   /// What it takes, in words.
   public let allowed: String
 
   /// Creates the error for `option`, which takes `allowed`.
-  public init(option: String, allowed: String) {
+  public init(option: FieldName, allowed: String) {
     self.option = option
     self.allowed = allowed
   }
 
+  /// Creates the error for the field `field`, which takes `allowed`.
+  public init(field: InputField, allowed: String) { self.init(option: .field(field), allowed: allowed) }
+
   /// A missing value is a bad input.
   public var kind: FailureKind { .badInput }
-  /// `--distance is required (a distance such as 8.2km or 5mi)`.
-  public var description: String { "\(option) is required (\(allowed))" }
+  /// `--distance is required (a distance such as 8.2km or 5mi)`, the field named by `name`.
+  public func message(naming name: (InputField) -> String) -> String {
+    "\(option.named(by: name)) is required (\(allowed))"
+  }
 }
 
 /// A run as the runner gives it to `log`: the day, the distance and the time in their words, and what they add.
@@ -61,22 +66,22 @@ public struct LoggedRunWords: Sendable {
         allowed: "today (\(today)) or earlier: runs are logged after they happen")
     }
     guard let distanceText = distance else {
-      throw RequiredSettingError(option: "--distance", allowed: "a distance such as 8.2km or 5mi")
+      throw RequiredSettingError(option: .field(.distance), allowed: "a distance such as 8.2km or 5mi")
     }
     // A race's name (`half`, `mile`), else a distance such as 3mi or 5km; a bare number is the runner's unit.
     let race =
       RaceDistance(parsing: distanceText)?.kilometers
       ?? (distanceText.lowercased() == "mile" ? Distance.kilometersPerMile : nil)
     let km =
-      try race ?? SettingValues.distance(distanceText, option: "--distance", range: 0.1...250, bare: units)
-    guard let timeText = time else { throw RequiredSettingError(option: "--time", allowed: "h:mm:ss or mm:ss") }
+      try race ?? SettingValues.distance(distanceText, option: .field(.distance), range: 0.1...250, bare: units)
+    guard let timeText = time else { throw RequiredSettingError(option: .field(.time), allowed: "h:mm:ss or mm:ss") }
     guard let seconds = parseRaceTime(timeText), seconds > 0 else {
-      throw SettingError(option: "--time", value: timeText, allowed: "h:mm:ss or mm:ss, e.g. 47:30")
+      throw SettingError(option: .field(.time), value: timeText, allowed: "h:mm:ss or mm:ss, e.g. 47:30")
     }
     let pace = seconds / km
     guard (120...1200).contains(pace) else {
       throw SettingError(
-        option: "--time", value: timeText,
+        option: .field(.time), value: timeText,
         allowed:
           "a pace between \(units.pace(secondsPerKilometer: 120)) and \(units.pace(secondsPerKilometer: 1200)) "
           + "for \(units.format(km)) (this is \(units.pace(secondsPerKilometer: pace))); check --distance and --time")
@@ -84,15 +89,15 @@ public struct LoggedRunWords: Sendable {
     let workoutKind = try self.workoutKind()
     if workoutKind == .race, let vdot = RaceEvidence.superhumanVDOT(distanceKm: km, timeSeconds: seconds) {
       throw SettingError(
-        option: "--time", value: timeText,
+        option: .field(.time), value: timeText,
         allowed: "a race time a human can run: \(units.format(km)) in \(formatRaceTime(seconds)) gives VDOT "
           + "\(oneDecimal(vdot)), above the world records (about 85); check --distance and --time")
     }
     if let rpe, !(1...10).contains(rpe) {
-      throw SettingError(option: "--rpe", value: String(rpe), allowed: "1 to 10")
+      throw SettingError(option: .field(.rpe), value: String(rpe), allowed: "1 to 10")
     }
     if let heartRate, !(30...230).contains(heartRate) {
-      throw SettingError(option: "--hr", value: String(heartRate), allowed: "30 to 230 beats per minute")
+      throw SettingError(option: .field(.heartRate), value: String(heartRate), allowed: "30 to 230 beats per minute")
     }
     return Completion(
       date: day, distanceKm: km, durationSeconds: seconds, kind: workoutKind, rpe: rpe,
@@ -104,7 +109,7 @@ public struct LoggedRunWords: Sendable {
     let given = try kind.map { (text) throws(SettingError) in try SettingValues.workoutKind(text) }
     guard race else { return given }
     guard given == nil || given == .race else {
-      throw SettingError(option: "--kind", value: kind ?? "", allowed: "race with --race (or leave --kind out)")
+      throw SettingError(option: .field(.kind), value: kind ?? "", allowed: "race with --race (or leave --kind out)")
     }
     return .race
   }

@@ -417,7 +417,7 @@ extension PlanFile {
   /// a name or settings that cannot be used are refused naming the option or the file.
   public func readyToSave(as name: String?, from path: String) throws -> PlanFileToSave {
     if let name, PlanFile(name: name, exportedAt: exportedAt, plan: plan).problem() != nil {
-      throw SettingError(option: "--name", value: name, allowed: "1 to 100 characters without control characters")
+      throw SettingError(option: .field(.name), value: name, allowed: "1 to 100 characters without control characters")
     }
     let planName = name ?? self.name
     var dated: [DatedWorkout] = []

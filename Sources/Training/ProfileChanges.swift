@@ -22,7 +22,7 @@ extension TrainingStore {
       let weight = try latestMeasure(kind: .bodyMassKg, profile: found.name)
       if height == nil && weight == nil {
         throw SettingError(
-          option: "--from-health", value: found.name,
+          option: .field(.fromHealth), value: found.name,
           allowed: "a profile with imported health data (runmate health import …), or --height and --weight by hand")
       }
       func rounded(_ measure: Double?) -> Double? { measure.map { ($0 * 10).rounded() / 10 } }

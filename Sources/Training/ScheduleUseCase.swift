@@ -64,7 +64,7 @@ public struct ScheduleRequest: Sendable, Equatable {
 
   /// The long-run day as a weekday, nil when not given.
   public func parsedLongRunDay() throws(SettingError) -> Weekday? {
-    try longRunDay.map { text throws(SettingError) in try SettingValues.weekday(text, option: "--long-run-day") }
+    try longRunDay.map { text throws(SettingError) in try SettingValues.weekday(text, option: .field(.longRunDay)) }
   }
 
   /// `base` with everything given applied (busy files read over `plan`'s span), and what changed, in words
@@ -75,7 +75,7 @@ public struct ScheduleRequest: Sendable, Equatable {
   ) throws -> (settings: ScheduleSettings, changes: [String]) {
     var settings = base
     var changes: [String] = []
-    func note(_ option: String, _ new: String, _ old: String) {
+    func note(_ option: FieldName, _ new: String, _ old: String) {
       if new != old { changes.append("\(option) \(new) (was \(old))") }
     }
     if let days {
@@ -101,7 +101,7 @@ public struct ScheduleRequest: Sendable, Equatable {
     }
     if !skips.isEmpty {
       let dates = try skips.map { text throws(SettingError) in
-        let range = try SettingValues.dateRange(text, option: "--skip", today: today)
+        let range = try SettingValues.dateRange(text, option: .field(.skip), today: today)
         return range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)..\(range.upperBound)"
       }
       note(
@@ -122,7 +122,7 @@ public struct ScheduleRequest: Sendable, Equatable {
     }
     if let runDays = settings.runDays, let longRun = settings.longRunDay, !runDays.contains(longRun) {
       throw SettingError(
-        option: "--long-run-day", value: longRun.rawValue,
+        option: .field(.longRunDay), value: longRun.rawValue,
         allowed: "one of the run days (\(SettingValues.dayList(runDays)))")
     }
     if noReminders || !reminders.isEmpty {

@@ -6,11 +6,11 @@ import Scheduling
 import TrainingDomain
 import TrainingProgress
 
-/// A schedule setting whose value is not one the program accepts: the option that sets it, the value, what is
-/// allowed and, where one exists, a suggestion.
-public struct SettingError: RunnerFacingError, Sendable, Equatable, CustomStringConvertible {
-  /// The option that sets it (`--at`, `--days`, …).
-  public var option: String
+/// A setting whose value is not one the program accepts: the field (or the option a front door named) that sets it,
+/// the value, what is allowed and, where one exists, a suggestion.
+public struct SettingError: FieldError, Sendable, Equatable {
+  /// What sets it: a field (`.days`), or the name a front door gave (`--current-weekly`).
+  public var option: FieldName
   /// The value as written.
   public var value: String
   /// What is allowed, in words.
@@ -19,16 +19,22 @@ public struct SettingError: RunnerFacingError, Sendable, Equatable, CustomString
   public var suggestion: String?
 
   /// Creates the error for `value` of `option`.
-  public init(option: String, value: String, allowed: String, suggestion: String? = nil) {
+  public init(option: FieldName, value: String, allowed: String, suggestion: String? = nil) {
     self.option = option
     self.value = value
     self.allowed = allowed
     self.suggestion = suggestion
   }
 
-  /// The message for a runner: one line naming what is wrong and what is allowed.
-  public var description: String {
-    "\(option): '\(value)' is not valid, allowed is \(allowed)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+  /// Creates the error for `value` of the field `field`.
+  public init(field: InputField, value: String, allowed: String, suggestion: String? = nil) {
+    self.init(option: .field(field), value: value, allowed: allowed, suggestion: suggestion)
+  }
+
+  /// One line naming what is wrong and what is allowed, the field named by `name`.
+  public func message(naming name: (InputField) -> String) -> String {
+    "\(option.named(by: name)): '\(value)' is not valid, allowed is \(allowed)"
+      + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
   }
 }
 
@@ -57,8 +63,10 @@ public enum SettingValues {
   /// `--days mon,wed,fri`: at least two days, in week order.
   public static func runDays(_ text: String) throws(SettingError) -> [Weekday] {
     var set = Set<Weekday>()
-    for part in text.split(separator: ",") { set.insert(try weekday(String(part), option: "--days")) }
-    guard set.count >= 2 else { throw SettingError(option: "--days", value: text, allowed: "at least two run days") }
+    for part in text.split(separator: ",") { set.insert(try weekday(String(part), option: .field(.days))) }
+    guard set.count >= 2 else {
+      throw SettingError(option: .field(.days), value: text, allowed: "at least two run days")
+    }
     return Weekday.allCases.filter(set.contains)
   }
 
@@ -71,12 +79,12 @@ public enum SettingValues {
     for text in texts {
       let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
       guard let time = LocalTime(parsing: parts.last ?? text) else {
-        throw SettingError(option: "--at", value: text, allowed: "HH:MM (06:30) or DAY=HH:MM (sat=08:00)")
+        throw SettingError(option: .field(.at), value: text, allowed: "HH:MM (06:30) or DAY=HH:MM (sat=08:00)")
       }
       if parts.count == 2 {
         guard let day = weekday(parts[0]) else {
           throw SettingError(
-            option: "--at", value: text, allowed: "DAY=HH:MM with DAY one of mon … sun",
+            option: .field(.at), value: text, allowed: "DAY=HH:MM with DAY one of mon … sun",
             suggestion: weekdaySuggestion(parts[0]).map { "\($0)=\(parts[1])" })
         }
         perDay[day] = time
@@ -89,7 +97,7 @@ public enum SettingValues {
 
   /// A date `YYYY-MM-DD` within `window` (default: ``everyDate``), for `option`.
   public static func date(
-    _ text: String, option: String,
+    _ text: String, option: FieldName,
     window: ClosedRange<CivilDate>? = nil
   ) throws(SettingError) -> CivilDate {
     let window = window ?? everyDate
@@ -107,7 +115,7 @@ public enum SettingValues {
   /// `--skip 2027-02-14` or `--skip 2027-02-14..2027-02-20`.
   public static func blackouts(_ texts: [String]) throws(SettingError) -> [ClosedRange<CivilDate>] {
     var blackouts: [ClosedRange<CivilDate>] = []
-    for text in texts { blackouts.append(try dateRange(text, option: "--skip")) }
+    for text in texts { blackouts.append(try dateRange(text, option: .field(.skip))) }
     return blackouts
   }
 
@@ -117,7 +125,7 @@ public enum SettingValues {
   /// - Throws: ``SettingError`` naming `option` for anything else, with the range turned round as the suggestion
   ///   when its first day is after its last.
   public static func dateRange(
-    _ text: String, option: String, today: CivilDate? = nil
+    _ text: String, option: FieldName, today: CivilDate? = nil
   ) throws(SettingError) -> ClosedRange<CivilDate> {
     let parts = text.components(separatedBy: "..")
     func day(_ part: String, from origin: CivilDate?) -> CivilDate? {
@@ -166,7 +174,7 @@ public enum SettingValues {
   }
 
   /// One day, `2027-01-12` or as said (`today`, `tuesday`, ``SpokenDate``), for `option`.
-  public static func day(_ text: String, option: String, today: CivilDate) throws(SettingError) -> CivilDate {
+  public static func day(_ text: String, option: FieldName, today: CivilDate) throws(SettingError) -> CivilDate {
     let range = try dateRange(text, option: option, today: today)
     guard range.lowerBound == range.upperBound else {
       throw SettingError(
@@ -181,7 +189,8 @@ public enum SettingValues {
     let words = text.split(separator: " ").joined(separator: " ")
     guard words.count <= 40, words.allSatisfy({ $0.isLetter || $0 == " " || $0 == "-" }) else {
       throw SettingError(
-        option: "--reason", value: text, allowed: "a word or two of letters, at most 40 characters (ill, busy, tired)")
+        option: .field(.reason), value: text,
+        allowed: "a word or two of letters, at most 40 characters (ill, busy, tired)")
     }
     return words
   }
@@ -215,7 +224,7 @@ public enum SettingValues {
   /// `--race-start 09:00`.
   public static func raceStart(_ text: String) throws(SettingError) -> LocalTime {
     guard let time = LocalTime(parsing: text) else {
-      throw SettingError(option: "--race-start", value: text, allowed: "HH:MM (09:00)")
+      throw SettingError(option: .field(.raceStart), value: text, allowed: "HH:MM (09:00)")
     }
     return time
   }
@@ -227,7 +236,7 @@ public enum SettingValues {
     for text in texts {
       guard let reminder = Reminder(parsing: text) else {
         throw SettingError(
-          option: "--remind", value: text,
+          option: .field(.remind), value: text,
           allowed: "30m, 2h, 1d (before a timed workout), 06:00 or 20:00-1d (a local time)")
       }
       reminders.append(reminder)

@@ -87,13 +87,13 @@ public func fittingRunDays(
   let list = SettingValues.dayList(days)
   if let runs = goal.runsPerWeek, runs > days.count {
     throw SettingError(
-      option: "--runs-per-week", value: String(runs),
+      option: .field(.runsPerWeek), value: String(runs),
       allowed: "at most \(days.count), one run a day on the \(days.count) run days (\(list) from \(source)); "
         + "give --days with \(runs) days or --runs-per-week \(days.count)")
   }
   guard days.count >= 3 else {
     throw SettingError(
-      option: "--days", value: list,
+      option: .field(.days), value: list,
       allowed: "at least 3 run days (from \(source)): a plan has 3 to 7 runs a week; give --days with 3 or more days")
   }
   goal.runDays = days
@@ -109,7 +109,7 @@ public func checkRunDays(
   let most = plan.weeks.map { $0.workouts.filter(\.kind.isRun).count }.max() ?? 0
   if most > days.count {
     throw SettingError(
-      option: "--days", value: SettingValues.dayList(days),
+      option: .field(.days), value: SettingValues.dayList(days),
       allowed: "at least \(most) run days for plan '\(name)' (\(most) runs a week; days from \(source)); give --days "
         + "with \(most) days, or make the plan again with --runs-per-week \(days.count)")
   }

@@ -24,7 +24,7 @@ public struct WorkoutFile: Sendable, Hashable {
 }
 
 /// Why a workout cannot be written as a file.
-public enum WorkoutFileError: RunnerFacingError, Sendable, Hashable, CustomStringConvertible {
+public enum WorkoutFileError: FieldError, Sendable, Hashable {
   /// The workout has more steps (repeats folded) than a watch takes.
   case tooManySteps(workout: String, count: Int, maximum: Int)
   /// A step (1-based) lasts no time and no distance, or is done zero times.
@@ -38,8 +38,8 @@ public enum WorkoutFileError: RunnerFacingError, Sendable, Hashable, CustomStrin
   /// The folder is not a Garmin watch mounted over USB (or is missing): why.
   case notAGarminMount(path: String, reason: String)
 
-  /// One line naming the workout, the step and what is allowed.
-  public var description: String {
+  /// One line naming the workout, the step (or the field, named by `name`) and what is allowed.
+  public func message(naming name: (InputField) -> String) -> String {
     switch self {
     case .tooManySteps(let workout, let count, let maximum):
       "workout \(workout) has \(count) steps; a watch workout holds at most \(maximum): shorten it or split it"
@@ -49,11 +49,11 @@ public enum WorkoutFileError: RunnerFacingError, Sendable, Hashable, CustomStrin
     case .badPace(let workout, let step, let pace):
       "step \(step) of workout \(workout) has pace '\(pace)', not m:ss/km or m:ss-m:ss/km (e.g. 4:30-4:40/km)"
     case .badRange(let from, let to):
-      "--from \(from) is after --to \(to): give a --from on or before --to"
+      "\(name(.from)) \(from) is after \(name(.to)) \(to): give a \(name(.from)) on or before \(name(.to))"
     case .badDays(let days):
-      "--days: '\(days)' is not valid, allowed is 1 to \(GarminMount.maximumDays) (the days from today to copy)"
+      "\(name(.days)): '\(days)' is not valid, allowed is 1 to \(GarminMount.maximumDays) (the days from today to copy)"
     case .notAGarminMount(let path, let reason):
-      "--garmin \(path): not a Garmin watch mounted over USB: \(reason); connect the watch and give the folder it "
+      "\(name(.garmin)) \(path): not a Garmin watch mounted over USB: \(reason); connect the watch and give the folder it "
         + "mounts at (e.g. /media/$USER/GARMIN)"
     }
   }

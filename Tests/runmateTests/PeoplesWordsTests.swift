@@ -23,18 +23,18 @@ import Training
   }
 
   @Test func everyEnumeratedValueGetsItsSuggestion() {
-    let cases: [(option: String, value: String, suggestion: String, parse: () throws -> Void)] = [
-      ("--level", "begginer", "beginner", { _ = try SettingValues.level("begginer") }),
-      ("--level", "advnced", "advanced", { _ = try SettingValues.level("advnced") }),
-      ("--days", "thr", "thu", { _ = try SettingValues.runDays("thr") }),
-      ("--days", "thr", "thu", { _ = try SettingValues.runDays("mon,thr") }),
+    let cases: [(option: FieldName, value: String, suggestion: String, parse: () throws -> Void)] = [
+      (.field(.level), "begginer", "beginner", { _ = try SettingValues.level("begginer") }),
+      (.field(.level), "advnced", "advanced", { _ = try SettingValues.level("advnced") }),
+      (.field(.days), "thr", "thu", { _ = try SettingValues.runDays("thr") }),
+      (.field(.days), "thr", "thu", { _ = try SettingValues.runDays("mon,thr") }),
       ("--long-run-day", "snday", "sun", { _ = try SettingValues.weekday("snday", option: "--long-run-day") }),
       ("--week-start", "mnday", "mon", { _ = try SettingValues.weekday("mnday", option: "--week-start") }),
-      ("--units", "kn", "km", { _ = try SettingValues.units("kn") }),
-      ("--units", "mils", "mi", { _ = try SettingValues.units("mils") }),
-      ("--kind", "tmepo", "tempo", { _ = try SettingValues.workoutKind("tmepo") }),
-      ("--reason", "injyry", "injury", { _ = try SettingValues.breakReason("injyry") }),
-      ("--at", "frday=08:00", "fri=08:00", { _ = try SettingValues.times(["frday=08:00"]) }),
+      (.field(.units), "kn", "km", { _ = try SettingValues.units("kn") }),
+      (.field(.units), "mils", "mi", { _ = try SettingValues.units("mils") }),
+      (.field(.kind), "tmepo", "tempo", { _ = try SettingValues.workoutKind("tmepo") }),
+      (.field(.reason), "injyry", "injury", { _ = try SettingValues.breakReason("injyry") }),
+      (.field(.at), "frday=08:00", "fri=08:00", { _ = try SettingValues.times(["frday=08:00"]) }),
     ]
     for testCase in cases {
       let error = settingError(testCase.parse)

@@ -75,12 +75,13 @@ import TrainingDomain
     #expect(try words(date: "yesterday").completion(today: testStart, units: .km).date == testStart.adding(days: -1))
     #expect(try words(race: true).completion(today: testStart, units: .km).kind == .race)
 
-    #expect(throws: RequiredSettingError(option: "--distance", allowed: "a distance such as 8.2km or 5mi")) {
+    #expect(throws: RequiredSettingError(field: .distance, allowed: "a distance such as 8.2km or 5mi")) {
       try words(distance: nil).completion(today: testStart, units: .km)
     }
     for (bad, option) in [
-      (words(date: "tomorrow"), "DATE"), (words(time: "1:00"), "--time"), (words(distance: "300km"), "--distance"),
-      (words(kind: "tempo", race: true), "--kind"), (words(distance: "10km", time: "20:00", race: true), "--time"),
+      (words(date: "tomorrow"), FieldName.given("DATE")), (words(time: "1:00"), .field(.time)),
+      (words(distance: "300km"), .field(.distance)), (words(kind: "tempo", race: true), .field(.kind)),
+      (words(distance: "10km", time: "20:00", race: true), .field(.time)),
     ] {
       do {
         _ = try bad.completion(today: testStart, units: .km)

@@ -17,7 +17,7 @@ enum OptionValues {
 
   /// `--units km|mi` (also kilometres, miles), with the closest unit for a typo (``SettingValues/units(_:option:)``).
   static func unit(_ text: String, option: String) throws -> DistanceUnit {
-    try SettingValues.units(text, option: option)
+    try SettingValues.units(text, option: .given(option))
   }
 
   /// A distance such as `20mi`, `32km` or `3.1 mi` within `range` (km); a bare number is in `bare`, the runner's
@@ -25,12 +25,12 @@ enum OptionValues {
   static func distance(
     _ text: String, option: String, range: ClosedRange<Double>, bare: DistanceUnit
   ) throws -> Double {
-    try SettingValues.distance(text, option: option, range: range, bare: bare)
+    try SettingValues.distance(text, option: .given(option), range: range, bare: bare)
   }
 
   /// `YYYY-MM-DD` within `window` (default: years 1900 to 2200).
   static func date(_ text: String, option: String, window: ClosedRange<CivilDate>? = nil) throws -> CivilDate {
-    try SettingValues.date(text, option: option, window: window)
+    try SettingValues.date(text, option: .given(option), window: window)
   }
 
   /// Every date the program accepts (1900-01-01 to 2200-12-31).
