@@ -25,6 +25,12 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   case headTimeout = "head timeout"
   case maxConnections = "most connections"
   case maxConnectionsPerPeer = "most connections from one address"
+  /// A coach API account's login name or e-mail address.
+  case login
+  /// A coach API account's role (coach or athlete).
+  case role
+  /// A coach API account's password (read from standard input, never an argument).
+  case password
 
   /// The field in plain words: `race date`, `runs a week`.
   public var label: String { rawValue }

@@ -46,6 +46,8 @@ public enum LogbookError: FieldError, Sendable, Equatable {
   case serverUnavailable(location: String, detail: String)
   /// A database error we did not expect.
   case database(detail: String)
+  /// An account with this login exists.
+  case accountExists(login: String)
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
   public func message(naming flag: (InputField) -> String) -> String {
@@ -113,6 +115,8 @@ public enum LogbookError: FieldError, Sendable, Equatable {
         + "port, user, password and database name, or give a file path for SQLite"
     case .database(let detail):
       return "database error: \(detail)"
+    case .accountExists(let login):
+      return "\(flag(.login)): an account '\(login)' exists; give another login name or e-mail address"
     }
   }
 }
@@ -125,7 +129,7 @@ extension LogbookError {
     case .notOurs, .corrupt, .newerSchema, .implausible: .badData
     case .cannotOpen, .readOnly: .cannotCreate
     case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile, .notACoach,
-      .noSuchFeed, .profileExists, .planAlreadySaved:
+      .noSuchFeed, .profileExists, .planAlreadySaved, .accountExists:
       .badInput
     case .badLocation: .missingInput
     case .database, .diskFull, .writeFailed, .serverUnavailable: .io

@@ -54,6 +54,9 @@ enum Flags {
     case .headTimeout: "--head-timeout"
     case .maxConnections: "--max-connections"
     case .maxConnectionsPerPeer: "--max-connections-per-peer"
+    case .login: "--email"
+    case .role: "--role"
+    case .password: "the password (standard input)"
     }
   }
 }
