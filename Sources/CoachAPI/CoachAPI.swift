@@ -45,11 +45,46 @@ enum APIRequest {
 public func addCoachAPI<Context: RemoteAddressRequestContext>(
   to router: Router<Context>, store: any TrainingStore, configuration: CoachAPIConfiguration, logger: Logger
 ) throws {
-  router.add(middleware: CoachAPIMiddleware(store: store, configuration: configuration, logger: logger))
   let handler = CoachAPIHandler(
     store: store, configuration: configuration,
     throttle: LoginThrottle(limit: configuration.loginFailuresPerMinute), logger: logger)
+  // The operations as the generated code registers them, first collected, so that the middleware knows every path
+  // and its methods (405 with the path's own Allow) without a second list to keep in step with the document.
+  let collector = RouteCollector()
+  try handler.registerHandlers(on: collector)
+  router.add(
+    middleware: CoachAPIMiddleware(
+      store: store, configuration: configuration, logger: logger, routes: collector.routes))
   try handler.registerHandlers(on: router)
+}
+
+/// An operation's path, as segments (`{athlete}` matches any one segment), and its method.
+struct APIRoute: Sendable {
+  let method: HTTPRequest.Method
+  let segments: [String]
+
+  /// Whether `path` has this route's shape.
+  func matches(_ path: [Substring]) -> Bool {
+    path.count == segments.count
+      && zip(segments, path).allSatisfy { pattern, segment in
+        pattern.hasPrefix("{") || pattern == segment
+      }
+  }
+}
+
+/// A transport that only notes what is registered on it.
+final class RouteCollector: ServerTransport, @unchecked Sendable {
+  private(set) var routes: [APIRoute] = []
+
+  func register(
+    _ handler:
+      @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
+        HTTPResponse, HTTPBody?
+      ),
+    method: HTTPRequest.Method, path: String
+  ) throws {
+    routes.append(APIRoute(method: method, segments: path.split(separator: "/").map(String.init)))
+  }
 }
 
 /// Whether `path` is the coach API's.
@@ -62,6 +97,8 @@ struct CoachAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewar
   let store: any TrainingStore
   let configuration: CoachAPIConfiguration
   let logger: Logger
+  /// Every operation of the API.
+  let routes: [APIRoute]
 
   private static func isPublic(_ request: Request) -> Bool {
     (request.uri.path == "/api/v1/sessions" && request.method == .post) || request.uri.path == "/api/v1/openapi.yaml"
@@ -84,6 +121,17 @@ struct CoachAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewar
       return tooLarge
     }
     let peer = context.remoteAddress?.ipAddress ?? "unknown"
+    // A path of the API with a method it does not have: 405 naming the path's methods; no path of the API: 404.
+    let segments = request.uri.path.split(separator: "/")
+    let methods = routes.filter { $0.matches(segments) }.map(\.method)
+    if methods.isEmpty {
+      return problem(.notFound, "no such path in the coach API: \(String(request.uri.path.prefix(200)))")
+    }
+    if !methods.contains(request.method) {
+      return problem(
+        .methodNotAllowed, "\(request.method.rawValue) is not allowed here",
+        headers: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
+    }
     do {
       if Self.isPublic(request) {
         return try await APIRequest.$peer.withValue(peer) { try await next(request, context) }

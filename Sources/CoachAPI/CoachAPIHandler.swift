@@ -128,10 +128,9 @@ struct CoachAPIHandler: APIProtocol {
     let account = try signedIn()
     do {
       let from = try input.query.from.map { try day($0, field: "from") }
-      let to = try input.query.to.map { try day($0, field: "to") }
       let athlete = try visibleAthlete(named: input.path.athlete, for: account, in: store)
       let view = try athleteRuns(
-        athlete, from: from, to: to, in: store, systemZone: systemZone, now: configuration.now())
+        athlete, from: from, days: input.query.days, in: store, systemZone: systemZone, now: configuration.now())
       return .ok(
         .init(
           body: .json(

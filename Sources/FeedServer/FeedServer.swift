@@ -270,8 +270,8 @@ func etagMatches(_ etag: String, _ fieldLines: [String]) -> Bool {
 }
 
 /// Guards every request before routing, then logs and counts it:
-/// - with the coach API on, a request under `/api/` goes on to it with GET, HEAD, POST, PUT or DELETE (its own
-///   middleware limits the body), else 405; a path trick there (`..`, `/.`, `//`) is 404;
+/// - with the coach API on, a request under `/api/` goes on to it whatever its method, body or path (its own
+///   middleware answers 405 and 404 from the operations it has, and limits the body);
 /// - a method other than GET or HEAD: 405 with `Allow: GET, HEAD`;
 /// - a request with a body (a Content-Length above 0, or a Transfer-Encoding): 413, with `Connection: close`, the
 ///   body never read (``ConnectionGuardHandler`` closes the connection after the answer);
@@ -293,11 +293,7 @@ struct GuardAndLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let isAPI = api && isCoachAPIPath(path)
     let hasBody = !isAPI && declaresBody(request.headers)
     var response: Response
-    if isAPI, ![.get, .head, .post, .put, .delete].contains(request.method) {
-      response = Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD, POST, PUT, DELETE"])
-    } else if isAPI, path.contains("/.") || path.contains("..") || path.contains("//") {
-      response = notFound()
-    } else if isAPI {
+    if isAPI {
       do {
         response = try await next(request, context)
       } catch {

@@ -131,21 +131,22 @@ public struct AthleteRunsView: Sendable {
   public let runs: [(run: Completion, status: WorkoutStatus?)]
 }
 
-/// The runs counted for `athlete`'s plan from `from` to `to` (default: the 90 days up to the athlete's today at
-/// `now`); at most 400 days.
+/// The most days one read of an athlete's runs covers.
+public let maxRunDays = 400
+
+/// The runs counted for `athlete`'s plan over `days` days (default 90, at most ``maxRunDays``) from `from` (default:
+/// the days ending on the athlete's today at `now`).
 public func athleteRuns(
-  _ athlete: Profile, from: CivilDate?, to: CivilDate?, in store: any TrainingStore, systemZone: String, now: Date
+  _ athlete: Profile, from: CivilDate?, days: Int?, in store: any TrainingStore, systemZone: String, now: Date
 ) throws -> AthleteRunsView {
+  let count = days ?? 90
+  guard (1...maxRunDays).contains(count) else {
+    throw CoachViewError.invalid(field: "days", value: String(count), allowed: "1 to \(maxRunDays)")
+  }
   let state = try athleteState(athlete, in: store, systemZone: systemZone)
-  let last = to ?? civilDay(of: now, zone: athlete.timeZone ?? state.settings.timeZone, systemZone: systemZone)
-  let first = from ?? last.adding(days: -89)
-  guard first <= last else {
-    throw CoachViewError.invalid(field: "from", value: first.description, allowed: "a day on or before to (\(last))")
-  }
-  guard first.adding(days: 400) >= last else {
-    throw CoachViewError.invalid(
-      field: "to", value: last.description, allowed: "at most 400 days after from (\(first.adding(days: 400)))")
-  }
+  let today = civilDay(of: now, zone: athlete.timeZone ?? state.settings.timeZone, systemZone: systemZone)
+  let first = from ?? today.adding(days: 1 - count)
+  let last = first.adding(days: count - 1)
   let runs = try store.completions(planID: state.saved.id, from: first, through: last)
   let statuses = runStatuses(runs, plans: [state.saved.plan])
   return AthleteRunsView(

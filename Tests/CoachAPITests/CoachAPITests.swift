@@ -109,9 +109,14 @@ import TrainingDomain
     #expect(runs.status == 200 && runs.object["to"] as? String == "2027-01-06")
     let logged = try #require(runs.object["runs"] as? [[String: Any]])
     #expect(logged.count == 1 && logged.first?["status"] as? String == "done")
-    let badRange = try await server.send(
-      .GET, "/api/v1/athletes/anna/runs?from=2027-01-10&to=2027-01-01", token: coach)
-    #expect(badRange.status == 400 && (badRange.object["error"] as? String ?? "").hasPrefix("from: '2027-01-10'"))
+    let week = try await server.send(.GET, "/api/v1/athletes/anna/runs?from=2027-01-05&days=7", token: coach)
+    #expect(week.object["from"] as? String == "2027-01-05" && week.object["to"] as? String == "2027-01-11")
+    #expect((week.object["runs"] as? [Any])?.count == 1)
+    let later = try await server.send(.GET, "/api/v1/athletes/anna/runs?from=2027-01-06", token: coach)
+    #expect(later.object["to"] as? String == "2027-04-05" && (later.object["runs"] as? [Any])?.isEmpty == true)
+    let tooLong = try await server.send(.GET, "/api/v1/athletes/anna/runs?days=401", token: coach)
+    #expect(
+      tooLong.status == 400 && tooLong.object["error"] as? String == "days: '401' is not valid, allowed is 1 to 400")
 
     let day = try #require(club.workoutDays["anna"])
     let posted = try await server.send(
@@ -192,7 +197,15 @@ import TrainingDomain
       json: huge)
     #expect(refused.status == 413)
     #expect(try club.store.auditLog(limit: 1).first?.action == .sessionCreated, "nothing was written")
-    #expect(try await server.send(.PATCH, "/api/v1/roster", token: token).status == 405)
+    // A method a path does not have: 405 naming the path's own methods, before any token is asked for.
+    let patch = try await server.send(.PATCH, "/api/v1/roster", token: token)
+    #expect(patch.status == 405 && patch.header("Allow") == "GET")
+    let put = try await server.send(.PUT, "/api/v1/sessions")
+    #expect(put.status == 405 && put.header("Allow") == "POST")
+    let options = try await server.send(.OPTIONS, "/api/v1/athletes/anna/workouts/2027-01-05/comments")
+    #expect(options.status == 405 && options.header("Allow") == "GET, POST")
+    let elsewhere = try await server.send(.GET, "/api/v1/athletes/anna/secrets")
+    #expect(elsewhere.status == 404 && elsewhere.object["error"] is String)
     // The feeds keep their own rules: a body there is still refused unread.
     #expect(try await server.send(.POST, "/feeds/x.ics", json: "{}").status == 405)
   }

@@ -15,7 +15,7 @@ import Testing
       (.GET, "/api/v1/athletes/\(athlete)/plan", nil),
       (.GET, "/api/v1/athletes/\(athlete)/weeks", nil),
       (.GET, "/api/v1/athletes/\(athlete)/runs", nil),
-      (.GET, "/api/v1/athletes/\(athlete)/runs?from=2027-01-01&to=2027-02-01", nil),
+      (.GET, "/api/v1/athletes/\(athlete)/runs?from=2027-01-01&days=32", nil),
       (.GET, "/api/v1/athletes/\(athlete)/workouts/\(day)/comments", nil),
       (.POST, "/api/v1/athletes/\(athlete)/workouts/\(day)/comments", #"{"text":"hello"}"#),
     ]

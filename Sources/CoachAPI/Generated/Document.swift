@@ -135,24 +135,25 @@ paths:
   /api/v1/athletes/{athlete}/runs:
     get:
       operationId: listAthleteRuns
-      summary: The runs the athlete logged for their plan, by date (the last 90 days unless from/to say otherwise).
+      summary: The runs the athlete logged for their plan, by date (the last 90 days unless from/days say otherwise).
       tags: [coaching]
       parameters:
         - $ref: '#/components/parameters/Athlete'
         - name: from
           in: query
           required: false
-          description: The first day (default 89 days before `to`).
+          description: The first day (default the one that makes `days` end on the athlete's today).
           schema:
             type: string
             format: date
-        - name: to
+        - name: days
           in: query
           required: false
-          description: The last day (default the athlete's today); at most 400 days after `from`.
+          description: How many days, from `from` on (default 90).
           schema:
-            type: string
-            format: date
+            type: integer
+            minimum: 1
+            maximum: 400
       responses:
         '200':
           description: The runs.
@@ -258,6 +259,7 @@ components:
       in: path
       required: true
       description: The athlete's profile name.
+      example: ana
       schema:
         type: string
         minLength: 1
@@ -558,9 +560,10 @@ components:
       properties:
         text:
           type: string
-          description: 1 to 2000 characters.
+          description: 1 to 2000 characters, not only white space (trimmed).
           minLength: 1
           maxLength: 2000
+          pattern: '\S'
     Comment:
       type: object
       required: [id, athlete, date, author, role, text, created_at]

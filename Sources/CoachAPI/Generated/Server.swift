@@ -681,7 +681,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// The runs the athlete logged for their plan, by date (the last 90 days unless from/to say otherwise).
+    /// The runs the athlete logged for their plan, by date (the last 90 days unless from/days say otherwise).
     ///
     /// - Remark: HTTP `GET /api/v1/athletes/{athlete}/runs`.
     /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/runs/get(listAthleteRuns)`.
@@ -712,12 +712,12 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "from",
                         as: Swift.String.self
                     ),
-                    to: try converter.getOptionalQueryItemAsURI(
+                    days: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
                         explode: true,
-                        name: "to",
-                        as: Swift.String.self
+                        name: "days",
+                        as: Swift.Int.self
                     )
                 )
                 let headers: Operations.ListAthleteRuns.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))

@@ -605,14 +605,14 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/CommentRequest`.
         internal struct CommentRequest: Codable, Hashable, Sendable {
-            /// 1 to 2000 characters.
+            /// 1 to 2000 characters, not only white space (trimmed).
             ///
             /// - Remark: Generated from `#/components/schemas/CommentRequest/text`.
             internal var text: Swift.String
             /// Creates a new `CommentRequest`.
             ///
             /// - Parameters:
-            ///   - text: 1 to 2000 characters.
+            ///   - text: 1 to 2000 characters, not only white space (trimmed).
             internal init(text: Swift.String) {
                 self.text = text
             }

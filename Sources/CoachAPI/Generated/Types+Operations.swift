@@ -960,7 +960,7 @@ internal enum Operations {
             }
         }
     }
-    /// The runs the athlete logged for their plan, by date (the last 90 days unless from/to say otherwise).
+    /// The runs the athlete logged for their plan, by date (the last 90 days unless from/days say otherwise).
     ///
     /// - Remark: HTTP `GET /api/v1/athletes/{athlete}/runs`.
     /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/runs/get(listAthleteRuns)`.
@@ -984,25 +984,25 @@ internal enum Operations {
             internal var path: Operations.ListAthleteRuns.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/runs/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// The first day (default 89 days before `to`).
+                /// The first day (default the one that makes `days` end on the athlete's today).
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/runs/GET/query/from`.
                 internal var from: Swift.String?
-                /// The last day (default the athlete's today); at most 400 days after `from`.
+                /// How many days, from `from` on (default 90).
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/runs/GET/query/to`.
-                internal var to: Swift.String?
+                /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/runs/GET/query/days`.
+                internal var days: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - from: The first day (default 89 days before `to`).
-                ///   - to: The last day (default the athlete's today); at most 400 days after `from`.
+                ///   - from: The first day (default the one that makes `days` end on the athlete's today).
+                ///   - days: How many days, from `from` on (default 90).
                 internal init(
                     from: Swift.String? = nil,
-                    to: Swift.String? = nil
+                    days: Swift.Int? = nil
                 ) {
                     self.from = from
-                    self.to = to
+                    self.days = days
                 }
             }
             internal var query: Operations.ListAthleteRuns.Input.Query

@@ -42,7 +42,7 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/athletes/{athlete}/weeks`.
     /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/weeks/get(getAthleteWeeks)`.
     func getAthleteWeeks(_ input: Operations.GetAthleteWeeks.Input) async throws -> Operations.GetAthleteWeeks.Output
-    /// The runs the athlete logged for their plan, by date (the last 90 days unless from/to say otherwise).
+    /// The runs the athlete logged for their plan, by date (the last 90 days unless from/days say otherwise).
     ///
     /// - Remark: HTTP `GET /api/v1/athletes/{athlete}/runs`.
     /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/runs/get(listAthleteRuns)`.
@@ -130,7 +130,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The runs the athlete logged for their plan, by date (the last 90 days unless from/to say otherwise).
+    /// The runs the athlete logged for their plan, by date (the last 90 days unless from/days say otherwise).
     ///
     /// - Remark: HTTP `GET /api/v1/athletes/{athlete}/runs`.
     /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/runs/get(listAthleteRuns)`.
