@@ -16,17 +16,21 @@ public struct CoachAPIConfiguration: Sendable {
   public var maxBodyBytes: Int
   /// Failed logins allowed per account and per peer within a minute (429 past them).
   public var loginFailuresPerMinute: Int
+  /// The bcrypt cost of the decoy hash an unknown login is checked against: the accounts' own, so that an unknown
+  /// login takes as long as a wrong password (tests that make accounts at a low cost lower it too).
+  public var passwordCost: UInt8
   /// The clock (tests fix it).
   public var now: @Sendable () -> Date
 
   /// A configuration.
   public init(
     systemZone: String, maxBodyBytes: Int = 64 * 1024, loginFailuresPerMinute: Int = 5,
-    now: @escaping @Sendable () -> Date = { Date() }
+    passwordCost: UInt8 = AccountRules.defaultCost, now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.systemZone = systemZone
     self.maxBodyBytes = maxBodyBytes
     self.loginFailuresPerMinute = loginFailuresPerMinute
+    self.passwordCost = passwordCost
     self.now = now
   }
 }

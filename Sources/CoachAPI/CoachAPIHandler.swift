@@ -17,13 +17,14 @@ struct CoachAPIHandler: APIProtocol {
   let logger: Logger
   /// A bcrypt hash checked against when the login is unknown, so that an unknown login takes as long as a wrong
   /// password.
-  private let decoyHash = Bcrypt.hash(SecretTokens.generate(), cost: AccountRules.defaultCost)
+  private let decoyHash: String
 
   init(store: any TrainingStore, configuration: CoachAPIConfiguration, throttle: LoginThrottle, logger: Logger) {
     self.store = store
     self.configuration = configuration
     self.throttle = throttle
     self.logger = logger
+    decoyHash = Bcrypt.hash(SecretTokens.generate(), cost: configuration.passwordCost)
   }
 
   private var systemZone: String { configuration.systemZone }
@@ -56,7 +57,7 @@ struct CoachAPIHandler: APIProtocol {
           body: .json(.init(error: "too many failed logins: try again in \(wait) s"))))
     }
     let account = try store.account(login: body.login)
-    let matches = Bcrypt.verify(body.password, hash: account?.passwordHash ?? decoyHash)
+    let matches = await verifyOffThePool(body.password, hash: account?.passwordHash ?? decoyHash)
     guard let account, matches else {
       await throttle.fail(keys, at: now)
       logger.notice("login refused", metadata: ["peer": "\(APIRequest.peer)"])
@@ -208,6 +209,16 @@ struct CoachAPIHandler: APIProtocol {
 
   private func notFound(_ message: String) -> Components.Responses.NotFound {
     .init(body: .json(.init(error: message)))
+  }
+}
+
+/// Whether `password` has the bcrypt `hash`, worked out on a Dispatch thread: a quarter of a second of hashing at
+/// cost 12 does not hold one of the few threads of the concurrency pool that every request shares.
+func verifyOffThePool(_ password: String, hash: String) async -> Bool {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global(qos: .userInitiated).async {
+      continuation.resume(returning: Bcrypt.verify(password, hash: hash))
+    }
   }
 }
 

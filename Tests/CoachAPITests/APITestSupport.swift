@@ -90,7 +90,7 @@ final class APIServer: Sendable {
     logger.logLevel = .critical
     let configuration = FeedServerConfiguration(
       port: 0, systemZone: "UTC", accessLog: false, idleTimeout: .seconds(5), handlesSignals: false,
-      api: CoachAPIConfiguration(systemZone: "UTC", now: now))
+      api: CoachAPIConfiguration(systemZone: "UTC", passwordCost: 4, now: now))
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let task = Task {
       try await runFeedServer(db: store, configuration: configuration, logger: logger) { continuation.yield($0) }
@@ -118,7 +118,7 @@ final class APIServer: Sendable {
       request.body = .bytes(ByteBuffer(string: json))
     }
     for (name, value) in headers { request.headers.add(name: name, value: value) }
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
     let body = try await response.body.collect(upTo: 4 << 20)
     return Answer(
       status: Int(response.status.code), headers: response.headers.map { ($0.name.lowercased(), $0.value) },

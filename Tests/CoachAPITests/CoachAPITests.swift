@@ -9,7 +9,7 @@ import TrainingDomain
 /// The coach API over real HTTP (AsyncHTTPClient) against `runmate serve --api` started in this process on a real
 /// SQLite file: logging in and out, the roster, an athlete's plan, weeks, runs and comments, the trainer directory,
 /// the login rate limit and the body limit.
-@Suite(.timeLimit(.minutes(2))) struct CoachAPITests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct CoachAPITests {
   @Test func aTokenOpensTheAPIUntilItIsRevoked() async throws {
     let club = try Club()
     defer { club.remove() }

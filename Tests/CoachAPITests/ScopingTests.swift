@@ -8,7 +8,7 @@ import Testing
 /// An athlete's data is the athlete's and their coaches': every endpoint that names an athlete, called by every other
 /// account (the other coach, the other athlete), answers 404 with the same body as for an athlete that does not
 /// exist; without a token, 401; and the athlete and their coach get it.
-@Suite(.timeLimit(.minutes(2))) struct ScopingTests {
+@Suite(.timeLimit(.minutes(3))) struct ScopingTests {
   /// Every operation about an athlete, as (method, path, body).
   static func endpoints(of athlete: String, day: CivilDate) -> [(HTTPMethod, String, String?)] {
     return [

@@ -14,9 +14,9 @@ struct AccountCommand: ParsableCommand {
       password is read from standard input (its first line), never from an argument, and only its bcrypt hash is \
       stored. See docs/api.md.
 
-      Examples:
-        printf '%s\\n' "$PASSWORD" | runmate account create --email kim@example.com --role coach --profile kim
-        runmate account create --email anna --role athlete --profile anna < password.txt
+      Examples (each reads the password from standard input):
+        runmate account create --email kim --role coach --profile kim
+        runmate account create --email ana --role athlete --profile ana
       """,
     subcommands: [Create.self])
 

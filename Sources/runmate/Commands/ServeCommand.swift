@@ -30,7 +30,9 @@ struct ServeCommand: ParsableCommand {
       request goes to standard error (the token is never logged). Stops cleanly on SIGINT or SIGTERM. The CLI \
       keeps working on the same database meanwhile.
 
-      With --api, the coach API is served too, under /api/v1 (JSON, bearer tokens from POST /api/v1/sessions,       accounts made with runmate account create; its OpenAPI document at /api/v1/openapi.yaml, see docs/api.md):       there POST, PUT and DELETE are allowed and request bodies up to 64 KiB (413 above).
+      With --api, the coach API is served too, under /api/v1 (JSON, bearer tokens from POST /api/v1/sessions, \
+      accounts made with runmate account create; its OpenAPI document at /api/v1/openapi.yaml, see docs/api.md): \
+      there other methods are allowed and request bodies up to 64 KiB (413 above).
 
       Examples:
         runmate serve
