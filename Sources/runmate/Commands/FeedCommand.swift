@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedServer
 import Foundation
+import Training
 import TrainingDomain
 
 /// `runmate feed`: subscription feeds of a plan for calendar apps (served by `runmate serve`).
@@ -188,9 +189,10 @@ struct FeedCommand: ParsableCommand {
 }
 
 extension DatabaseOptions {
-  /// Refuses a database that does not exist yet (exit 66) instead of making an empty one.
+  /// Refuses a database file that does not exist yet (exit 66) instead of making an empty one; a server's database
+  /// (a postgres:// URL) is always there to open.
   func requireExisting() throws {
-    guard FileManager.default.fileExists(atPath: path) else {
+    guard isServerStore(path) || FileManager.default.fileExists(atPath: path) else {
       throw CLIError.unreadable(path: path, reason: "no database here yet; save a plan with `runmate plan ... --save`")
     }
   }
