@@ -26,6 +26,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+    .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
   ],
   targets: [
     // C library: the only place libical is named.
@@ -94,12 +98,29 @@ let package = Package(
         "TrainingDomain", "Ingest", "TrainingProgress", "Health", "Activity", "Archive",
       ]),
 
+    // The coach API (`runmate serve --api`): JSON under /api/v1 as Sources/CoachAPI/openapi.yaml describes it, through
+    // the server code swift-openapi-generator wrote into Generated/ (scripts/openapi-generate.sh; committed, no build
+    // plugin); accounts with bcrypt passwords and hashed bearer tokens. The only module that sees the OpenAPI runtime
+    // and bcrypt; it renders Training's use cases.
+    .target(
+      name: "CoachAPI",
+      dependencies: [
+        "RunningCore", "Training", "TrainingDomain", "Digest",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      exclude: ["openapi.yaml", "openapi-generator-config.yaml", "Generated/openapi.sha256"]),
+
     // The subscription feed server (`runmate serve`): a plan's calendar over HTTP for calendar apps, behind secret
     // tokens, with its Prometheus /metrics. The only module that sees Hummingbird, swift-metrics and Prometheus.
     .target(
       name: "FeedServer",
       dependencies: [
-        "RunningCore", "Training", "Logbook", "TrainingDomain", "ICalendar", "Digest",
+        "RunningCore", "Training", "Logbook", "TrainingDomain", "ICalendar", "Digest", "CoachAPI",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
@@ -133,7 +154,7 @@ let package = Package(
     .executableTarget(
       name: "runmate",
       dependencies: [
-        "RunningCore", "PlanEngine", "Scheduling", "TrainingDomain", "Training", "FeedServer", "PlanSync",
+        "RunningCore", "PlanEngine", "Scheduling", "TrainingDomain", "Training", "FeedServer", "PlanSync", "CoachAPI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -162,6 +183,15 @@ let package = Package(
         "FeedServer", "ICalendar", "Digest", "Logbook", "TrainingDomain", "RunMateTestSupport",
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
+      ]),
+    // The coach API over real HTTP (AsyncHTTPClient) against a real server on loopback, on SQLite and PostgreSQL.
+    .testTarget(
+      name: "CoachAPITests",
+      dependencies: [
+        "CoachAPI", "FeedServer", "Training", "TrainingDomain", "PlanEngine", "RunningCore", "RunMateTestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
     .testTarget(
       name: "CalDAVTests", dependencies: ["CalDAV", "ICalendar", "Digest", "XMLStream", "RunMateTestSupport"]),

@@ -81,6 +81,7 @@ enum FeedRoute: String, Sendable {
   case feed = "/feeds/{token}.ics"
   case health = "/healthz"
   case metrics = "/metrics"
+  case api = "/api/v1"
   case other
 
   /// The route a request path falls under.
@@ -89,6 +90,7 @@ enum FeedRoute: String, Sendable {
     case "/healthz": self = .health
     case "/metrics": self = .metrics
     case _ where path.hasPrefix("/feeds/") && path.hasSuffix(".ics"): self = .feed
+    case _ where path.hasPrefix("/api/"): self = .api
     default: self = .other
     }
   }

@@ -1,3 +1,4 @@
+import CoachAPI
 import Digest
 import Foundation
 import Hummingbird
@@ -41,13 +42,16 @@ public struct FeedServerConfiguration: Sendable {
   /// Whether `GET /metrics` answers any peer; by default only this machine (a loopback peer: Prometheus on the
   /// same host, or a proxy that serves it): others get the same 404 as any unknown path.
   public var metricsFromAnyPeer: Bool
+  /// Whether the coach API (`/api/v1`, see CoachAPI) is served too: its methods (POST, PUT, DELETE) and JSON bodies
+  /// are allowed under `/api/` only; nil serves the feeds alone.
+  public var api: CoachAPIConfiguration?
 
   /// A configuration.
   public init(
     host: String = "127.0.0.1", port: Int = 8080, systemZone: String, accessLog: Bool = true,
     idleTimeout: Duration = .seconds(30), headTimeout: Duration = .seconds(10), maxRequestHeadBytes: Int = 16 * 1024,
     maxConnections: Int = 1000, maxConnectionsPerPeer: Int = 256, handlesSignals: Bool = true,
-    metricsFromAnyPeer: Bool = false
+    metricsFromAnyPeer: Bool = false, api: CoachAPIConfiguration? = nil
   ) {
     self.host = host
     self.port = port
@@ -60,6 +64,7 @@ public struct FeedServerConfiguration: Sendable {
     self.maxConnectionsPerPeer = maxConnectionsPerPeer
     self.handlesSignals = handlesSignals
     self.metricsFromAnyPeer = metricsFromAnyPeer
+    self.api = api
   }
 }
 
@@ -76,7 +81,9 @@ public func runFeedServer(
   let feeds = FeedRoutes(db: db, systemZone: configuration.systemZone, logger: logger, metrics: metrics)
   let router = Router(context: FeedRequestContext.self)
   let metricsFromAnyPeer = configuration.metricsFromAnyPeer
-  router.add(middleware: GuardAndLogMiddleware(logger: logger, accessLog: configuration.accessLog, metrics: metrics))
+  router.add(
+    middleware: GuardAndLogMiddleware(
+      logger: logger, accessLog: configuration.accessLog, metrics: metrics, api: configuration.api != nil))
   // HEAD is routed as GET; the middleware sends the head alone.
   for method in [HTTPRequest.Method.get, .head] {
     router.on("/healthz", method: method) { _, _ in try feeds.health() }
@@ -87,6 +94,7 @@ public func runFeedServer(
       try feeds.feed(file: context.parameters.get("file") ?? "", ifNoneMatch: request.headers[values: .ifNoneMatch])
     }
   }
+  if let api = configuration.api { try addCoachAPI(to: router, store: db, configuration: api, logger: logger) }
   let headLimit = configuration.maxRequestHeadBytes
   let limits = ConnectionLimits(
     total: usableConnections(configuration.maxConnections, logger: logger),
@@ -262,6 +270,8 @@ func etagMatches(_ etag: String, _ fieldLines: [String]) -> Bool {
 }
 
 /// Guards every request before routing, then logs and counts it:
+/// - with the coach API on, a request under `/api/` goes on to it whatever its method, body or path (its own
+///   middleware answers 405 and 404 from the operations it has, and limits the body);
 /// - a method other than GET or HEAD: 405 with `Allow: GET, HEAD`;
 /// - a request with a body (a Content-Length above 0, or a Transfer-Encoding): 413, with `Connection: close`, the
 ///   body never read (``ConnectionGuardHandler`` closes the connection after the answer);
@@ -272,15 +282,25 @@ struct GuardAndLogMiddleware<Context: RequestContext>: RouterMiddleware {
   let logger: Logger
   let accessLog: Bool
   let metrics: FeedMetrics
+  /// Whether the coach API is served (``FeedServerConfiguration/api``).
+  var api = false
 
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
     -> Response
   {
     let start = ContinuousClock.now
     let path = request.uri.path
-    let hasBody = declaresBody(request.headers)
+    let isAPI = api && isCoachAPIPath(path)
+    let hasBody = !isAPI && declaresBody(request.headers)
     var response: Response
-    if request.method != .get, request.method != .head {
+    if isAPI {
+      do {
+        response = try await next(request, context)
+      } catch {
+        logger.error("request failed", metadata: ["path": "\(redacted(path))", "error": "\(error)"])
+        response = Response(status: .internalServerError)
+      }
+    } else if request.method != .get, request.method != .head {
       response = Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
     } else if hasBody {
       response = Response(status: .contentTooLarge)

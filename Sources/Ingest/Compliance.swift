@@ -41,3 +41,25 @@ public enum Compliance: String, Sendable, Hashable, Codable, CaseIterable {
   /// Done or partial: what a matched run makes of its workout.
   public var matchStatus: MatchStatus { self == .done ? .done : .partial }
 }
+
+/// A week's compliance colour, from its done share of the distance due (TrainingPeaks' bands, as ``Compliance``):
+/// green from ``Compliance/doneFrom`` to 120 %, yellow from ``Compliance/partialFrom`` or up to 150 %, orange under
+/// that or over it, red when nothing of what was due is done, none when nothing is due yet.
+public enum ComplianceColour: String, Sendable, Hashable, Codable, CaseIterable {
+  case green, yellow, orange, red, none
+
+  /// The colour of `percent` done of what was due (nil: nothing due).
+  public init(percent: Int?) {
+    guard let percent else {
+      self = .none
+      return
+    }
+    let ratio = Double(percent) / 100
+    switch ratio {
+    case ...0: self = .red
+    case Compliance.doneFrom...1.2: self = .green
+    case Compliance.partialFrom...1.5: self = .yellow
+    default: self = .orange
+    }
+  }
+}

@@ -327,6 +327,7 @@ public final class LogbookDatabase: TrainingStore {
     registerFeedMigration(in: &migrator)
     registerCalDAVMigration(in: &migrator)
     registerBestEffortMigration(in: &migrator)
+    registerAccountMigration(in: &migrator)
     return migrator
   }
 
@@ -345,7 +346,7 @@ public final class LogbookDatabase: TrainingStore {
   }
 
   /// Runs `body` in one write transaction, mapping errors to ``LogbookError``.
-  private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) throws(LogbookError) -> T {
+  func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) throws(LogbookError) -> T {
     do {
       return try writer.write(body)
     } catch {
@@ -353,7 +354,8 @@ public final class LogbookDatabase: TrainingStore {
     }
   }
 
-  private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) throws(LogbookError) -> T {
+  /// Runs `body` in one read transaction, mapping errors to ``LogbookError``.
+  func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) throws(LogbookError) -> T {
     do {
       return try writer.read(body)
     } catch {
@@ -668,11 +670,12 @@ public final class LogbookDatabase: TrainingStore {
 
   /// The saved plans of a profile.
   public func plans(ofProfile profileID: Int64) throws(LogbookError) -> [SavedPlan] {
-    let ids = Set(
-      try read { db in
-        try String.fetchAll(db, sql: "SELECT id FROM plan WHERE profileID = ?", arguments: [profileID])
-      })
-    return try plans().filter { ids.contains($0.id) }
+    // Only this profile's plans are decoded: a club's database holds a plan per athlete.
+    let records = try read { db in
+      try PlanRecord.filter(Column("profileID") == profileID).order(Column("active").desc, Column("name"))
+        .fetchAll(db)
+    }
+    return try records.map { record throws(LogbookError) in try record.savedPlan() }
   }
 
   // MARK: - Exports

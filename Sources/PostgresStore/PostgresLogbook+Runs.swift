@@ -154,11 +154,15 @@ extension PostgresLogbook {
 
   /// The saved plans of a profile.
   public func plans(ofProfile profileID: Int64) throws(LogbookError) -> [SavedPlan] {
-    let ids = Set(
-      try read { tx in
-        try tx.rows("SELECT id FROM plan WHERE profileID = \(profileID)").map { try $0.decode(String.self) }
-      })
-    return try plans().filter { ids.contains($0.id) }
+    // Only this profile's plans are decoded: a club's database holds a plan per athlete.
+    try read { tx in
+      try tx.rows(
+        """
+        SELECT \(unescaped: Self.planColumns) FROM plan WHERE profileID = \(profileID)
+        ORDER BY active DESC, name COLLATE "C"
+        """
+      ).map(Self.savedPlan)
+    }
   }
 
   // MARK: - Completions
@@ -195,11 +199,20 @@ extension PostgresLogbook {
     ).map(completion)
   }
 
-  /// `completions` with their stored best efforts, shortest first.
-  static func withBestEfforts(_ completions: [Completion], in tx: PostgresTransaction) throws -> [Completion] {
+  /// `completions` with their stored best efforts, shortest first (reading only theirs when `onlyTheirs`, for a
+  /// few runs of a large database).
+  static func withBestEfforts(
+    _ completions: [Completion], in tx: PostgresTransaction, onlyTheirs: Bool = false
+  ) throws -> [Completion] {
     var byCompletion: [Int64: [BestEffort]] = [:]
+    let ids = completions.compactMap(\.id)
     let rows = try tx.rows(
-      "SELECT completionID, distanceMeters, seconds, startOffsetSeconds FROM bestEffort ORDER BY distanceMeters")
+      onlyTheirs
+        ? """
+        SELECT completionID, distanceMeters, seconds, startOffsetSeconds FROM bestEffort
+        WHERE completionID = ANY(\(ids)) ORDER BY distanceMeters
+        """
+        : "SELECT completionID, distanceMeters, seconds, startOffsetSeconds FROM bestEffort ORDER BY distanceMeters")
     for row in rows {
       let (id, meters, seconds, offset) = try row.decode((Int64, Double, Double, Double).self)
       byCompletion[id, default: []].append(

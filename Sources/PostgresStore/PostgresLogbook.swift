@@ -124,7 +124,7 @@ public final class PostgresLogbook: TrainingStore {
     }
   }
 
-  private static let planColumns = "id, name, active, savedAt, planJSON"
+  static let planColumns = "id, name, active, savedAt, planJSON"
 
   /// Every saved plan, active first, then by name.
   public func plans() throws(LogbookError) -> [SavedPlan] {

@@ -148,6 +148,41 @@ enum PostgresMigrations {
         """
       ]
     ),
+    (
+      "v11-accounts",
+      [
+        """
+        CREATE TABLE account (id bigserial PRIMARY KEY, login text NOT NULL, loginKey text NOT NULL UNIQUE,
+          role text NOT NULL CHECK (role IN ('coach', 'athlete')),
+          profileID bigint NOT NULL REFERENCES profile (id) ON DELETE CASCADE, passwordHash text NOT NULL,
+          createdAt timestamptz NOT NULL)
+        """,
+        "CREATE INDEX account_on_profileID ON account (profileID)",
+        """
+        CREATE TABLE sessionToken (id bigserial PRIMARY KEY,
+          accountID bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+          tokenHash bytea NOT NULL UNIQUE CHECK (length(tokenHash) = 32), createdAt timestamptz NOT NULL,
+          expiresAt timestamptz NOT NULL, revokedAt timestamptz)
+        """,
+        "CREATE INDEX sessionToken_on_accountID ON sessionToken (accountID)",
+        """
+        CREATE TABLE workoutComment (id bigserial PRIMARY KEY,
+          athleteID bigint NOT NULL REFERENCES profile (id) ON DELETE CASCADE,
+          planID text NOT NULL REFERENCES plan (id) ON DELETE CASCADE, date text NOT NULL,
+          authorAccountID bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE, text text NOT NULL,
+          createdAt timestamptz NOT NULL)
+        """,
+        "CREATE INDEX workoutComment_on_athlete_plan_date ON workoutComment (athleteID, planID, date)",
+        """
+        CREATE TABLE auditLog (id bigserial PRIMARY KEY,
+          accountID bigint REFERENCES account (id) ON DELETE SET NULL, login text, action text NOT NULL,
+          athleteID bigint REFERENCES profile (id) ON DELETE SET NULL, athlete text, detail text NOT NULL,
+          at timestamptz NOT NULL)
+        """,
+        "CREATE INDEX completion_on_plan_date ON completion (planID, date COLLATE \"C\")",
+        "CREATE INDEX plan_on_profileID ON plan (profileID)",
+      ]
+    ),
   ]
 
   /// Brings the database up to date in one transaction (under the write lock, so processes opening a new database at

@@ -43,6 +43,12 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   case heartRate = "average heart rate"
   case garmin = "Garmin watch folder"
   case fromHealth = "Apple Health export"
+  /// A coach API account's login name or e-mail address.
+  case login
+  /// A coach API account's role (coach or athlete).
+  case role
+  /// A coach API account's password (read from standard input, never an argument).
+  case password
 
   /// The field in plain words: `race date`, `runs a week`.
   public var label: String { rawValue }

@@ -86,8 +86,8 @@ extension SettingValues {
       if text.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil {
         throw SettingError(option: option, value: text, allowed: "a date YYYY-MM-DD")
       }
-      var example = "'last sunday'"
-      if case .given(let name) = option, name.hasPrefix("-") { example = "\(name) 'next sunday'" }
+      var example = "{name} 'next sunday'"
+      if case .given(let name) = option, !name.hasPrefix("-") { example = "'last sunday'" }
       throw SettingError(
         option: option, value: text, allowed: SpokenDate.allowed + " (e.g. \(example))",
         suggestion: SpokenDate.suggestion(for: text, today: today))

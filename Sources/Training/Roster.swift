@@ -1,4 +1,6 @@
 import Foundation
+import Ingest
+import PlanEngine
 import RunningCore
 import TrainingDomain
 import TrainingProgress
@@ -14,6 +16,10 @@ public struct RosterRow: Sendable, Encodable {
   public let planID: String?
   /// This week on the athlete's local day, nil before the plan starts.
   public let week: WeekProgress?
+  /// The week's compliance colour (none without a week).
+  public var colour: ComplianceColour { ComplianceColour(percent: week?.compliancePercent) }
+  /// The week's long runs, quality sessions and races whose day has passed with nothing run.
+  public var missedKeyWorkouts: [Workout] = []
 
   enum CodingKeys: String, CodingKey {
     case name, plan, week
@@ -61,7 +67,6 @@ public func coachRoster(
   coach name: String?, in store: any TrainingStore, systemZone: String, today: (String?) throws -> CivilDate
 ) throws -> Roster {
   let coach = try store.requiredProfile(named: name)
-  let runs = try store.completions()
   var rows: [RosterRow] = []
   for athlete in try store.athletes(ofCoach: coach.name) {
     guard let id = athlete.id, let saved = try store.plans(ofProfile: id).first else {
@@ -70,9 +75,18 @@ public func coachRoster(
     }
     let state = try TrainingState.read(saved, db: store, profile: athlete, systemZone: systemZone)
     let day = try today(athlete.timeZone ?? coach.timeZone)
-    let report = state.progress(runs.filter { $0.planID == saved.id }, today: day)
-    rows.append(
-      RosterRow(name: athlete.name, plan: saved.name, planID: saved.id, week: report.weeks.last { $0.start <= day }))
+    guard let current = state.plan.weeks.last(where: { $0.start <= day }) else {
+      rows.append(RosterRow(name: athlete.name, plan: saved.name, planID: saved.id, week: nil))
+      continue
+    }
+    // Only this week's runs of this plan: a week's progress and statuses come from the runs dated in it.
+    let runs = try store.completions(planID: saved.id, from: current.start, through: current.start.adding(days: 6))
+    let report = state.progress(runs, today: day)
+    let book = state.status(runs: runs, today: day)
+    var row = RosterRow(
+      name: athlete.name, plan: saved.name, planID: saved.id, week: report.weeks.first { $0.number == current.number })
+    row.missedKeyWorkouts = current.workouts.filter { $0.kind.isHard && book.status(of: $0) == .missed }
+    rows.append(row)
   }
   return Roster(coach: coach.name, today: try today(coach.timeZone), athletes: rows, units: coach.units ?? .km)
 }

@@ -75,7 +75,7 @@ public struct ScheduleRequest: Sendable, Equatable {
   ) throws -> (settings: ScheduleSettings, changes: [String]) {
     var settings = base
     var changes: [String] = []
-    func note(_ option: FieldName, _ new: String, _ old: String) {
+    func note(_ option: String, _ new: String, _ old: String) {
       if new != old { changes.append("\(option) \(new) (was \(old))") }
     }
     if let days {

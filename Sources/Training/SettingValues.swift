@@ -13,7 +13,7 @@ public struct SettingError: FieldError, Sendable, Equatable {
   public var option: FieldName
   /// The value as written.
   public var value: String
-  /// What is allowed, in words.
+  /// What is allowed, in words; `{name}` stands for the field's name where an example needs it.
   public var allowed: String
   /// A value that may have been meant, when one is close.
   public var suggestion: String?
@@ -33,7 +33,7 @@ public struct SettingError: FieldError, Sendable, Equatable {
 
   /// One line naming what is wrong and what is allowed, the field named by `name`.
   public func message(naming name: (InputField) -> String) -> String {
-    "\(option.named(by: name)): '\(value)' is not valid, allowed is \(allowed)"
+    "\(option.named(by: name)): '\(value)' is not valid, allowed is \(allowed.replacing("{name}", with: option.named(by: name)))"
       + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
   }
 }
@@ -142,7 +142,7 @@ public enum SettingValues {
       throw SettingError(
         option: option, value: text,
         allowed: allowed + ", or days as said (tomorrow, monday..friday, today..in 2 weeks; "
-          + "e.g. \(option) monday..friday)",
+          + "e.g. {name} monday..friday)",
         suggestion: fixed != text && (try? dateRange(fixed, option: option, today: today)) != nil ? fixed : nil)
     }
     _ = try date(first.description, option: option)

@@ -50,6 +50,8 @@ public enum LogbookError: FieldError, Sendable, Equatable {
   case notEmpty(location: String, holding: [TableCount])
   /// A database error we did not expect.
   case database(detail: String)
+  /// An account with this login exists.
+  case accountExists(login: String)
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
   public func message(naming flag: (InputField) -> String) -> String {
@@ -129,6 +131,8 @@ public enum LogbookError: FieldError, Sendable, Equatable {
         + "PostgreSQL, or a file path that does not exist yet"
     case .database(let detail):
       return "database error: \(detail)"
+    case .accountExists(let login):
+      return "\(flag(.login)): an account '\(login)' exists; give another login name or e-mail address"
     }
   }
 }
@@ -141,7 +145,7 @@ extension LogbookError {
     case .notOurs, .corrupt, .newerSchema, .implausible: .badData
     case .cannotOpen, .readOnly: .cannotCreate
     case .noSuchPlan, .noActivePlan, .planNameTaken, .noSuchCompletion, .nothingToUndo, .noSuchProfile,
-      .noDefaultProfile, .notACoach, .noSuchFeed, .profileExists, .planAlreadySaved, .notEmpty:
+      .noDefaultProfile, .notACoach, .noSuchFeed, .profileExists, .planAlreadySaved, .notEmpty, .accountExists:
       .badInput
     case .badLocation: .missingInput
     case .database, .diskFull, .writeFailed, .serverUnavailable: .io

@@ -105,6 +105,8 @@ public struct TableCount: Sendable, Hashable {
     "bestEffort": ("best effort", "best efforts"), "export": ("export record", "export records"),
     "healthDay": ("health day", "health days"), "healthMeasure": ("body measure", "body measures"),
     "feedToken": ("feed", "feeds"), "caldavResource": ("CalDAV event", "CalDAV events"),
+    "account": ("account", "accounts"), "sessionToken": ("session token", "session tokens"),
+    "workoutComment": ("comment", "comments"), "auditLog": ("audit line", "audit lines"),
   ]
 }
 
@@ -158,6 +160,31 @@ public enum StoredSchema {
       [
         ("identity", .text), ("collection", .text), ("uid", .text), ("href", .text), ("etag", .text),
         ("bodyHash", .bytes), ("body", .text), ("label", .text), ("syncedAt", .instant),
+      ]),
+    // The coach server's (issue 26): accounts with their bcrypt hashes, session tokens' SHA-256, comments, the audit log.
+    table(
+      "account", serial: "id",
+      [
+        ("id", .integer), ("login", .text), ("loginKey", .text), ("role", .text), ("profileID", .integer),
+        ("passwordHash", .text), ("createdAt", .instant),
+      ]),
+    table(
+      "sessionToken", serial: "id",
+      [
+        ("id", .integer), ("accountID", .integer), ("tokenHash", .bytes), ("createdAt", .instant),
+        ("expiresAt", .instant), ("revokedAt", .instant),
+      ]),
+    table(
+      "workoutComment", serial: "id",
+      [
+        ("id", .integer), ("athleteID", .integer), ("planID", .text), ("date", .text), ("authorAccountID", .integer),
+        ("text", .text), ("createdAt", .instant),
+      ]),
+    table(
+      "auditLog", serial: "id",
+      [
+        ("id", .integer), ("accountID", .integer), ("login", .text), ("action", .text), ("athleteID", .integer),
+        ("athlete", .text), ("detail", .text), ("at", .instant),
       ]),
   ]
 

@@ -69,6 +69,9 @@ public protocol TrainingStore: Sendable {
   func addCompletions(_ completions: [Completion]) throws(LogbookError) -> [Completion]
   /// Every logged run, by date.
   func completions() throws(LogbookError) -> [Completion]
+  /// The runs counted for plan `planID` from `from` through `through` (dates inclusive), by date: one plan's
+  /// share of a database of many athletes, read through an index.
+  func completions(planID: String, from: CivilDate, through: CivilDate) throws(LogbookError) -> [Completion]
   /// Every logged activity that is not a run, by date.
   func crossTraining() throws(LogbookError) -> [Completion]
   /// Deletes a logged activity and returns it.
@@ -124,6 +127,32 @@ public protocol TrainingStore: Sendable {
   /// Writes another store's ``snapshot()`` into this one, which must hold none of the runner's data, in one
   /// transaction, ids kept; ``LogbookError/notEmpty(location:holding:)`` otherwise, with nothing written.
   func restore(_ tables: [StoredTable]) throws(LogbookError)
+
+  // MARK: Coach API accounts, tokens, comments and the audit log
+
+  /// Creates an account for profile `profileID` with a bcrypt `passwordHash`, and records it in the audit log, in
+  /// one transaction.
+  /// - Throws: ``LogbookError/accountExists(login:)`` when the login (in any case) is taken.
+  func createAccount(
+    login: String, role: AccountRole, profileID: Int64, passwordHash: String, at now: Date
+  ) throws(LogbookError) -> Account
+  /// The account whose login is `login` in any case, or nil.
+  func account(login: String) throws(LogbookError) -> Account?
+  /// Stores a session token's SHA-256 for an account, valid until `expiresAt`, and records the login in the audit log.
+  func createSessionToken(accountID: Int64, tokenHash: [UInt8], at now: Date, expiresAt: Date) throws(LogbookError)
+  /// The account a token's SHA-256 opens at `now`, or nil when unknown, expired or revoked.
+  func sessionAccount(tokenHash: [UInt8], at now: Date) throws(LogbookError) -> Account?
+  /// Revokes a session token (logged out) and records it in the audit log; false when it was not valid.
+  func revokeSessionToken(tokenHash: [UInt8], at now: Date) throws(LogbookError) -> Bool
+  /// Stores a comment on athlete `athleteID`'s workout of `date` in plan `planID`, and records it in the audit log,
+  /// in one transaction.
+  func addComment(
+    athleteID: Int64, planID: String, date: CivilDate, author: Account, text: String, at now: Date
+  ) throws(LogbookError) -> WorkoutComment
+  /// The comments on athlete `athleteID`'s workout of `date` in plan `planID`, oldest first.
+  func comments(athleteID: Int64, planID: String, date: CivilDate) throws(LogbookError) -> [WorkoutComment]
+  /// The audit log, newest first, at most `limit` entries.
+  func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry]
 }
 
 extension TrainingStore {

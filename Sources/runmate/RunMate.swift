@@ -20,7 +20,7 @@ struct RunMate: ParsableCommand {
       ReportCommand.self, PacesCommand.self, WorkoutsCommand.self,
       ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
       LintCommand.self,
-      FeedCommand.self, ServeCommand.self, SyncCommand.self, DatabaseCommand.self,
+      FeedCommand.self, ServeCommand.self, SyncCommand.self, DatabaseCommand.self, AccountCommand.self,
     ])
 
   /// Runs the command; domain errors print one line on stderr and exit with a sysexits code.

@@ -14,6 +14,8 @@ import Training
       "--save", "--name", "spring", "--now", "2026-12-28",
     ],
     ["plans"],
+    // A command that needs an existing database: on PostgreSQL the URL is always there (not a file to look for).
+    ["feed", "list"],
     ["log", "2027-01-05", "--distance", "4km", "--time", "26:30", "--now", "2027-01-13"],
     ["log", "2027-01-09", "--distance", "3km", "--time", "18:00", "--now", "2027-01-13"],
     ["import", "examples/tour/saturday.gpx", "--now", "2027-01-14"],

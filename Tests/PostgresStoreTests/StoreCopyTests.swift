@@ -79,6 +79,16 @@ import TrainingDomain
           uid: "u1", href: "/cal/u1.ics", etag: "\"1\"", bodyHash: [UInt8](repeating: 1, count: 32), body: "B",
           label: "Easy")
       ], removed: [], at: Date(timeIntervalSince1970: 1_800_000_200))
+    let at = Date(timeIntervalSince1970: 1_800_000_300.25)
+    let account = try db.createAccount(
+      login: "Coach@Example.org", role: .coach, profileID: try #require(try db.profile(named: "Coach")?.id),
+      passwordHash: "$2b$04$abcdefghijklmnopqrstuv", at: at)
+    try db.createSessionToken(
+      accountID: account.id, tokenHash: [UInt8](repeating: 9, count: 32), at: at,
+      expiresAt: at.addingTimeInterval(86_400))
+    _ = try db.addComment(
+      athleteID: try #require(ana.id), planID: saved.id, date: workouts[0].date, author: account, text: "Well run",
+      at: at)
   }
 
   @Test(arguments: pairs) func everyTableArrivesAsItWas(from: Engine, to: Engine) throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedServer
 import Foundation
+import Training
 import TrainingDomain
 
 /// `runmate feed`: subscription feeds of a plan for calendar apps (served by `runmate serve`).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachAPI
 import FeedServer
 import Foundation
 import Logging
@@ -29,10 +30,15 @@ struct ServeCommand: ParsableCommand {
       request goes to standard error (the token is never logged). Stops cleanly on SIGINT or SIGTERM. The CLI \
       keeps working on the same database meanwhile.
 
+      With --api, the coach API is served too, under /api/v1 (JSON, bearer tokens from POST /api/v1/sessions, \
+      accounts made with runmate account create; its OpenAPI document at /api/v1/openapi.yaml, see docs/api.md): \
+      there other methods are allowed and request bodies up to 64 KiB (413 above).
+
       Examples:
         runmate serve
         runmate serve --host 0.0.0.0 --port 8443
         runmate serve --max-connections-per-peer 64 --head-timeout 5
+        runmate serve --api --database postgres://runmate@localhost/club
       """)
 
   @Option(name: .long, help: ArgumentHelp("The address to listen on.", valueName: "host"))
@@ -67,13 +73,17 @@ struct ServeCommand: ParsableCommand {
     name: .customLong("metrics-from-any-peer"),
     help: "Answer GET /metrics to any client, not only to this machine (loopback).")
   var metricsFromAnyPeer = false
+  @Flag(name: .customLong("api"), help: "Serve the coach API under /api/v1 too (see docs/api.md).")
+  var api = false
   @OptionGroup var database: DatabaseOptions
 
   func run() throws {
-    let configuration = try FeedServerConfiguration.checked(
+    var settings = try FeedServerConfiguration.checked(
       host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog,
       idleTimeoutSeconds: idleTimeout, headTimeoutSeconds: headTimeout, maxConnections: maxConnections,
       maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
+    if api { settings.api = CoachAPIConfiguration(systemZone: TimeZone.current.identifier) }
+    let configuration = settings
     try database.requireExisting()
     let db = try database.open()
     let logger = ServeCommand.standardErrorLogger()
@@ -92,7 +102,8 @@ struct ServeCommand: ParsableCommand {
   /// What the start's log line says besides the address: the routes and the limits.
   var startMetadata: Logger.Metadata {
     [
-      "feeds": "/feeds/<token>.ics", "metrics": "/metrics", "idle_timeout_s": "\(idleTimeout)",
+      "feeds": "/feeds/<token>.ics", "metrics": "/metrics", "api": "\(api ? "/api/v1" : "off")",
+      "idle_timeout_s": "\(idleTimeout)",
       "head_timeout_s": "\(headTimeout)", "max_connections": "\(maxConnections)",
       "max_connections_per_peer": "\(maxConnectionsPerPeer)",
     ]

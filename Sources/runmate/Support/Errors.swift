@@ -83,6 +83,9 @@ enum Flags {
     case .heartRate: "--hr"
     case .garmin: "--garmin"
     case .fromHealth: "--from-health"
+    case .login: "--email"
+    case .role: "--role"
+    case .password: "the password (standard input)"
     }
   }
 }
