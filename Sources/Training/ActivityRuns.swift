@@ -38,10 +38,9 @@ public func activityRun(
   _ summary: ActivitySummary, file: String, title: String? = nil, calendar: Calendar, today: CivilDate,
   sport: Sport = .run
 ) throws(UnusableActivity) -> Completion {
-  let parts = calendar.dateComponents([.year, .month, .day], from: summary.start)
-  guard let year = parts.year, let month = parts.month, let day = parts.day,
-    let date = CivilDate(year: year, month: month, day: day)
-  else { throw UnusableActivity("\(file): its date cannot be read") }
+  guard let date = CivilDate(summary.start, in: calendar) else {
+    throw UnusableActivity("\(file): its date cannot be read")
+  }
   guard date <= today else {
     throw UnusableActivity(
       "\(file): the run is dated \(date), after today (\(today)); check the device's clock", isImpossible: true)

@@ -32,13 +32,10 @@ public enum CoachViewError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// The day an instant falls on in a zone (the system's when `zone` names none or an unknown one).
 public func civilDay(of instant: Date, zone: String?, systemZone: String) -> CivilDate {
-  var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone =
+  let timeZone =
     zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: systemZone) ?? TimeZone(secondsFromGMT: 0)
-    ?? calendar.timeZone
-  let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-  return CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
-    ?? CivilDate(dayNumber: 0)
+    ?? TimeZone.current
+  return CivilDate(instant, in: timeZone) ?? CivilDate(dayNumber: 0)
 }
 
 /// The athlete named `name` if `account` may see them: the account's own profile, or, for a coach, one of the coach's

@@ -27,10 +27,7 @@ public func healthRuns(
   var afterToday: [CivilDate] = []
   for workout in workouts where (workout.isRunning || allSports) && workout.durationSeconds > 0 {
     let sport = workout.isRunning ? Sport.run : Sport(DeclaredSport(workout.activityType))
-    let parts = calendar.dateComponents([.year, .month, .day], from: workout.start)
-    guard let year = parts.year, let month = parts.month, let day = parts.day,
-      let date = CivilDate(year: year, month: month, day: day)
-    else { continue }
+    guard let date = CivilDate(workout.start, in: calendar) else { continue }
     if let today, date > today {
       afterToday.append(date)
       continue

@@ -115,10 +115,7 @@ struct ClockOptions: ParsableArguments {
     } else {
       calendar.timeZone = zone ?? TimeZone.current
     }
-    let parts = calendar.dateComponents([.year, .month, .day], from: date)
-    guard let year = parts.year, let month = parts.month, let day = parts.day,
-      let today = CivilDate(year: year, month: month, day: day), OptionValues.everyDate.contains(today)
-    else {
+    guard let today = CivilDate(date, in: calendar), OptionValues.everyDate.contains(today) else {
       throw CLIError.invalidOption(
         option: "--now", value: "(system clock)", allowed: "a date from 1900 to 2200",
         suggestion: nil)
@@ -128,12 +125,7 @@ struct ClockOptions: ParsableArguments {
 
   /// The civil day of `instant` in `zone`.
   static func day(of instant: Date, in zone: TimeZone) throws -> CivilDate {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone
-    let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-    guard let year = parts.year, let month = parts.month, let day = parts.day,
-      let today = CivilDate(year: year, month: month, day: day)
-    else {
+    guard let today = CivilDate(instant, in: zone) else {
       throw CLIError.invalidOption(
         option: "--now", value: "\(instant)", allowed: "a date from 1900 to 2200",
         suggestion: nil)
