@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 import Training
 import TrainingDomain
 
@@ -38,7 +39,7 @@ extension TrainingStore {
     let saved = try plan(named: planName)
     let feeds = try self.feeds(planID: saved.id)
     guard feeds.count == 1, let only = feeds.first else {
-      let allowed =
+      let allowed: FieldText =
         feeds.isEmpty
         ? "plan '\(saved.name)' has no feed (runmate feed create)"
         : "plan '\(saved.name)' has \(feeds.count) feeds (\(feeds.map { String($0.id) }.joined(separator: ", "))); "
@@ -54,7 +55,7 @@ extension TrainingStore {
     if let id {
       guard planName == nil else {
         throw SettingError(
-          option: .field(.plan), value: planName ?? "", allowed: "either a feed number or --plan, not both")
+          option: .field(.plan), value: planName ?? "", allowed: "either a feed number or \(field: .plan), not both")
       }
       return [try feed(id: id)]
     }

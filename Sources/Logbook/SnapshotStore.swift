@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RunningCore
 import TrainingDomain
 
 // The whole logbook as plain rows (``StoredSchema``), for `runmate database copy`.
@@ -96,12 +97,13 @@ extension LogbookDatabase {
       seconds -= 1
       fraction += 1000
     }
-    let formatter = DateFormatter()
-    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(secondsFromGMT: 0)
-    let millis = String(fraction)
-    return formatter.string(from: Date(timeIntervalSince1970: Double(seconds))) + "."
-      + String(repeating: "0", count: 3 - millis.count) + millis
+    let (day, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
+    let (days, time) = second < 0 ? (day - 1, second + 86_400) : (day, second)
+    func padded(_ number: Int64, _ width: Int) -> String {
+      let digits = String(number)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(CivilDate(dayNumber: Int(days))) \(padded(time / 3600, 2)):\(padded(time / 60 % 60, 2)):"
+      + "\(padded(time % 60, 2)).\(padded(fraction, 3))"
   }
 }

@@ -27,7 +27,7 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   case maxConnectionsPerPeer = "most connections from one address"
   /// What a runner gives by hand and the settings they choose.
   case now = "today's date"
-  case distance, units, time, level, kind, reason, sex, height, weight, bio, specialty, certification, host
+  case distance, units, time, level, kind, race, reason, sex, height, weight, bio, specialty, certification, host
   case weeklyVolume = "weekly volume"
   case format = "output format"
   case weekStart = "week start"
@@ -36,6 +36,7 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   case targets = "workout targets"
   case rpe = "effort (RPE)"
   case remind = "reminders"
+  case noRemind = "no reminders"
   case raceStart = "race start time"
   case passwordFile = "password file"
   case out = "output file"

@@ -13,7 +13,8 @@ extension SettingValues {
   /// - Throws: ``SettingError`` with the closest day (`thr` → `thu`).
   public static func weekday(_ text: String, option: FieldName) throws(SettingError) -> Weekday {
     if let day = weekday(text) { return day }
-    throw SettingError(option: option, value: text, allowed: weekdaysAllowed, suggestion: weekdaySuggestion(text))
+    throw SettingError(
+      option: option, value: text, allowed: FieldText(weekdaysAllowed), suggestion: weekdaySuggestion(text))
   }
 
   /// The short name of the weekday closest to a typo (`thr` → `thu`, `snday` → `sun`), or nil.
@@ -54,7 +55,7 @@ extension SettingValues {
     if let kind = WorkoutKind(rawValue: text.lowercased()) { return kind }
     let names = WorkoutKind.allCases.map(\.rawValue)
     throw SettingError(
-      option: option, value: text, allowed: names.joined(separator: ", "),
+      option: option, value: text, allowed: FieldText(names.joined(separator: ", ")),
       suggestion: suggestion(for: text, among: Dictionary(uniqueKeysWithValues: names.map { ($0, $0) })))
   }
 
@@ -72,7 +73,7 @@ extension SettingValues {
     ]
     if let name = spellings[text.lowercased()], let reason = BreakReason(rawValue: name) { return reason }
     throw SettingError(
-      option: option, value: text, allowed: breakReasons.joined(separator: ", "),
+      option: option, value: text, allowed: FieldText(breakReasons.joined(separator: ", ")),
       suggestion: suggestion(for: text, among: spellings))
   }
 
@@ -89,7 +90,7 @@ extension SettingValues {
       var example = "{name} 'next sunday'"
       if case .given(let name) = option, !name.hasPrefix("-") { example = "'last sunday'" }
       throw SettingError(
-        option: option, value: text, allowed: SpokenDate.allowed + " (e.g. \(example))",
+        option: option, value: text, allowed: "\(SpokenDate.allowed) (e.g. \(example))",
         suggestion: SpokenDate.suggestion(for: text, today: today))
     }
     return try self.date(date.description, option: option, window: window)
@@ -116,13 +117,13 @@ extension SettingValues {
       + "number is \(bare.rawValue))"
     guard let written = WrittenDistance(text) else {
       throw SettingError(
-        option: option, value: text, allowed: allowed, suggestion: WrittenDistance.suggestion(for: text))
+        option: option, value: text, allowed: FieldText(allowed), suggestion: WrittenDistance.suggestion(for: text))
     }
     let km = written.distance(bare: bare).kilometers
     // Half a tenth of the unit written, then the range.
     let slack = 0.05 * (written.kilometersPerUnit ?? bare.kilometers)
     guard (range.lowerBound - slack...range.upperBound + slack).contains(km) else {
-      throw SettingError(option: option, value: text, allowed: allowed)
+      throw SettingError(option: option, value: text, allowed: FieldText(allowed))
     }
     return min(max(km, range.lowerBound), range.upperBound)
   }

@@ -7,22 +7,22 @@ public struct RequiredSettingError: FieldError, Sendable, Equatable {
   /// The field (`.distance`), or the name a front door gave.
   public let option: FieldName
   /// What it takes, in words.
-  public let allowed: String
+  public let allowed: FieldText
 
   /// Creates the error for `option`, which takes `allowed`.
-  public init(option: FieldName, allowed: String) {
+  public init(option: FieldName, allowed: FieldText) {
     self.option = option
     self.allowed = allowed
   }
 
   /// Creates the error for the field `field`, which takes `allowed`.
-  public init(field: InputField, allowed: String) { self.init(option: .field(field), allowed: allowed) }
+  public init(field: InputField, allowed: FieldText) { self.init(option: .field(field), allowed: allowed) }
 
   /// A missing value is a bad input.
   public var kind: FailureKind { .badInput }
   /// `--distance is required (a distance such as 8.2km or 5mi)`, the field named by `name`.
   public func message(naming name: (InputField) -> String) -> String {
-    "\(option.named(by: name)) is required (\(allowed))"
+    "\(option.named(by: name)) is required (\(allowed.worded(by: name)))"
   }
 }
 
@@ -84,14 +84,15 @@ public struct LoggedRunWords: Sendable {
         option: .field(.time), value: timeText,
         allowed:
           "a pace between \(units.pace(secondsPerKilometer: 120)) and \(units.pace(secondsPerKilometer: 1200)) "
-          + "for \(units.format(km)) (this is \(units.pace(secondsPerKilometer: pace))); check --distance and --time")
+          + "for \(units.format(km)) (this is \(units.pace(secondsPerKilometer: pace))); check \(field: .distance) and \(field: .time)"
+      )
     }
     let workoutKind = try self.workoutKind()
     if workoutKind == .race, let vdot = RaceEvidence.superhumanVDOT(distanceKm: km, timeSeconds: seconds) {
       throw SettingError(
         option: .field(.time), value: timeText,
         allowed: "a race time a human can run: \(units.format(km)) in \(formatRaceTime(seconds)) gives VDOT "
-          + "\(oneDecimal(vdot)), above the world records (about 85); check --distance and --time")
+          + "\(oneDecimal(vdot)), above the world records (about 85); check \(field: .distance) and \(field: .time)")
     }
     if let rpe, !(1...10).contains(rpe) {
       throw SettingError(option: .field(.rpe), value: String(rpe), allowed: "1 to 10")
@@ -109,7 +110,8 @@ public struct LoggedRunWords: Sendable {
     let given = try kind.map { (text) throws(SettingError) in try SettingValues.workoutKind(text) }
     guard race else { return given }
     guard given == nil || given == .race else {
-      throw SettingError(option: .field(.kind), value: kind ?? "", allowed: "race with --race (or leave --kind out)")
+      throw SettingError(
+        option: .field(.kind), value: kind ?? "", allowed: "race with \(field: .race) (or leave \(field: .kind) out)")
     }
     return .race
   }

@@ -214,7 +214,7 @@ extension ResolvedSchedule {
   public func deliver(
     _ export: CalendarExportResult, to path: String, store: (any TrainingStore)?,
     open: () throws -> any TrainingStore, write: (String) throws -> Void
-  ) throws -> (kept: Bool?, lines: [String]) {
+  ) throws -> (kept: Bool?, lines: [FieldText]) {
     if let store, store.isReadOnly, saved != nil, pending != nil { throw LogbookError.readOnly(path: store.path) }
     try write(export.text)
     // Recorded only once the calendar is out: a failed write leaves the database as it was.

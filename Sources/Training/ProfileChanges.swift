@@ -23,7 +23,9 @@ extension TrainingStore {
       if height == nil && weight == nil {
         throw SettingError(
           option: .field(.fromHealth), value: found.name,
-          allowed: "a profile with imported health data (runmate health import …), or --height and --weight by hand")
+          allowed:
+            "a profile with imported health data (runmate health import …), or \(field: .height) and \(field: .weight) by hand"
+        )
       }
       func rounded(_ measure: Double?) -> Double? { measure.map { ($0 * 10).rounded() / 10 } }
       measured = (rounded(height?.value), rounded(weight?.value))

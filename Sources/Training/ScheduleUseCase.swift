@@ -72,31 +72,31 @@ public struct ScheduleRequest: Sendable, Equatable {
   /// Days said in words (`--skip tomorrow`) are read from `today` and kept as dates.
   public func apply(
     to base: ScheduleSettings, plan: Plan, today: CivilDate
-  ) throws -> (settings: ScheduleSettings, changes: [String]) {
+  ) throws -> (settings: ScheduleSettings, changes: [FieldText]) {
     var settings = base
-    var changes: [String] = []
-    func note(_ option: String, _ new: String, _ old: String) {
-      if new != old { changes.append("\(option) \(new) (was \(old))") }
+    var changes: [FieldText] = []
+    func note(_ field: InputField, _ new: String, _ old: String) {
+      if new != old { changes.append("\(field: field) \(new) (was \(old))") }
     }
     if let days {
       let parsed = try SettingValues.runDays(days)
-      note("--days", SettingValues.dayList(parsed), settings.runDays.map(SettingValues.dayList) ?? "the plan's days")
+      note(.days, SettingValues.dayList(parsed), settings.runDays.map(SettingValues.dayList) ?? "the plan's days")
       settings.runDays = parsed
     }
     if let day = try parsedLongRunDay() {
-      note("--long-run-day", day.rawValue, settings.longRunDay?.rawValue ?? "the race weekday")
+      note(.longRunDay, day.rawValue, settings.longRunDay?.rawValue ?? "the race weekday")
       settings.longRunDay = day
     }
     if !times.isEmpty {
       _ = try SettingValues.times(times)
       note(
-        "--at", times.joined(separator: " "), settings.times.isEmpty ? "all-day" : settings.times.joined(separator: " ")
+        .at, times.joined(separator: " "), settings.times.isEmpty ? "all-day" : settings.times.joined(separator: " ")
       )
       settings.times = times
     }
     if let timeZone {
       try checkedTimeZone(timeZone)
-      note("--tz", timeZone, settings.timeZone)
+      note(.timeZone, timeZone, settings.timeZone)
       settings.timeZone = timeZone
     }
     if !skips.isEmpty {
@@ -105,18 +105,18 @@ public struct ScheduleRequest: Sendable, Equatable {
         return range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)..\(range.upperBound)"
       }
       note(
-        "--skip", dates.joined(separator: " "),
+        .skip, dates.joined(separator: " "),
         settings.blackouts.isEmpty ? "none" : settings.blackouts.joined(separator: " "))
       settings.blackouts = dates
     }
     if let raceStart {
       _ = try SettingValues.raceStart(raceStart)
-      note("--race-start", raceStart, settings.raceStart ?? "all-day")
+      note(.raceStart, raceStart, settings.raceStart ?? "all-day")
       settings.raceStart = raceStart
     }
     if !busyFiles.isEmpty {
       let busy = try CalendarFiles.busyTimes(in: busyFiles, over: plan, timeZoneID: settings.timeZone)
-      changes.append("--busy \(busyFiles.joined(separator: " ")) (\(busy.count) busy times read)")
+      changes.append("\(field: .busy) \(busyFiles.joined(separator: " ")) (\(busy.count) busy times read)")
       settings.busyFiles = busyFiles
       settings.busy = busy
     }
@@ -129,16 +129,16 @@ public struct ScheduleRequest: Sendable, Equatable {
       let old = settings.reminders.map { $0.isEmpty ? "none" : $0.joined(separator: " ") } ?? "the default ones"
       if noReminders {
         settings.reminders = []
-        if old != "none" { changes.append("--no-remind (was \(old))") }
+        if old != "none" { changes.append("\(field: .noRemind) (was \(old))") }
       } else {
         _ = try SettingValues.reminders(reminders)
         settings.reminders = reminders
-        note("--remind", reminders.joined(separator: " "), old)
+        note(.remind, reminders.joined(separator: " "), old)
       }
     }
     if let units {
       if units != (settings.units ?? .km) {
-        changes.append("--units \(units.rawValue) (was \((settings.units ?? .km).rawValue))")
+        changes.append("\(field: .units) \(units.rawValue) (was \((settings.units ?? .km).rawValue))")
       }
       settings.units = units
     }
@@ -228,15 +228,15 @@ public struct ResolvedSchedule: Sendable {
   public let announcement: String?
   /// What to store with the saved plan once the command's output is written (``commit(to:)``), and the line that
   /// says so; nil when nothing changed.
-  public let pending: (settings: ScheduleSettings?, workouts: [DatedWorkout], message: String?)?
+  public let pending: (settings: ScheduleSettings?, workouts: [DatedWorkout], message: FieldText?)?
 
   /// Stores the changed settings and dated workouts with the saved plan; the lines to say (where the settings came
   /// from, what changed).
-  public func commit(to store: () throws -> any TrainingStore) throws -> [String] {
+  public func commit(to store: () throws -> any TrainingStore) throws -> [FieldText] {
     if let saved, let pending {
       try store().saveSchedule(planID: saved.id, settings: pending.settings, workouts: pending.workouts)
     }
-    return [announcement, pending?.message].compactMap { $0 }
+    return [announcement.map { FieldText($0) }, pending?.message].compactMap { $0 }
   }
 }
 
@@ -283,15 +283,15 @@ public func scheduleSavedPlan(
     of: saved, in: store, profile: profile, overrides: request.overrides, systemZone: systemZone)
   let stored = inEffect.stored
   let (settings, changes) = try request.apply(to: inEffect.settings, plan: saved.plan, today: today)
-  let source =
-    request.days != nil
-    ? "--days" : stored != nil ? "the plan's settings" : profile.map { "profile '\($0.name)'" } ?? "--days"
+  let source: FieldText =
+    stored != nil && request.days == nil ? "the plan's settings" : runDaysSource(given: request.days != nil, profile)
   try checkRunDays(saved.plan, name: saved.name, settings: settings, source: source)
   let schedule = try settings.schedule(saved.plan)
   let dated = schedule.datedWorkouts
-  var pending: (settings: ScheduleSettings?, workouts: [DatedWorkout], message: String?)?
+  var pending: (settings: ScheduleSettings?, workouts: [DatedWorkout], message: FieldText?)?
   if !changes.isEmpty {
-    pending = (settings, dated, "schedule settings of '\(saved.name)' updated: \(changes.joined(separator: ", "))")
+    let listed = changes.dropFirst().reduce(changes[0]) { $0 + ", " + $1 }
+    pending = (settings, dated, "schedule settings of '\(saved.name)' updated: \(listed)")
   } else if Set(try store.scheduledWorkouts(of: saved)) != Set(dated) {
     pending = (stored, dated, nil)
   }
@@ -300,9 +300,9 @@ public func scheduleSavedPlan(
     announcement: inEffect.announcement, pending: pending)
 }
 
-/// Where run days come from, for messages: `--days`, `profile 'ana'` or the saved plan.
-public func runDaysSource(given: Bool, _ profile: Profile?) -> String {
-  given ? "--days" : profile.map { "profile '\($0.name)'" } ?? "the saved plan"
+/// Where run days come from, for messages: the days field, `profile 'ana'` or the saved plan.
+public func runDaysSource(given: Bool, _ profile: Profile?) -> FieldText {
+  given ? "\(field: .days)" : profile.map { "profile '\($0.name)'" } ?? "the saved plan"
 }
 
 /// The `plan --save` use case: `plan` saved as `name` (default: its distance and race date) and made the active plan,

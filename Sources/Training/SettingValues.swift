@@ -14,12 +14,12 @@ public struct SettingError: FieldError, Sendable, Equatable {
   /// The value as written.
   public var value: String
   /// What is allowed, in words; `{name}` stands for the field's name where an example needs it.
-  public var allowed: String
+  public var allowed: FieldText
   /// A value that may have been meant, when one is close.
   public var suggestion: String?
 
   /// Creates the error for `value` of `option`.
-  public init(option: FieldName, value: String, allowed: String, suggestion: String? = nil) {
+  public init(option: FieldName, value: String, allowed: FieldText, suggestion: String? = nil) {
     self.option = option
     self.value = value
     self.allowed = allowed
@@ -27,13 +27,13 @@ public struct SettingError: FieldError, Sendable, Equatable {
   }
 
   /// Creates the error for `value` of the field `field`.
-  public init(field: InputField, value: String, allowed: String, suggestion: String? = nil) {
+  public init(field: InputField, value: String, allowed: FieldText, suggestion: String? = nil) {
     self.init(option: .field(field), value: value, allowed: allowed, suggestion: suggestion)
   }
 
   /// One line naming what is wrong and what is allowed, the field named by `name`.
   public func message(naming name: (InputField) -> String) -> String {
-    "\(option.named(by: name)): '\(value)' is not valid, allowed is \(allowed.replacing("{name}", with: option.named(by: name)))"
+    "\(option.named(by: name)): '\(value)' is not valid, allowed is \(allowed.worded(by: name).replacing("{name}", with: option.named(by: name)))"
       + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
   }
 }
@@ -136,7 +136,7 @@ public enum SettingValues {
     let last =
       parts.count == 2 ? day(parts[1], from: SpokenDate.isWeekdayName(parts[1]) ? first : today) : first
     guard (1...2).contains(parts.count), let first, let last else {
-      let allowed = "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD"
+      let allowed: FieldText = "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD"
       guard let today else { throw SettingError(option: option, value: text, allowed: allowed) }
       let fixed = parts.map { SpokenDate.suggestion(for: $0, today: today) ?? $0 }.joined(separator: "..")
       throw SettingError(

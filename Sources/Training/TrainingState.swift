@@ -76,10 +76,10 @@ public func settingsInEffect(
 /// The plan for `goal` laid on the run days and long-run day of `settings` (``Goal/runDays``, ``Goal/longRunDay``),
 /// so that scheduling it moves nothing for run-day reasons. More runs than run days is an error naming both values
 /// and the fix; without `--runs-per-week`, a level's default above the run days is lowered to them (by the engine).
-/// `source` says where the run days came from (`--days`, `profile 'ana'`).
+/// `source` says where the run days came from (the days field, `profile 'ana'`).
 public func fittingRunDays(
   _ goal: Goal, plan: (Goal) throws -> Plan, settings: ScheduleSettings,
-  source: String
+  source: FieldText
 ) throws -> Plan {
   var goal = goal
   goal.longRunDay = settings.longRunDay
@@ -89,12 +89,13 @@ public func fittingRunDays(
     throw SettingError(
       option: .field(.runsPerWeek), value: String(runs),
       allowed: "at most \(days.count), one run a day on the \(days.count) run days (\(list) from \(source)); "
-        + "give --days with \(runs) days or --runs-per-week \(days.count)")
+        + "give \(field: .days) with \(runs) days or \(field: .runsPerWeek) \(days.count)")
   }
   guard days.count >= 3 else {
     throw SettingError(
       option: .field(.days), value: list,
-      allowed: "at least 3 run days (from \(source)): a plan has 3 to 7 runs a week; give --days with 3 or more days")
+      allowed:
+        "at least 3 run days (from \(source)): a plan has 3 to 7 runs a week; give \(field: .days) with 3 or more days")
   }
   goal.runDays = days
   return try plan(goal)
@@ -103,15 +104,15 @@ public func fittingRunDays(
 /// A saved plan whose runs a week do not fit the run days is an error naming both values and the fix.
 public func checkRunDays(
   _ plan: Plan, name: String, settings: ScheduleSettings,
-  source: String
+  source: FieldText
 ) throws(SettingError) {
   guard let days = settings.runDays else { return }
   let most = plan.weeks.map { $0.workouts.filter(\.kind.isRun).count }.max() ?? 0
   if most > days.count {
     throw SettingError(
       option: .field(.days), value: SettingValues.dayList(days),
-      allowed: "at least \(most) run days for plan '\(name)' (\(most) runs a week; days from \(source)); give --days "
-        + "with \(most) days, or make the plan again with --runs-per-week \(days.count)")
+      allowed: "at least \(most) run days for plan '\(name)' (\(most) runs a week; days from \(source)); give "
+        + "\(field: .days) with \(most) days, or make the plan again with \(field: .runsPerWeek) \(days.count)")
   }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlanEngine
+import RunningCore
 import Training
 import TrainingDomain
 
@@ -94,13 +95,13 @@ struct ExportCommand: ParsableCommand {
 
   /// What became of the calendar: not kept in a read-only database, the settings' source and changes, the file
   /// written.
-  private func say(_ delivered: (kept: Bool?, lines: [String]), of export: CalendarExportResult, toFile: Bool) {
+  private func say(_ delivered: (kept: Bool?, lines: [FieldText]), of export: CalendarExportResult, toFile: Bool) {
     if delivered.kept == false {
       writeStandardError(
         "note: \(terminalSafe(database.shown)) is read-only, so this export is not kept in it: the next export "
           + "compares with its --out file (or --previous FILE)")
     }
-    delivered.lines.forEach(writeStandardError)
+    for line in delivered.lines { writeStandardError(line.worded(by: Flags.name)) }
     if toFile { writeStandardError("wrote \(terminalSafe(out)): \(export.events) events, \(export.alarms) reminders") }
   }
 

@@ -37,6 +37,6 @@ func resolveSchedule(
 extension ResolvedSchedule {
   /// Stores the changed settings with the saved plan, then says where the settings came from and what changed.
   func commit(to stores: OpenedStore) throws {
-    for line in try commit(to: { try stores.store() }) { writeStandardError(line) }
+    for line in try commit(to: { try stores.store() }) { writeStandardError(line.worded(by: Flags.name)) }
   }
 }
