@@ -40,10 +40,13 @@ scratch=.build-valgrind
 filter='^ICalendarTests\.'
 [ $# -gt 0 ] && filter="^ICalendarTests\\..*($1)"
 
-# The same arguments as scripts/test.sh's build in CI (scripts/setup.sh): after it, nothing is left to build.
-echo "valgrind.sh: building the tests with DWARF 4 in $scratch" >&2
-swift build --build-tests --scratch-path "$scratch" \
-  -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 >&2
+# The same arguments as scripts/build.sh's build in CI (scripts/setup.sh): after it, nothing is left to build.
+# RUNMATE_VALGRIND_BUILT=1 (.ci/run, which runs this beside the tests) skips the build: `swift test` holds the
+# scratch path's lock while it runs, and even a build with nothing to do would wait for it.
+if [ "${RUNMATE_VALGRIND_BUILT:-}" != "1" ]; then
+  echo "valgrind.sh: building the tests with DWARF 4 in $scratch" >&2
+  swift build --build-tests "${valgrind_build_args[@]}" >&2
+fi
 
 # The sigsuspend shim (workaround 2).
 shim="$scratch/valgrind-sigsuspend-shim.so"
@@ -94,7 +97,7 @@ cat > "$suppressions" <<'SUPP'
 }
 SUPP
 
-binary="$(swift build --scratch-path "$scratch" --show-bin-path)/RunningMatePackageTests.xctest"
+binary="$scratch/debug/RunningMatePackageTests.xctest"
 log="$scratch/valgrind.log"
 echo "valgrind.sh: valgrind $(basename "$binary") --filter '$filter' (log: $log)" >&2
 
