@@ -63,6 +63,9 @@ public enum ProcessProbe {
     public var wallSeconds: Double
     /// Peak resident set size, KiB: the child's own `ru_maxrss`, as measured by `rusage-probe`.
     public var peakRSSKiB: Int
+    /// The child's CPU time (user and system), as measured by `rusage-probe`; 0 when it was killed. What a bound on
+    /// a program's work should check: unlike wall time, it does not grow when the machine is busy.
+    public var cpuSeconds: Double
 
     /// Standard output as UTF-8 text.
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
@@ -189,15 +192,17 @@ public enum ProcessProbe {
       stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
       stderr: FileManager.default.contents(atPath: errPath) ?? Data(),
       wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-      peakRSSKiB: peak)
+      peakRSSKiB: peak, cpuSeconds: Double(report?.cpuMicroseconds ?? 0) / 1e6)
   }
 
-  /// What `rusage-probe` wrote: the child's pid at once, then its wait status, peak RSS (KiB) and exec errno.
+  /// What `rusage-probe` wrote: the child's pid at once, then its wait status, peak RSS (KiB), exec errno and CPU
+  /// time (microseconds).
   struct ProbeReport {
     var pid: Int32?
     var status: Int32?
     var maxRSSKiB: Int?
     var execErrno: Int32 = 0
+    var cpuMicroseconds: Int?
 
     init?(path: String) {
       guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
@@ -210,6 +215,7 @@ public enum ProcessProbe {
           self.status = Int32(status)
           maxRSSKiB = Int(maxRSS)
           execErrno = Int32(code) ?? 0
+          cpuMicroseconds = fields["cpu"].flatMap { Int($0) }
         }
       }
     }

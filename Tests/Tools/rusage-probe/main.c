@@ -2,8 +2,10 @@
 //
 // Runs PROGRAM as a child of this small process and writes what the kernel measured of it to REPORT:
 //   pid N                      as soon as the child exists (so a watcher can sample /proc/N or kill it)
-//   status S maxrss K errno E  when it has ended: the raw wait status, its peak resident set size in KiB, and the
-//                              errno of a failed exec (0 when PROGRAM started)
+//   status S maxrss K errno E cpu U
+//                              when it has ended: the raw wait status, its peak resident set size in KiB, the
+//                              errno of a failed exec (0 when PROGRAM started), and its CPU time (user and system)
+//                              in microseconds
 //
 // Why a helper: on Linux posix_spawn is a vfork, and exec folds the spawning process's peak RSS into the child's
 // ru_maxrss, so a large test process cannot measure a small child directly. A child forked from this tiny process
@@ -68,6 +70,8 @@ int main(int argc, char **argv) {
       return 71;
     }
   }
-  fprintf(report, "status %d maxrss %ld errno %d\n", status, usage.ru_maxrss, execError);
+  long long cpu = (long long)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL + usage.ru_utime.tv_usec +
+                  usage.ru_stime.tv_usec;
+  fprintf(report, "status %d maxrss %ld errno %d cpu %lld\n", status, usage.ru_maxrss, execError, cpu);
   return fclose(report) == 0 ? 0 : 74;
 }
