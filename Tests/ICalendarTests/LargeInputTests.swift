@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 import RunMateTestSupport
 import Testing
@@ -40,10 +41,18 @@ private func number(of line: String, ordinal: Int = 0, in lines: [String]) -> In
 
 @Suite("Large inputs: line numbers and bytes")
 struct LargeInputTests {
+  /// How many times smaller the large files are: 1, or `RUNMATE_LARGE_INPUT_DIVISOR` (scripts/valgrind.sh sets 10:
+  /// under valgrind a file of 2,000 events took 85 s, and 200 events run the same code over thousands of lines).
+  static let divisor = max(1, Int(ProcessInfo.processInfo.environment["RUNMATE_LARGE_INPUT_DIVISOR"] ?? "") ?? 1)
+
+  /// `count` events, `divisor` times fewer.
+  static func scaled(_ count: Int) -> Int { count / divisor }
+
   @Test func xlicErrorDeepInALargeFileHasItsLine() throws {
-    var lines = physicalLines(try largeCalendar(events: 2_000).serialized())
-    // Event 1,500 (0-based 1,499) gets a DTSTART libical cannot read.
-    let begin = try #require(number(of: "BEGIN:VEVENT", ordinal: 1_499, in: lines))
+    var lines = physicalLines(try largeCalendar(events: Self.scaled(2_000)).serialized())
+    // Event 1,500 of 2,000 (0-based 1,499) gets a DTSTART libical cannot read.
+    let broken = Self.scaled(1_500) - 1
+    let begin = try #require(number(of: "BEGIN:VEVENT", ordinal: broken, in: lines))
     let start = try #require(lines[begin...].firstIndex { $0.hasPrefix("DTSTART") })
     lines[start] = "DTSTART;TZID=Europe/Berlin:2031-06-07T06:30:00"
     let error = try #require(caught { try VCalendar.parse(lines.joined(separator: "\r\n") + "\r\n") })
@@ -52,7 +61,7 @@ struct LargeInputTests {
     #expect(
       error.problem
         == .invalidProperty(
-          property: "DTSTART", component: "VEVENT 'run-1499@tests.runmate'",
+          property: "DTSTART", component: "VEVENT 'run-\(broken)@tests.runmate'",
           text: "Can't parse as DATE-TIME value in DTSTART property. Removing entire property: 00", more: 0))
     // The same line for the occurrences of the text (same parse, same checks).
     let expansionError = try #require(
@@ -61,16 +70,17 @@ struct LargeInputTests {
   }
 
   @Test func missingUIDDeepInALargeFileNamesItsBeginLine() throws {
-    var lines = physicalLines(try largeCalendar(events: 1_900).serialized())
-    let begin = try #require(number(of: "BEGIN:VEVENT", ordinal: 1_800, in: lines))
+    var lines = physicalLines(try largeCalendar(events: Self.scaled(1_900)).serialized())
+    let ordinal = Self.scaled(1_800)
+    let begin = try #require(number(of: "BEGIN:VEVENT", ordinal: ordinal, in: lines))
     let uid = try #require(lines[begin...].firstIndex { $0.hasPrefix("UID:") })
     lines.remove(at: uid)
     let error = try #require(caught { try VCalendar.parse(lines.joined(separator: "\r\n") + "\r\n") })
-    #expect(error.description == "line \(begin): VEVENT #1801 has no UID")
+    #expect(error.description == "line \(begin): VEVENT #\(ordinal + 1) has no UID")
   }
 
   @Test func truncatedLargeFile() throws {
-    let lines = physicalLines(try largeCalendar(events: 1_200).serialized())
+    let lines = physicalLines(try largeCalendar(events: Self.scaled(1_200)).serialized())
     let lastBegin = try #require(lines.lastIndex(of: "BEGIN:VEVENT"))
     let cut = Array(lines[...(lastBegin + 3)])
     let error = try #require(caught { try VCalendar.parse(cut.joined(separator: "\r\n") + "\r\n") })
@@ -81,8 +91,8 @@ struct LargeInputTests {
   }
 
   @Test func unknownTimeZoneDeepInALargeFileHasItsLine() throws {
-    var lines = physicalLines(try largeCalendar(events: 1_000).serialized())
-    let begin = try #require(number(of: "BEGIN:VEVENT", ordinal: 900, in: lines))
+    var lines = physicalLines(try largeCalendar(events: Self.scaled(1_000)).serialized())
+    let begin = try #require(number(of: "BEGIN:VEVENT", ordinal: Self.scaled(900), in: lines))
     let end = try #require(lines[begin...].firstIndex { $0.hasPrefix("DTEND") })
     lines[end] = "DTEND;TZID=Mars/Olympus_Mons:20300101T070000"
     let error = try #require(
