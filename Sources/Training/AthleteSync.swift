@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import Ingest
 import RunningCore
@@ -47,4 +48,23 @@ public func pushRuns(
   let athlete = try ownAthlete(for: account, in: store)
   let state = try athleteState(athlete, in: store, systemZone: systemZone)
   return try store.pushRuns(runs, account: account, planID: state.saved.id, slots: state.plannedSlots, at: now)
+}
+
+/// The runs of the local logbook that `runmate push` sends: every run (not cross-training), by date, each with
+/// ``pushIdentity(of:)``. The server counts them for the plan it assigned the athlete.
+public func runsToPush(in store: any TrainingStore) throws -> [PushedRun] {
+  try store.completions().filter(\.isRun).map { PushedRun(clientID: pushIdentity(of: $0), run: $0) }
+}
+
+/// A run's identity on the athlete's side: the SHA-256 (32 hex digits) of its day, start, source, file, distance (to
+/// the metre) and duration (to the second), the same at every push and in a copy of the logbook. A run rewritten
+/// since (a device's record merged into a hand-logged one) gets a new identity, and the server finds it the same
+/// run as the one it has (a twin).
+public func pushIdentity(of run: Completion) -> String {
+  let started = run.startedAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "-"
+  let text = [
+    run.date.description, started, run.source.rawValue, run.sourceFile ?? "-",
+    String(Int64((run.distanceKm * 1000).rounded())), String(Int64(run.durationSeconds.rounded())),
+  ].joined(separator: "|")
+  return String(SHA256.hex(Array(text.utf8)).prefix(32))
 }
