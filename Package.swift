@@ -95,7 +95,7 @@ let package = Package(
       name: "Training",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "CalendarExport", "ICalendar", "Logbook", "PostgresStore",
-        "TrainingDomain", "Ingest", "TrainingProgress", "Health", "Activity", "Archive",
+        "TrainingDomain", "Ingest", "TrainingProgress", "Health", "Activity", "Archive", "Digest",
       ]),
 
     // The coach API (`runmate serve --api`): JSON under /api/v1 as Sources/CoachAPI/openapi.yaml describes it, through
@@ -139,6 +139,15 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
 
+    // The athlete's side of a coach server (`runmate account login`, `push`): the API's client over AsyncHTTPClient,
+    // the saved login, and the local runs pushed (Training). The only module besides CalDAV that sees AsyncHTTPClient.
+    .target(
+      name: "CoachClient",
+      dependencies: [
+        "RunningCore", "Training", "TrainingDomain", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+
     // A saved plan synced into a CalDAV calendar: the plan's calendar (Training) as one resource per event,
     // what the last sync stored (Logbook), the steps and requests (CalDAV), and what reached the server recorded.
     .target(
@@ -155,7 +164,7 @@ let package = Package(
       name: "runmate",
       dependencies: [
         "RunningCore", "PlanEngine", "Scheduling", "TrainingDomain", "Training", "FeedServer", "PlanSync", "CoachAPI",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "CoachClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: staticStdlib, linkerSettings: staticStdlibLink),
@@ -188,8 +197,8 @@ let package = Package(
     .testTarget(
       name: "CoachAPITests",
       dependencies: [
-        "CoachAPI", "FeedServer", "Training", "TrainingDomain", "PlanEngine", "RunningCore", "RunMateTestSupport",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        "CoachAPI", "CoachClient", "FeedServer", "Training", "TrainingDomain", "PlanEngine", "RunningCore",
+        "RunMateTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),

@@ -21,7 +21,7 @@ boundaries=(
   "OpenAPIHummingbird Sources/CoachAPI/"
   "Metrics Sources/FeedServer/"
   "Prometheus Sources/FeedServer/"
-  "AsyncHTTPClient Sources/CalDAV/,Tests/CoachAPITests/"
+  "AsyncHTTPClient Sources/CalDAV/,Sources/CoachClient/,Tests/CoachAPITests/"
   "PostgresNIO Sources/PostgresStore/"
 )
 for rule in "${boundaries[@]}"; do

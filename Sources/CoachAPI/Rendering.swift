@@ -47,6 +47,14 @@ func render(_ roster: Roster) -> Components.Schemas.Roster {
     })
 }
 
+func render(_ view: AthletePlanView) -> Components.Schemas.AthletePlan {
+  let goal = view.saved.plan.goal
+  return .init(
+    athlete: view.athlete, planId: view.saved.id, name: view.saved.name, distance: goal.distance.rawValue,
+    level: goal.level.rawValue, start: goal.start.description, raceDate: goal.raceDate.description,
+    weeks: goal.weeks, goalTimeS: goal.goalTimeSeconds)
+}
+
 func render(_ week: AthleteWeek) -> Components.Schemas.AthleteWeek {
   .init(
     number: week.week.number, start: week.week.start.description, phase: week.week.phase.rawValue,

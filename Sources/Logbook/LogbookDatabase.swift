@@ -328,6 +328,7 @@ public final class LogbookDatabase: TrainingStore {
     registerCalDAVMigration(in: &migrator)
     registerBestEffortMigration(in: &migrator)
     registerAccountMigration(in: &migrator)
+    registerPushMigration(in: &migrator)
     return migrator
   }
 

@@ -183,6 +183,17 @@ enum PostgresMigrations {
         "CREATE INDEX plan_on_profileID ON plan (profileID)",
       ]
     ),
+    (
+      "v12-pushed-runs",
+      [
+        """
+        CREATE TABLE pushedRun (profileID bigint NOT NULL REFERENCES profile (id) ON DELETE CASCADE,
+          clientID text NOT NULL, completionID bigint NOT NULL REFERENCES completion (id) ON DELETE CASCADE,
+          pushedAt timestamptz NOT NULL, PRIMARY KEY (profileID, clientID))
+        """,
+        "CREATE INDEX pushedRun_on_completionID ON pushedRun (completionID)",
+      ]
+    ),
   ]
 
   /// Brings the database up to date in one transaction (under the write lock, so processes opening a new database at

@@ -89,6 +89,8 @@ public struct AuditEntry: Sendable, Hashable {
     case sessionRevoked = "session.revoke"
     /// A comment was written on a workout.
     case commentAdded = "comment.add"
+    /// An athlete pushed runs from their own logbook (`runmate push`).
+    case runsPushed = "runs.push"
   }
 
   /// The database id.

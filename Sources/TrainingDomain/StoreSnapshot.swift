@@ -107,6 +107,7 @@ public struct TableCount: Sendable, Hashable {
     "feedToken": ("feed", "feeds"), "caldavResource": ("CalDAV event", "CalDAV events"),
     "account": ("account", "accounts"), "sessionToken": ("session token", "session tokens"),
     "workoutComment": ("comment", "comments"), "auditLog": ("audit line", "audit lines"),
+    "pushedRun": ("pushed run", "pushed runs"),
   ]
 }
 
@@ -186,6 +187,10 @@ public enum StoredSchema {
         ("id", .integer), ("accountID", .integer), ("login", .text), ("action", .text), ("athleteID", .integer),
         ("athlete", .text), ("detail", .text), ("at", .instant),
       ]),
+    // The runs athletes pushed (`runmate push`): one per athlete and run identity.
+    table(
+      "pushedRun",
+      [("profileID", .integer), ("clientID", .text), ("completionID", .integer), ("pushedAt", .instant)]),
   ]
 
   /// Tables that are the engine's bookkeeping, not the runner's data: never copied.

@@ -153,6 +153,12 @@ public protocol TrainingStore: Sendable {
   func comments(athleteID: Int64, planID: String, date: CivilDate) throws(LogbookError) -> [WorkoutComment]
   /// The audit log, newest first, at most `limit` entries.
   func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry]
+  /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction
+  /// (``applyPush(_:account:planID:slots:at:to:)``): a run whose identity the athlete pushed before is not stored
+  /// again.
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written.
+  func pushRuns(_ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date)
+    throws(LogbookError) -> PushOutcome
 }
 
 extension TrainingStore {

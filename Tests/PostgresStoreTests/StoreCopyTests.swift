@@ -89,6 +89,16 @@ import TrainingDomain
     _ = try db.addComment(
       athleteID: try #require(ana.id), planID: saved.id, date: workouts[0].date, author: account, text: "Well run",
       at: at)
+    let athlete = try db.createAccount(
+      login: "ana", role: .athlete, profileID: try #require(ana.id), passwordHash: "$2b$04$abcdefghijklmnopqrstuv",
+      at: at)
+    _ = try db.pushRuns(
+      [
+        PushedRun(
+          clientID: "c1", run: Completion(date: workouts[0].date.adding(days: -1), distanceKm: 4, durationSeconds: 1500)
+        )
+      ],
+      account: athlete, planID: saved.id, slots: slots, at: at)
   }
 
   @Test(arguments: pairs) func everyTableArrivesAsItWas(from: Engine, to: Engine) throws {
@@ -101,7 +111,7 @@ import TrainingDomain
     try fill(source.open())
     let copy = try copyStore(from: source.location, to: target.location)
     #expect(copy.copied.map(\.table) == StoredSchema.tables.map(\.name))  // a row in every table
-    #expect(copy.summary.hasPrefix("2 profiles, 1 coach link, 1 plan, 2 scheduled workouts, 2 activities"))
+    #expect(copy.summary.hasPrefix("2 profiles, 1 coach link, 1 plan, 2 scheduled workouts, 3 activities"))
     let (old, new) = (try source.open(), try target.open())
     #expect(try new.snapshot() == old.snapshot())
     // What the commands read is the same, ids and instants included.

@@ -24,6 +24,7 @@ tags:
   - name: sessions
   - name: coaching
   - name: directory
+  - name: athlete
 security:
   - bearer: []
 paths:
@@ -247,6 +248,53 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+  # The athlete's own operations (issue 26, `runmate push` and `pull`): an athlete account on its own profile.
+  /api/v1/me/plan:
+    get:
+      operationId: getMyPlan
+      summary: The plan assigned to the signed-in athlete.
+      tags: [athlete]
+      responses:
+        '200':
+          description: The plan.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/AthletePlan'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '404':
+          $ref: '#/components/responses/NotFound'
+  /api/v1/me/runs:
+    post:
+      operationId: pushMyRuns
+      summary: Runs from the athlete's own logbook, for their plan, each stored once (by client_id).
+      description: |
+        At most 200 runs a request (and 64 KiB); a longer history goes in further requests. Each run is matched to
+        the plan's workout of its day, and one that is the same run as one the plan already counts (another device's
+        record) is a twin, not a second run. Nothing is stored when a run is refused. Recorded in the audit log.
+      tags: [athlete]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/PushRequest'
+      responses:
+        '200':
+          description: What was stored.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PushResult'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '413':
+          $ref: '#/components/responses/TooLarge'
 components:
   securitySchemes:
     bearer:
@@ -636,5 +684,63 @@ components:
           type: array
           items:
             $ref: '#/components/schemas/Trainer'
+    # The athlete's own operations (issue 26).
+    PushedRun:
+      type: object
+      required: [client_id, date, distance_km, duration_s]
+      properties:
+        client_id:
+          type: string
+          description: The run's identity in the athlete's logbook, the same at every push.
+          minLength: 1
+          maxLength: 128
+        date:
+          type: string
+          format: date
+        started_at:
+          type: string
+          format: date-time
+        distance_km:
+          type: number
+        duration_s:
+          type: number
+        moving_s:
+          type: number
+        kind:
+          type: string
+        rpe:
+          type: integer
+        average_heart_rate:
+          type: integer
+        elevation_gain_m:
+          type: number
+        note:
+          type: string
+          maxLength: 2000
+        source:
+          type: string
+          enum: [manual, gpx, tcx, fit, health]
+    PushRequest:
+      type: object
+      required: [runs]
+      properties:
+        runs:
+          type: array
+          maxItems: 200
+          items:
+            $ref: '#/components/schemas/PushedRun'
+    PushResult:
+      type: object
+      required: [added, already_there, twins]
+      properties:
+        added:
+          type: integer
+          description: Runs stored.
+        already_there:
+          type: integer
+          description: Runs pushed before (the same client_id), not written again.
+        twins:
+          type: integer
+          description: Runs with a new client_id that were the same run as one the plan counts.
 
 """#

@@ -791,5 +791,148 @@ extension Components {
                 case trainers
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PushedRun`.
+        internal struct PushedRun: Codable, Hashable, Sendable {
+            /// The run's identity in the athlete's logbook, the same at every push.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushedRun/client_id`.
+            internal var clientId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushedRun/date`.
+            internal var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushedRun/started_at`.
+            internal var startedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/PushedRun/distance_km`.
+            internal var distanceKm: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/PushedRun/duration_s`.
+            internal var durationS: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/PushedRun/moving_s`.
+            internal var movingS: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/PushedRun/kind`.
+            internal var kind: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PushedRun/rpe`.
+            internal var rpe: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/PushedRun/average_heart_rate`.
+            internal var averageHeartRate: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/PushedRun/elevation_gain_m`.
+            internal var elevationGainM: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/PushedRun/note`.
+            internal var note: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PushedRun/source`.
+            internal enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case manual = "manual"
+                case gpx = "gpx"
+                case tcx = "tcx"
+                case fit = "fit"
+                case health = "health"
+            }
+            /// - Remark: Generated from `#/components/schemas/PushedRun/source`.
+            internal var source: Components.Schemas.PushedRun.SourcePayload?
+            /// Creates a new `PushedRun`.
+            ///
+            /// - Parameters:
+            ///   - clientId: The run's identity in the athlete's logbook, the same at every push.
+            ///   - date:
+            ///   - startedAt:
+            ///   - distanceKm:
+            ///   - durationS:
+            ///   - movingS:
+            ///   - kind:
+            ///   - rpe:
+            ///   - averageHeartRate:
+            ///   - elevationGainM:
+            ///   - note:
+            ///   - source:
+            internal init(
+                clientId: Swift.String,
+                date: Swift.String,
+                startedAt: Foundation.Date? = nil,
+                distanceKm: Swift.Double,
+                durationS: Swift.Double,
+                movingS: Swift.Double? = nil,
+                kind: Swift.String? = nil,
+                rpe: Swift.Int? = nil,
+                averageHeartRate: Swift.Int? = nil,
+                elevationGainM: Swift.Double? = nil,
+                note: Swift.String? = nil,
+                source: Components.Schemas.PushedRun.SourcePayload? = nil
+            ) {
+                self.clientId = clientId
+                self.date = date
+                self.startedAt = startedAt
+                self.distanceKm = distanceKm
+                self.durationS = durationS
+                self.movingS = movingS
+                self.kind = kind
+                self.rpe = rpe
+                self.averageHeartRate = averageHeartRate
+                self.elevationGainM = elevationGainM
+                self.note = note
+                self.source = source
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case clientId = "client_id"
+                case date
+                case startedAt = "started_at"
+                case distanceKm = "distance_km"
+                case durationS = "duration_s"
+                case movingS = "moving_s"
+                case kind
+                case rpe
+                case averageHeartRate = "average_heart_rate"
+                case elevationGainM = "elevation_gain_m"
+                case note
+                case source
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushRequest`.
+        internal struct PushRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushRequest/runs`.
+            internal var runs: [Components.Schemas.PushedRun]
+            /// Creates a new `PushRequest`.
+            ///
+            /// - Parameters:
+            ///   - runs:
+            internal init(runs: [Components.Schemas.PushedRun]) {
+                self.runs = runs
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case runs
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushResult`.
+        internal struct PushResult: Codable, Hashable, Sendable {
+            /// Runs stored.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushResult/added`.
+            internal var added: Swift.Int
+            /// Runs pushed before (the same client_id), not written again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushResult/already_there`.
+            internal var alreadyThere: Swift.Int
+            /// Runs with a new client_id that were the same run as one the plan counts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushResult/twins`.
+            internal var twins: Swift.Int
+            /// Creates a new `PushResult`.
+            ///
+            /// - Parameters:
+            ///   - added: Runs stored.
+            ///   - alreadyThere: Runs pushed before (the same client_id), not written again.
+            ///   - twins: Runs with a new client_id that were the same run as one the plan counts.
+            internal init(
+                added: Swift.Int,
+                alreadyThere: Swift.Int,
+                twins: Swift.Int
+            ) {
+                self.added = added
+                self.alreadyThere = alreadyThere
+                self.twins = twins
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case added
+                case alreadyThere = "already_there"
+                case twins
+            }
+        }
     }
 }

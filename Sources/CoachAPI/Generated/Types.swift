@@ -62,6 +62,21 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/trainers`.
     /// - Remark: Generated from `#/paths//api/v1/trainers/get(listTrainers)`.
     func listTrainers(_ input: Operations.ListTrainers.Input) async throws -> Operations.ListTrainers.Output
+    /// The plan assigned to the signed-in athlete.
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/plan`.
+    /// - Remark: Generated from `#/paths//api/v1/me/plan/get(getMyPlan)`.
+    func getMyPlan(_ input: Operations.GetMyPlan.Input) async throws -> Operations.GetMyPlan.Output
+    /// Runs from the athlete's own logbook, for their plan, each stored once (by client_id).
+    ///
+    /// At most 200 runs a request (and 64 KiB); a longer history goes in further requests. Each run is matched to
+    /// the plan's workout of its day, and one that is the same run as one the plan already counts (another device's
+    /// record) is a twin, not a second run. Nothing is stored when a run is refused. Recorded in the audit log.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/me/runs`.
+    /// - Remark: Generated from `#/paths//api/v1/me/runs/post(pushMyRuns)`.
+    func pushMyRuns(_ input: Operations.PushMyRuns.Input) async throws -> Operations.PushMyRuns.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -184,6 +199,31 @@ extension APIProtocol {
         try await listTrainers(Operations.ListTrainers.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// The plan assigned to the signed-in athlete.
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/plan`.
+    /// - Remark: Generated from `#/paths//api/v1/me/plan/get(getMyPlan)`.
+    internal func getMyPlan(headers: Operations.GetMyPlan.Input.Headers = .init()) async throws -> Operations.GetMyPlan.Output {
+        try await getMyPlan(Operations.GetMyPlan.Input(headers: headers))
+    }
+    /// Runs from the athlete's own logbook, for their plan, each stored once (by client_id).
+    ///
+    /// At most 200 runs a request (and 64 KiB); a longer history goes in further requests. Each run is matched to
+    /// the plan's workout of its day, and one that is the same run as one the plan already counts (another device's
+    /// record) is a twin, not a second run. Nothing is stored when a run is refused. Recorded in the audit log.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/me/runs`.
+    /// - Remark: Generated from `#/paths//api/v1/me/runs/post(pushMyRuns)`.
+    internal func pushMyRuns(
+        headers: Operations.PushMyRuns.Input.Headers = .init(),
+        body: Operations.PushMyRuns.Input.Body
+    ) async throws -> Operations.PushMyRuns.Output {
+        try await pushMyRuns(Operations.PushMyRuns.Input(
+            headers: headers,
+            body: body
         ))
     }
 }

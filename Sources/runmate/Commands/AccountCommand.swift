@@ -14,11 +14,16 @@ struct AccountCommand: ParsableCommand {
       password is read from standard input (its first line), never from an argument, and only its bcrypt hash is \
       stored. See docs/api.md.
 
+      An athlete logs in to a coach's server with `account login URL`: the token is kept in \
+      $XDG_CONFIG_HOME/runmate/coach-session.json (or ~/.config/runmate/, or $RUNMATE_CONFIG_DIR), readable by \
+      the user only, for `runmate push`; `account logout` revokes it.
+
       Examples (each reads the password from standard input):
         runmate account create --email kim --role coach --profile kim
         runmate account create --email ana --role athlete --profile ana
+        runmate account login https://coach.example.org --email ana
       """,
-    subcommands: [Create.self])
+    subcommands: [Create.self, Login.self, Logout.self])
 
   struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -151,12 +151,12 @@ struct SyncCommand: ParsableCommand {
 }
 
 /// What an async call hands back to the command (written by one task, read after it ends).
-private final class ResultBox<Value>: @unchecked Sendable {
+final class ResultBox<Value>: @unchecked Sendable {
   var value: Value?
 }
 
 /// Runs `body` on the concurrency pool, waits for it on this (the main) thread and hands back its value.
-private func blockingValue<Value>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value? {
+func blockingValue<Value>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value? {
   let box = ResultBox<Value>()
   if case .failure(let error) = blockingRun({ box.value = try await body() }) { throw error }
   return box.value

@@ -1,0 +1,56 @@
+import Foundation
+import RunningCore
+
+/// What went wrong talking to a coach server (`runmate serve --api`), in one line for the runner.
+public enum CoachClientError: RunnerFacingError, Equatable {
+  /// The server's address is not an http(s) URL.
+  case badURL(String)
+  /// The server refused the login and password (401).
+  case loginRefused(login: String, server: String)
+  /// Too many failed logins: the server answers again after `seconds`.
+  case rateLimited(server: String, seconds: Int)
+  /// No answer from the server (refused, unknown host, timed out).
+  case unreachable(server: String, detail: String)
+  /// No saved session: `runmate account login` first.
+  case notLoggedIn
+  /// The server no longer takes the saved token (expired or revoked).
+  case tokenRefused(server: String)
+  /// The server answered something else: its status and message.
+  case refused(server: String, status: Int, message: String)
+  /// The saved session file cannot be read or written.
+  case sessionFile(path: String, detail: String)
+
+  /// What kind of failure it is.
+  public var kind: FailureKind {
+    switch self {
+    case .badURL, .loginRefused, .notLoggedIn, .tokenRefused: .badInput
+    case .rateLimited, .unreachable: .unavailable
+    case .refused: .badData
+    case .sessionFile: .cannotCreate
+    }
+  }
+
+  /// One line naming the value and what to do.
+  public var description: String {
+    switch self {
+    case .badURL(let text):
+      "URL: '\(text)' is not valid, allowed is the http:// or https:// address of a `runmate serve --api` "
+        + "(e.g. https://coach.example.org)"
+    case .loginRefused(let login, let server):
+      "--email: \(server) refused the login '\(login)' with that password; check both (the password is read "
+        + "from standard input)"
+    case .rateLimited(let server, let seconds):
+      "\(server) refuses logins for \(seconds) s after too many failed ones: try again then"
+    case .unreachable(let server, let detail):
+      "no answer from \(server) (\(detail)): is `runmate serve --api` running there?"
+    case .notLoggedIn:
+      "not logged in to a coach server: run `runmate account login URL --email LOGIN` first"
+    case .tokenRefused(let server):
+      "\(server) no longer takes this login (expired or revoked): run `runmate account login` again"
+    case .refused(let server, let status, let message):
+      "\(server) answered \(status): \(message)"
+    case .sessionFile(let path, let detail):
+      "the login cannot be saved in \(path): \(detail)"
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import Digest
+import Foundation
+import Ingest
+import RunningCore
+import TrainingDomain
+
+/// The most runs one push carries (a year of runs is two or three; each request stays under the API's body limit).
+public let maxPushedRuns = 200
+
+/// The longest identity a pushed run may have, in UTF-8 bytes.
+public let maxClientIDBytes = 128
+
+/// The profile an athlete account is, for the athlete's own operations (`/api/v1/me/…`); a coach account has none
+/// (``CoachViewError/noSuchAthlete(name:)``, the same answer as for an athlete it may not see).
+public func ownAthlete(for account: Account, in store: any TrainingStore) throws -> Profile {
+  guard account.role == .athlete, let profile = try store.profile(named: account.profileName) else {
+    throw CoachViewError.noSuchAthlete(name: account.profileName)
+  }
+  return profile
+}
+
+/// Stores the runs an athlete account pushed from its own logbook for its assigned plan, matched to the plan's
+/// workouts on their scheduled days; a run whose identity it pushed before is not stored again, and one that is the
+/// same run as one the plan already counts is a twin (``PushOutcome``). Audited when anything is stored.
+/// - Throws: ``CoachViewError/invalid(field:value:allowed:)`` naming the run (`runs[3].distance`) before anything is
+///   written; ``CoachViewError/noSuchAthlete(name:)`` for a coach account; ``CoachViewError/noPlan(athlete:)``.
+public func pushRuns(
+  _ runs: [PushedRun], by account: Account, in store: any TrainingStore, systemZone: String, now: Date
+) throws -> PushOutcome {
+  guard runs.count <= maxPushedRuns else {
+    throw CoachViewError.invalid(
+      field: "runs", value: "\(runs.count) runs",
+      allowed: "1 to \(maxPushedRuns) runs a request; send the others in further requests")
+  }
+  for (index, pushed) in runs.enumerated() {
+    guard (1...maxClientIDBytes).contains(pushed.clientID.utf8.count) else {
+      throw CoachViewError.invalid(
+        field: "runs[\(index)].client_id", value: String(pushed.clientID.prefix(40)),
+        allowed: "1 to \(maxClientIDBytes) bytes, the run's identity on the athlete's side")
+    }
+    do {
+      _ = try pushed.run.validated()
+    } catch {
+      guard case .implausible(_, let field, let value, let allowed) = error else { throw error }
+      throw CoachViewError.invalid(field: "runs[\(index)].\(field)", value: value, allowed: allowed)
+    }
+  }
+  let athlete = try ownAthlete(for: account, in: store)
+  let state = try athleteState(athlete, in: store, systemZone: systemZone)
+  return try store.pushRuns(runs, account: account, planID: state.saved.id, slots: state.plannedSlots, at: now)
+}
+
+/// The runs of the local logbook that `runmate push` sends: every run (not cross-training), by date, each with
+/// ``pushIdentity(of:)``. The server counts them for the plan it assigned the athlete.
+public func runsToPush(in store: any TrainingStore) throws -> [PushedRun] {
+  try store.completions().filter(\.isRun).map { PushedRun(clientID: pushIdentity(of: $0), run: $0) }
+}
+
+/// A run's identity on the athlete's side: the SHA-256 (32 hex digits) of its day, start, source, file, distance (to
+/// the metre) and duration (to the second), the same at every push and in a copy of the logbook. A run rewritten
+/// since (a device's record merged into a hand-logged one) gets a new identity, and the server finds it the same
+/// run as the one it has (a twin).
+public func pushIdentity(of run: Completion) -> String {
+  let started = run.startedAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "-"
+  let text = [
+    run.date.description, started, run.source.rawValue, run.sourceFile ?? "-",
+    String(Int64((run.distanceKm * 1000).rounded())), String(Int64(run.durationSeconds.rounded())),
+  ].joined(separator: "|")
+  return String(SHA256.hex(Array(text.utf8)).prefix(32))
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Ingest
+
+/// A run an athlete pushes from their own logbook to the coach server, with the identity it has on the athlete's
+/// side: the server keeps one run per athlete and identity, so a run sent twice is one run.
+public struct PushedRun: Sendable, Hashable {
+  /// The run's identity on the athlete's side (stable across pushes).
+  public var clientID: String
+  /// The run as the athlete logged it (no id, plan or match: the server decides those).
+  public var run: Completion
+
+  /// A run to push.
+  public init(clientID: String, run: Completion) {
+    self.clientID = clientID
+    self.run = run
+  }
+}
+
+/// What a push did, run by run counted.
+public struct PushOutcome: Sendable, Hashable {
+  /// Runs stored as new runs.
+  public var added = 0
+  /// Runs the server had from an earlier push (the same identity): nothing written.
+  public var alreadyThere = 0
+  /// Runs with a new identity that were the same run as one the athlete's plan already counted (Ingest's twins):
+  /// recorded under the new identity, not stored twice.
+  public var twins = 0
+
+  /// An outcome.
+  public init(added: Int = 0, alreadyThere: Int = 0, twins: Int = 0) {
+    self.added = added
+    self.alreadyThere = alreadyThere
+    self.twins = twins
+  }
+}
+
+/// The reads and writes an engine gives ``applyPush(_:account:planID:slots:at:to:)``, inside its one write
+/// transaction, beside those of ``IngestWrites``.
+public protocol PushWrites: IngestWrites {
+  /// The activities counted for plan `planID`, with their best efforts, by date, then id.
+  func activities(ofPlan planID: String) throws -> [Completion]
+  /// The identities of the runs profile `profileID` pushed before.
+  func pushedClientIDs(profileID: Int64) throws -> Set<String>
+  /// Records that profile `profileID` pushed the run `clientID`, stored as completion `completionID`.
+  func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws
+  /// Appends a line to the audit log.
+  func audit(account: Account, action: AuditEntry.Action, detail: String, at now: Date) throws
+}
+
+/// Stores an athlete's pushed runs the one way, inside the caller's write transaction: runs whose identity the
+/// athlete pushed before are left alone; the others go through ``applyIngest(_:planID:slots:to:wroteRow:)`` against
+/// the runs of plan `planID` only (another athlete's run on the same day is never a twin), matched to `slots`, and
+/// their identities are recorded; one audit line tells the counts. The runs are ``Completion/validated()`` first.
+public func applyPush(
+  _ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date,
+  to store: some PushWrites
+) throws -> PushOutcome {
+  for pushed in runs { _ = try pushed.run.validated() }
+  var known = try store.pushedClientIDs(profileID: account.profileID)
+  let planRuns = PlanRunWrites(base: store, planID: planID, runs: try store.activities(ofPlan: planID))
+  var outcome = PushOutcome()
+  for pushed in runs {
+    guard known.insert(pushed.clientID).inserted else {
+      outcome.alreadyThere += 1
+      continue
+    }
+    var run = pushed.run
+    run.id = nil
+    run.planID = nil
+    run.workoutID = nil
+    run.status = nil
+    let result = try applyIngest([run], planID: planID, slots: slots, to: planRuns) {}
+    if let stored = result.added.first?.run, let id = stored.id {
+      outcome.added += 1
+      try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
+    } else if let twin = result.twins.first, let id = twin.stored.id {
+      outcome.twins += 1
+      try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
+    }
+  }
+  if outcome.added + outcome.twins > 0 {
+    try store.audit(
+      account: account, action: .runsPushed,
+      detail: "\(outcome.added) runs added, \(outcome.twins) twins, \(outcome.alreadyThere) already there", at: now)
+  }
+  return outcome
+}
+
+/// The runs of one plan as ``applyIngest(_:planID:slots:to:wroteRow:)`` sees them during a push: read once, kept
+/// current as runs are inserted and rewritten, the writes passed to the engine.
+private final class PlanRunWrites<Base: IngestWrites>: IngestWrites {
+  let base: Base
+  let planID: String
+  var runs: [Completion]
+
+  init(base: Base, planID: String, runs: [Completion]) {
+    self.base = base
+    self.planID = planID
+    self.runs = runs
+  }
+
+  func storedActivities() throws -> [Completion] { runs }
+
+  func planExists(id: String) throws -> Bool { id == planID }
+
+  func update(_ run: Completion) throws {
+    try base.update(run)
+    if let index = runs.firstIndex(where: { $0.id == run.id }) { runs[index] = run }
+  }
+
+  func insert(_ run: Completion) throws -> Completion {
+    let stored = try base.insert(run)
+    runs.append(stored)
+    return stored
+  }
+}

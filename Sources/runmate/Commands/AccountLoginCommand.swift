@@ -1,0 +1,52 @@
+import ArgumentParser
+import CoachClient
+import Foundation
+
+extension AccountCommand {
+  /// `runmate account login URL --email LOGIN`: logs in to a coach server and keeps the token for `runmate push`.
+  struct Login: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "login",
+      abstract: "Log in to a coach server (`runmate serve --api`), the password read from standard input.")
+    @Argument(help: ArgumentHelp("The server's address (https://coach.example.org).", valueName: "URL"))
+    var url: String
+    @Option(
+      name: .customLong("email"),
+      help: ArgumentHelp("The login: an e-mail address, or a login name.", valueName: "address"))
+    var login: String
+
+    func run() throws {
+      let password = Create.passwordFromStandardInput()
+      let (url, login) = (url, login)
+      let session = try blockingValue {
+        try await withCoachClient(server: url) { try await $0.login(login, password: password) }
+      }
+      guard let session else { return }
+      let file = SessionFile.standard()
+      try file.write(session)
+      writeStandardError(
+        "logged in to \(terminalSafe(session.server)) as '\(terminalSafe(session.login))' until "
+          + "\(session.expiresAt.formatted(.iso8601)); the token is in \(terminalSafe(file.path))")
+    }
+  }
+
+  /// `runmate account logout`: revokes the saved token on the server and forgets it.
+  struct Logout: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "logout", abstract: "Log out of the coach server: the saved token revoked and forgotten.")
+
+    func run() throws {
+      let file = SessionFile.standard()
+      guard let session = try file.read() else { throw CoachClientError.notLoggedIn }
+      do {
+        _ = try blockingValue {
+          try await withCoachClient(server: session.server) { try await $0.logout(session) }
+        }
+      } catch CoachClientError.tokenRefused {
+        // Already expired or revoked on the server: forgetting it is all that is left.
+      }
+      file.remove()
+      writeStandardError("logged out of \(terminalSafe(session.server))")
+    }
+  }
+}
