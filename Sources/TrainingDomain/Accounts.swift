@@ -89,6 +89,10 @@ public struct AuditEntry: Sendable, Hashable {
     case sessionRevoked = "session.revoke"
     /// A comment was written on a workout.
     case commentAdded = "comment.add"
+    /// A coach assigned an athlete a new plan.
+    case planAssigned = "plan.assign"
+    /// A coach rebuilt an athlete's plan from their runs (a replan).
+    case planRegenerated = "plan.replan"
   }
 
   /// The database id.

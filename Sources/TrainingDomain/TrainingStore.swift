@@ -153,6 +153,15 @@ public protocol TrainingStore: Sendable {
   func comments(athleteID: Int64, planID: String, date: CivilDate) throws(LogbookError) -> [WorkoutComment]
   /// The audit log, newest first, at most `limit` entries.
   func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry]
+  /// Saves `plan` under `name` as athlete `athleteID`'s plan, with its schedule, in one transaction: the plan replaces
+  /// a saved plan of the same id (keeping whether it is the active plan; never made active otherwise), becomes the
+  /// athlete's only assigned plan (their earlier ones stay saved, unassigned), and `action` by `account` goes to the
+  /// audit log with `detail`.
+  /// - Throws: ``LogbookError/planNameTaken(name:)`` when another plan has the name.
+  func saveAthletePlan(
+    _ plan: Plan, name: String, schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout]), athleteID: Int64,
+    by account: Account, action: AuditEntry.Action, detail: String, at now: Date
+  ) throws(LogbookError) -> SavedPlan
 }
 
 extension TrainingStore {
