@@ -27,10 +27,10 @@ struct CoachAPIHandler: APIProtocol {
     decoyHash = Bcrypt.hash(SecretTokens.generate(), cost: configuration.passwordCost)
   }
 
-  private var systemZone: String { configuration.systemZone }
+  var systemZone: String { configuration.systemZone }
 
   /// The account the middleware found for the bearer token.
-  private func signedIn() throws -> Account {
+  func signedIn() throws -> Account {
     guard let account = APIRequest.account else { throw APIFailure.noAccount }
     return account
   }
@@ -98,14 +98,7 @@ struct CoachAPIHandler: APIProtocol {
     do {
       let athlete = try visibleAthlete(named: input.path.athlete, for: account, in: store)
       let view = try athletePlan(athlete, in: store, systemZone: systemZone, now: configuration.now())
-      let goal = view.saved.plan.goal
-      return .ok(
-        .init(
-          body: .json(
-            .init(
-              athlete: view.athlete, planId: view.saved.id, name: view.saved.name, distance: goal.distance.rawValue,
-              level: goal.level.rawValue, start: goal.start.description, raceDate: goal.raceDate.description,
-              weeks: goal.weeks, goalTimeS: goal.goalTimeSeconds))))
+      return .ok(.init(body: .json(render(view.saved, athlete: view.athlete))))
     } catch let error as CoachViewError {
       return .notFound(notFound(error.description))
     }
@@ -203,11 +196,11 @@ struct CoachAPIHandler: APIProtocol {
     return date
   }
 
-  private func badRequest(_ message: String) -> Components.Responses.BadRequest {
+  func badRequest(_ message: String) -> Components.Responses.BadRequest {
     .init(body: .json(.init(error: message)))
   }
 
-  private func notFound(_ message: String) -> Components.Responses.NotFound {
+  func notFound(_ message: String) -> Components.Responses.NotFound {
     .init(body: .json(.init(error: message)))
   }
 }

@@ -61,7 +61,7 @@ public func coachRoster(for account: Account, in store: any TrainingStore, syste
 }
 
 /// An athlete's assigned plan and its state (the plan's settings and days).
-private func athleteState(
+func athleteState(
   _ athlete: Profile, in store: any TrainingStore, systemZone: String
 ) throws -> TrainingState {
   guard let id = athlete.id, let saved = try store.plans(ofProfile: id).first else {
