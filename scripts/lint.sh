@@ -21,7 +21,7 @@ boundaries=(
   "OpenAPIHummingbird Sources/CoachAPI/"
   "Metrics Sources/FeedServer/"
   "Prometheus Sources/FeedServer/"
-  "AsyncHTTPClient Sources/CalDAV/,Tests/CoachAPITests/"
+  "AsyncHTTPClient Sources/CalDAV/,Tests/CoachAPITests/,Tests/PostgresStoreTests/TwoServersTests.swift"
   "PostgresNIO Sources/PostgresStore/"
 )
 for rule in "${boundaries[@]}"; do
