@@ -83,7 +83,8 @@ ANALYZE;
 SQL
 ended=$(date +%s.%N)
 runs=$(sql -A -t -c "SELECT count(*) FROM completion")
-printf 'seeded %s runs of 1000 athletes, 50 coaches with 20 athletes each, in %.1f s\n' "$runs" "$(echo "$ended - $began" | bc)"
+printf 'seeded %s runs of 1000 athletes, 50 coaches with 20 athletes each, in %.1f s\n' "$runs" \
+  "$(python3 -c "print($ended - $began)")"
 
 ports=()
 for n in 1 2; do
