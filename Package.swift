@@ -228,7 +228,8 @@ let package = Package(
       name: "PostgresStoreTests",
       dependencies: [
         "RunningCore", "PlanEngine", "Ingest", "TrainingDomain", "Logbook", "PostgresStore", "Training",
-        "RunMateTestSupport",
+        "RunMateTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
     .testTarget(name: "IngestTests", dependencies: ["RunningCore", "Ingest", "PlanEngine", "RunMateTestSupport"]),
     .testTarget(

@@ -21,7 +21,7 @@ boundaries=(
   "OpenAPIHummingbird Sources/CoachAPI/"
   "Metrics Sources/FeedServer/"
   "Prometheus Sources/FeedServer/"
-  "AsyncHTTPClient Sources/CalDAV/,Sources/CoachClient/,Tests/CoachAPITests/"
+  "AsyncHTTPClient Sources/CalDAV/,Sources/CoachClient/,Tests/CoachAPITests/,Tests/PostgresStoreTests/TwoServersTests.swift"
   "PostgresNIO Sources/PostgresStore/"
 )
 for rule in "${boundaries[@]}"; do

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import PlanEngine
 import TrainingDomain
 
 /// How the coach API runs: the clock, the zone of profiles that name none, and its limits.
@@ -21,12 +22,16 @@ public struct CoachAPIConfiguration: Sendable {
   public var passwordCost: UInt8
   /// The clock (tests fix it).
   public var now: @Sendable () -> Date
+  /// The training rules plans are made with (`plan-templates/`); nil: assigning and rebuilding plans answer 503.
+  public var rules: PlanRules?
 
   /// A configuration.
   public init(
     systemZone: String, maxBodyBytes: Int = 64 * 1024, loginFailuresPerMinute: Int = 5,
-    passwordCost: UInt8 = AccountRules.defaultCost, now: @escaping @Sendable () -> Date = { Date() }
+    passwordCost: UInt8 = AccountRules.defaultCost, now: @escaping @Sendable () -> Date = { Date() },
+    rules: PlanRules? = nil
   ) {
+    self.rules = rules
     self.systemZone = systemZone
     self.maxBodyBytes = maxBodyBytes
     self.loginFailuresPerMinute = loginFailuresPerMinute

@@ -27,7 +27,7 @@ struct CoachAPIHandler: APIProtocol {
     decoyHash = Bcrypt.hash(SecretTokens.generate(), cost: configuration.passwordCost)
   }
 
-  private var systemZone: String { configuration.systemZone }
+  var systemZone: String { configuration.systemZone }
 
   /// The account the middleware found for the bearer token.
   func signedIn() throws -> Account {
@@ -196,11 +196,11 @@ struct CoachAPIHandler: APIProtocol {
     return date
   }
 
-  private func badRequest(_ message: String) -> Components.Responses.BadRequest {
+  func badRequest(_ message: String) -> Components.Responses.BadRequest {
     .init(body: .json(.init(error: message)))
   }
 
-  private func notFound(_ message: String) -> Components.Responses.NotFound {
+  func notFound(_ message: String) -> Components.Responses.NotFound {
     .init(body: .json(.init(error: message)))
   }
 }

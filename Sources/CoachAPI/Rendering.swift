@@ -43,16 +43,20 @@ func render(_ roster: Roster) -> Components.Schemas.Roster {
         missedKeyWorkouts: row.missedKeyWorkouts.map { workout in
           .init(
             date: workout.date.description, kind: workout.kind.rawValue, distanceKm: jsonKm(workout.distanceKm) ?? 0)
-        })
+        }, fitness: row.load?.fitness, fatigue: row.load?.fatigue, form: row.load?.form)
     })
 }
 
 func render(_ view: AthletePlanView) -> Components.Schemas.AthletePlan {
-  let goal = view.saved.plan.goal
+  render(view.saved, athlete: view.athlete)
+}
+
+func render(_ saved: SavedPlan, athlete: String) -> Components.Schemas.AthletePlan {
+  let goal = saved.plan.goal
   return .init(
-    athlete: view.athlete, planId: view.saved.id, name: view.saved.name, distance: goal.distance.rawValue,
-    level: goal.level.rawValue, start: goal.start.description, raceDate: goal.raceDate.description,
-    weeks: goal.weeks, goalTimeS: goal.goalTimeSeconds)
+    athlete: athlete, planId: saved.id, name: saved.name, distance: goal.distance.rawValue, level: goal.level.rawValue,
+    start: goal.start.description, raceDate: goal.raceDate.description, weeks: goal.weeks,
+    goalTimeS: goal.goalTimeSeconds)
 }
 
 func render(_ week: AthleteWeek) -> Components.Schemas.AthleteWeek {

@@ -69,7 +69,7 @@ private func decodeAccount(_ row: Row) throws -> Account {
 }
 
 /// Appends one line to the audit log.
-private func audit(
+func audit(
   _ db: Database, account: Account?, action: AuditEntry.Action, athleteID: Int64?, athlete: String?, detail: String,
   at now: Date
 ) throws {

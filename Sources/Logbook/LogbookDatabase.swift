@@ -654,12 +654,18 @@ public final class LogbookDatabase: TrainingStore {
 
   /// A coach's athletes, by name.
   public func athletes(ofCoach coach: String) throws(LogbookError) -> [Profile] {
-    guard let coachProfile = try profile(named: coach), let coachID = coachProfile.id else { return [] }
-    let ids = Set(
-      try read { db in
-        try Int64.fetchAll(db, sql: "SELECT athleteID FROM coachAthlete WHERE coachID = ?", arguments: [coachID])
-      })
-    return try profiles().filter { $0.id.map(ids.contains) ?? false }
+    // Only the coach's athletes are read and decoded: a club's database holds a profile per athlete.
+    try read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT athlete.id, athlete.isCoach, athlete.isDefault, athlete.profileJSON FROM profile AS athlete
+          JOIN coachAthlete ON coachAthlete.athleteID = athlete.id
+          JOIN profile AS coach ON coach.id = coachAthlete.coachID
+          WHERE coach.name = ? ORDER BY athlete.name
+          """, arguments: [coach]
+      ).map { row in try LogbookDatabase.profile(row) }
+    }
   }
 
   /// Links a saved plan to a profile (an athlete's plan).

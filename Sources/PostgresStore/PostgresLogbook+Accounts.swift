@@ -49,7 +49,7 @@ extension PostgresLogbook {
   }
 
   /// Appends one line to the audit log.
-  private static func audit(
+  static func audit(
     _ tx: PostgresTransaction, account: Account?, action: AuditEntry.Action, athleteID: Int64?, athlete: String?,
     detail: String, at now: Date
   ) throws {

@@ -137,14 +137,17 @@ extension PostgresLogbook {
 
   /// A coach's athletes, by name.
   public func athletes(ofCoach coach: String) throws(LogbookError) -> [Profile] {
-    guard let coachProfile = try profile(named: coach), let coachID = coachProfile.id else { return [] }
-    let ids = Set(
-      try read { tx in
-        try tx.rows("SELECT athleteID FROM coachAthlete WHERE coachID = \(coachID)").map {
-          try $0.decode(Int64.self)
-        }
-      })
-    return try profiles().filter { $0.id.map(ids.contains) ?? false }
+    // Only the coach's athletes are read and decoded: a club's database holds a profile per athlete.
+    try read { tx in
+      try tx.rows(
+        """
+        SELECT athlete.id, athlete.isCoach, athlete.isDefault, athlete.profileJSON FROM profile AS athlete
+        JOIN coachAthlete ON coachAthlete.athleteID = athlete.id
+        JOIN profile AS coach ON coach.id = coachAthlete.coachID
+        WHERE coach.name = \(coach) ORDER BY athlete.name COLLATE "C"
+        """
+      ).map(Self.profile)
+    }
   }
 
   /// Links a saved plan to a profile (an athlete's plan).

@@ -20,6 +20,9 @@ public struct RosterRow: Sendable, Encodable {
   public var colour: ComplianceColour { ComplianceColour(percent: week?.compliancePercent) }
   /// The week's long runs, quality sessions and races whose day has passed with nothing run.
   public var missedKeyWorkouts: [Workout] = []
+  /// Fitness, fatigue and form on the athlete's day (as `runmate progress` has them), from the plan's runs of the
+  /// last ``rosterLoadDays`` days; nil without a run.
+  public var load: (fitness: Double, fatigue: Double, form: Double)? = nil
 
   enum CodingKeys: String, CodingKey {
     case name, plan, week
@@ -60,6 +63,10 @@ public struct Roster: Sendable, Encodable {
   enum CodingKeys: String, CodingKey { case schema, coach, today, athletes }
 }
 
+/// The days of runs the roster's fitness, fatigue and form are worked out from (12 weeks): fitness is a 42-day
+/// weighted average, so the runs before them weigh under 14 % of it (e^-2); a plan under 12 weeks old is read whole.
+public let rosterLoadDays = 84
+
 /// The roster of the coach `coach` (the default profile when nil): each athlete's assigned plan, and its current
 /// week as the athlete's scheduled workouts have it on the athlete's own day (`today` of a zone: the athlete's,
 /// else the coach's).
@@ -79,13 +86,19 @@ public func coachRoster(
       rows.append(RosterRow(name: athlete.name, plan: saved.name, planID: saved.id, week: nil))
       continue
     }
-    // Only this week's runs of this plan: a week's progress and statuses come from the runs dated in it.
-    let runs = try store.completions(planID: saved.id, from: current.start, through: current.start.adding(days: 6))
+    // A bounded read of this plan's runs: this week's (its progress and statuses come from the runs dated in it) and
+    // the weeks before it within the load window (fitness, fatigue and form), never the whole log.
+    let first = max(state.saved.plan.goal.start, day.adding(days: 1 - rosterLoadDays))
+    let runs = try store.completions(
+      planID: saved.id, from: min(first, current.start), through: current.start.adding(days: 6))
     let report = state.progress(runs, today: day)
     let book = state.status(runs: runs, today: day)
     var row = RosterRow(
       name: athlete.name, plan: saved.name, planID: saved.id, week: report.weeks.first { $0.number == current.number })
     row.missedKeyWorkouts = current.workouts.filter { $0.kind.isHard && book.status(of: $0) == .missed }
+    if let fitness = report.fitness, let fatigue = report.fatigue, let form = report.form {
+      row.load = (fitness, fatigue, form)
+    }
     rows.append(row)
   }
   return Roster(coach: coach.name, today: try today(coach.timeZone), athletes: rows, units: coach.units ?? .km)

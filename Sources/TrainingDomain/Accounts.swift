@@ -91,6 +91,10 @@ public struct AuditEntry: Sendable, Hashable {
     case commentAdded = "comment.add"
     /// An athlete pushed runs from their own logbook (`runmate push`).
     case runsPushed = "runs.push"
+    /// A coach assigned an athlete a new plan.
+    case planAssigned = "plan.assign"
+    /// A coach rebuilt an athlete's plan from their runs (a replan).
+    case planRegenerated = "plan.replan"
   }
 
   /// The database id.

@@ -159,6 +159,15 @@ public protocol TrainingStore: Sendable {
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written.
   func pushRuns(_ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date)
     throws(LogbookError) -> PushOutcome
+  /// Saves `plan` under `name` as athlete `athleteID`'s plan, with its schedule, in one transaction: the plan replaces
+  /// a saved plan of the same id (keeping whether it is the active plan; never made active otherwise), becomes the
+  /// athlete's only assigned plan (their earlier ones stay saved, unassigned), and `action` by `account` goes to the
+  /// audit log with `detail`.
+  /// - Throws: ``LogbookError/planNameTaken(name:)`` when another plan has the name.
+  func saveAthletePlan(
+    _ plan: Plan, name: String, schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout]), athleteID: Int64,
+    by account: Account, action: AuditEntry.Action, detail: String, at now: Date
+  ) throws(LogbookError) -> SavedPlan
 }
 
 extension TrainingStore {

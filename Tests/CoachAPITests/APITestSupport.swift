@@ -90,7 +90,7 @@ final class APIServer: Sendable {
     logger.logLevel = .critical
     let configuration = FeedServerConfiguration(
       port: 0, systemZone: "UTC", accessLog: false, idleTimeout: .seconds(5), handlesSignals: false,
-      api: CoachAPIConfiguration(systemZone: "UTC", passwordCost: 4, now: now))
+      api: CoachAPIConfiguration(systemZone: "UTC", passwordCost: 4, now: now, rules: repositoryRules))
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let task = Task {
       try await runFeedServer(db: store, configuration: configuration, logger: logger) { continuation.yield($0) }

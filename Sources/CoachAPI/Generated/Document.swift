@@ -115,6 +115,70 @@ paths:
           $ref: '#/components/responses/Unauthorized'
         '404':
           $ref: '#/components/responses/NotFound'
+    # coach26: assigning and rebuilding an athlete's plan (the coach's writes of athletes/{athlete}/plan).
+    put:
+      operationId: assignAthletePlan
+      summary: Assigns the athlete a new plan made by the engine (as runmate plan --save); recorded in the audit log.
+      description: |
+        What is not given comes from the athlete's profile (level, run days, long-run day, time zone). The plan
+        becomes the athlete's plan (an earlier one stays saved, unassigned); the answer lists the workouts that
+        differ from the earlier plan's from the athlete's today on, day by day.
+      tags: [coaching]
+      parameters:
+        - $ref: '#/components/parameters/Athlete'
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/PlanRequest'
+      responses:
+        '200':
+          description: The plan, saved, and what it changed.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PlanAssignment'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+        '503':
+          $ref: '#/components/responses/NoRules'
+  /api/v1/athletes/{athlete}/plan/regenerate:
+    post:
+      operationId: regenerateAthletePlan
+      summary: Rebuilds the athlete's plan from their runs (as runmate replan --apply); recorded in the audit log.
+      description: |
+        Race day, week numbers and phases stay; the weeks from the athlete's today are rebuilt from the runs logged
+        for the plan. Nothing is saved when no workout changes (`saved` is false).
+      tags: [coaching]
+      parameters:
+        - $ref: '#/components/parameters/Athlete'
+      responses:
+        '200':
+          description: The plan and what the rebuild changed.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PlanAssignment'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          description: The plan cannot be rebuilt as it stands (its race day has passed); the message says why.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Problem'
+        '503':
+          $ref: '#/components/responses/NoRules'
+    # end coach26
   /api/v1/athletes/{athlete}/weeks:
     get:
       operationId: getAthleteWeeks
@@ -360,6 +424,14 @@ components:
         application/json:
           schema:
             $ref: '#/components/schemas/Problem'
+    # coach26
+    NoRules:
+      description: The server was started without training rules, so it cannot make plans.
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Problem'
+    # end coach26
     TooManyRequests:
       description: Too many failed logins for this account or from this address within a minute.
       headers:
@@ -466,6 +538,17 @@ components:
           description: Long runs, quality sessions and races of the week whose day has passed with nothing run.
           items:
             $ref: '#/components/schemas/KeyWorkout'
+        # coach26: form on the roster
+        fitness:
+          type: number
+          description: Fitness (42-day weighted training load, as runmate progress), from the plan's runs of the last 12 weeks.
+        fatigue:
+          type: number
+          description: Fatigue (7-day weighted training load).
+        form:
+          type: number
+          description: Form, yesterday's fitness minus yesterday's fatigue (negative is tired).
+        # end coach26
     Roster:
       type: object
       required: [coach, today, athletes]
@@ -742,5 +825,99 @@ components:
         twins:
           type: integer
           description: Runs with a new client_id that were the same run as one the plan counts.
+    # coach26: assigning and rebuilding plans
+    PlanRequest:
+      type: object
+      required: [distance]
+      additionalProperties: false
+      description: A goal for the engine; each bad value is a 400 naming its field. Give weeks, race_date or both.
+      properties:
+        distance:
+          type: string
+          description: 5k, 10k, 15k, 10mi, half, marathon, or a distance such as 21.1k.
+          maxLength: 40
+          example: 10k
+        level:
+          type: string
+          description: beginner, intermediate or advanced (default the athlete's profile's).
+          maxLength: 40
+        weeks:
+          type: integer
+          description: The plan's length in weeks, race week included.
+        race_date:
+          type: string
+          description: Race day, YYYY-MM-DD.
+          maxLength: 40
+        start:
+          type: string
+          description: The first day of week 1, YYYY-MM-DD (default the next Monday).
+          maxLength: 40
+        goal_time:
+          type: string
+          description: The goal time, h:mm:ss or m:ss.
+          maxLength: 40
+        run_days:
+          type: array
+          maxItems: 7
+          items:
+            type: string
+            maxLength: 20
+          description: The run days, mon to sun (default the profile's).
+        long_run_day:
+          type: string
+          maxLength: 20
+        runs_per_week:
+          type: integer
+        current_weekly_km:
+          type: number
+        longest_recent_run_km:
+          type: number
+        recent_race:
+          type: string
+          description: A recent result, DISTANCE=TIME such as 5k=24:30.
+          maxLength: 40
+        name:
+          type: string
+          description: The saved plan's name (default the athlete's name, the distance and the race date).
+          maxLength: 100
+    PlanChange:
+      type: object
+      required: [change, week, date, title]
+      properties:
+        change:
+          type: string
+          enum: [added, changed, moved, cancelled]
+        week:
+          type: integer
+        date:
+          type: string
+          format: date
+        title:
+          type: string
+          description: The workout (the one cancelled, for a cancellation).
+        before:
+          type: string
+          description: The workout it replaced (changed) or the day it was on (moved).
+    PlanAssignment:
+      type: object
+      required: [plan, saved, changes, warnings]
+      properties:
+        plan:
+          $ref: '#/components/schemas/AthletePlan'
+        saved:
+          type: boolean
+          description: False when a rebuild changed no workout, and nothing was saved.
+        basis:
+          type: string
+          description: The starting point a rebuild used, in words.
+        changes:
+          type: array
+          items:
+            $ref: '#/components/schemas/PlanChange'
+        warnings:
+          type: array
+          items:
+            type: string
+    # end coach26
 
 """#

@@ -142,6 +142,34 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct NoRules: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/NoRules/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/NoRules/content/application\/json`.
+                case json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                internal var json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.NoRules.Body
+            /// Creates a new `NoRules`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            internal init(body: Components.Responses.NoRules.Body) {
+                self.body = body
+            }
+        }
         internal struct TooManyRequests: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/TooManyRequests/headers`.
             internal struct Headers: Sendable, Hashable {

@@ -191,6 +191,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/RosterAthlete/missed_key_workouts`.
             internal var missedKeyWorkouts: [Components.Schemas.KeyWorkout]
+            /// Fitness (42-day weighted training load, as runmate progress), from the plan's runs of the last 12 weeks.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RosterAthlete/fitness`.
+            internal var fitness: Swift.Double?
+            /// Fatigue (7-day weighted training load).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RosterAthlete/fatigue`.
+            internal var fatigue: Swift.Double?
+            /// Form, yesterday's fitness minus yesterday's fatigue (negative is tired).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RosterAthlete/form`.
+            internal var form: Swift.Double?
             /// Creates a new `RosterAthlete`.
             ///
             /// - Parameters:
@@ -207,6 +219,9 @@ extension Components {
             ///   - compliancePercent:
             ///   - colour:
             ///   - missedKeyWorkouts: Long runs, quality sessions and races of the week whose day has passed with nothing run.
+            ///   - fitness: Fitness (42-day weighted training load, as runmate progress), from the plan's runs of the last 12 weeks.
+            ///   - fatigue: Fatigue (7-day weighted training load).
+            ///   - form: Form, yesterday's fitness minus yesterday's fatigue (negative is tired).
             internal init(
                 name: Swift.String,
                 plan: Swift.String? = nil,
@@ -220,7 +235,10 @@ extension Components {
                 missedSessions: Swift.Int? = nil,
                 compliancePercent: Swift.Int? = nil,
                 colour: Components.Schemas.Colour,
-                missedKeyWorkouts: [Components.Schemas.KeyWorkout]
+                missedKeyWorkouts: [Components.Schemas.KeyWorkout],
+                fitness: Swift.Double? = nil,
+                fatigue: Swift.Double? = nil,
+                form: Swift.Double? = nil
             ) {
                 self.name = name
                 self.plan = plan
@@ -235,6 +253,9 @@ extension Components {
                 self.compliancePercent = compliancePercent
                 self.colour = colour
                 self.missedKeyWorkouts = missedKeyWorkouts
+                self.fitness = fitness
+                self.fatigue = fatigue
+                self.form = form
             }
             internal enum CodingKeys: String, CodingKey {
                 case name
@@ -250,6 +271,9 @@ extension Components {
                 case compliancePercent = "compliance_percent"
                 case colour
                 case missedKeyWorkouts = "missed_key_workouts"
+                case fitness
+                case fatigue
+                case form
             }
         }
         /// - Remark: Generated from `#/components/schemas/Roster`.
@@ -932,6 +956,282 @@ extension Components {
                 case added
                 case alreadyThere = "already_there"
                 case twins
+            }
+        }
+        /// A goal for the engine; each bad value is a 400 naming its field. Give weeks, race_date or both.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PlanRequest`.
+        internal struct PlanRequest: Codable, Hashable, Sendable {
+            /// 5k, 10k, 15k, 10mi, half, marathon, or a distance such as 21.1k.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/distance`.
+            internal var distance: Swift.String
+            /// beginner, intermediate or advanced (default the athlete's profile's).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/level`.
+            internal var level: Swift.String?
+            /// The plan's length in weeks, race week included.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/weeks`.
+            internal var weeks: Swift.Int?
+            /// Race day, YYYY-MM-DD.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/race_date`.
+            internal var raceDate: Swift.String?
+            /// The first day of week 1, YYYY-MM-DD (default the next Monday).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/start`.
+            internal var start: Swift.String?
+            /// The goal time, h:mm:ss or m:ss.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/goal_time`.
+            internal var goalTime: Swift.String?
+            /// The run days, mon to sun (default the profile's).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/run_days`.
+            internal var runDays: [Swift.String]?
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/long_run_day`.
+            internal var longRunDay: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/runs_per_week`.
+            internal var runsPerWeek: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/current_weekly_km`.
+            internal var currentWeeklyKm: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/longest_recent_run_km`.
+            internal var longestRecentRunKm: Swift.Double?
+            /// A recent result, DISTANCE=TIME such as 5k=24:30.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/recent_race`.
+            internal var recentRace: Swift.String?
+            /// The saved plan's name (default the athlete's name, the distance and the race date).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanRequest/name`.
+            internal var name: Swift.String?
+            /// Creates a new `PlanRequest`.
+            ///
+            /// - Parameters:
+            ///   - distance: 5k, 10k, 15k, 10mi, half, marathon, or a distance such as 21.1k.
+            ///   - level: beginner, intermediate or advanced (default the athlete's profile's).
+            ///   - weeks: The plan's length in weeks, race week included.
+            ///   - raceDate: Race day, YYYY-MM-DD.
+            ///   - start: The first day of week 1, YYYY-MM-DD (default the next Monday).
+            ///   - goalTime: The goal time, h:mm:ss or m:ss.
+            ///   - runDays: The run days, mon to sun (default the profile's).
+            ///   - longRunDay:
+            ///   - runsPerWeek:
+            ///   - currentWeeklyKm:
+            ///   - longestRecentRunKm:
+            ///   - recentRace: A recent result, DISTANCE=TIME such as 5k=24:30.
+            ///   - name: The saved plan's name (default the athlete's name, the distance and the race date).
+            internal init(
+                distance: Swift.String,
+                level: Swift.String? = nil,
+                weeks: Swift.Int? = nil,
+                raceDate: Swift.String? = nil,
+                start: Swift.String? = nil,
+                goalTime: Swift.String? = nil,
+                runDays: [Swift.String]? = nil,
+                longRunDay: Swift.String? = nil,
+                runsPerWeek: Swift.Int? = nil,
+                currentWeeklyKm: Swift.Double? = nil,
+                longestRecentRunKm: Swift.Double? = nil,
+                recentRace: Swift.String? = nil,
+                name: Swift.String? = nil
+            ) {
+                self.distance = distance
+                self.level = level
+                self.weeks = weeks
+                self.raceDate = raceDate
+                self.start = start
+                self.goalTime = goalTime
+                self.runDays = runDays
+                self.longRunDay = longRunDay
+                self.runsPerWeek = runsPerWeek
+                self.currentWeeklyKm = currentWeeklyKm
+                self.longestRecentRunKm = longestRecentRunKm
+                self.recentRace = recentRace
+                self.name = name
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case distance
+                case level
+                case weeks
+                case raceDate = "race_date"
+                case start
+                case goalTime = "goal_time"
+                case runDays = "run_days"
+                case longRunDay = "long_run_day"
+                case runsPerWeek = "runs_per_week"
+                case currentWeeklyKm = "current_weekly_km"
+                case longestRecentRunKm = "longest_recent_run_km"
+                case recentRace = "recent_race"
+                case name
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.distance = try container.decode(
+                    Swift.String.self,
+                    forKey: .distance
+                )
+                self.level = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .level
+                )
+                self.weeks = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .weeks
+                )
+                self.raceDate = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .raceDate
+                )
+                self.start = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .start
+                )
+                self.goalTime = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .goalTime
+                )
+                self.runDays = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .runDays
+                )
+                self.longRunDay = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .longRunDay
+                )
+                self.runsPerWeek = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .runsPerWeek
+                )
+                self.currentWeeklyKm = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .currentWeeklyKm
+                )
+                self.longestRecentRunKm = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .longestRecentRunKm
+                )
+                self.recentRace = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .recentRace
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "distance",
+                    "level",
+                    "weeks",
+                    "race_date",
+                    "start",
+                    "goal_time",
+                    "run_days",
+                    "long_run_day",
+                    "runs_per_week",
+                    "current_weekly_km",
+                    "longest_recent_run_km",
+                    "recent_race",
+                    "name"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PlanChange`.
+        internal struct PlanChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PlanChange/change`.
+            internal enum ChangePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case added = "added"
+                case changed = "changed"
+                case moved = "moved"
+                case cancelled = "cancelled"
+            }
+            /// - Remark: Generated from `#/components/schemas/PlanChange/change`.
+            internal var change: Components.Schemas.PlanChange.ChangePayload
+            /// - Remark: Generated from `#/components/schemas/PlanChange/week`.
+            internal var week: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PlanChange/date`.
+            internal var date: Swift.String
+            /// The workout (the one cancelled, for a cancellation).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanChange/title`.
+            internal var title: Swift.String
+            /// The workout it replaced (changed) or the day it was on (moved).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanChange/before`.
+            internal var before: Swift.String?
+            /// Creates a new `PlanChange`.
+            ///
+            /// - Parameters:
+            ///   - change:
+            ///   - week:
+            ///   - date:
+            ///   - title: The workout (the one cancelled, for a cancellation).
+            ///   - before: The workout it replaced (changed) or the day it was on (moved).
+            internal init(
+                change: Components.Schemas.PlanChange.ChangePayload,
+                week: Swift.Int,
+                date: Swift.String,
+                title: Swift.String,
+                before: Swift.String? = nil
+            ) {
+                self.change = change
+                self.week = week
+                self.date = date
+                self.title = title
+                self.before = before
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case change
+                case week
+                case date
+                case title
+                case before
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PlanAssignment`.
+        internal struct PlanAssignment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PlanAssignment/plan`.
+            internal var plan: Components.Schemas.AthletePlan
+            /// False when a rebuild changed no workout, and nothing was saved.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanAssignment/saved`.
+            internal var saved: Swift.Bool
+            /// The starting point a rebuild used, in words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanAssignment/basis`.
+            internal var basis: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PlanAssignment/changes`.
+            internal var changes: [Components.Schemas.PlanChange]
+            /// - Remark: Generated from `#/components/schemas/PlanAssignment/warnings`.
+            internal var warnings: [Swift.String]
+            /// Creates a new `PlanAssignment`.
+            ///
+            /// - Parameters:
+            ///   - plan:
+            ///   - saved: False when a rebuild changed no workout, and nothing was saved.
+            ///   - basis: The starting point a rebuild used, in words.
+            ///   - changes:
+            ///   - warnings:
+            internal init(
+                plan: Components.Schemas.AthletePlan,
+                saved: Swift.Bool,
+                basis: Swift.String? = nil,
+                changes: [Components.Schemas.PlanChange],
+                warnings: [Swift.String]
+            ) {
+                self.plan = plan
+                self.saved = saved
+                self.basis = basis
+                self.changes = changes
+                self.warnings = warnings
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case plan
+                case saved
+                case basis
+                case changes
+                case warnings
             }
         }
     }

@@ -784,6 +784,519 @@ internal enum Operations {
             }
         }
     }
+    /// Assigns the athlete a new plan made by the engine (as runmate plan --save); recorded in the audit log.
+    ///
+    /// What is not given comes from the athlete's profile (level, run days, long-run day, time zone). The plan
+    /// becomes the athlete's plan (an earlier one stays saved, unassigned); the answer lists the workouts that
+    /// differ from the earlier plan's from the athlete's today on, day by day.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athletes/{athlete}/plan`.
+    /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)`.
+    internal enum AssignAthletePlan {
+        internal static let id: Swift.String = "assignAthletePlan"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/PUT/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The athlete's profile name.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/PUT/path/athlete`.
+                internal var athlete: Components.Parameters.Athlete
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - athlete: The athlete's profile name.
+                internal init(athlete: Components.Parameters.Athlete) {
+                    self.athlete = athlete
+                }
+            }
+            internal var path: Operations.AssignAthletePlan.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/PUT/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AssignAthletePlan.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AssignAthletePlan.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.AssignAthletePlan.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/PUT/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.PlanRequest)
+            }
+            internal var body: Operations.AssignAthletePlan.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.AssignAthletePlan.Input.Path,
+                headers: Operations.AssignAthletePlan.Input.Headers = .init(),
+                body: Operations.AssignAthletePlan.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/PUT/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PlanAssignment)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.PlanAssignment {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.AssignAthletePlan.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.AssignAthletePlan.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The plan, saved, and what it changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AssignAthletePlan.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.AssignAthletePlan.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A value that is not allowed; the message names the field, the value and what is allowed.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token, or one that is unknown, expired or revoked; or, logging in, a wrong login or password.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such athlete or workout for this account (an athlete the account may not see is not found).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A request body over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server was started without training rules, so it cannot make plans.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.NoRules)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.NoRules {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Rebuilds the athlete's plan from their runs (as runmate replan --apply); recorded in the audit log.
+    ///
+    /// Race day, week numbers and phases stay; the weeks from the athlete's today are rebuilt from the runs logged
+    /// for the plan. Nothing is saved when no workout changes (`saved` is false).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/athletes/{athlete}/plan/regenerate`.
+    /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/regenerate/post(regenerateAthletePlan)`.
+    internal enum RegenerateAthletePlan {
+        internal static let id: Swift.String = "regenerateAthletePlan"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/regenerate/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The athlete's profile name.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/regenerate/POST/path/athlete`.
+                internal var athlete: Components.Parameters.Athlete
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - athlete: The athlete's profile name.
+                internal init(athlete: Components.Parameters.Athlete) {
+                    self.athlete = athlete
+                }
+            }
+            internal var path: Operations.RegenerateAthletePlan.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/regenerate/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RegenerateAthletePlan.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RegenerateAthletePlan.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.RegenerateAthletePlan.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.RegenerateAthletePlan.Input.Path,
+                headers: Operations.RegenerateAthletePlan.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/regenerate/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/regenerate/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PlanAssignment)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.PlanAssignment {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RegenerateAthletePlan.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RegenerateAthletePlan.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The plan and what the rebuild changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/regenerate/post(regenerateAthletePlan)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RegenerateAthletePlan.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.RegenerateAthletePlan.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token, or one that is unknown, expired or revoked; or, logging in, a wrong login or password.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/regenerate/post(regenerateAthletePlan)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such athlete or workout for this account (an athlete the account may not see is not found).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/regenerate/post(regenerateAthletePlan)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/regenerate/POST/responses/409/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/athletes/{athlete}/plan/regenerate/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RegenerateAthletePlan.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RegenerateAthletePlan.Output.Conflict.Body) {
+                    self.body = body
+                }
+            }
+            /// The plan cannot be rebuilt as it stands (its race day has passed); the message says why.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/regenerate/post(regenerateAthletePlan)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.RegenerateAthletePlan.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Operations.RegenerateAthletePlan.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server was started without training rules, so it cannot make plans.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/regenerate/post(regenerateAthletePlan)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.NoRules)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.NoRules {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Every week of the athlete's plan, with its workouts and how each stands.
     ///
     /// - Remark: HTTP `GET /api/v1/athletes/{athlete}/weeks`.

@@ -37,6 +37,25 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/athletes/{athlete}/plan`.
     /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/get(getAthletePlan)`.
     func getAthletePlan(_ input: Operations.GetAthletePlan.Input) async throws -> Operations.GetAthletePlan.Output
+    /// Assigns the athlete a new plan made by the engine (as runmate plan --save); recorded in the audit log.
+    ///
+    /// What is not given comes from the athlete's profile (level, run days, long-run day, time zone). The plan
+    /// becomes the athlete's plan (an earlier one stays saved, unassigned); the answer lists the workouts that
+    /// differ from the earlier plan's from the athlete's today on, day by day.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athletes/{athlete}/plan`.
+    /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)`.
+    func assignAthletePlan(_ input: Operations.AssignAthletePlan.Input) async throws -> Operations.AssignAthletePlan.Output
+    /// Rebuilds the athlete's plan from their runs (as runmate replan --apply); recorded in the audit log.
+    ///
+    /// Race day, week numbers and phases stay; the weeks from the athlete's today are rebuilt from the runs logged
+    /// for the plan. Nothing is saved when no workout changes (`saved` is false).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/athletes/{athlete}/plan/regenerate`.
+    /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/regenerate/post(regenerateAthletePlan)`.
+    func regenerateAthletePlan(_ input: Operations.RegenerateAthletePlan.Input) async throws -> Operations.RegenerateAthletePlan.Output
     /// Every week of the athlete's plan, with its workouts and how each stands.
     ///
     /// - Remark: HTTP `GET /api/v1/athletes/{athlete}/weeks`.
@@ -128,6 +147,43 @@ extension APIProtocol {
         headers: Operations.GetAthletePlan.Input.Headers = .init()
     ) async throws -> Operations.GetAthletePlan.Output {
         try await getAthletePlan(Operations.GetAthletePlan.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Assigns the athlete a new plan made by the engine (as runmate plan --save); recorded in the audit log.
+    ///
+    /// What is not given comes from the athlete's profile (level, run days, long-run day, time zone). The plan
+    /// becomes the athlete's plan (an earlier one stays saved, unassigned); the answer lists the workouts that
+    /// differ from the earlier plan's from the athlete's today on, day by day.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athletes/{athlete}/plan`.
+    /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)`.
+    internal func assignAthletePlan(
+        path: Operations.AssignAthletePlan.Input.Path,
+        headers: Operations.AssignAthletePlan.Input.Headers = .init(),
+        body: Operations.AssignAthletePlan.Input.Body
+    ) async throws -> Operations.AssignAthletePlan.Output {
+        try await assignAthletePlan(Operations.AssignAthletePlan.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Rebuilds the athlete's plan from their runs (as runmate replan --apply); recorded in the audit log.
+    ///
+    /// Race day, week numbers and phases stay; the weeks from the athlete's today are rebuilt from the runs logged
+    /// for the plan. Nothing is saved when no workout changes (`saved` is false).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/athletes/{athlete}/plan/regenerate`.
+    /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/regenerate/post(regenerateAthletePlan)`.
+    internal func regenerateAthletePlan(
+        path: Operations.RegenerateAthletePlan.Input.Path,
+        headers: Operations.RegenerateAthletePlan.Input.Headers = .init()
+    ) async throws -> Operations.RegenerateAthletePlan.Output {
+        try await regenerateAthletePlan(Operations.RegenerateAthletePlan.Input(
             path: path,
             headers: headers
         ))

@@ -546,8 +546,13 @@ func planID(context: PlanContext) -> String {
     : []
   // Only plans with a goal time hash it, so every plan without one keeps its id.
   let goalTime = goal.goalTimeSeconds.map { ["g\(Int($0.rounded()))"] } ?? []
+  return hashedPlanID((parts + extras + days + goalTime).joined(separator: "|"))
+}
+
+/// `rm-` and the FNV-1a hash (64 bits, 16 hex digits) of `text`.
+func hashedPlanID(_ text: String) -> String {
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for byte in (parts + extras + days + goalTime).joined(separator: "|").utf8 {
+  for byte in text.utf8 {
     hash ^= UInt64(byte)
     hash = hash &* 0x0000_0100_0000_01b3
   }

@@ -76,13 +76,17 @@ struct ServeCommand: ParsableCommand {
   @Flag(name: .customLong("api"), help: "Serve the coach API under /api/v1 too (see docs/api.md).")
   var api = false
   @OptionGroup var database: DatabaseOptions
+  @OptionGroup var templates: TemplateOptions
 
   func run() throws {
     var settings = try FeedServerConfiguration.checked(
       host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog,
       idleTimeoutSeconds: idleTimeout, headTimeoutSeconds: headTimeout, maxConnections: maxConnections,
       maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
-    if api { settings.api = CoachAPIConfiguration(systemZone: TimeZone.current.identifier) }
+    // The coach API makes plans (PUT athletes/{athlete}/plan): the rules are read once, at start.
+    if api {
+      settings.api = CoachAPIConfiguration(systemZone: TimeZone.current.identifier, rules: try templates.loadRules())
+    }
     let configuration = settings
     try database.requireExisting()
     let db = try database.open()

@@ -38,7 +38,5 @@ enum OptionValues {
 
   /// The dates a plan may start or race on, seen from `today`: from a year back (a plan already under way)
   /// to five years ahead.
-  static func planWindow(today: CivilDate) -> ClosedRange<CivilDate> {
-    today.adding(days: -366)...today.adding(days: 5 * 366)
-  }
+  static func planWindow(today: CivilDate) -> ClosedRange<CivilDate> { SettingValues.planWindow(today: today) }
 }

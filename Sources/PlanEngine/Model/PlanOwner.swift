@@ -1,0 +1,19 @@
+/// Plans of many runners in one database: the same goal made for two athletes is two plans.
+extension Plan {
+  /// This plan as the plan of the runner `owner`: another stable id (the plan's own id and the owner's name hashed,
+  /// the same for the same two), and every workout's id with it (`rm-…-w03-long`), so that two athletes given the same
+  /// goal by their coach hold two plans, and a plan made again for the same athlete replaces theirs.
+  public func owned(by owner: String) -> Plan {
+    var copy = self
+    copy.id = hashedPlanID("runmate.owner/1|\(id)|\(owner)")
+    for index in copy.weeks.indices {
+      for slot in copy.weeks[index].workouts.indices {
+        let workout = copy.weeks[index].workouts[slot]
+        if workout.id.hasPrefix(id) {
+          copy.weeks[index].workouts[slot].id = copy.id + workout.id.dropFirst(id.count)
+        }
+      }
+    }
+    return copy
+  }
+}
