@@ -118,6 +118,9 @@ final class APIServer: Sendable {
       request.body = .bytes(ByteBuffer(string: json))
     }
     for (name, value) in headers { request.headers.add(name: name, value: value) }
+    // A new connection for each request: a pooled one the server closed as idle (a test starved for minutes on a
+    // busy machine) was reset under the next POST, which AsyncHTTPClient does not retry ("Connection reset by peer").
+    request.headers.replaceOrAdd(name: "Connection", value: "close")
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
     let body = try await response.body.collect(upTo: 4 << 20)
     return Answer(
