@@ -48,6 +48,8 @@ import Testing
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: json))
       }
+      // A new connection each time, as in CoachAPITests: no pooled connection the server closed as idle.
+      request.headers.replaceOrAdd(name: "Connection", value: "close")
       let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
       let body = try await response.body.collect(upTo: 4 << 20)
       let object = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any]
