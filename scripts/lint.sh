@@ -67,6 +67,17 @@ for library in "${cli_forbidden[@]}"; do
   done < <(grep -rnE --include='*.swift' "^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((internal|public|package|private|fileprivate)[[:space:]]+)?import[[:space:]]+${library}([.[:space:]]|$)" Sources/runmate | cut -d: -f1,2 || true)
 done
 
+# No flag text in the core: errors and notes name an InputField, and the CLI's one table (Flags.name in
+# Sources/runmate/Support/Errors.swift) words it. A string literal outside the CLI that holds an option such as
+# "--weeks" is refused (comments are not looked at).
+while IFS= read -r hit; do
+  [[ -z "$hit" ]] && continue
+  echo "lint: ${hit%%:*}: flag text in the core; name the InputField (\\(field: .x) or flag(.x)), the CLI words it" >&2
+  status=1
+done < <(grep -rnE --include='*.swift' '"--[a-z]|"[^"]*[^-[:alnum:]]--[a-z]' Sources \
+  | grep -vE '^Sources/(runmate|runmate-bench)/|^Sources/CoachAPI/Generated/' \
+  | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' | cut -d: -f1,2 || true)
+
 # The coach API's generated code (scripts/openapi-generate.sh) is made from the document and settings it recorded.
 api=Sources/CoachAPI
 if [[ "$(cat "$api/openapi.yaml" "$api/openapi-generator-config.yaml" | sha256sum | cut -d' ' -f1)" \
@@ -81,5 +92,5 @@ if ! swift format lint --strict --recursive --parallel Sources Tests Package.swi
   status=1
 fi
 
-if [[ $status -eq 0 ]]; then echo "lint: formatting and module boundaries OK"; fi
+if [[ $status -eq 0 ]]; then echo "lint: formatting, module boundaries and flag text OK"; fi
 exit $status

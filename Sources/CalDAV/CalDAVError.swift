@@ -28,6 +28,8 @@ public enum CalDAVError: FieldError, Sendable, Equatable {
   case noSuchCalendar(name: String, available: [String], suggestion: String?)
   /// The URL is not a calendar, but the account has calendars: which to sync to must be said.
   case chooseCalendar(url: String, available: [String])
+  /// The collection URL answers 404, and the account it is under has these calendars (`available`: their names).
+  case noSuchCollection(url: String, available: [String])
 
   /// The message for a runner: one line naming what is wrong and what to do.
   public func message(naming flag: (InputField) -> String) -> String {
@@ -66,6 +68,9 @@ public enum CalDAVError: FieldError, Sendable, Equatable {
     case .chooseCalendar(let url, let available):
       return "\(url) is the account, not one calendar: add \(flag(.calendar)) NAME with one of "
         + "\(Self.list(available)) (\(flag(.calendarList)) shows their URLs)"
+    case .noSuchCollection(let url, let available):
+      return "\(url) is not a calendar collection: \(Self.missingCollection); the account's calendars: "
+        + "\(Self.list(available)) (\(flag(.calendar)) NAME picks one; \(flag(.calendarList)) shows their URLs)"
     }
   }
 
@@ -95,7 +100,8 @@ extension CalDAVError {
   /// out of reach or too slow is unavailable; an answer that breaks the protocol is a protocol error.
   public var kind: FailureKind {
     switch self {
-    case .badURL, .insecure, .redirectedElsewhere, .insecureRedirect, .notACalendar, .noSuchCalendar, .chooseCalendar:
+    case .badURL, .insecure, .redirectedElsewhere, .insecureRedirect, .notACalendar, .noSuchCalendar, .chooseCalendar,
+      .noSuchCollection:
       .badInput
     case .unauthorized: .notPermitted
     case .unreachable, .tooSlow: .unavailable

@@ -234,15 +234,12 @@ extension CalDAVClient {
     do {
       return try await members()
     } catch {
-      guard case .notACalendar(let url, let detail) = error, !calendarChosen,
+      guard case .notACalendar(let url, _) = error, !calendarChosen,
         let discovery = try? await discover(), case .home = discovery, !discovery.eventCalendars.isEmpty
       else { throw error }
       let names = discovery.eventCalendars.map(\.name)
       if error.isMissingCollection {
-        throw .notACalendar(
-          url: url,
-          detail: "\(detail); the account's calendars: \(CalDAVError.list(names)) "
-            + "(--calendar NAME picks one; --list-calendars shows their URLs)")
+        throw .noSuchCollection(url: url, available: names)
       }
       throw .chooseCalendar(url: account.collection.absoluteString, available: names)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RunningCore
 
 /// One event as the plan's calendar has it now: its own calendar object, to be stored as `<uid>.ics`.
 public struct OutgoingEvent: Sendable, Hashable {
@@ -64,7 +65,7 @@ public enum SyncStep: Sendable, Hashable {
   case adopt(OutgoingEvent, href: String, etag: String?)
   /// Changed here and in the calendar app (or deleted there, or there without being synced from here): left as
   /// the server has it; `reason` says what happened.
-  case conflict(uid: String, label: String, reason: String)
+  case conflict(uid: String, label: String, reason: FieldText)
 }
 
 /// Works out the steps from the events now, what the last sync stored, what the server holds (by file name) and
@@ -101,7 +102,7 @@ public func planSync(
             ? .create(event, href: hrefFor(event.name), precondition: onServer.etag.map { .match($0) } ?? .none)
             : .conflict(
               uid: event.uid, label: event.label,
-              reason: "already in the collection, not put there by a sync from this logbook; kept (--force "
+              reason: "already in the collection, not put there by a sync from this logbook; kept (\(field: .force) "
                 + "overwrites it)"))
       } else {
         steps.append(.create(event, href: hrefFor(event.name), precondition: .create))
@@ -118,7 +119,7 @@ public func planSync(
           ? .create(event, href: record.href, precondition: .create)
           : .conflict(
             uid: event.uid, label: event.label,
-            reason: "deleted in the calendar app since the last sync; not put back (--force puts it back)"))
+            reason: "deleted in the calendar app since the last sync; not put back (\(field: .force) puts it back)"))
       continue
     }
     if let etag = record.etag, let now = onServer.etag, etag != now {
@@ -127,7 +128,7 @@ public func planSync(
           ? .update(event, record, precondition: .match(now))
           : .conflict(
             uid: event.uid, label: event.label,
-            reason: "edited in the calendar app since the last sync; kept (--force overwrites it)"))
+            reason: "edited in the calendar app since the last sync; kept (\(field: .force) overwrites it)"))
       continue
     }
     steps.append(.update(event, record, precondition: record.etag.map { .match($0) } ?? .none))
@@ -142,7 +143,7 @@ public func planSync(
       steps.append(
         .conflict(
           uid: record.uid, label: record.label,
-          reason: "dropped from the plan but edited in the calendar app since the last sync; kept (--force "
+          reason: "dropped from the plan but edited in the calendar app since the last sync; kept (\(field: .force) "
             + "deletes it)"))
       continue
     }
@@ -179,7 +180,7 @@ public enum SyncOutcome: Sendable, Hashable {
   /// Nothing was sent: the server already held the event as this sync sends it, at `href` with `etag`.
   case adopted(OutgoingEvent, href: String, etag: String?)
   /// Left as the server has it (before the request, or a 412 Precondition Failed answered to it).
-  case conflict(uid: String, label: String, reason: String)
+  case conflict(uid: String, label: String, reason: FieldText)
 }
 
 /// Carries out `steps` one by one, handing each outcome to `record` as soon as the server has answered (so that
@@ -228,7 +229,7 @@ private func perform(_ step: SyncStep, client: CalDAVClient) async throws(CalDAV
       return .conflict(
         uid: record.uid, label: record.label,
         reason: "dropped from the plan but changed in the calendar app (412 Precondition Failed); kept "
-          + "(--force deletes it)")
+          + "(\(field: .force) deletes it)")
     }
   }
 }
@@ -243,14 +244,14 @@ private func put(
     if let etag { known = etag } else { known = try await client.etag(of: href) }
     return .stored(event, href: href, etag: known, created: created)
   case .preconditionFailed:
-    let reason =
+    let reason: FieldText =
       precondition == .create
-      ? "already in the collection (412 Precondition Failed); kept (--force overwrites it)"
-      : "changed in the calendar app since the last sync (412 Precondition Failed); kept (--force overwrites it)"
+      ? "already in the collection (412 Precondition Failed); kept (\(field: .force) overwrites it)"
+      : "changed in the calendar app since the last sync (412 Precondition Failed); kept (\(field: .force) overwrites it)"
     return .conflict(uid: event.uid, label: event.label, reason: reason)
   case .gone:
     return .conflict(
       uid: event.uid, label: event.label,
-      reason: "deleted in the calendar app since the last sync; not put back (--force puts it back)")
+      reason: "deleted in the calendar app since the last sync; not put back (\(field: .force) puts it back)")
   }
 }

@@ -20,7 +20,7 @@ public enum AccountError: FieldError, Sendable, Equatable {
       "\(name(field)): '\(value)' is not valid, allowed is \(allowed)"
     case .notACoachProfile(let profile):
       "\(name(.role)): 'coach' needs a coach's profile, and '\(profile)' is not one; make it one with "
-        + "`runmate profile set --profile \(profile) --coach`, or give --role athlete"
+        + "`runmate profile set \(name(.profile)) \(profile) \(name(.coach))`, or give \(name(.role)) athlete"
     }
   }
 }

@@ -56,7 +56,7 @@ extension CoachAPIHandler {
   private var noRules: Components.Responses.NoRules {
     .init(
       body: .json(
-        .init(error: "this server has no training rules: start it with `runmate serve --api --templates DIR`")))
+        .init(error: "this server has no training rules: its operator gives it a templates folder when starting it")))
   }
 }
 

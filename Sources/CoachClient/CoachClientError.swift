@@ -2,7 +2,7 @@ import Foundation
 import RunningCore
 
 /// What went wrong talking to a coach server (`runmate serve --api`), in one line for the runner.
-public enum CoachClientError: RunnerFacingError, Equatable {
+public enum CoachClientError: FieldError, Equatable {
   /// The server's address is not an http(s) URL.
   case badURL(String)
   /// The server refused the login and password (401).
@@ -30,21 +30,21 @@ public enum CoachClientError: RunnerFacingError, Equatable {
     }
   }
 
-  /// One line naming the value and what to do.
-  public var description: String {
+  /// One line naming the value and what to do, inputs named by `name`.
+  public func message(naming name: (InputField) -> String) -> String {
     switch self {
     case .badURL(let text):
-      "URL: '\(text)' is not valid, allowed is the http:// or https:// address of a `runmate serve --api` "
+      "URL: '\(text)' is not valid, allowed is the http:// or https:// address of a RunningMate coach server "
         + "(e.g. https://coach.example.org)"
     case .loginRefused(let login, let server):
-      "--email: \(server) refused the login '\(login)' with that password; check both (the password is read "
+      "\(name(.login)): \(server) refused the login '\(login)' with that password; check both (the password is read "
         + "from standard input)"
     case .rateLimited(let server, let seconds):
       "\(server) refuses logins for \(seconds) s after too many failed ones: try again then"
     case .unreachable(let server, let detail):
-      "no answer from \(server) (\(detail)): is `runmate serve --api` running there?"
+      "no answer from \(server) (\(detail)): is a RunningMate coach server running there?"
     case .notLoggedIn:
-      "not logged in to a coach server: run `runmate account login URL --email LOGIN` first"
+      "not logged in to a coach server: run `runmate account login URL \(name(.login)) LOGIN` first"
     case .tokenRefused(let server):
       "\(server) no longer takes this login (expired or revoked): run `runmate account login` again"
     case .refused(let server, let status, let message):

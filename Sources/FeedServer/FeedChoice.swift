@@ -60,7 +60,8 @@ extension TrainingStore {
       return [try feed(id: id)]
     }
     guard let planName else {
-      throw RequiredSettingError(option: "a feed number or --plan", allowed: "see `runmate feed list`")
+      throw RequiredSettingError(
+        option: .field(.plan), allowed: "a feed number or a plan's name; `runmate feed list` shows them")
     }
     let feeds = try self.feeds(planID: try plan(named: planName).id)
     if feeds.isEmpty { throw RequiredSettingError(option: "a feed", allowed: "plan '\(planName)' has none") }

@@ -50,6 +50,18 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   case role
   /// A coach API account's password (read from standard input, never an argument).
   case password
+  /// Keeping a plan in the logbook (`plan … --save`).
+  case save
+  /// Making a profile the default one.
+  case makeDefault = "default profile"
+  /// Making a profile a coach's.
+  case coach
+  /// Overwriting what a calendar app changed (a CalDAV sync).
+  case force
+  /// The folder of plan templates (the training rules).
+  case templates = "templates folder"
+  /// Putting re-estimated paces into a plan (a replan).
+  case updatePaces = "update paces"
 
   /// The field in plain words: `race date`, `runs a week`.
   public var label: String { rawValue }

@@ -78,8 +78,8 @@ public func crossTrainingMinutes(_ seconds: Double) -> Int {
 extension RunsAdded {
   /// What `log` says of the one run it was given, in `units`: the run logged, how it counted for the plan (matched;
   /// the day's workout done already, or of another kind; no workout that day; no plan) and the bests it set. For a
-  /// run already in the logbook: which one, and the workout it counts for.
-  public func logLines(units: DistanceUnit) -> [String] {
+  /// run already in the logbook: which one, and the workout it counts for. Inputs are named by `flag`.
+  public func logLines(units: DistanceUnit, naming flag: (InputField) -> String) -> [String] {
     if let twin = result.twins.first {
       let run = twin.stored
       var lines = ["Already in the logbook: " + twinDescription(twin, units: units) + "."]
@@ -108,7 +108,7 @@ extension RunsAdded {
     } else if plan != nil {
       lines.append("No planned workout that day: logged as an extra run. Nice work!")
     } else {
-      lines.append("Nice work! (no active plan: save one with `runmate plan ... --save` to track it)")
+      lines.append("Nice work! (no active plan: save one with `runmate plan ... \(flag(.save))` to track it)")
     }
     return lines + newBests.map { "New personal best: \($0)!" }
   }

@@ -46,7 +46,7 @@ public func lintPlanFile(_ path: String, distance: RaceDistance?, rules: PlanRul
     data = try PlanFile.readData(path)
   } catch {
     guard case .untrusted(let path, let problem) = error else { throw error }
-    throw LintFileProblem(path: path, problem: problem)
+    throw LintFileProblem(path: path, problem: problem.description)
   }
   let name = URL(fileURLWithPath: path).lastPathComponent
   let plan: LintPlan

@@ -166,8 +166,7 @@ public struct PacesReport: Sendable, Encodable {
       guard let step = recent.max(by: { $0.vdot < $1.vdot }) ?? latest else {
         status = .unknown
         text =
-          "\(goalText): not judged yet: log a race of 3 km or more "
-          + "(`runmate log DATE --distance 10km --time 45:00 --race`)"
+          "\(goalText): not judged yet: log a race of 3 km or more (its distance and time, marked as a race)"
         return
       }
       let predicted = VDOT(value: step.vdot).predictedTime(distanceMeters: meters)

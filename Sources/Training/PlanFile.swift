@@ -96,7 +96,7 @@ public struct PlanFile: Sendable {
 
   /// The bytes of the regular file at `path`, at most ``maximumBytes``; else a ``PlanFileError`` naming the file.
   public static func readData(_ path: String) throws(PlanFileError) -> Data {
-    func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: problem) }
+    func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: FieldText(problem)) }
     var info = stat()
     guard stat(path, &info) == 0 else { throw PlanFileError.missing(path: path) }
     guard info.st_mode & S_IFMT == S_IFREG else { throw bad("it is not a regular file") }
@@ -119,7 +119,7 @@ public struct PlanFile: Sendable {
 
   /// Reads and checks the file at `path`; every problem is a ``PlanFileError`` naming the file.
   public static func read(_ path: String) throws(PlanFileError) -> PlanFile {
-    func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: problem) }
+    func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: FieldText(problem)) }
     let data = try readData(path)
     guard let object = try? JSONSerialization.jsonObject(with: data, options: []),
       let top = object as? [String: Any]
@@ -364,20 +364,20 @@ public struct SharedSettings: Codable, Sendable {
 }
 
 /// A plan file that cannot be read or trusted: one line naming the file.
-public enum PlanFileError: RunnerFacingError, Equatable {
+public enum PlanFileError: FieldError, Equatable {
   /// No file at the path.
   case missing(path: String)
   /// The file cannot be read.
   case unreadable(path: String, reason: String)
   /// The file reads, but is not a plan file this version can trust.
-  case untrusted(path: String, problem: String)
+  case untrusted(path: String, problem: FieldText)
 
-  /// One line naming the file.
-  public var description: String {
+  /// One line naming the file, with each input named by `name`.
+  public func message(naming name: (InputField) -> String) -> String {
     switch self {
     case .missing(let path): "\(path): no such file"
     case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
-    case .untrusted(let path, let problem): "\(path): not imported: \(problem)"
+    case .untrusted(let path, let problem): "\(path): not imported: \(problem.worded(by: name))"
     }
   }
 
@@ -455,7 +455,7 @@ extension TrainingStore {
       case .planNameTaken:
         throw PlanFileError.untrusted(
           path: ready.path,
-          problem: "a different plan is already saved as '\(ready.name)'; give another name with --name")
+          problem: "a different plan is already saved as '\(ready.name)'; give another name with \(field: .name)")
       default: throw error
       }
     }

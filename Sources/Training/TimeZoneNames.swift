@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import RunningCore
 
 /// Where a time zone name came from: it decides what the message tells the runner to do.
 public enum TimeZoneOrigin: Sendable, Equatable {
@@ -11,7 +12,7 @@ public enum TimeZoneOrigin: Sendable, Equatable {
 
 /// A time zone name that no calendar can be written in: not an IANA name libical knows (`UTC+2`, which
 /// Foundation reads as `GMT+0200`; `Mars/Olympus`; a zoneinfo path such as `posix/Europe/Berlin`).
-public struct TimeZoneError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct TimeZoneError: FieldError, Sendable, Equatable {
   /// The name as written.
   public var value: String
   /// Where it came from.
@@ -23,17 +24,36 @@ public struct TimeZoneError: Error, Sendable, Equatable, CustomStringConvertible
   public static let allowed =
     "an IANA name such as Europe/Berlin or Etc/GMT-2 (note the inverted sign: Etc/GMT-2 is UTC+2)"
 
-  /// The message for a runner, without the option's name (the CLI puts `--tz: ` before a given name).
-  public var description: String {
-    let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+  /// A zone given now is bad input; one read back from the database is bad data.
+  public var kind: FailureKind { origin == .given ? .badInput : .badData }
+
+  /// The message for a runner: a zone given now names its field (`--tz: 'UTC+2' is not …`); one read back from the
+  /// database says how to set it again, with the field named by `name`.
+  public func message(naming name: (InputField) -> String) -> String {
     switch origin {
     case .given:
-      return "'\(value)' is not a time zone, allowed is \(Self.allowed)\(hint)"
+      return "\(name(.timeZone)): \(problem)"
     case .saved:
       let fix = suggestion ?? "Europe/Berlin"
-      return "the time zone '\(value)' saved in the database is not one a calendar can be written in\(hint); "
-        + "set an IANA name with `runmate profile set --tz \(fix)` (the profile's zone) or "
-        + "`runmate schedule --tz \(fix)` (the active plan's)"
+      return "\(problem); set an IANA name with `runmate profile set \(name(.timeZone)) \(fix)` (the profile's zone) "
+        + "or `runmate schedule \(name(.timeZone)) \(fix)` (the active plan's)"
+    }
+  }
+
+  /// The message without naming an input (a server's answer): what is wrong, and for a saved zone what to set.
+  public var description: String {
+    switch origin {
+    case .given: problem
+    case .saved: "\(problem); set an IANA name such as \(suggestion ?? "Europe/Berlin") as the time zone"
+    }
+  }
+
+  /// What is wrong with the name.
+  private var problem: String {
+    let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+    return switch origin {
+    case .given: "'\(value)' is not a time zone, allowed is \(Self.allowed)\(hint)"
+    case .saved: "the time zone '\(value)' saved in the database is not one a calendar can be written in\(hint)"
     }
   }
 }

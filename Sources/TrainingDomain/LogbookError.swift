@@ -69,10 +69,10 @@ public enum LogbookError: FieldError, Sendable, Equatable {
     case .noSuchPlan(let name, let known):
       let list =
         known.isEmpty
-        ? "no plans are saved yet (runmate plan ... --save)" : "saved plans: \(known.joined(separator: ", "))"
+        ? "no plans are saved yet (runmate plan ... \(flag(.save)))" : "saved plans: \(known.joined(separator: ", "))"
       return "\(flag(.plan)): no saved plan named '\(name)'; \(list)"
     case .noActivePlan:
-      return "no active plan: save one with `runmate plan ... --save`, or name one with \(flag(.plan))"
+      return "no active plan: save one with `runmate plan ... \(flag(.save))`, or name one with \(flag(.plan))"
     case .planNameTaken(let name):
       return
         "\(flag(.name)): a plan named '\(name)' is already saved; choose another name or delete it with `runmate plans delete \(name)`"
@@ -90,9 +90,10 @@ public enum LogbookError: FieldError, Sendable, Equatable {
       }
       return
         "no default profile among \(known.joined(separator: ", ")): name one with \(flag(.profile)) NAME, or make "
-        + "one the default with `runmate profile set \(flag(.profile)) NAME --default`"
+        + "one the default with `runmate profile set \(flag(.profile)) NAME \(flag(.makeDefault))`"
     case .notACoach(let name):
-      return "'\(name)' is not a coach; make it one with `runmate profile set --profile \(name) --coach`"
+      return
+        "'\(name)' is not a coach; make it one with `runmate profile set \(flag(.profile)) \(name) \(flag(.coach))`"
     case .implausible(let record, let field, let value, let allowed):
       return "\(record): \(field) \(value) is not possible, allowed is \(allowed); nothing was stored"
     case .noSuchFeed(let id, let known):
@@ -101,7 +102,7 @@ public enum LogbookError: FieldError, Sendable, Equatable {
         ? "no feeds yet (runmate feed create)" : "feeds: \(known.map(String.init).joined(separator: ", "))"
       return "no subscription feed number \(id); \(list) (runmate feed list)"
     case .profileExists(let name):
-      return "profile '\(name)' exists: `runmate profile set --profile \(name) …` changes it"
+      return "profile '\(name)' exists: `runmate profile set \(flag(.profile)) \(name) …` changes it"
     case .planAlreadySaved(let id, let name):
       return
         "this plan (\(id)) is already saved as '\(name)'; delete it first with `runmate plans delete \(name)` to "

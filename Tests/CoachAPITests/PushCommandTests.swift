@@ -110,8 +110,8 @@ import TrainingDomain
       ["http://127.0.0.1:1", "--email", "anna"], password: password, database: database, config: config)
     #expect(down.status == 69)
     #expect(
-      down.stderr == "runmate: no answer from http://127.0.0.1:1 (connection refused): is `runmate serve --api` "
-        + "running there?\n", "\(down.stderr)")
+      down.stderr == "runmate: no answer from http://127.0.0.1:1 (connection refused): is a RunningMate coach "
+        + "server running there?\n", "\(down.stderr)")
     #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("coach-session.json").path))
 
     // A coach account has no runs of its own to push: the server's 404, in one line.

@@ -176,11 +176,11 @@ struct EffortEstimateTests {
     #expect(raised.steps.first?.capped == true)
     #expect(raised.latestRace?.summary == "fastest 5 km inside the run of Thu 10 Dec, 21:00")
     #expect(
-      raised.replanNote(maxStep: 2)
+      raised.replanNote(maxStep: 2)?.worded(by: { "<\($0.label)>" })
         == "Your fastest 5 km inside the run of Thu 10 Dec says VDOT "
         + String(format: "%.1f", danielsVDOT(meters: 5000, seconds: 1260))
         + " (the plan uses 43.0): the paces move to 45.0 (at most 2.0 a run): `runmate paces` shows them, "
-        + "`runmate replan --update-paces` puts them in the plan")
+        + "`runmate replan <update paces>` puts them in the plan")
     // Property: whatever slower efforts follow (any pace from the estimate's down to a walk), the VDOT stays.
     for minutes in stride(from: 22.0, through: 60, by: 0.5) {
       let slow = effort("2026-12-20", km: 5, seconds: minutes * 60)

@@ -110,7 +110,7 @@ import Testing
     #expect(result.stderr.hasPrefix("runmate: plan templates not found; looked in: "))
     #expect(
       result.stderr.contains(
-        "share/runmate/plan-templates, plan-templates (use --templates DIR or set RUNMATE_TEMPLATES)"))
+        "share/runmate/plan-templates, plan-templates (give --templates DIR or set RUNMATE_TEMPLATES)"))
   }
 
   @Test func templatesFromEnvironmentAreUsed() throws {

@@ -91,7 +91,7 @@ func longRunByTimeWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [Strin
   let easy = context.paces.pace(.easy)
   let perMile = units == .mi
   let byTime = context.longRunByTime
-  let paceNote = context.paces.known ? "" : ", estimated: give --recent-race for your own paces"
+  let paceNote = context.paces.known ? "" : ", estimated: a recent race time gives your own paces"
   let peak = context.level.peakLongRunKm
   var affected: [Int] = []
   for week in weeks where week.raceKm == nil && week.longKm.map({ context.isByTime(longKm: $0) }) == true {
@@ -102,7 +102,7 @@ func longRunByTimeWarnings(_ weeks: [WeekDraft], context: PlanContext) -> [Strin
     return [
       "long runs are capped at \(Int(byTime.minutes)) minutes, \(units.format(context.timeCapKm)) at your "
         + "easy pace (\(easy.formatted(perMile: perMile))), below the usual peak long run of "
-        + "\(units.format(peak.lower))" + (context.paces.known ? "" : "; give --recent-race for your own paces")
+        + "\(units.format(peak.lower))" + (context.paces.known ? "" : "; a recent race time gives your own paces")
     ]
   }
   let how =

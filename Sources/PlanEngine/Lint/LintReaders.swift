@@ -9,7 +9,7 @@ public struct LintReadError: Error, Sendable, Hashable, CustomStringConvertible 
 
   /// The one line: what the linter reads, and what went wrong.
   public var description: String {
-    "not a plan the linter reads: expected a runmate plan (`runmate plan --format json`, runmate.plan/1, or "
+    "not a plan the linter reads: expected a runmate plan (`runmate plan` as JSON, runmate.plan/1, or "
       + "`runmate plans export`, runmate.plan-share/1) or a calendar-hack YAML plan (units: mi or km, schedule: "
       + "weeks of 7 workouts); \(reason)"
   }

@@ -138,14 +138,13 @@ public struct VDOTEstimate: Sendable, Hashable {
 
   /// What `replan` says when a race moved the paces: "Your 10K on Sat 12 Dec says VDOT 45.3 (the plan uses 43.0):
   /// the paces move to 45.0 (at most 2 a race): `runmate paces` shows them"; nil when they did not move.
-  public func replanNote(maxStep: Double) -> String? {
+  public func replanNote(maxStep: Double) -> FieldText? {
     guard moved, let step = steps.first else { return nil }
     let tenth = { (value: Double) in String(format: "%.1f", value) }
     let evidence = step.race.isEffort ? step.race.name : "\(step.race.name) on \(step.race.date.shortLabel)"
-    return "Your \(evidence) says VDOT \(tenth(step.raceVDOT)) (the plan uses "
-      + "\(tenth(planVDOT))): the paces move to \(tenth(vdot))"
-      + (step.capped ? " (at most \(tenth(maxStep)) \(step.race.isEffort ? "a run" : "a race"))" : "")
-      + ": `runmate paces` shows them, `runmate replan --update-paces` puts them in the plan"
+    let cap = step.capped ? " (at most \(tenth(maxStep)) \(step.race.isEffort ? "a run" : "a race"))" : ""
+    return "Your \(evidence) says VDOT \(tenth(step.raceVDOT)) (the plan uses \(tenth(planVDOT))): the paces move "
+      + "to \(tenth(vdot))\(cap): `runmate paces` shows them, `runmate replan \(field: .updatePaces)` puts them in the plan"
   }
 
   /// Re-estimates the VDOT from the plan's (`planVDOT` from `planSource`) and the races run from `since` (the plan's

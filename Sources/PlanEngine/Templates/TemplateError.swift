@@ -4,7 +4,7 @@ import RunningCore
 ///
 /// Messages read like a compiler's: `plan-templates/half.yaml: levels.beginner.peakWeeklyKm: 'lots' is wrong,
 /// allowed is a number`.
-public enum TemplateError: RunnerFacingError, Sendable, Equatable, CustomStringConvertible {
+public enum TemplateError: FieldError, Sendable, Equatable {
   /// The YAML does not parse.
   case syntax(file: String, line: Int, column: Int, detail: String)
   /// A value is of the wrong type or out of range.
@@ -20,8 +20,8 @@ public enum TemplateError: RunnerFacingError, Sendable, Equatable, CustomStringC
   /// A file larger than ``TemplateLimits`` allow, as written or once its aliases are expanded (an alias bomb).
   case tooLarge(file: String, found: String, allowed: String)
 
-  /// The message for a runner: one line naming what is wrong and what is allowed.
-  public var description: String {
+  /// The message for a runner: one line naming what is wrong and what is allowed, inputs named by `name`.
+  public func message(naming name: (InputField) -> String) -> String {
     switch self {
     case .syntax(let file, let line, let column, let detail):
       return "\(file):\(line):\(column): YAML syntax error: \(detail)"
@@ -36,7 +36,7 @@ public enum TemplateError: RunnerFacingError, Sendable, Equatable, CustomStringC
       return "\(directory): \(name) is missing, the rules need it"
     case .directoryNotFound(let lookedIn):
       return "plan templates not found; looked in: \(lookedIn.joined(separator: ", "))"
-        + " (use --templates DIR or set RUNMATE_TEMPLATES)"
+        + " (give \(name(.templates)) DIR or set RUNMATE_TEMPLATES)"
     case .tooLarge(let file, let found, let allowed):
       return "\(file): too large: \(found), allowed is \(allowed)"
     }

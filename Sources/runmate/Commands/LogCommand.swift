@@ -61,7 +61,7 @@ struct LogCommand: ParsableCommand {
         return try writeStandardOutput(
           "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(units.format(removed.distanceKm))\n")
       }
-      let lines = try db.addRuns([completion], plan: plan.name).logLines(units: units)
+      let lines = try db.addRuns([completion], plan: plan.name).logLines(units: units, naming: Flags.name)
       try writeStandardOutput(lines.map { $0 + "\n" }.joined())
     }
 

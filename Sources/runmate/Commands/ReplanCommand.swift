@@ -139,7 +139,7 @@ struct ReplanReport {
         "Paces: VDOT \(tenth(paces.planVDOT)) → \(tenth(update.vdot)) from your \(evidence): every workout from "
           + "today on takes them")
     } else if let note = paces.replanNote(maxStep: maxStep) {
-      lines.append(note)
+      lines.append(note.worded(by: Flags.name))
     } else if asked {
       lines.append(
         "Paces: no race since the paces were set moves them (VDOT \(tenth(paces.vdot))): nothing to update; log one with "

@@ -202,7 +202,7 @@ enum SyncReport {
         lines.append(line("adopt", "\(event.label): \(adoptedReason)"))
       case .conflict(_, let label, let reason):
         counts.conflict += 1
-        lines.append(line("conflict", "\(label): \(reason)"))
+        lines.append(line("conflict", "\(label): \(reason.worded(by: Flags.name))"))
       }
     }
     lines.append(
@@ -235,7 +235,7 @@ enum SyncReport {
         lines.append(line("adopted", "\(event.label): \(adoptedReason)"))
       case .conflict(_, let label, let reason):
         counts.conflict += 1
-        lines.append(line("conflict", "\(label): \(reason)"))
+        lines.append(line("conflict", "\(label): \(reason.worded(by: Flags.name))"))
       }
     }
     lines.append(

@@ -88,6 +88,12 @@ enum Flags {
     case .login: "--email"
     case .role: "--role"
     case .password: "the password (standard input)"
+    case .save: "--save"
+    case .makeDefault: "--default"
+    case .coach: "--coach"
+    case .force: "--force"
+    case .templates: "--templates"
+    case .updatePaces: "--update-paces"
     }
   }
 }
@@ -172,7 +178,7 @@ enum CLIError: RunMateError {
 
 extension TimeZoneError: RunMateError {
   /// A zone given now names its option; one read back from the database says how to set it again.
-  var message: String { origin == .given ? "--tz: \(description)" : description }
+  var message: String { message(naming: Flags.name) }
   var exitCode: Int32 { origin == .given ? ExitCodes.usage : ExitCodes.dataError }
 }
 
