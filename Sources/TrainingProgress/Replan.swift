@@ -342,9 +342,9 @@ public func replan(
       weeks.append(week)
     }
     basis += "; the plan rejoins the original build in week \(rejoin + 1)"
-  } else if let lost = lostNote(old: plan, new: weeks, from: firstRebuilt, units: units) {
-    basis += "; \(lost)"
   }
+  // A peak the rebuilt weeks no longer reach is said, even when the taper is rejoined.
+  if let lost = lostNote(old: plan, new: weeks, from: firstRebuilt, units: units) { basis += "; \(lost)" }
   // The pauses' days are empty from today on, in kept and rebuilt weeks alike.
   weeks = emptying(weeks, pauses: savedPauses + (pause.map { [$0] } ?? []), today: today)
   return replanResult(

@@ -204,10 +204,11 @@ struct SeededGenerator: RandomNumberGenerator {
     return problems
   }
 
-  /// One missed week (everything else run as planned) counts as a cut-back week, and the week after a cut-back
-  /// continues from the last full week (training-rules guide): the rebuilt weeks ramp from the last full week run,
-  /// with the same rules toward the same peak, so they can lose at most one week of ramp (10 %) and a cut-back the
-  /// engine places again: 80 % of the original peak is the stated bound. Halving (the bug: 51.9 → 35.5 km) fails.
+  /// One missed week (everything else run as planned) is followed by return weeks, then a week back at the volume
+  /// before the break, then the ramp (training-rules guide): the rebuilt weeks ramp from the last full week run,
+  /// with the same rules toward the same peak, so they can lose at most two weeks of ramp (the return weeks' and the
+  /// week back at the old volume, 10 % each) and a cut-back the engine places again: 70 % of the original peak is the
+  /// stated bound (a 10-week 10K loses 23 %, said in the replan's basis). Halving (the bug: 51.9 → 35.5 km) fails.
   @Test(arguments: cases)
   func oneMissedWeekNeverHalvesThePeak(distance: RaceDistance, weeks: Int) throws {
     func peak(_ plan: Plan) -> Double {
@@ -225,7 +226,7 @@ struct SeededGenerator: RandomNumberGenerator {
         }
         let result = try replan(plan, completions: logs, today: today, pause: nil, rules: repositoryRules)
         let label = "\(distance.rawValue) \(level.rawValue), week \(missed.number) missed"
-        #expect(peak(result.plan) >= 0.8 * peak(plan), "\(label): \(peak(result.plan)) vs \(peak(plan))")
+        #expect(peak(result.plan) >= 0.7 * peak(plan), "\(label): \(peak(result.plan)) vs \(peak(plan))")
         // The first rebuilt week ramps from no less than the week before the missed one, if it was full.
         let before = missed.number >= 2 ? plan.weeks[missed.number - 2] : nil
         if let before, !before.cutback {

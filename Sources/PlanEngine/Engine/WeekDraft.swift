@@ -142,6 +142,8 @@ enum VolumeReason: Sendable, Hashable {
   case taper(fraction: Double, peakKm: Double)
   /// A return week after a break (a replan): a share of the volume before it.
   case comeback(share: Double, fromKm: Double)
+  /// The first full week after the return weeks: the volume before the break, not a ramp over it.
+  case rejoin(fromKm: Double)
 }
 
 /// What set a week's long run.

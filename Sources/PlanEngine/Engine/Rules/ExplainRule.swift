@@ -46,6 +46,10 @@ enum ExplainRule: WeekRule {
       lines.append(
         "Return week after a break, \(units.format(planned)): target \(percent(share)) of the "
           + "\(units.format(round1(km))) a week you ran before it; the build resumes from that volume after it")
+    case .rejoin(let km):
+      lines.append(
+        "Volume \(units.format(planned)): back to the \(units.format(round1(km))) a week you ran before the break, "
+          + "after the return weeks; the ramp resumes next week")
     case .taper(let fraction, let peak):
       if week.phase == .race {
         let caps = context.raceWeekCaps

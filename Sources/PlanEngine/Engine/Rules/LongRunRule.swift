@@ -82,11 +82,17 @@ enum LongRunRule: WeekRule {
       return
     }
 
-    let limits: [(km: Double, reason: LongLimit)] = [
+    var limits: [(km: Double, reason: LongLimit)] = [
       (spikeLimit, .spikeGuard(longestRecentKm: longestRecent)),
       (volumeCap, .volumeCap(targetKm: week.targetKm)),
       (context.peakLongTargetKm, .peakTarget),
     ]
+    // The first full week after the return weeks: no longer than the last long run before the break (the spike guard
+    // alone would allow a new longest run straight after a week or two of short ones).
+    if week.number > 1 && context.comeback[week.number - 1] != nil {
+      let beforeBreak = history.last { !$0.cutback }?.longKm ?? context.longestKm
+      limits.append((beforeBreak, .beforeBreak(lastLongKm: beforeBreak)))
+    }
     var stepBack: [(km: Double, reason: LongLimit)] = []
     if let layout = context.longRunLayout, let peaks = context.distance.longRun.peaks {
       if layout.peakWeeks.contains(week.number) {
@@ -176,6 +182,8 @@ enum LongLimit: Sendable, Hashable {
   case stepBackCarry(targetKm: Double)
   /// A step-back long run held at the runner's longest recent run.
   case stepBackNoShorter
+  /// The first full week after a break's return weeks: the last long run before the break.
+  case beforeBreak(lastLongKm: Double)
 
   /// The reason in words.
   func text(_ context: PlanContext) -> String {
@@ -217,6 +225,9 @@ enum LongLimit: Sendable, Hashable {
         + "\(context.runs) runs (the other runs stay a third shorter)"
     case .stepBackNoShorter:
       return "a step-back long run, no shorter than your longest recent run"
+    case .beforeBreak(let km):
+      return "the first full week back after the break: no longer than your last long run before it "
+        + "(\(units.format(round1(km))))"
     }
   }
 }

@@ -41,14 +41,26 @@ enum VolumeRule: WeekRule {
       week.volumeReason = .comeback(share: share, fromKm: context.currentKm)
       return
     }
+    // The first week after the return weeks rejoins the build at the volume before the break; the ramp resumes the
+    // week after (a week or two at 60-80 % are no base to ramp from: back to 100 % first, then +10 %).
+    if week.number > 1 && context.comeback[week.number - 1] != nil {
+      week.targetKm = context.currentKm
+      week.ceilingKm = week.targetKm
+      week.volumeReason = .rejoin(fromKm: context.currentKm)
+      return
+    }
     let every = context.base.cutback.every[context.goal.level]
     let lastBeforeTaper =
       context.base.cutback.skipBeforeTaper
       && context.phases.firstIndex { $0 == .taper || $0 == .race } == week.number
-    if week.number > 1 && week.number % every == 0 && lastBeforeTaper {
+    // The rhythm counts from the plan's first week; after a break, from its last return week (the return weeks were
+    // the recovery: `every - 1` full weeks follow them before the next cut-back).
+    let counted = context.comeback.keys.max().map { week.number > $0 ? week.number - $0 : nil } ?? week.number
+    let cutbackDue = week.number > 1 && counted.map { $0 % every == 0 } == true
+    if cutbackDue && lastBeforeTaper {
       week.rules.append("No cut-back week right before the taper: the taper that follows is the recovery")
     }
-    if week.number > 1 && week.number % every == 0 && !lastBeforeTaper {
+    if cutbackDue && !lastBeforeTaper {
       week.cutback = true
       week.targetKm = context.base.cutback.volumeFactor * previousKm
       week.ceilingKm = week.targetKm
