@@ -194,6 +194,9 @@ import TrainingProgress
     let longRun = { (week: Week) in week.workouts.filter { $0.kind == .long }.map(\.distanceKm).max() ?? 0 }
     #expect(longRun(new.weeks[6]) <= before.map(longRun).max()! + 0.05)
     #expect(new.weeks[7].plannedKm > new.weeks[6].plannedKm)
+    // Its long run is easy: no step of it at marathon or goal race pace.
+    let long = try #require(new.weeks[6].workouts.first { $0.kind == .long })
+    #expect(long.steps.allSatisfy { $0.zone == .easy }, "\(long.title)")
     // A peak the shorter build no longer reaches is said, with the old and the new numbers.
     #expect(
       kept(peak(new), peak(plan)) || result.basis.contains("the plan now peaks at"), "\(result.basis)")

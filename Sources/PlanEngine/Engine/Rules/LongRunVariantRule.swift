@@ -21,6 +21,13 @@ enum LongRunVariantRule: WeekRule {
     guard let planned = context.longRunLayout?.variants[week.number], planned != .easy,
       let rules = context.distance.longRun.variants, week.longKm != nil
     else { return }
+    // The first full week after a break's return weeks: back to the old long run, easy (the pace work returns the
+    // week after).
+    if week.number > 1 && context.comeback[week.number - 1] != nil {
+      dropFewerQualityNote(&week)
+      week.rules.append("Long run kept easy this week: the first full week back after the break")
+      return
+    }
     let progress = QualityRule.progressFraction(week: week, context: context)
     let order: [LongRunVariantKind] = planned == .marathonPace ? [.marathonPace, .fastFinish] : [.fastFinish]
     for kind in order {
