@@ -78,16 +78,21 @@ struct ServeCommand: ParsableCommand {
   @OptionGroup var database: DatabaseOptions
   @OptionGroup var templates: TemplateOptions
 
-  func run() throws {
+  /// The server's settings from the options, checked; with `--api`, the training rules, read once at start (the coach
+  /// API makes plans: PUT athletes/{athlete}/plan).
+  func configuration() throws -> FeedServerConfiguration {
     var settings = try FeedServerConfiguration.checked(
       host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog,
       idleTimeoutSeconds: idleTimeout, headTimeoutSeconds: headTimeout, maxConnections: maxConnections,
       maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
-    // The coach API makes plans (PUT athletes/{athlete}/plan): the rules are read once, at start.
     if api {
       settings.api = CoachAPIConfiguration(systemZone: TimeZone.current.identifier, rules: try templates.loadRules())
     }
-    let configuration = settings
+    return settings
+  }
+
+  func run() throws {
+    let configuration = try configuration()
     try database.requireExisting()
     let db = try database.open()
     let logger = ServeCommand.standardErrorLogger()
