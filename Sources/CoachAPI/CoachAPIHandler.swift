@@ -15,6 +15,8 @@ struct CoachAPIHandler: APIProtocol {
   let configuration: CoachAPIConfiguration
   let throttle: LoginThrottle
   let logger: Logger
+  /// The roster rows kept between requests (each under its athlete's fingerprint in the store).
+  let rosterCache = RosterCache()
   /// A bcrypt hash checked against when the login is unknown, so that an unknown login takes as long as a wrong
   /// password.
   private let decoyHash: String
@@ -86,7 +88,8 @@ struct CoachAPIHandler: APIProtocol {
   func getRoster(_ input: Operations.GetRoster.Input) async throws -> Operations.GetRoster.Output {
     let account = try signedIn()
     do {
-      let roster = try coachRoster(for: account, in: store, systemZone: systemZone, now: configuration.now())
+      let roster = try coachRoster(
+        for: account, in: store, systemZone: systemZone, cache: rosterCache, now: configuration.now())
       return .ok(.init(body: .json(render(roster))))
     } catch let error as CoachViewError {
       return .notFound(notFound(error.description))

@@ -123,6 +123,22 @@ extension PostgresLogbook {
     }
   }
 
+  /// The profile named `name`, or the default one when `name` is nil (nil when there is none), read by its name: a
+  /// club's database holds a profile per athlete, and a server looks one up on every request. The same answers as
+  /// the protocol's reading of ``profiles()``.
+  /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` when no profile has that name.
+  public func profile(named name: String?) throws(LogbookError) -> Profile? {
+    let query: PostgresQuery =
+      if let name {
+        "SELECT \(unescaped: Self.profileColumns) FROM profile WHERE name = \(name)"
+      } else {
+        "SELECT \(unescaped: Self.profileColumns) FROM profile WHERE isDefault ORDER BY name COLLATE \"C\" LIMIT 1"
+      }
+    if let found = try read({ tx in try tx.rows(query).first.map(Self.profile) }) { return found }
+    guard let name else { return nil }
+    throw .noSuchProfile(name: name, known: try profiles().map(\.name))
+  }
+
   /// Links an athlete to a coach.
   public func addAthlete(_ athlete: String, toCoach coach: String) throws(LogbookError) {
     let link = try coachLink(athlete: athlete, coach: coach)

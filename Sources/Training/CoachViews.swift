@@ -51,11 +51,11 @@ public func visibleAthlete(named name: String, for account: Account, in store: a
 }
 
 /// The roster of a coach account's profile, at `now` (each athlete on their own day).
-public func coachRoster(for account: Account, in store: any TrainingStore, systemZone: String, now: Date) throws
-  -> Roster
-{
+public func coachRoster(
+  for account: Account, in store: any TrainingStore, systemZone: String, cache: RosterCache? = nil, now: Date
+) throws -> Roster {
   guard account.role == .coach else { throw CoachViewError.notACoach(login: account.login) }
-  return try coachRoster(coach: account.profileName, in: store, systemZone: systemZone) { zone in
+  return try coachRoster(coach: account.profileName, in: store, systemZone: systemZone, cache: cache) { zone in
     civilDay(of: now, zone: zone, systemZone: systemZone)
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import PlanEngine
 import RunningCore
+import Synchronization
 import TrainingDomain
 import TrainingProgress
 
@@ -67,39 +68,78 @@ public struct Roster: Sendable, Encodable {
 /// weighted average, so the runs before them weigh under 14 % of it (e^-2); a plan under 12 weeks old is read whole.
 public let rosterLoadDays = 84
 
+/// Roster rows a server keeps between requests: each athlete's last row, under the store's fingerprint of what it
+/// was made from and the athlete's day (``TrainingStore/rosterFingerprints(ofCoach:runsFrom:)``). A row is used again
+/// only while both are the same, so a change by any process (a run pushed, a plan assigned) is seen at once. One row
+/// per athlete is kept.
+public final class RosterCache: Sendable {
+  private let rows = Mutex<[String: (key: String, row: RosterRow)]>([:])
+
+  /// An empty cache.
+  public init() {}
+
+  func row(of athlete: String, key: String) -> RosterRow? {
+    rows.withLock { $0[athlete].flatMap { $0.key == key ? $0.row : nil } }
+  }
+
+  func keep(_ row: RosterRow, of athlete: String, key: String) {
+    rows.withLock { $0[athlete] = (key, row) }
+  }
+}
+
 /// The roster of the coach `coach` (the default profile when nil): each athlete's assigned plan, and its current
 /// week as the athlete's scheduled workouts have it on the athlete's own day (`today` of a zone: the athlete's,
-/// else the coach's).
+/// else the coach's). With a `cache`, an athlete whose fingerprint and day are unchanged gets the row kept.
 public func coachRoster(
-  coach name: String?, in store: any TrainingStore, systemZone: String, today: (String?) throws -> CivilDate
+  coach name: String?, in store: any TrainingStore, systemZone: String, cache: RosterCache? = nil,
+  today: (String?) throws -> CivilDate
 ) throws -> Roster {
   let coach = try store.requiredProfile(named: name)
+  // The runs of every athlete's load window (a day either side for the athletes' zones).
+  let fingerprints =
+    try cache == nil
+    ? nil
+    : store.rosterFingerprints(
+      ofCoach: coach.name, runsFrom: try today(coach.timeZone).adding(days: -rosterLoadDays - 1))
   var rows: [RosterRow] = []
   for athlete in try store.athletes(ofCoach: coach.name) {
-    guard let id = athlete.id, let saved = try store.plans(ofProfile: id).first else {
-      rows.append(RosterRow(name: athlete.name, plan: nil, planID: nil, week: nil))
+    let key = try fingerprints?[athlete.name].map { "\($0)|\(try today(athlete.timeZone ?? coach.timeZone))" }
+    if let key, let kept = cache?.row(of: athlete.name, key: key) {
+      rows.append(kept)
       continue
     }
-    let state = try TrainingState.read(saved, db: store, profile: athlete, systemZone: systemZone)
-    let day = try today(athlete.timeZone ?? coach.timeZone)
-    guard let current = state.plan.weeks.last(where: { $0.start <= day }) else {
-      rows.append(RosterRow(name: athlete.name, plan: saved.name, planID: saved.id, week: nil))
-      continue
-    }
-    // A bounded read of this plan's runs: this week's (its progress and statuses come from the runs dated in it) and
-    // the weeks before it within the load window (fitness, fatigue and form), never the whole log.
-    let first = max(state.saved.plan.goal.start, day.adding(days: 1 - rosterLoadDays))
-    let runs = try store.completions(
-      planID: saved.id, from: min(first, current.start), through: current.start.adding(days: 6))
-    let report = state.progress(runs, today: day)
-    let book = state.status(runs: runs, today: day)
-    var row = RosterRow(
-      name: athlete.name, plan: saved.name, planID: saved.id, week: report.weeks.first { $0.number == current.number })
-    row.missedKeyWorkouts = current.workouts.filter { $0.kind.isHard && book.status(of: $0) == .missed }
-    if let fitness = report.fitness, let fatigue = report.fatigue, let form = report.form {
-      row.load = (fitness, fatigue, form)
-    }
+    let row = try rosterRow(of: athlete, coach: coach, in: store, systemZone: systemZone, today: today)
+    if let key { cache?.keep(row, of: athlete.name, key: key) }
     rows.append(row)
   }
   return Roster(coach: coach.name, today: try today(coach.timeZone), athletes: rows, units: coach.units ?? .km)
+}
+
+/// One athlete's row of the coach's roster (see ``coachRoster(coach:in:systemZone:cache:today:)``).
+func rosterRow(
+  of athlete: Profile, coach: Profile, in store: any TrainingStore, systemZone: String,
+  today: (String?) throws -> CivilDate
+) throws -> RosterRow {
+  guard let id = athlete.id, let saved = try store.plans(ofProfile: id).first else {
+    return RosterRow(name: athlete.name, plan: nil, planID: nil, week: nil)
+  }
+  let state = try TrainingState.read(saved, db: store, profile: athlete, systemZone: systemZone)
+  let day = try today(athlete.timeZone ?? coach.timeZone)
+  guard let current = state.plan.weeks.last(where: { $0.start <= day }) else {
+    return RosterRow(name: athlete.name, plan: saved.name, planID: saved.id, week: nil)
+  }
+  // A bounded read of this plan's runs: this week's (its progress and statuses come from the runs dated in it) and
+  // the weeks before it within the load window (fitness, fatigue and form), never the whole log.
+  let first = max(state.saved.plan.goal.start, day.adding(days: 1 - rosterLoadDays))
+  let runs = try store.completions(
+    planID: saved.id, from: min(first, current.start), through: current.start.adding(days: 6))
+  let report = state.progress(runs, today: day)
+  let book = state.status(runs: runs, today: day)
+  var row = RosterRow(
+    name: athlete.name, plan: saved.name, planID: saved.id, week: report.weeks.first { $0.number == current.number })
+  row.missedKeyWorkouts = current.workouts.filter { $0.kind.isHard && book.status(of: $0) == .missed }
+  if let fitness = report.fitness, let fatigue = report.fatigue, let form = report.form {
+    row.load = (fitness, fatigue, form)
+  }
+  return row
 }

@@ -6,6 +6,11 @@ import RunningCore
 // how schedule settings are stored, and what a health import changes.
 
 extension TrainingStore {
+  /// None: an engine without cheap row versions works every roster row out (SQLite, one runner's file).
+  public func rosterFingerprints(ofCoach coach: String, runsFrom from: CivilDate) throws(LogbookError)
+    -> [String: String]?
+  { nil }
+
   /// The profile named `name`, or the default one when `name` is nil (nil when there is none).
   /// - Throws: ``LogbookError/noSuchProfile(name:known:)`` when no profile has that name.
   public func profile(named name: String?) throws(LogbookError) -> Profile? {

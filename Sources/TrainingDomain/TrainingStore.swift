@@ -55,6 +55,10 @@ public protocol TrainingStore: Sendable {
   func addAthlete(_ athlete: String, toCoach coach: String) throws(LogbookError)
   /// A coach's athletes.
   func athletes(ofCoach coach: String) throws(LogbookError) -> [Profile]
+  /// For each of a coach's athletes, by name: a fingerprint of what their roster row is made from (profile, plans,
+  /// dated workouts, and the plans' runs dated `runsFrom` or later) that changes whenever any of it does; nil when the
+  /// engine keeps none (then every row is worked out each time).
+  func rosterFingerprints(ofCoach coach: String, runsFrom from: CivilDate) throws(LogbookError) -> [String: String]?
   /// Assigns a plan to a profile.
   func assignPlan(_ planID: String, toProfile profileID: Int64) throws(LogbookError)
   /// The plans assigned to a profile.
