@@ -3,8 +3,9 @@
 # years of runs each (4 a week: about 1.04 million runs) generated into a fresh PostgreSQL database, 50 coaches with
 # 20 athletes each, each athlete with a 16-week plan under way; two `runmate serve --api` processes on that database;
 # wrk against GET /api/v1/roster on both at once, each request with one of the 50 coaches' tokens (Lua script).
-# Prints the seeding time, then each server's requests/s and latency percentiles (target: 200 requests/s in all
-# with p99 under 100 ms).
+# Prints the seeding time, each server's cold pass (every coach's roster once: rows worked out, then kept under
+# their fingerprints, see RosterCache), then each server's requests/s and latency percentiles under load (target:
+# 200 requests/s in all with p99 under 100 ms).
 #   scripts/bench-api.sh [SECONDS] [CONNECTIONS]     (default 30 s, 8 connections per server)
 # Needs Debian's postgresql and wrk packages (apt-get install postgresql wrk). RUNMATE_BIN=PATH skips the build.
 set -euo pipefail
@@ -79,8 +80,10 @@ INSERT INTO completion (date, distanceKm, durationSeconds, kind, rpe, source, pl
     generate_series(DATE '$today' - 5 * 365, DATE '$today' - 1, INTERVAL '1 day') AS d
   WHERE extract(isodow FROM d) IN (2, 4, 6, 7);
 COMMIT;
-ANALYZE;
 SQL
+# As after any bulk load: vacuumed and analysed now, not by autovacuum in the middle of the measurement.
+sql -c 'VACUUM (ANALYZE)'
+
 ended=$(date +%s.%N)
 runs=$(sql -A -t -c "SELECT count(*) FROM completion")
 printf 'seeded %s runs of 1000 athletes, 50 coaches with 20 athletes each, in %.1f s\n' "$runs" \
@@ -122,10 +125,14 @@ done = function(summary, latency, requests)
 end
 LUA
 } >"$work/roster.lua"
-# A first answer from each, then both servers under load at once.
+# Every coach's roster once on each server (a cold pass: each athlete's row is worked out and kept under its
+# fingerprint), as a server that has been up a while has them; then both servers under load at once.
 for port in "${ports[@]}"; do
-  curl -s -o /dev/null -w "warm-up on :$port: %{http_code} in %{time_total} s\n" -H "Authorization: Bearer ${tokens[0]}" \
-    "http://127.0.0.1:$port/api/v1/roster"
+  cold_start=$(date +%s%N)
+  for token in "${tokens[@]}"; do
+    curl -s -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/v1/roster"
+  done
+  echo "cold pass on :$port: ${#tokens[@]} rosters (1,000 athletes) in $((($(date +%s%N) - cold_start) / 1000000)) ms"
 done
 for n in 0 1; do
   wrk -t1 -c"$connections" -d"${seconds}s" -s "$work/roster.lua" "http://127.0.0.1:${ports[$n]}" \

@@ -68,63 +68,83 @@ public struct Roster: Sendable, Encodable {
 /// weighted average, so the runs before them weigh under 14 % of it (e^-2); a plan under 12 weeks old is read whole.
 public let rosterLoadDays = 84
 
-/// Roster rows a server keeps between requests: each athlete's last row, under the store's fingerprint of what it
-/// was made from and the athlete's day (``TrainingStore/rosterFingerprints(ofCoach:runsFrom:)``). A row is used again
-/// only while both are the same, so a change by any process (a run pushed, a plan assigned) is seen at once. One row
-/// per athlete is kept.
+/// Roster rows a server keeps between requests: each athlete's last row, with the store's fingerprint of what it was
+/// made from (``TrainingStore/rosterFingerprints(ofCoach:runsFrom:)``), the athlete's zone and day. A row is used
+/// again only while the fingerprint and the day are the same, so a change by any process (a run pushed, a plan
+/// assigned, a profile edited) is seen at once. One row per athlete is kept.
 public final class RosterCache: Sendable {
-  private let rows = Mutex<[String: (key: String, row: RosterRow)]>([:])
+  struct Kept: Sendable {
+    let fingerprint: String
+    let zone: String?
+    let day: CivilDate
+    let row: RosterRow
+  }
+
+  private let rows = Mutex<[String: Kept]>([:])
 
   /// An empty cache.
   public init() {}
 
-  func row(of athlete: String, key: String) -> RosterRow? {
-    rows.withLock { $0[athlete].flatMap { $0.key == key ? $0.row : nil } }
-  }
+  func kept(_ athlete: String) -> Kept? { rows.withLock { $0[athlete] } }
 
-  func keep(_ row: RosterRow, of athlete: String, key: String) {
-    rows.withLock { $0[athlete] = (key, row) }
-  }
+  func keep(_ kept: Kept, of athlete: String) { rows.withLock { $0[athlete] = kept } }
 }
 
 /// The roster of the coach `coach` (the default profile when nil): each athlete's assigned plan, and its current
 /// week as the athlete's scheduled workouts have it on the athlete's own day (`today` of a zone: the athlete's,
-/// else the coach's). With a `cache`, an athlete whose fingerprint and day are unchanged gets the row kept.
+/// else the coach's). With a `cache`, an athlete whose fingerprint and day are unchanged gets the row kept, and the
+/// athletes' profiles are read only when a row must be worked out.
 public func coachRoster(
   coach name: String?, in store: any TrainingStore, systemZone: String, cache: RosterCache? = nil,
   today: (String?) throws -> CivilDate
 ) throws -> Roster {
   let coach = try store.requiredProfile(named: name)
+  let coachDay = try today(coach.timeZone)
+  func roster(_ rows: [RosterRow]) -> Roster {
+    Roster(coach: coach.name, today: coachDay, athletes: rows, units: coach.units ?? .km)
+  }
   // The runs of every athlete's load window (a day either side for the athletes' zones).
   let fingerprints =
     try cache == nil
-    ? nil
-    : store.rosterFingerprints(
-      ofCoach: coach.name, runsFrom: try today(coach.timeZone).adding(days: -rosterLoadDays - 1))
+    ? nil : store.rosterFingerprints(ofCoach: coach.name, runsFrom: coachDay.adding(days: -rosterLoadDays - 1))
+  var kept: [String: RosterRow] = [:]
+  if let fingerprints, let cache {
+    for (athlete, fingerprint) in fingerprints {
+      guard let entry = cache.kept(athlete), entry.fingerprint == fingerprint,
+        try entry.day == today(entry.zone ?? coach.timeZone)
+      else { continue }
+      kept[athlete] = entry.row
+    }
+    if kept.count == fingerprints.count {
+      // By name in byte order, as the store lists a coach's athletes.
+      let names = fingerprints.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      return roster(names.compactMap { kept[$0] })
+    }
+  }
   var rows: [RosterRow] = []
   for athlete in try store.athletes(ofCoach: coach.name) {
-    let key = try fingerprints?[athlete.name].map { "\($0)|\(try today(athlete.timeZone ?? coach.timeZone))" }
-    if let key, let kept = cache?.row(of: athlete.name, key: key) {
-      rows.append(kept)
+    if let row = kept[athlete.name] {
+      rows.append(row)
       continue
     }
-    let row = try rosterRow(of: athlete, coach: coach, in: store, systemZone: systemZone, today: today)
-    if let key { cache?.keep(row, of: athlete.name, key: key) }
+    let day = try today(athlete.timeZone ?? coach.timeZone)
+    let row = try rosterRow(of: athlete, day: day, in: store, systemZone: systemZone)
+    if let fingerprint = fingerprints?[athlete.name] {
+      cache?.keep(.init(fingerprint: fingerprint, zone: athlete.timeZone, day: day, row: row), of: athlete.name)
+    }
     rows.append(row)
   }
-  return Roster(coach: coach.name, today: try today(coach.timeZone), athletes: rows, units: coach.units ?? .km)
+  return roster(rows)
 }
 
-/// One athlete's row of the coach's roster (see ``coachRoster(coach:in:systemZone:cache:today:)``).
-func rosterRow(
-  of athlete: Profile, coach: Profile, in store: any TrainingStore, systemZone: String,
-  today: (String?) throws -> CivilDate
-) throws -> RosterRow {
+/// One athlete's row of the coach's roster on the athlete's `day` (see ``coachRoster(coach:in:systemZone:cache:today:)``).
+func rosterRow(of athlete: Profile, day: CivilDate, in store: any TrainingStore, systemZone: String) throws
+  -> RosterRow
+{
   guard let id = athlete.id, let saved = try store.plans(ofProfile: id).first else {
     return RosterRow(name: athlete.name, plan: nil, planID: nil, week: nil)
   }
   let state = try TrainingState.read(saved, db: store, profile: athlete, systemZone: systemZone)
-  let day = try today(athlete.timeZone ?? coach.timeZone)
   guard let current = state.plan.weeks.last(where: { $0.start <= day }) else {
     return RosterRow(name: athlete.name, plan: saved.name, planID: saved.id, week: nil)
   }

@@ -13,13 +13,16 @@ import TrainingDomain
   /// A day in the fifth week of the test plans (they start on `testStart`).
   let today = testStart.adding(days: 30)
 
-  /// A coach with one athlete on a 12-week plan under way on `today`, one run logged for it.
+  /// A coach with two athletes: one on a 12-week plan under way on `today`, one run logged for it; one without.
   func coachAndAthlete(_ db: any TrainingStore, today: CivilDate) throws -> SavedPlan {
     var coach = Profile(name: "kim")
     coach.isCoach = true
     _ = try db.saveProfile(coach)
     let ana = try db.saveProfile(Profile(name: "ana"))
     try db.addAthlete("ana", toCoach: "kim")
+    // A second athlete without a plan, whose name sorts first in byte order (upper case first).
+    _ = try db.saveProfile(Profile(name: "Bo"))
+    try db.addAthlete("Bo", toCoach: "kim")
     let plan = try makePlan(goal: goal(.half, .intermediate, weeks: 12), rules: repositoryRules)
     let saved = try db.savePlan(plan, name: "ana-half", activate: true)
     try db.assignPlan(saved.id, toProfile: try #require(ana.id))
@@ -80,6 +83,7 @@ import TrainingDomain
     let saved = try coachAndAthlete(db, today: today)
     let cache = RosterCache()
     let fresh = try roster(db, nil, today)
+    #expect(fresh.count == 2 && fresh[0].hasPrefix("Bo -"), "\(fresh)")
     #expect(try roster(db, cache, today) == fresh)
     #expect(try roster(db, cache, today) == fresh)  // from the cache on PostgreSQL
     // A run logged by another process (another store on the same database) shows at once.
