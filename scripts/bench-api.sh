@@ -6,13 +6,14 @@
 # Prints the seeding time, each server's cold pass (every coach's roster once: rows worked out, then kept under
 # their fingerprints, see RosterCache), then each server's requests/s and latency percentiles under load (target:
 # 200 requests/s in all with p99 under 100 ms).
-#   scripts/bench-api.sh [SECONDS] [CONNECTIONS]     (default 30 s, 8 connections per server)
+#   scripts/bench-api.sh [SECONDS] [CONNECTIONS]   (default 30 s and 2 connections per server; at 8 the two
+#   cores are saturated and the latency is queueing)
 # Needs Debian's postgresql and wrk packages (apt-get install postgresql wrk). RUNMATE_BIN=PATH skips the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 seconds="${1:-30}"
-connections="${2:-8}"
+connections="${2:-2}"
 for tool in wrk psql curl; do
   command -v "$tool" >/dev/null || { echo "bench-api.sh: $tool is missing (apt-get install wrk postgresql curl)" >&2; exit 69; }
 done
