@@ -173,13 +173,16 @@ public func assignPlan(
   ) { longRunDay in
     try request.goal(today: today, maxWeeks: rules.base.maxWeeks, profile: athlete, longRunDay: longRunDay)
   }
-  let plan = new.plan.owned(by: athlete.name)
-  let dated = try ScheduleView(plan, settings: new.settings).datedWorkouts
+  var plan = new.plan.owned(by: athlete.name)
   let name = request.name ?? "\(athlete.name)-\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
   if let name = request.name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 {
     throw SettingError(field: .name, value: String(name.prefix(40)), allowed: "1 to 100 characters")
   }
   let old = try? athleteState(athlete, in: store, systemZone: systemZone)
+  // A plan again under the name of the athlete's plan (the same race): it replaces that plan in place, keeping its
+  // id, so the runs counted for it, its comments and the athlete's pulls stay with it.
+  if let old, old.saved.name == name { plan = plan.identified(as: old.saved.id) }
+  let dated = try ScheduleView(plan, settings: new.settings).datedWorkouts
   let changes = dayChanges(from: old?.plan, to: plan.scheduled(dated), from: today)
   let goal = plan.goal
   let saved = try store.saveAthletePlan(
