@@ -3,7 +3,8 @@ import CoachClient
 import Foundation
 
 extension AccountCommand {
-  /// `runmate account login URL --email LOGIN`: logs in to a coach server and keeps the token for `runmate push`.
+  /// `runmate account login URL --email LOGIN`: logs in to a coach server and keeps the token for `runmate push`
+  /// and `pull`.
   struct Login: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "login",
