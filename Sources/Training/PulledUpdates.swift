@@ -96,13 +96,15 @@ public func applyUpdates(
       let plan = file.plan.identified(as: saved.id)
       // The runner's own settings stay; the days are the coach's (the plan's weeks are made for them).
       var settings = state.stored
-      if let coach = file.settings,
-        coach.runDays != state.settings.runDays || coach.longRunDay != state.settings.longRunDay
-      {
-        var changed = settings ?? state.settings
-        changed.runDays = coach.runDays
-        changed.longRunDay = coach.longRunDay
-        settings = changed
+      if let coach = file.settings {
+        let days = coach.runDays ?? state.settings.runDays
+        let longRunDay = coach.longRunDay ?? state.settings.longRunDay
+        if days != state.settings.runDays || longRunDay != state.settings.longRunDay {
+          var changed = settings ?? state.settings
+          changed.runDays = days
+          changed.longRunDay = longRunDay
+          settings = changed
+        }
       }
       let effective = settings ?? state.settings
       try checkRunDays(plan, name: saved.name, settings: effective, source: "the coach's plan")

@@ -61,6 +61,17 @@ import TrainingDomain
       server: "http://coach", in: db, profile: nil, systemZone: systemZone, now: testNow)
     #expect(!again.stored && again.changes.isEmpty && again.upToDate)
     #expect(try db.plans().count == 1)
+
+    // Another plan from a coach whose settings name no run days: the runner's days stay.
+    var other = try coachsPlan()
+    other.plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8, runs: 4), rules: repositoryRules)
+    other.settings = ScheduleSettings(timeZone: "UTC")
+    let kept = try applyUpdates(
+      PulledUpdates(comments: [], plan: other, cursor: "u1.1.-"), to: "spring", server: "http://coach", in: db,
+      profile: nil, systemZone: systemZone, now: testNow)
+    #expect(kept.stored)
+    #expect(try db.plan(named: "spring").plan.goal.level == .beginner)
+    #expect(try db.scheduleSettings(ofPlan: own.id)?.runDays == [.tuesday, .thursday, .saturday, .sunday])
   }
 
   @Test func aLogbookWithoutAPlanSavesTheCoachsAsActive() throws {
