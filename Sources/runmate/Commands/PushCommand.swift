@@ -31,43 +31,27 @@ struct PushCommand: ParsableCommand {
     guard let session = try file.read() else { throw CoachClientError.notLoggedIn }
     try database.requireExisting()
     let db = try database.open()
-    // The plan named, else the active one; a logbook without plans sends its runs only.
-    let planFile =
-      try plan.name == nil && db.plans().isEmpty
-      ? nil : db.planFile(named: plan.name, exportedAt: try clock.instant())
+    let planFile = try planToPush(named: plan.name, in: db, now: try clock.instant())
     let runs = try runsToPush(in: db)
-    let cursor = session.cursor
     guard
-      let outcome = try blockingValue({
-        try await withCoachClient(server: session.server) { client in
-          var sent: (stored: Bool, cursor: String)?
-          var refused: CoachClientError?
-          if let planFile {
-            do {
-              sent = try await client.pushPlan(planFile, cursor: cursor, session: session)
-            } catch {
-              // Refused because the coach changed the plan: the runs still go, they are the runner's record.
-              guard let failure = error as? CoachClientError, case .planChanged = failure else { throw error }
-              refused = failure
-            }
-          }
-          return (sent, refused, try await client.pushRuns(runs, session: session))
+      let report = try blockingValue({
+        try await withCoachClient(server: session.server) {
+          try await $0.push(plan: planFile, cursor: session.cursor, runs: runs, session: session)
         }
       })
     else { return }
-    let (sent, refused, totals) = outcome
-    if let sent {
+    if let sent = report.plan {
       var kept = session
       kept.cursor = sent.cursor
       try file.write(kept)
     }
     var text = ""
-    if let planFile, let sent {
+    if let planFile, let sent = report.plan {
       let name = terminalSafe(planFile.name)
       text += sent.stored ? "Sent plan '\(name)'\n" : "Plan '\(name)' is already there\n"
     }
-    try writeText(text + PushCommand.report(totals, server: session.server))
-    if let refused { throw refused }
+    try writeText(text + PushCommand.report(report.runs, server: session.server))
+    if let refused = report.planRefused { throw refused }
   }
 
   /// `Pushed 12 runs to https://coach.example.org (3 already there, 1 the same as a run there)`.
