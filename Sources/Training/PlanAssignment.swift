@@ -43,13 +43,27 @@ public struct PlanRequest: Sendable, Equatable {
   public var recentRace: String?
   /// The saved plan's name (default: the athlete's name, the distance and the race date).
   public var name: String?
+  /// The day weeks start on when no start is given (default: Monday).
+  public var weekStart: String?
+  /// Cross-training days a week, 0 to 2 (default 0).
+  public var crossTrainingPerWeek: Int?
+  /// Strength days a week, 0 to 2 (default 0).
+  public var strengthPerWeek: Int?
+  /// Whether the race date and start may be spoken (`next sunday`, `in 12 weeks`, as `runmate plan` takes them);
+  /// else `YYYY-MM-DD` only (the API).
+  public var spokenDates: Bool
 
   /// A request for `distance`; the rest as given.
   public init(
     distance: String, level: String? = nil, weeks: Int? = nil, raceDate: String? = nil, start: String? = nil,
     goalTime: String? = nil, runDays: [String]? = nil, longRunDay: String? = nil, runsPerWeek: Int? = nil,
-    currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: String? = nil, name: String? = nil
+    currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: String? = nil, name: String? = nil,
+    weekStart: String? = nil, crossTrainingPerWeek: Int? = nil, strengthPerWeek: Int? = nil, spokenDates: Bool = false
   ) {
+    self.weekStart = weekStart
+    self.crossTrainingPerWeek = crossTrainingPerWeek
+    self.strengthPerWeek = strengthPerWeek
+    self.spokenDates = spokenDates
     self.distance = distance
     self.level = level
     self.weeks = weeks
@@ -65,8 +79,9 @@ public struct PlanRequest: Sendable, Equatable {
     self.name = name
   }
 
-  /// The goal, read on the athlete's `today`: the same checks and ranges as `runmate plan`'s options, each bad value
-  /// naming its field. With `weeks` and no race date the race is on `longRunDay` (else the profile's, else Sunday).
+  /// The goal, read on the athlete's `today`: the one reading of a goal, for `runmate plan`'s options and the API's
+  /// fields, each bad value naming its field. With `weeks` and no race date the race is on `longRunDay` (else the
+  /// profile's, else Sunday) in the last week.
   public func goal(today: CivilDate, maxWeeks: Int, profile: Profile?, longRunDay: Weekday?) throws -> Goal {
     guard let race = RaceDistance(parsing: distance) else {
       throw SettingError(
@@ -90,10 +105,14 @@ public struct PlanRequest: Sendable, Equatable {
     let weekly = try kilometres(currentWeeklyKm, .currentWeeklyKm, 5...250)
     let longest = try kilometres(longestRecentRunKm, .longestRecentRunKm, 3...60)
     let window = SettingValues.planWindow(today: today)
-    let raceDay = try raceDate.map { text throws in
-      try SettingValues.date(text, option: .field(.raceDate), window: window)
+    let spoken = spokenDates
+    func day(_ text: String, _ field: InputField) throws(SettingError) -> CivilDate {
+      spoken
+        ? try SettingValues.spokenDate(text, option: .field(field), today: today, window: window)
+        : try SettingValues.date(text, option: .field(field), window: window)
     }
-    let first = try start.map { text throws in try SettingValues.date(text, option: .field(.start), window: window) }
+    let raceDay = try raceDate.map { text throws in try day(text, .raceDate) }
+    let first = try start.map { text throws in try day(text, .start) }
     let recent = try recentRace.map { text throws -> RecentRace in
       guard let result = RecentRace(parsing: text) else {
         throw SettingError(
@@ -108,12 +127,14 @@ public struct PlanRequest: Sendable, Equatable {
       }
       return seconds
     }
+    let firstDay = try weekStart.map { text throws in try SettingValues.weekday(text, option: .field(.weekStart)) }
     let timeline = try Timeline.resolve(
-      weeks: weeks, raceDate: raceDay, start: first, today: today, maxWeeks: maxWeeks,
+      weeks: weeks, raceDate: raceDay, start: first, today: today, maxWeeks: maxWeeks, weekStart: firstDay ?? .monday,
       longRunDay: longRunDay ?? profile?.longRunDay ?? .sunday)
     return Goal(
       distance: race, level: level, timeline: timeline, runsPerWeek: runsPerWeek, currentWeeklyKm: weekly,
-      longestRecentRunKm: longest, recentRace: recent, goalTimeSeconds: goalSeconds)
+      longestRecentRunKm: longest, recentRace: recent, crossTrainingPerWeek: crossTrainingPerWeek ?? 0,
+      strengthPerWeek: strengthPerWeek ?? 0, goalTimeSeconds: goalSeconds)
   }
 }
 
