@@ -89,8 +89,7 @@ public struct PlanRequest: Sendable, Equatable {
         suggestion: RaceDistance.suggestion(for: distance))
     }
     guard let levelText = level ?? profile?.level?.rawValue else {
-      throw SettingError(
-        field: .level, value: "", allowed: "beginner, intermediate, advanced (the athlete's profile names none)")
+      throw RequiredSettingError(field: .level, allowed: "beginner, intermediate, advanced")
     }
     let level = try SettingValues.level(levelText)
     func kilometres(_ value: Double?, _ field: InputField, _ range: ClosedRange<Double>) throws -> Double? {

@@ -125,9 +125,6 @@ struct GoalOptions: ParsableArguments {
     today: CivilDate, maxWeeks: Int, profile: Profile? = nil, longRunDay: Weekday? = nil, units: DistanceUnit? = nil
   ) throws -> Goal {
     guard let distance else { throw CLIError.missingOption(option: "--distance", allowed: RaceDistance.allowedList) }
-    guard level ?? profile?.level?.rawValue != nil else {
-      throw CLIError.missingOption(option: "--level", allowed: "beginner, intermediate, advanced")
-    }
     // The distances as typed: two spellings each, a bare number in the runner's unit, the value quoted as typed
     // ('nan', '1e309') when out of the engine's range.
     let runnerUnit = DistanceUnit.display(chosen: units, profile: profile?.units)
