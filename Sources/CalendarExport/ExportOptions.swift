@@ -82,6 +82,13 @@ public struct ExportOptions: Sendable {
     .before(minutes: 30), .at(LocalTime(clampingHour: 20, minute: 0), daysBefore: 1),
   ]
 
+  /// The weeks from `week` to race week (0 for race week): with the slot, what identifies a workout's event across
+  /// versions of the plan (its UID), so that a plan made longer or shorter for the same race updates the events of the
+  /// same weeks before the race.
+  public static func countdown(of week: Week, in plan: Plan) -> Int {
+    plan.goal.weeks - week.number
+  }
+
   /// The identity of a plan for export: its race (distance and date), so that changing the level, the weeks or the
   /// paces updates the same events.
   public static func identity(of plan: Plan) -> String {

@@ -172,7 +172,7 @@ struct EventBuilder {
 
   /// The texts the events of `week` share.
   func weekTexts(_ week: ScheduledWeek) -> WeekTexts {
-    let countdown = schedule.plan.goal.weeks - week.week.number
+    let countdown = ExportOptions.countdown(of: week.week, in: schedule.plan)
     var weekLine = "\n\nWeek \(week.week.number) of \(schedule.plan.goal.weeks) · \(week.week.phase.rawValue)"
     if let rule = week.week.rules.first { weekLine += " · \(options.units.relabel(rule))" }
     return WeekTexts(

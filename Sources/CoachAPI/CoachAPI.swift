@@ -15,6 +15,8 @@ public struct CoachAPIConfiguration: Sendable {
   public var systemZone: String
   /// The largest request body, in bytes (413 above).
   public var maxBodyBytes: Int
+  /// The largest plan an athlete sends (`PUT /api/v1/me/plan`: a marathon plan's document is over 64 KiB), in bytes.
+  public var maxPlanBodyBytes: Int
   /// Failed logins allowed per account and per peer within a minute (429 past them).
   public var loginFailuresPerMinute: Int
   /// The bcrypt cost of the decoy hash an unknown login is checked against: the accounts' own, so that an unknown
@@ -27,13 +29,15 @@ public struct CoachAPIConfiguration: Sendable {
 
   /// A configuration.
   public init(
-    systemZone: String, maxBodyBytes: Int = 64 * 1024, loginFailuresPerMinute: Int = 5,
+    systemZone: String, maxBodyBytes: Int = 64 * 1024, maxPlanBodyBytes: Int = 1024 * 1024,
+    loginFailuresPerMinute: Int = 5,
     passwordCost: UInt8 = AccountRules.defaultCost, now: @escaping @Sendable () -> Date = { Date() },
     rules: PlanRules? = nil
   ) {
     self.rules = rules
     self.systemZone = systemZone
     self.maxBodyBytes = maxBodyBytes
+    self.maxPlanBodyBytes = maxPlanBodyBytes
     self.loginFailuresPerMinute = loginFailuresPerMinute
     self.passwordCost = passwordCost
     self.now = now
@@ -118,7 +122,9 @@ struct CoachAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewar
   {
     guard isCoachAPIPath(request.uri.path) else { return try await next(request, context) }
     var request = request
-    let limit = configuration.maxBodyBytes
+    let limit =
+      request.uri.path == "/api/v1/me/plan" && request.method == .put
+      ? configuration.maxPlanBodyBytes : configuration.maxBodyBytes
     let declared = request.headers[.contentLength].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     // Refused unread: the connection closes after the answer (the connection guard drops the rest).
     let tooLarge = problem(

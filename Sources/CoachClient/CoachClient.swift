@@ -4,7 +4,8 @@ import NIOCore
 import NIOHTTP1
 
 /// An HTTP client for a coach server's API (`runmate serve --api`, docs/api.md): logging in and out, and the
-/// athlete's own operations. No redirects followed, 10 s to connect, 60 s per request, answers read up to 1 MiB.
+/// athlete's own operations. No redirects followed, 3 s to connect and no retry of a refused connection (a server
+/// that is down is said at once), 60 s per request, answers read up to 1 MiB.
 public final class CoachClient: Sendable {
   /// The server's address, as shown in messages (`https://coach.example.org`).
   public let server: String
@@ -25,8 +26,11 @@ public final class CoachClient: Sendable {
     server = shown
     base = url
     var configuration = HTTPClient.Configuration(
-      redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(60)))
+      redirectConfiguration: .disallow, timeout: .init(connect: .seconds(3), read: .seconds(60)))
     configuration.httpVersion = .http1Only
+    // A command sends a few requests and a person waits: a refused connection is an answer, not a flake to retry
+    // with backoff until the connect timeout (10 s before).
+    configuration.connectionPool.retryConnectionEstablishment = false
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
 

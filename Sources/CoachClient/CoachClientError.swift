@@ -19,6 +19,8 @@ public enum CoachClientError: FieldError, Equatable {
   case refused(server: String, status: Int, message: String)
   /// The saved session file cannot be read or written.
   case sessionFile(path: String, detail: String)
+  /// The coach changed the plan on the server since the last pull: the local plan was not sent.
+  case planChanged(server: String)
 
   /// What kind of failure it is.
   public var kind: FailureKind {
@@ -26,6 +28,7 @@ public enum CoachClientError: FieldError, Equatable {
     case .badURL, .loginRefused, .notLoggedIn, .tokenRefused: .badInput
     case .rateLimited, .unreachable: .unavailable
     case .refused: .badData
+    case .planChanged: .unavailable
     case .sessionFile: .cannotCreate
     }
   }
@@ -51,6 +54,9 @@ public enum CoachClientError: FieldError, Equatable {
       "\(server) answered \(status): \(message)"
     case .sessionFile(let path, let detail):
       "the login cannot be saved in \(path): \(detail)"
+    case .planChanged(let server):
+      "your coach changed your plan on \(server) since your last pull, so yours was not sent: run `runmate pull`, "
+        + "then `runmate push` again"
     }
   }
 }

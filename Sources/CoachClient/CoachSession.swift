@@ -10,13 +10,17 @@ public struct CoachSession: Codable, Sendable, Equatable {
   public var token: String
   /// When the server stops taking the token.
   public var expiresAt: Date
+  /// Where `runmate pull` stands on this server for this account: the cursor of its last pull (or the plan's last
+  /// push); nil before the first. Kept with the session because it means nothing on another server or account.
+  public var cursor: String?
 
   /// A session.
-  public init(server: String, login: String, token: String, expiresAt: Date) {
+  public init(server: String, login: String, token: String, expiresAt: Date, cursor: String? = nil) {
     self.server = server
     self.login = login
     self.token = token
     self.expiresAt = expiresAt
+    self.cursor = cursor
   }
 }
 

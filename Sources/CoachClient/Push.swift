@@ -108,3 +108,35 @@ extension CoachClient {
     return totals
   }
 }
+
+/// What `runmate push` did: the plan's answer (when a plan was sent and taken), the refusal of a plan over a coach's
+/// change not pulled yet, and the runs' totals.
+public struct PushReport: Sendable {
+  /// Whether the server stored the plan (false: it had it), and the cursor to keep; nil when no plan was taken.
+  public var plan: (stored: Bool, cursor: String)?
+  /// ``CoachClientError/planChanged(server:)`` when the plan was refused; nil otherwise.
+  public var planRefused: CoachClientError?
+  /// What the server did with the runs.
+  public var runs: PushTotals
+}
+
+extension CoachClient {
+  /// `runmate push`: the athlete's `plan` first (``pushPlan(_:cursor:session:)``, based on `cursor`, so that a first
+  /// push gives the server the plan its runs are counted for), then the `runs` (``pushRuns(_:session:)``), which go
+  /// even when the plan is refused over a coach's change: they are the runner's record.
+  public func push(plan: PlanFile?, cursor: String?, runs: [PushedRun], session: CoachSession) async throws
+    -> PushReport
+  {
+    var report = PushReport(plan: nil, planRefused: nil, runs: PushTotals())
+    if let plan {
+      do {
+        report.plan = try await pushPlan(plan, cursor: cursor, session: session)
+      } catch {
+        guard let failure = error as? CoachClientError, case .planChanged = failure else { throw error }
+        report.planRefused = failure
+      }
+    }
+    report.runs = try await pushRuns(runs, session: session)
+    return report
+  }
+}

@@ -228,6 +228,29 @@ extension LogbookDatabase {
     }
   }
 
+  /// The comments on an athlete's workouts numbered after `id`, oldest first, at most `limit`.
+  public func comments(athleteID: Int64, after id: Int64, limit: Int) throws(LogbookError) -> [WorkoutComment] {
+    try read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT workoutComment.id, athlete.name, workoutComment.planID, workoutComment.date, author.name,
+            account.role, workoutComment.text, workoutComment.createdAt
+          FROM workoutComment JOIN profile AS athlete ON athlete.id = workoutComment.athleteID
+          JOIN account ON account.id = workoutComment.authorAccountID
+          JOIN profile AS author ON author.id = account.profileID
+          WHERE workoutComment.athleteID = ? AND workoutComment.id > ?
+          ORDER BY workoutComment.id LIMIT ?
+          """, arguments: [athleteID, id, limit]
+      ).compactMap { row in
+        guard let date = CivilDate(iso: row[3]) else { return nil }
+        return WorkoutComment(
+          id: row[0], athlete: row[1], planID: row[2], date: date, author: row[4],
+          role: AccountRole(rawValue: row[5]) ?? .athlete, text: row[6], createdAt: row[7])
+      }
+    }
+  }
+
   /// The audit log, newest first, at most `limit` entries.
   public func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry] {
     try read { db in

@@ -191,6 +191,30 @@ extension PostgresLogbook {
     }
   }
 
+  /// The comments on an athlete's workouts numbered after `id`, oldest first, at most `limit`.
+  public func comments(athleteID: Int64, after id: Int64, limit: Int) throws(LogbookError) -> [WorkoutComment] {
+    try read { tx in
+      try tx.rows(
+        """
+        SELECT workoutComment.id, athlete.name, workoutComment.planID, workoutComment.date, author.name, account.role,
+          workoutComment.text, workoutComment.createdAt
+        FROM workoutComment JOIN profile AS athlete ON athlete.id = workoutComment.athleteID
+        JOIN account ON account.id = workoutComment.authorAccountID
+        JOIN profile AS author ON author.id = account.profileID
+        WHERE workoutComment.athleteID = \(athleteID) AND workoutComment.id > \(id)
+        ORDER BY workoutComment.id LIMIT \(limit)
+        """
+      ).compactMap { row in
+        let (number, athlete, planID, day, author, role, text, createdAt) = try row.decode(
+          (Int64, String, String, String, String, String, String, Date).self)
+        guard let date = CivilDate(iso: day) else { return nil }
+        return WorkoutComment(
+          id: number, athlete: athlete, planID: planID, date: date, author: author,
+          role: AccountRole(rawValue: role) ?? .athlete, text: text, createdAt: createdAt)
+      }
+    }
+  }
+
   /// The audit log, newest first, at most `limit` entries.
   public func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry] {
     try read { tx in

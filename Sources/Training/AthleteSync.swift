@@ -56,6 +56,13 @@ public func runsToPush(in store: any TrainingStore) throws -> [PushedRun] {
   try store.completions().filter(\.isRun).map { PushedRun(clientID: pushIdentity(of: $0), run: $0) }
 }
 
+/// The plan of the local logbook that `runmate push` sends (as its `runmate.plan-share/1` document): the one named,
+/// else the active one; nil for a logbook without plans, which sends its runs only.
+public func planToPush(named name: String?, in store: any TrainingStore, now: Date) throws -> PlanFile? {
+  if name == nil, try store.plans().isEmpty { return nil }
+  return try store.planFile(named: name, exportedAt: now)
+}
+
 /// A run's identity on the athlete's side: the SHA-256 (32 hex digits) of its day, start, source, file, distance (to
 /// the metre) and duration (to the second), the same at every push and in a copy of the logbook. A run rewritten
 /// since (a device's record merged into a hand-logged one) gets a new identity, and the server finds it the same

@@ -17,6 +17,8 @@ public enum CoachViewError: Error, Sendable, Equatable, CustomStringConvertible 
   case notACoach(login: String)
   /// A value outside what is allowed.
   case invalid(field: String, value: String, allowed: String)
+  /// The athlete's plan on the server changed since the revision a write was based on (a coach changed it).
+  case planChanged(athlete: String)
 
   /// One line naming what is wrong.
   public var description: String {
@@ -26,6 +28,8 @@ public enum CoachViewError: Error, Sendable, Equatable, CustomStringConvertible 
     case .noWorkout(let athlete, let date): "athlete '\(athlete)' has no workout on \(date)"
     case .notACoach(let login): "account '\(login)' is not a coach's: it has no roster"
     case .invalid(let field, let value, let allowed): "\(field): '\(value)' is not valid, allowed is \(allowed)"
+    case .planChanged(let athlete):
+      "athlete '\(athlete)'s plan was changed on the server (by a coach) since it was last pulled: pull it first"
     }
   }
 }

@@ -43,13 +43,27 @@ public struct PlanRequest: Sendable, Equatable {
   public var recentRace: String?
   /// The saved plan's name (default: the athlete's name, the distance and the race date).
   public var name: String?
+  /// The day weeks start on when no start is given (default: Monday).
+  public var weekStart: String?
+  /// Cross-training days a week, 0 to 2 (default 0).
+  public var crossTrainingPerWeek: Int?
+  /// Strength days a week, 0 to 2 (default 0).
+  public var strengthPerWeek: Int?
+  /// Whether the race date and start may be spoken (`next sunday`, `in 12 weeks`, as `runmate plan` takes them);
+  /// else `YYYY-MM-DD` only (the API).
+  public var spokenDates: Bool
 
   /// A request for `distance`; the rest as given.
   public init(
     distance: String, level: String? = nil, weeks: Int? = nil, raceDate: String? = nil, start: String? = nil,
     goalTime: String? = nil, runDays: [String]? = nil, longRunDay: String? = nil, runsPerWeek: Int? = nil,
-    currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: String? = nil, name: String? = nil
+    currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: String? = nil, name: String? = nil,
+    weekStart: String? = nil, crossTrainingPerWeek: Int? = nil, strengthPerWeek: Int? = nil, spokenDates: Bool = false
   ) {
+    self.weekStart = weekStart
+    self.crossTrainingPerWeek = crossTrainingPerWeek
+    self.strengthPerWeek = strengthPerWeek
+    self.spokenDates = spokenDates
     self.distance = distance
     self.level = level
     self.weeks = weeks
@@ -65,8 +79,9 @@ public struct PlanRequest: Sendable, Equatable {
     self.name = name
   }
 
-  /// The goal, read on the athlete's `today`: the same checks and ranges as `runmate plan`'s options, each bad value
-  /// naming its field. With `weeks` and no race date the race is on `longRunDay` (else the profile's, else Sunday).
+  /// The goal, read on the athlete's `today`: the one reading of a goal, for `runmate plan`'s options and the API's
+  /// fields, each bad value naming its field. With `weeks` and no race date the race is on `longRunDay` (else the
+  /// profile's, else Sunday) in the last week.
   public func goal(today: CivilDate, maxWeeks: Int, profile: Profile?, longRunDay: Weekday?) throws -> Goal {
     guard let race = RaceDistance(parsing: distance) else {
       throw SettingError(
@@ -74,8 +89,7 @@ public struct PlanRequest: Sendable, Equatable {
         suggestion: RaceDistance.suggestion(for: distance))
     }
     guard let levelText = level ?? profile?.level?.rawValue else {
-      throw SettingError(
-        field: .level, value: "", allowed: "beginner, intermediate, advanced (the athlete's profile names none)")
+      throw RequiredSettingError(field: .level, allowed: "beginner, intermediate, advanced")
     }
     let level = try SettingValues.level(levelText)
     func kilometres(_ value: Double?, _ field: InputField, _ range: ClosedRange<Double>) throws -> Double? {
@@ -90,10 +104,14 @@ public struct PlanRequest: Sendable, Equatable {
     let weekly = try kilometres(currentWeeklyKm, .currentWeeklyKm, 5...250)
     let longest = try kilometres(longestRecentRunKm, .longestRecentRunKm, 3...60)
     let window = SettingValues.planWindow(today: today)
-    let raceDay = try raceDate.map { text throws in
-      try SettingValues.date(text, option: .field(.raceDate), window: window)
+    let spoken = spokenDates
+    func day(_ text: String, _ field: InputField) throws(SettingError) -> CivilDate {
+      spoken
+        ? try SettingValues.spokenDate(text, option: .field(field), today: today, window: window)
+        : try SettingValues.date(text, option: .field(field), window: window)
     }
-    let first = try start.map { text throws in try SettingValues.date(text, option: .field(.start), window: window) }
+    let raceDay = try raceDate.map { text throws in try day(text, .raceDate) }
+    let first = try start.map { text throws in try day(text, .start) }
     let recent = try recentRace.map { text throws -> RecentRace in
       guard let result = RecentRace(parsing: text) else {
         throw SettingError(
@@ -108,12 +126,14 @@ public struct PlanRequest: Sendable, Equatable {
       }
       return seconds
     }
+    let firstDay = try weekStart.map { text throws in try SettingValues.weekday(text, option: .field(.weekStart)) }
     let timeline = try Timeline.resolve(
-      weeks: weeks, raceDate: raceDay, start: first, today: today, maxWeeks: maxWeeks,
+      weeks: weeks, raceDate: raceDay, start: first, today: today, maxWeeks: maxWeeks, weekStart: firstDay ?? .monday,
       longRunDay: longRunDay ?? profile?.longRunDay ?? .sunday)
     return Goal(
       distance: race, level: level, timeline: timeline, runsPerWeek: runsPerWeek, currentWeeklyKm: weekly,
-      longestRecentRunKm: longest, recentRace: recent, goalTimeSeconds: goalSeconds)
+      longestRecentRunKm: longest, recentRace: recent, crossTrainingPerWeek: crossTrainingPerWeek ?? 0,
+      strengthPerWeek: strengthPerWeek ?? 0, goalTimeSeconds: goalSeconds)
   }
 }
 
@@ -173,13 +193,16 @@ public func assignPlan(
   ) { longRunDay in
     try request.goal(today: today, maxWeeks: rules.base.maxWeeks, profile: athlete, longRunDay: longRunDay)
   }
-  let plan = new.plan.owned(by: athlete.name)
-  let dated = try ScheduleView(plan, settings: new.settings).datedWorkouts
+  var plan = new.plan.owned(by: athlete.name)
   let name = request.name ?? "\(athlete.name)-\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
   if let name = request.name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 {
     throw SettingError(field: .name, value: String(name.prefix(40)), allowed: "1 to 100 characters")
   }
   let old = try? athleteState(athlete, in: store, systemZone: systemZone)
+  // A plan again under the name of the athlete's plan (the same race): it replaces that plan in place, keeping its
+  // id, so the runs counted for it, its comments and the athlete's pulls stay with it.
+  if let old, old.saved.name == name { plan = plan.identified(as: old.saved.id) }
+  let dated = try ScheduleView(plan, settings: new.settings).datedWorkouts
   let changes = dayChanges(from: old?.plan, to: plan.scheduled(dated), from: today)
   let goal = plan.goal
   let saved = try store.saveAthletePlan(

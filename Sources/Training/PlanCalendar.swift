@@ -143,6 +143,25 @@ public struct ReplanProposal: Sendable {
 
   /// The rebuilt plan's workouts on their days, as stored with the plan.
   public var datedWorkouts: [DatedWorkout] { schedule.datedWorkouts }
+
+  /// The workouts it changes and what the next export does to the calendar.
+  public var changeSet: PlanChangeSet {
+    PlanChangeSet(workoutChanges: replan.workoutChanges, calendarChanges: calendarChanges)
+  }
+}
+
+/// What a new version of a saved plan changes, as `replan` and `pull` say it: each workout changed on its scheduled
+/// day, and what the next export does to the calendar last exported (nil when there is none).
+public struct PlanChangeSet: Sendable {
+  /// The workouts changed, by date.
+  public var workoutChanges: [WorkoutChange]
+  /// Every event against the last export; nil when there is none.
+  public var calendarChanges: [ExportChange]?
+
+  /// The workouts changed by kind, in the order a report lists them (moved, changed, cancelled, added).
+  public var byKind: [(kind: WorkoutChangeKind, changes: [WorkoutChange])] { TrainingProgress.byKind(workoutChanges) }
+  /// The next export's changes in words (`2 moved, 0 changed, …`); nil without a last export.
+  public var calendarSummary: String? { calendarChanges.map { ExportDiff(changes: $0).summary() } }
 }
 
 extension TrainingState {

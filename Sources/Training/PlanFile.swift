@@ -119,8 +119,13 @@ public struct PlanFile: Sendable {
 
   /// Reads and checks the file at `path`; every problem is a ``PlanFileError`` naming the file.
   public static func read(_ path: String) throws(PlanFileError) -> PlanFile {
+    try parse(try readData(path), source: path)
+  }
+
+  /// Reads and checks a plan file's bytes (from a file, or from a coach server's answer); every problem is a
+  /// ``PlanFileError`` naming `source`.
+  public static func parse(_ data: Data, source path: String) throws(PlanFileError) -> PlanFile {
     func bad(_ problem: String) -> PlanFileError { .untrusted(path: path, problem: FieldText(problem)) }
-    let data = try readData(path)
     guard let object = try? JSONSerialization.jsonObject(with: data, options: []),
       let top = object as? [String: Any]
     else {
@@ -436,6 +441,14 @@ extension PlanFile {
 }
 
 extension TrainingStore {
+  /// The saved plan named `name` (the active one when nil) with its schedule settings, as a file to share
+  /// (`runmate plans export`) or to send to a coach server (`runmate push`).
+  public func planFile(named name: String?, exportedAt: Date) throws -> PlanFile {
+    let saved = try plan(named: name)
+    return PlanFile(
+      name: saved.name, exportedAt: exportedAt, plan: saved.plan, settings: try scheduleSettings(ofPlan: saved.id))
+  }
+
   /// Saves a checked plan file (as the active plan when `activate`), assigned to `profile` when given. The same
   /// plan, or another one under this name, is refused inside the write transaction (two imports at once cannot
   /// both pass), naming the file and the way out.

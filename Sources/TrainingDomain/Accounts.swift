@@ -95,6 +95,8 @@ public struct AuditEntry: Sendable, Hashable {
     case planAssigned = "plan.assign"
     /// A coach rebuilt an athlete's plan from their runs (a replan).
     case planRegenerated = "plan.replan"
+    /// An athlete sent the plan of their own logbook (`runmate push`).
+    case planPushed = "plan.push"
   }
 
   /// The database id.

@@ -155,6 +155,9 @@ public protocol TrainingStore: Sendable {
   ) throws(LogbookError) -> WorkoutComment
   /// The comments on athlete `athleteID`'s workout of `date` in plan `planID`, oldest first.
   func comments(athleteID: Int64, planID: String, date: CivilDate) throws(LogbookError) -> [WorkoutComment]
+  /// The comments on athlete `athleteID`'s workouts (of any plan) numbered after `id`, oldest first, at most `limit`:
+  /// what `runmate pull` has not seen (``WorkoutComment/id`` grows with every comment).
+  func comments(athleteID: Int64, after id: Int64, limit: Int) throws(LogbookError) -> [WorkoutComment]
   /// The audit log, newest first, at most `limit` entries.
   func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry]
   /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction

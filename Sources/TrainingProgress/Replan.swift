@@ -94,7 +94,7 @@ public struct Replan: Sendable, Hashable {
   /// The workout changes by kind, in the order a report lists them (moved, changed, cancelled, added), every kind
   /// with its list, empty or not.
   public var workoutChangesByKind: [(kind: WorkoutChangeKind, changes: [WorkoutChange])] {
-    WorkoutChangeKind.allCases.map { kind in (kind, workoutChanges.filter { $0.kind == kind }) }
+    byKind(workoutChanges)
   }
   /// The starting point the rebuild used, in words, with the rule that chose it.
   public var basis: String
@@ -771,9 +771,16 @@ func clampedInputs(
   return (weekly, longest, notes)
 }
 
-/// The workouts that differ between two versions of a plan, by workout id.
-func workoutChanges(from old: Plan, to new: Plan) -> [WorkoutChange] {
-  let before = Dictionary(old.workouts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+/// `changes` by kind, in the order a report lists them (moved, changed, cancelled, added), every kind with its list,
+/// empty or not.
+public func byKind(_ changes: [WorkoutChange]) -> [(kind: WorkoutChangeKind, changes: [WorkoutChange])] {
+  WorkoutChangeKind.allCases.map { kind in (kind, changes.filter { $0.kind == kind }) }
+}
+
+/// The workouts that differ between two versions of a plan, by workout id (every workout of `new` added when there
+/// is no `old`): what a replan changes, and what a plan pulled from the coach's server changes.
+public func workoutChanges(from old: Plan?, to new: Plan) -> [WorkoutChange] {
+  let before = Dictionary((old?.workouts ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
   let after = Dictionary(new.workouts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
   func week(_ id: String, in plan: Plan) -> Int {
     plan.weeks.first { $0.workouts.contains { $0.id == id } }?.number ?? 0
@@ -794,13 +801,13 @@ func workoutChanges(from old: Plan, to new: Plan) -> [WorkoutChange] {
         week: week(workout.id, in: new), title: workout.title, oldDate: was.date,
         newDate: workout.date, oldTitle: was.title == workout.title ? nil : was.title))
   }
-  for workout in old.workouts where after[workout.id] == nil {
+  for workout in old?.workouts ?? [] where after[workout.id] == nil {
     changes.append(
       WorkoutChange(
-        kind: .cancelled, workoutID: workout.id, week: week(workout.id, in: old),
+        kind: .cancelled, workoutID: workout.id, week: old.map { week(workout.id, in: $0) } ?? 0,
         title: workout.title, oldDate: workout.date, newDate: nil))
   }
-  func day(_ change: WorkoutChange) -> CivilDate { change.newDate ?? change.oldDate ?? old.goal.raceDate }
+  func day(_ change: WorkoutChange) -> CivilDate { change.newDate ?? change.oldDate ?? new.goal.raceDate }
   return changes.sorted { (day($0), $0.workoutID) < (day($1), $1.workoutID) }
 }
 

@@ -21,7 +21,7 @@ struct RunMate: ParsableCommand {
       ProfileCommand.self, CoachCommand.self, CoachesCommand.self, HealthCommand.self, TemplatesCommand.self,
       LintCommand.self,
       FeedCommand.self, ServeCommand.self, SyncCommand.self, DatabaseCommand.self, AccountCommand.self,
-      PushCommand.self,
+      PushCommand.self, PullCommand.self,
     ])
 
   /// Runs the command; domain errors print one line on stderr and exit with a sysexits code.

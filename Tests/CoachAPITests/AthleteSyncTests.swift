@@ -58,6 +58,7 @@ import TrainingDomain
     let coach = try await server.login("kim@example.com")
     for (method, path, body) in [
       (HTTPMethod.GET, "/api/v1/me/plan", nil), (.POST, "/api/v1/me/runs", Self.push([("x", day, 5)])),
+      (.GET, "/api/v1/me/updates", nil), (.PUT, "/api/v1/me/plan", #"{"plan_file":"{}"}"#),
     ] {
       #expect(try await server.send(method, path, json: body).status == 401)
       let answer = try await server.send(method, path, token: coach, json: body)

@@ -65,5 +65,13 @@ import Testing
     let comments = try club.store.auditLog(limit: 100).filter { $0.action == .commentAdded }
     #expect(comments.count == 4)
     #expect(comments.allSatisfy { entry in owners[entry.athlete ?? ""]?.contains(entry.login ?? "") == true })
+    // An athlete's own updates (`/api/v1/me/…` names no athlete) hold only their coach's comments on their workouts.
+    for (athlete, coach) in [("anna", "kim"), ("ben", "lee")] {
+      let updates = try await server.send(.GET, "/api/v1/me/updates", token: tokens[athlete])
+      let given = try #require(updates.object["comments"] as? [[String: Any]], "\(updates.text)")
+      #expect(
+        given.count == 1 && given.allSatisfy { $0["athlete"] as? String == athlete && $0["author"] as? String == coach }
+      )
+    }
   }
 }

@@ -52,6 +52,12 @@ import TrainingDomain
     #expect(comments.map(\.text) == ["Easy does it", "Done!"])
     #expect(comments.map(\.author) == ["kim", "anna"] && comments.map(\.role) == [.coach, .athlete])
     #expect(comments.first == first && comments.allSatisfy { $0.athlete == "anna" && $0.date == testStart })
+    // Every plan's comments by number after one (what `runmate pull` asks), with their plan and day.
+    let since = try db.comments(athleteID: anna, after: first.id, limit: 10)
+    #expect(since.map(\.text) == ["Done!", "Other day"])
+    #expect(since.last?.planID == saved.id && since.last?.date == testStart.adding(days: 1))
+    #expect(try db.comments(athleteID: anna, after: 0, limit: 2).map(\.text) == ["Easy does it", "Done!"])
+    #expect(try db.comments(athleteID: anna, after: since.last?.id ?? 0, limit: 10).isEmpty)
     let audit = try db.auditLog(limit: 100)
     #expect(
       audit.map(\.action) == [

@@ -122,7 +122,7 @@ import Testing
       arguments: ["xyzzy"],
       message: "runmate: unknown command 'xyzzy'; the commands are plan, schedule, export, plans, log, import, "
         + "progress, today, week, replan, pause, move, skip, report, paces, workouts, profile, coach, coaches, health, templates, lint, feed, serve, "
-        + "sync, database, account, push "
+        + "sync, database, account, push, pull "
         + "(see 'runmate --help')"),
   ]
 

@@ -14,7 +14,7 @@ info:
     token (`Authorization: Bearer TOKEN`) from `POST /api/v1/sessions`. An athlete's data is visible to the athlete
     and to their coaches only: any other account gets 404, as for an athlete who does not exist. Distances are
     kilometres, durations seconds, dates `YYYY-MM-DD` on the athlete's own day. Request bodies are JSON of at most
-    64 KiB (413 above). See docs/api.md.
+    64 KiB (413 above), 1 MiB for an athlete's plan. See docs/api.md.
   license:
     name: MIT
     identifier: MIT
@@ -329,6 +329,69 @@ paths:
           $ref: '#/components/responses/Unauthorized'
         '404':
           $ref: '#/components/responses/NotFound'
+    put:
+      operationId: pushMyPlan
+      summary: The plan of the athlete's own logbook (`runmate push`), saved as their plan on the server.
+      description: |
+        The plan travels as the `runmate.plan-share/1` document `runmate plans export` writes. It replaces the
+        athlete's plan on the server under that plan's id (comments and runs stay with it). `base` is the cursor of
+        the athlete's last `GET /api/v1/me/updates`: when a coach changed the plan since, nothing is written and the
+        answer is 409 (pull first), so that a coach's change is never overwritten unseen. Sending the plan the server
+        has changes nothing. Recorded in the audit log.
+      tags: [athlete]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/PlanPushRequest'
+      responses:
+        '200':
+          description: The plan as the server has it, and the cursor to keep.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PlanPushResult'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          $ref: '#/components/responses/Conflict'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+  /api/v1/me/updates:
+    get:
+      operationId: getMyUpdates
+      summary: What changed for the signed-in athlete since a cursor (`runmate pull`).
+      description: |
+        The coaches' comments on the athlete's workouts after the cursor's (at most 200; `more` says to ask again
+        with the new cursor), and the athlete's plan as a `runmate.plan-share/1` document when its revision is not
+        the one the cursor holds. Without `since`, every comment and the plan. Pass `cursor` next time.
+      tags: [athlete]
+      parameters:
+        - name: since
+          in: query
+          required: false
+          description: The cursor of the last answer.
+          schema:
+            type: string
+            maxLength: 100
+      responses:
+        '200':
+          description: The updates.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Updates'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '404':
+          $ref: '#/components/responses/NotFound'
   /api/v1/me/runs:
     post:
       operationId: pushMyRuns
@@ -419,7 +482,7 @@ components:
           schema:
             $ref: '#/components/schemas/Problem'
     TooLarge:
-      description: A request body over 64 KiB.
+      description: A request body over 64 KiB (1 MiB for an athlete's plan).
       content:
         application/json:
           schema:
@@ -432,6 +495,12 @@ components:
           schema:
             $ref: '#/components/schemas/Problem'
     # end coach26
+    Conflict:
+      description: The athlete's plan changed on the server since the cursor given (pull first).
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Problem'
     TooManyRequests:
       description: Too many failed logins for this account or from this address within a minute.
       headers:
@@ -442,6 +511,51 @@ components:
           schema:
             $ref: '#/components/schemas/Problem'
   schemas:
+    PlanPushRequest:
+      type: object
+      required: [plan_file]
+      properties:
+        plan_file:
+          type: string
+          description: The `runmate.plan-share/1` document, as `runmate plans export` writes it.
+        base:
+          type: string
+          description: The cursor of the athlete's last GET /api/v1/me/updates (none before the first).
+          maxLength: 100
+    PlanPushResult:
+      type: object
+      required: [saved, plan_id, cursor]
+      properties:
+        saved:
+          type: boolean
+          description: False when the server had this plan already.
+        plan_id:
+          type: string
+        cursor:
+          type: string
+          description: The cursor to keep (the plan sent is the one the athlete has).
+    Updates:
+      type: object
+      required: [athlete, comments, more, cursor]
+      properties:
+        athlete:
+          type: string
+        comments:
+          type: array
+          items:
+            $ref: '#/components/schemas/Comment'
+        more:
+          type: boolean
+          description: More comments follow; ask again with `cursor`.
+        plan_revision:
+          type: string
+          description: The revision of the athlete's plan on the server (absent without a plan).
+        plan_file:
+          type: string
+          description: The plan as a `runmate.plan-share/1` document, when it changed since the cursor.
+        cursor:
+          type: string
+          description: The cursor to pass as `since` next time.
     Problem:
       type: object
       description: What went wrong, in one line.

@@ -170,6 +170,34 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct Conflict: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Conflict/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Conflict/content/application\/json`.
+                case json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                internal var json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.Conflict.Body
+            /// Creates a new `Conflict`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            internal init(body: Components.Responses.Conflict.Body) {
+                self.body = body
+            }
+        }
         internal struct TooManyRequests: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/TooManyRequests/headers`.
             internal struct Headers: Sendable, Hashable {

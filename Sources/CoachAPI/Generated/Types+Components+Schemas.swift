@@ -9,6 +9,121 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     internal enum Schemas {
+        /// - Remark: Generated from `#/components/schemas/PlanPushRequest`.
+        internal struct PlanPushRequest: Codable, Hashable, Sendable {
+            /// The `runmate.plan-share/1` document, as `runmate plans export` writes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanPushRequest/plan_file`.
+            internal var planFile: Swift.String
+            /// The cursor of the athlete's last GET /api/v1/me/updates (none before the first).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanPushRequest/base`.
+            internal var base: Swift.String?
+            /// Creates a new `PlanPushRequest`.
+            ///
+            /// - Parameters:
+            ///   - planFile: The `runmate.plan-share/1` document, as `runmate plans export` writes it.
+            ///   - base: The cursor of the athlete's last GET /api/v1/me/updates (none before the first).
+            internal init(
+                planFile: Swift.String,
+                base: Swift.String? = nil
+            ) {
+                self.planFile = planFile
+                self.base = base
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case planFile = "plan_file"
+                case base
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PlanPushResult`.
+        internal struct PlanPushResult: Codable, Hashable, Sendable {
+            /// False when the server had this plan already.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanPushResult/saved`.
+            internal var saved: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PlanPushResult/plan_id`.
+            internal var planId: Swift.String
+            /// The cursor to keep (the plan sent is the one the athlete has).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanPushResult/cursor`.
+            internal var cursor: Swift.String
+            /// Creates a new `PlanPushResult`.
+            ///
+            /// - Parameters:
+            ///   - saved: False when the server had this plan already.
+            ///   - planId:
+            ///   - cursor: The cursor to keep (the plan sent is the one the athlete has).
+            internal init(
+                saved: Swift.Bool,
+                planId: Swift.String,
+                cursor: Swift.String
+            ) {
+                self.saved = saved
+                self.planId = planId
+                self.cursor = cursor
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case saved
+                case planId = "plan_id"
+                case cursor
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Updates`.
+        internal struct Updates: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Updates/athlete`.
+            internal var athlete: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Updates/comments`.
+            internal var comments: [Components.Schemas.Comment]
+            /// More comments follow; ask again with `cursor`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Updates/more`.
+            internal var more: Swift.Bool
+            /// The revision of the athlete's plan on the server (absent without a plan).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Updates/plan_revision`.
+            internal var planRevision: Swift.String?
+            /// The plan as a `runmate.plan-share/1` document, when it changed since the cursor.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Updates/plan_file`.
+            internal var planFile: Swift.String?
+            /// The cursor to pass as `since` next time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Updates/cursor`.
+            internal var cursor: Swift.String
+            /// Creates a new `Updates`.
+            ///
+            /// - Parameters:
+            ///   - athlete:
+            ///   - comments:
+            ///   - more: More comments follow; ask again with `cursor`.
+            ///   - planRevision: The revision of the athlete's plan on the server (absent without a plan).
+            ///   - planFile: The plan as a `runmate.plan-share/1` document, when it changed since the cursor.
+            ///   - cursor: The cursor to pass as `since` next time.
+            internal init(
+                athlete: Swift.String,
+                comments: [Components.Schemas.Comment],
+                more: Swift.Bool,
+                planRevision: Swift.String? = nil,
+                planFile: Swift.String? = nil,
+                cursor: Swift.String
+            ) {
+                self.athlete = athlete
+                self.comments = comments
+                self.more = more
+                self.planRevision = planRevision
+                self.planFile = planFile
+                self.cursor = cursor
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case athlete
+                case comments
+                case more
+                case planRevision = "plan_revision"
+                case planFile = "plan_file"
+                case cursor
+            }
+        }
         /// What went wrong, in one line.
         ///
         /// - Remark: Generated from `#/components/schemas/Problem`.

@@ -258,7 +258,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A request body over 64 KiB.
+            /// A request body over 64 KiB (1 MiB for an athlete's plan).
             ///
             /// - Remark: Generated from `#/paths//api/v1/sessions/post(createSession)/responses/413`.
             ///
@@ -966,7 +966,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A request body over 64 KiB.
+            /// A request body over 64 KiB (1 MiB for an athlete's plan).
             ///
             /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/plan/put(assignAthletePlan)/responses/413`.
             ///
@@ -2093,7 +2093,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A request body over 64 KiB.
+            /// A request body over 64 KiB (1 MiB for an athlete's plan).
             ///
             /// - Remark: Generated from `#/paths//api/v1/athletes/{athlete}/workouts/{date}/comments/post(createWorkoutComment)/responses/413`.
             ///
@@ -2488,6 +2488,453 @@ internal enum Operations {
             }
         }
     }
+    /// The plan of the athlete's own logbook (`runmate push`), saved as their plan on the server.
+    ///
+    /// The plan travels as the `runmate.plan-share/1` document `runmate plans export` writes. It replaces the
+    /// athlete's plan on the server under that plan's id (comments and runs stay with it). `base` is the cursor of
+    /// the athlete's last `GET /api/v1/me/updates`: when a coach changed the plan since, nothing is written and the
+    /// answer is 409 (pull first), so that a coach's change is never overwritten unseen. Sending the plan the server
+    /// has changes nothing. Recorded in the audit log.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/me/plan`.
+    /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)`.
+    internal enum PushMyPlan {
+        internal static let id: Swift.String = "pushMyPlan"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/me/plan/PUT/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PushMyPlan.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PushMyPlan.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.PushMyPlan.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/me/plan/PUT/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/me/plan/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.PlanPushRequest)
+            }
+            internal var body: Operations.PushMyPlan.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.PushMyPlan.Input.Headers = .init(),
+                body: Operations.PushMyPlan.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/me/plan/PUT/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/me/plan/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PlanPushResult)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.PlanPushResult {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PushMyPlan.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.PushMyPlan.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The plan as the server has it, and the cursor to keep.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PushMyPlan.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.PushMyPlan.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A value that is not allowed; the message names the field, the value and what is allowed.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token, or one that is unknown, expired or revoked; or, logging in, a wrong login or password.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such athlete or workout for this account (an athlete the account may not see is not found).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The athlete's plan changed on the server since the cursor given (pull first).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A request body over 64 KiB (1 MiB for an athlete's plan).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// What changed for the signed-in athlete since a cursor (`runmate pull`).
+    ///
+    /// The coaches' comments on the athlete's workouts after the cursor's (at most 200; `more` says to ask again
+    /// with the new cursor), and the athlete's plan as a `runmate.plan-share/1` document when its revision is not
+    /// the one the cursor holds. Without `since`, every comment and the plan. Pass `cursor` next time.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/updates`.
+    /// - Remark: Generated from `#/paths//api/v1/me/updates/get(getMyUpdates)`.
+    internal enum GetMyUpdates {
+        internal static let id: Swift.String = "getMyUpdates"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/me/updates/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The cursor of the last answer.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/me/updates/GET/query/since`.
+                internal var since: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - since: The cursor of the last answer.
+                internal init(since: Swift.String? = nil) {
+                    self.since = since
+                }
+            }
+            internal var query: Operations.GetMyUpdates.Input.Query
+            /// - Remark: Generated from `#/paths/api/v1/me/updates/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMyUpdates.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMyUpdates.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetMyUpdates.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.GetMyUpdates.Input.Query = .init(),
+                headers: Operations.GetMyUpdates.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/me/updates/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/me/updates/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Updates)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Updates {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetMyUpdates.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GetMyUpdates.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The updates.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/updates/get(getMyUpdates)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetMyUpdates.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetMyUpdates.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A value that is not allowed; the message names the field, the value and what is allowed.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/updates/get(getMyUpdates)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token, or one that is unknown, expired or revoked; or, logging in, a wrong login or password.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/updates/get(getMyUpdates)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such athlete or workout for this account (an athlete the account may not see is not found).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/updates/get(getMyUpdates)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Runs from the athlete's own logbook, for their plan, each stored once (by client_id).
     ///
     /// At most 200 runs a request (and 64 KiB); a longer history goes in further requests. Each run is matched to
@@ -2652,7 +3099,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// A request body over 64 KiB.
+            /// A request body over 64 KiB (1 MiB for an athlete's plan).
             ///
             /// - Remark: Generated from `#/paths//api/v1/me/runs/post(pushMyRuns)/responses/413`.
             ///

@@ -86,6 +86,28 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/me/plan`.
     /// - Remark: Generated from `#/paths//api/v1/me/plan/get(getMyPlan)`.
     func getMyPlan(_ input: Operations.GetMyPlan.Input) async throws -> Operations.GetMyPlan.Output
+    /// The plan of the athlete's own logbook (`runmate push`), saved as their plan on the server.
+    ///
+    /// The plan travels as the `runmate.plan-share/1` document `runmate plans export` writes. It replaces the
+    /// athlete's plan on the server under that plan's id (comments and runs stay with it). `base` is the cursor of
+    /// the athlete's last `GET /api/v1/me/updates`: when a coach changed the plan since, nothing is written and the
+    /// answer is 409 (pull first), so that a coach's change is never overwritten unseen. Sending the plan the server
+    /// has changes nothing. Recorded in the audit log.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/me/plan`.
+    /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)`.
+    func pushMyPlan(_ input: Operations.PushMyPlan.Input) async throws -> Operations.PushMyPlan.Output
+    /// What changed for the signed-in athlete since a cursor (`runmate pull`).
+    ///
+    /// The coaches' comments on the athlete's workouts after the cursor's (at most 200; `more` says to ask again
+    /// with the new cursor), and the athlete's plan as a `runmate.plan-share/1` document when its revision is not
+    /// the one the cursor holds. Without `since`, every comment and the plan. Pass `cursor` next time.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/updates`.
+    /// - Remark: Generated from `#/paths//api/v1/me/updates/get(getMyUpdates)`.
+    func getMyUpdates(_ input: Operations.GetMyUpdates.Input) async throws -> Operations.GetMyUpdates.Output
     /// Runs from the athlete's own logbook, for their plan, each stored once (by client_id).
     ///
     /// At most 200 runs a request (and 64 KiB); a longer history goes in further requests. Each run is matched to
@@ -263,6 +285,44 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/v1/me/plan/get(getMyPlan)`.
     internal func getMyPlan(headers: Operations.GetMyPlan.Input.Headers = .init()) async throws -> Operations.GetMyPlan.Output {
         try await getMyPlan(Operations.GetMyPlan.Input(headers: headers))
+    }
+    /// The plan of the athlete's own logbook (`runmate push`), saved as their plan on the server.
+    ///
+    /// The plan travels as the `runmate.plan-share/1` document `runmate plans export` writes. It replaces the
+    /// athlete's plan on the server under that plan's id (comments and runs stay with it). `base` is the cursor of
+    /// the athlete's last `GET /api/v1/me/updates`: when a coach changed the plan since, nothing is written and the
+    /// answer is 409 (pull first), so that a coach's change is never overwritten unseen. Sending the plan the server
+    /// has changes nothing. Recorded in the audit log.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/me/plan`.
+    /// - Remark: Generated from `#/paths//api/v1/me/plan/put(pushMyPlan)`.
+    internal func pushMyPlan(
+        headers: Operations.PushMyPlan.Input.Headers = .init(),
+        body: Operations.PushMyPlan.Input.Body
+    ) async throws -> Operations.PushMyPlan.Output {
+        try await pushMyPlan(Operations.PushMyPlan.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// What changed for the signed-in athlete since a cursor (`runmate pull`).
+    ///
+    /// The coaches' comments on the athlete's workouts after the cursor's (at most 200; `more` says to ask again
+    /// with the new cursor), and the athlete's plan as a `runmate.plan-share/1` document when its revision is not
+    /// the one the cursor holds. Without `since`, every comment and the plan. Pass `cursor` next time.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/updates`.
+    /// - Remark: Generated from `#/paths//api/v1/me/updates/get(getMyUpdates)`.
+    internal func getMyUpdates(
+        query: Operations.GetMyUpdates.Input.Query = .init(),
+        headers: Operations.GetMyUpdates.Input.Headers = .init()
+    ) async throws -> Operations.GetMyUpdates.Output {
+        try await getMyUpdates(Operations.GetMyUpdates.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Runs from the athlete's own logbook, for their plan, each stored once (by client_id).
     ///

@@ -16,7 +16,7 @@ struct AccountCommand: ParsableCommand {
 
       An athlete logs in to a coach's server with `account login URL`: the token is kept in \
       $XDG_CONFIG_HOME/runmate/coach-session.json (or ~/.config/runmate/, or $RUNMATE_CONFIG_DIR), readable by \
-      the user only, for `runmate push`; `account logout` revokes it.
+      the user only, for `runmate push` and `pull`; `account logout` revokes it.
 
       Examples (each reads the password from standard input):
         runmate account create --email kim --role coach --profile kim

@@ -3,7 +3,8 @@ import CoachClient
 import Foundation
 
 extension AccountCommand {
-  /// `runmate account login URL --email LOGIN`: logs in to a coach server and keeps the token for `runmate push`.
+  /// `runmate account login URL --email LOGIN`: logs in to a coach server and keeps the token for `runmate push`
+  /// and `pull`.
   struct Login: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "login",
@@ -21,8 +22,13 @@ extension AccountCommand {
       let session = try blockingValue {
         try await withCoachClient(server: url) { try await $0.login(login, password: password) }
       }
-      guard let session else { return }
+      guard var session else { return }
       let file = SessionFile.standard()
+      // Logging in again to the same account keeps where `runmate pull` stands.
+      if let old = try? file.read(), old.server == session.server, old.login.lowercased() == session.login.lowercased()
+      {
+        session.cursor = old.cursor
+      }
       try file.write(session)
       writeStandardError(
         "logged in to \(terminalSafe(session.server)) as '\(terminalSafe(session.login))' until "

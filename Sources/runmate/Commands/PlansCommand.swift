@@ -148,15 +148,12 @@ extension PlansCommand {
     func run() throws {
       let target = try out.map { try OutputFile($0, kind: .planShare, database: database.path, force: force) }
       let db = try database.open()
-      let saved = try db.plan(named: name)
-      let file = PlanFile(
-        name: saved.name, exportedAt: try clock.instant(), plan: saved.plan,
-        settings: try db.scheduleSettings(ofPlan: saved.id))
+      let file = try db.planFile(named: name, exportedAt: try clock.instant())
       let text = try file.encoded()
       guard let target else { return try writeStandardOutput(text) }
       try target.write(text)
       writeStandardError(
-        "wrote plan '\(terminalSafe(saved.name))' (\(saved.plan.weeks.count) weeks"
+        "wrote plan '\(terminalSafe(file.name))' (\(file.plan.weeks.count) weeks"
           + "\(file.settings == nil ? ", no schedule settings" : ", with its schedule settings")) to "
           + terminalSafe(target.path))
     }

@@ -1,36 +1,57 @@
 import ArgumentParser
 import CoachClient
 import Foundation
+import RunningCore
 import Training
 
 /// `runmate push`: the logbook's runs sent to the coach server the athlete logged in to.
 struct PushCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "push",
-    abstract: "Send your runs to your coach's server (after `runmate account login`).",
+    abstract: "Send your plan and runs to your coach's server (after `runmate account login`).",
     discussion: """
-      Sends every run of the logbook (not cross-training) to the server of `runmate account login`, as the \
-      logged-in athlete; the server counts them for the plan it assigned and matches each to its workout. \
-      Each run has an identity (a digest of its day, start, source, distance and duration): the server stores a \
-      run once, so pushing again sends the runs but stores only new ones, and a push stopped half-way loses \
-      nothing. Your logbook stays your own copy: nothing in it changes. See docs/api.md.
+      Sends your saved plan (the active one, or --plan NAME) with its schedule settings, then every run of the \
+      logbook (not cross-training), to the server of `runmate account login`, as the logged-in athlete; the \
+      server counts the runs for that plan and matches each to its workout. If your coach changed the plan on \
+      the server since your last `runmate pull`, your plan is not sent (the coach's change is never overwritten \
+      unseen): the runs still are, and push ends with an error saying to pull first. Each run has an identity (a \
+      digest of its day, start, source, distance and duration): the server stores a run once, so pushing again \
+      sends the runs but stores only new ones, and a push stopped half-way loses nothing. Your logbook stays your \
+      own copy: nothing in it changes. See docs/api.md.
 
       Example:
         runmate push
       """)
+  @OptionGroup var plan: PlanSelection
   @OptionGroup var database: DatabaseOptions
+  @OptionGroup var clock: ClockOptions
 
   func run() throws {
-    guard let session = try SessionFile.standard().read() else { throw CoachClientError.notLoggedIn }
+    let file = SessionFile.standard()
+    guard let session = try file.read() else { throw CoachClientError.notLoggedIn }
     try database.requireExisting()
     let db = try database.open()
+    let planFile = try planToPush(named: plan.name, in: db, now: try clock.instant())
     let runs = try runsToPush(in: db)
     guard
-      let totals = try blockingValue({
-        try await withCoachClient(server: session.server) { try await $0.pushRuns(runs, session: session) }
+      let report = try blockingValue({
+        try await withCoachClient(server: session.server) {
+          try await $0.push(plan: planFile, cursor: session.cursor, runs: runs, session: session)
+        }
       })
     else { return }
-    try writeText(PushCommand.report(totals, server: session.server))
+    if let sent = report.plan {
+      var kept = session
+      kept.cursor = sent.cursor
+      try file.write(kept)
+    }
+    var text = ""
+    if let planFile, let sent = report.plan {
+      let name = terminalSafe(planFile.name)
+      text += sent.stored ? "Sent plan '\(name)'\n" : "Plan '\(name)' is already there\n"
+    }
+    try writeText(text + PushCommand.report(report.runs, server: session.server))
+    if let refused = report.planRefused { throw refused }
   }
 
   /// `Pushed 12 runs to https://coach.example.org (3 already there, 1 the same as a run there)`.

@@ -103,7 +103,14 @@ struct ReplanReport {
       lines.append(
         "W\(change.number): \(units.number(change.beforeKm)) → \(units.format(change.afterKm))")
     }
-    let groups = result.workoutChangesByKind
+    return lines + ReplanReport.changeLines(proposal.changeSet, units: units)
+  }
+
+  /// Each workout that changes in the words of `export --diff` (moved, changed, cancelled, added), their counts, and
+  /// what the next export will do to the calendar last exported: what `replan` and `pull` print.
+  static func changeLines(_ set: PlanChangeSet, units: DistanceUnit) -> [String] {
+    var lines: [String] = []
+    let groups = set.byKind
     for (kind, changes) in groups {
       for change in changes {
         let day = (change.newDate ?? change.oldDate)?.shortLabel ?? ""
@@ -113,16 +120,14 @@ struct ReplanReport {
           "\(pad(kind.rawValue, 9)) W\(change.week) \(day): \(what)")
       }
     }
-    if !result.workoutChanges.isEmpty {
-      lines.append(
-        groups.map { "\($0.changes.count) \($0.kind.rawValue)" }.joined(separator: ", ") + " workouts")
+    if !set.workoutChanges.isEmpty {
+      lines.append(groups.map { "\($0.changes.count) \($0.kind.rawValue)" }.joined(separator: ", ") + " workouts")
     }
     // The count the next `export` prints: an event changes with its workout, or with its week's note (events
     // quote it).
-    if let calendar = proposal.calendarChanges, !result.workoutChanges.isEmpty {
+    if let summary = set.calendarSummary, !set.workoutChanges.isEmpty {
       lines.append(
-        "calendar events against the last export: \(ExportDiff(changes: calendar).summary()) (an event "
-          + "also changes when its week's note does)")
+        "calendar events against the last export: \(summary) (an event also changes when its week's note does)")
     }
     return lines
   }

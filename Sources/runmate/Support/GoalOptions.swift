@@ -117,60 +117,27 @@ struct GoalOptions: ParsableArguments {
         + "its goal; `runmate replan` rebuilds it from your runs)", suggestion: nil)
   }
 
-  /// Resolves the options into a goal; `today` fixes the default start and checks the race date. With `--weeks` and
-  /// no race date the race is on `longRunDay` (else the profile's, else Sunday) in the last week. A bare distance is
-  /// in `units` (else the profile's, else km); the `-km` spellings read a bare number as km.
+  /// Resolves the options into a goal by Training's one reading of a goal (``PlanRequest/goal(today:maxWeeks:profile:longRunDay:)``);
+  /// `today` fixes the default start and checks the race date. With `--weeks` and no race date the race is on
+  /// `longRunDay` (else the profile's, else Sunday) in the last week. A bare distance is in `units` (else the
+  /// profile's, else km); the `-km` spellings read a bare number as km.
   func goal(
     today: CivilDate, maxWeeks: Int, profile: Profile? = nil, longRunDay: Weekday? = nil, units: DistanceUnit? = nil
   ) throws -> Goal {
-    guard let distanceText = self.distance else {
-      throw CLIError.missingOption(option: "--distance", allowed: RaceDistance.allowedList)
-    }
-    guard let distance = RaceDistance(parsing: distanceText) else {
-      throw CLIError.invalidOption(
-        option: "--distance", value: distanceText, allowed: RaceDistance.allowedList,
-        suggestion: RaceDistance.suggestion(for: distanceText))
-    }
-    guard let levelText = self.level ?? profile?.level?.rawValue else {
-      throw CLIError.missingOption(option: "--level", allowed: "beginner, intermediate, advanced")
-    }
-    let level = try SettingValues.level(levelText)
-    // The engine's own ranges, checked here so that the value is quoted as typed ('nan', '1e309').
+    guard let distance else { throw CLIError.missingOption(option: "--distance", allowed: RaceDistance.allowedList) }
+    // The distances as typed: two spellings each, a bare number in the runner's unit, the value quoted as typed
+    // ('nan', '1e309') when out of the engine's range.
     let runnerUnit = DistanceUnit.display(chosen: units, profile: profile?.units)
     let weekly = try Self.distance(
       ("--current-weekly", currentWeekly), ("--current-weekly-km", currentWeeklyKm), range: 5...250, bare: runnerUnit)
     let longest = try Self.distance(
       ("--longest-recent-run", longestRecentRun), ("--longest-recent-run-km", longestRecentRunKm), range: 3...60,
       bare: runnerUnit)
-    let window = OptionValues.planWindow(today: today)
-    let race = try raceDate.map {
-      try SettingValues.spokenDate($0, option: "--race-date", today: today, window: window)
-    }
-    let first = try start.map { try SettingValues.spokenDate($0, option: "--start", today: today, window: window) }
-    let recent = try recentRace.map { text throws -> RecentRace in
-      guard let result = RecentRace(parsing: text) else {
-        throw CLIError.invalidOption(
-          option: "--recent-race", value: text,
-          allowed: "DISTANCE=TIME such as 5k=24:30, 10k=52:10, half=1:52:00", suggestion: nil)
-      }
-      return result
-    }
-    let goalSeconds = try goalTime.map { text throws -> Double in
-      guard let seconds = parseRaceTime(text), seconds > 0 else {
-        throw CLIError.invalidOption(
-          option: "--goal-time", value: text, allowed: "a time as h:mm:ss or m:ss, such as 1:50:00 or 24:30",
-          suggestion: nil)
-      }
-      return seconds
-    }
-    let firstDay = try weekStart.map { try SettingValues.weekday($0, option: "--week-start") } ?? .monday
-    let timeline = try Timeline.resolve(
-      weeks: weeks, raceDate: race, start: first, today: today, maxWeeks: maxWeeks,
-      weekStart: firstDay, longRunDay: longRunDay ?? profile?.longRunDay ?? .sunday)
-    return Goal(
-      distance: distance, level: level, timeline: timeline, runsPerWeek: runsPerWeek,
-      currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recent,
-      crossTrainingPerWeek: crossTraining ?? 0, strengthPerWeek: strength ?? 0, goalTimeSeconds: goalSeconds)
+    let request = PlanRequest(
+      distance: distance, level: level, weeks: weeks, raceDate: raceDate, start: start, goalTime: goalTime,
+      runsPerWeek: runsPerWeek, currentWeeklyKm: weekly, longestRecentRunKm: longest, recentRace: recentRace,
+      weekStart: weekStart, crossTrainingPerWeek: crossTraining, strengthPerWeek: strength, spokenDates: true)
+    return try request.goal(today: today, maxWeeks: maxWeeks, profile: profile, longRunDay: longRunDay)
   }
 
   /// The distance of an option with a unit-neutral name (`--current-weekly`, a bare number in `bare`) and its older

@@ -1,0 +1,197 @@
+import CalendarExport
+import Foundation
+import PlanEngine
+import RunningCore
+import TrainingDomain
+import TrainingProgress
+
+/// A coach's comment on one of the athlete's workouts, as `runmate pull` gets it.
+public struct CoachComment: Sendable, Equatable {
+  /// The workout's day.
+  public var date: CivilDate
+  /// The coach's profile name.
+  public var author: String
+  /// The text.
+  public var text: String
+  /// When it was written.
+  public var createdAt: Date
+  /// The title of the workout of that day in the athlete's own plan (`Tempo 7.5 km`), when it has one.
+  public var workout: String?
+
+  /// A comment.
+  public init(date: CivilDate, author: String, text: String, createdAt: Date, workout: String? = nil) {
+    self.date = date
+    self.author = author
+    self.text = text
+    self.createdAt = createdAt
+    self.workout = workout
+  }
+}
+
+/// What a coach server has for the athlete since the last pull (``athleteUpdates(for:since:in:systemZone:now:)`` on
+/// the server's side).
+public struct PulledUpdates: Sendable {
+  /// The coaches' new comments, oldest first.
+  public var comments: [CoachComment]
+  /// The athlete's plan on the server when it changed since the last pull.
+  public var plan: PlanFile?
+  /// The cursor to keep for the next pull.
+  public var cursor: String
+
+  /// Updates.
+  public init(comments: [CoachComment], plan: PlanFile?, cursor: String) {
+    self.comments = comments
+    self.plan = plan
+    self.cursor = cursor
+  }
+}
+
+/// What `runmate pull` did to the athlete's own logbook: the plan it changed (if any), each workout changed on its
+/// scheduled day, what the next export does to the calendar last exported, and the comments with their workouts.
+public struct PullResult: Sendable {
+  /// The local plan the coach's plan was applied to (or saved as); nil when the server sent no plan.
+  public var planName: String?
+  /// Whether the logbook's plan was saved (false when it already was the coach's).
+  public var stored: Bool
+  /// Whether the plan is new in the logbook (there was none).
+  public var created: Bool
+  /// The workouts changed, on their scheduled days, by date.
+  public var changes: [WorkoutChange]
+  /// What the next export does to the calendar last exported; nil when there is none.
+  public var calendarChanges: [ExportChange]?
+  /// The coaches' comments, each with the title of its day's workout.
+  public var comments: [CoachComment]
+
+  /// Nothing saved and no comment: the logbook was up to date.
+  public var upToDate: Bool { !stored && comments.isEmpty }
+  /// The workouts changed and what the next export does to the calendar.
+  public var changeSet: PlanChangeSet { PlanChangeSet(workoutChanges: changes, calendarChanges: calendarChanges) }
+}
+
+/// The `pull` use case: the coach's plan in `updates` applied to the athlete's plan named `planName` (the active one
+/// when nil) as `replan --apply` applies a rebuild: saved under the local plan's own id and name (so its calendar
+/// events, feeds and matched runs stay its own and the next export updates them with a higher SEQUENCE), scheduled
+/// with the local settings (times, zone, busy time, reminders, pauses kept) on the coach's run days; saved as a new
+/// active plan when the logbook has none. A plan the logbook already has is not saved again. Logged runs are never
+/// touched. The comments get the title of their day's workout.
+/// - Throws: ``SettingError`` when the coach's plan does not fit the local run days; the store's errors.
+public func applyUpdates(
+  _ updates: PulledUpdates, to planName: String?, server: String, in db: any TrainingStore, profile: Profile?,
+  systemZone: String, now: Date
+) throws -> PullResult {
+  var result = PullResult(
+    planName: nil, stored: false, created: false, changes: [], calendarChanges: nil, comments: updates.comments)
+  if let file = updates.plan {
+    if planName == nil, try db.plans().isEmpty {
+      let ready = try file.readyToSave(as: nil, from: "the plan from \(server)")
+      let saved = try db.save(ready, activate: true, profile: profile)
+      let dated = try db.scheduledWorkouts(of: saved)
+      result.planName = saved.name
+      result.stored = true
+      result.created = true
+      result.changes = workoutChanges(from: nil, to: saved.plan.scheduled(dated))
+    } else {
+      let saved = try db.plan(named: planName)
+      let state = try TrainingState.read(saved, db: db, profile: profile, systemZone: systemZone)
+      let plan = file.plan.identified(as: saved.id)
+      // The runner's own settings stay; the days are the coach's (the plan's weeks are made for them).
+      var settings = state.stored
+      if let coach = file.settings {
+        let days = coach.runDays ?? state.settings.runDays
+        let longRunDay = coach.longRunDay ?? state.settings.longRunDay
+        if days != state.settings.runDays || longRunDay != state.settings.longRunDay {
+          var changed = settings ?? state.settings
+          changed.runDays = days
+          changed.longRunDay = longRunDay
+          settings = changed
+        }
+      }
+      let effective = settings ?? state.settings
+      try checkRunDays(plan, name: saved.name, settings: effective, source: "the coach's plan")
+      let schedule = try effective.schedule(plan)
+      let dated = schedule.datedWorkouts
+      result.planName = saved.name
+      result.changes = workoutChanges(from: keyedAsEvents(state.plan), to: keyedAsEvents(plan.scheduled(dated)))
+      if !result.changes.isEmpty || settings != state.stored {
+        if let previous = try lastExport(of: plan, in: db) {
+          result.calendarChanges =
+            try planCalendar(
+              plan, schedule: schedule, settings: effective, previous: previous.calendar, now: now,
+              targets: stepTargets(for: profile)
+            ).changes
+        }
+        _ = try db.savePlan(plan, name: saved.name, activate: saved.active, schedule: (settings, dated))
+        result.stored = true
+      }
+    }
+  }
+  if !result.comments.isEmpty, let saved = try? db.plan(named: result.planName ?? planName) {
+    let workouts = saved.plan.scheduled(try db.scheduledWorkouts(of: saved)).workouts
+    let titles = Dictionary(workouts.map { ($0.date, $0.title) }, uniquingKeysWith: { first, _ in first })
+    for index in result.comments.indices {
+      result.comments[index].workout = titles[result.comments[index].date]
+    }
+  }
+  return result
+}
+
+// The `runmate.pull/1` contract (`runmate pull --format json`): the plan's changes in the words of `replan` and
+// `export --diff`, the comments with their workouts, instants in ISO 8601 UTC.
+extension PullResult: Encodable {
+  private enum Keys: String, CodingKey {
+    case schema, plan, saved, created, changes, calendar, comments
+    case upToDate = "up_to_date"
+  }
+
+  private enum ChangeKeys: String, CodingKey {
+    case change, week, date, title, before
+  }
+
+  private enum CommentKeys: String, CodingKey {
+    case date, author, text, workout
+    case createdAt = "created_at"
+  }
+
+  /// Encodes `runmate.pull/1`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Keys.self)
+    try container.encode("runmate.pull/1", forKey: .schema)
+    try container.encode(planName, forKey: .plan)
+    try container.encode(stored, forKey: .saved)
+    try container.encode(created, forKey: .created)
+    try container.encode(upToDate, forKey: .upToDate)
+    var list = container.nestedUnkeyedContainer(forKey: .changes)
+    for change in changes {
+      var item = list.nestedContainer(keyedBy: ChangeKeys.self)
+      try item.encode(change.kind.rawValue, forKey: .change)
+      try item.encode(change.week, forKey: .week)
+      try item.encode((change.newDate ?? change.oldDate)?.description, forKey: .date)
+      try item.encode(change.title, forKey: .title)
+      try item.encode(change.kind == .moved ? change.oldDate?.description : change.oldTitle, forKey: .before)
+    }
+    try container.encode(changeSet.calendarSummary, forKey: .calendar)
+    var notes = container.nestedUnkeyedContainer(forKey: .comments)
+    for comment in comments {
+      var item = notes.nestedContainer(keyedBy: CommentKeys.self)
+      try item.encode(comment.date.description, forKey: .date)
+      try item.encode(comment.author, forKey: .author)
+      try item.encode(comment.text, forKey: .text)
+      try item.encode(comment.workout, forKey: .workout)
+      try item.encode(PlanFile.timestamp(comment.createdAt), forKey: .createdAt)
+    }
+  }
+}
+
+/// `plan` with each workout identified as its calendar event is (weeks before race week and slot,
+/// ``CalendarExport/ExportOptions/countdown(of:in:)``): a coach's plan of another length for the same race then
+/// compares workout by workout as the next export updates the events, not week 1 against week 1.
+private func keyedAsEvents(_ plan: Plan) -> Plan {
+  var copy = plan
+  for index in copy.weeks.indices {
+    let countdown = ExportOptions.countdown(of: copy.weeks[index], in: plan)
+    for slot in copy.weeks[index].workouts.indices {
+      copy.weeks[index].workouts[slot].id = "r\(countdown)-\(copy.weeks[index].workouts[slot].slot)"
+    }
+  }
+  return copy
+}

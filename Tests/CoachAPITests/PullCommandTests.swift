@@ -1,0 +1,141 @@
+import Foundation
+import PlanEngine
+import RunMateTestSupport
+import RunningCore
+import Testing
+import Training
+import TrainingDomain
+
+/// `runmate pull` and the plan of `runmate push`, the built binary against a server in this process: a coach's new
+/// plan applied to the runner's own plan with its changes listed, the next export updating the same events with a
+/// higher SEQUENCE, a second pull up to date, the coach's comments shown, the runner's plan sent and refused over a
+/// change not pulled yet, and a rate-limited login in one line with the wait.
+@Suite(.serialized, .timeLimit(.minutes(4))) struct PullCommandTests {
+  let commands = PushCommandTests()
+
+  /// The UIDs and SEQUENCE numbers of the events of an .ics file.
+  static func events(_ path: URL) throws -> [(uid: String, sequence: Int)] {
+    let text = try String(contentsOf: path, encoding: .utf8)
+    var events: [(uid: String, sequence: Int)] = []
+    var uid = ""
+    var sequence = 0
+    for line in text.components(separatedBy: "\r\n") {
+      if line == "BEGIN:VEVENT" { (uid, sequence) = ("", 0) }
+      if line.hasPrefix("UID:") { uid = String(line.dropFirst(4)) }
+      if line.hasPrefix("SEQUENCE:") { sequence = Int(line.dropFirst(9)) ?? -1 }
+      if line == "END:VEVENT" { events.append((uid, sequence)) }
+    }
+    return events
+  }
+
+  @Test func aCoachsPlanIsPulledOnceAndTheCalendarUpdatedInPlace() async throws {
+    let club = try Club()
+    defer { club.remove() }
+    let server = try await APIServer.start(club.store)
+    defer { Task { await server.stop() } }
+    let (database, _) = try PushCommandTests.localLogbook(in: club.folder)
+    let config = club.folder.appendingPathComponent("config")
+    let env = ["RUNMATE_CONFIG_DIR": config.path]
+    let url = "http://127.0.0.1:\(server.port)"
+    let now = ["--now", testNow.formatted(.iso8601)]
+    let local = try openStore(at: database.path)
+    let runsBefore = try local.completions()
+    #expect(
+      try await commands.login([url, "--email", "anna"], password: password, database: database, config: config)
+        .status == 0)
+
+    // The server's plan is the runner's own (the same goal): nothing to apply.
+    let first = try await commands.cli(["pull"] + now, database: database, environment: env)
+    #expect(first.status == 0 && first.stdout == "Up to date.\n", "\(first.stdout)\(first.stderr)")
+    let ics = club.folder.appendingPathComponent("plan.ics")
+    let exported = try await commands.cli(["export", "--out", ics.path] + now, database: database, environment: env)
+    #expect(exported.status == 0, "\(exported.stderr)")
+    let before = try Self.events(ics)
+    #expect(!before.isEmpty && before.allSatisfy { $0.sequence == 0 })
+
+    // The coach makes it a 9-week intermediate plan for the same race and comments on a workout.
+    let kim = try await server.login("kim@example.com")
+    let race = try local.plan(named: "spring").plan.goal.raceDate
+    let assigned = try await server.send(
+      .PUT, "/api/v1/athletes/anna/plan", token: kim,
+      json: #"{"distance":"10k","level":"intermediate","race_date":"\#(race)","weeks":9}"#)
+    #expect(assigned.status == 200, "\(assigned.text)")
+    let day = try #require(club.workoutDays["anna"])
+    #expect(
+      try await server.send(
+        .POST, "/api/v1/athletes/anna/workouts/\(day)/comments", token: kim, json: #"{"text":"Keep it easy"}"#
+      ).status == 201)
+
+    let pulled = try await commands.cli(["pull"] + now, database: database, environment: env)
+    #expect(pulled.status == 0, "\(pulled.stderr)")
+    #expect(pulled.stdout.hasPrefix("Your coach changed plan 'spring' on \(url):\n"), "\(pulled.stdout)")
+    // The workouts compared as the calendar's events (weeks before the race and slot): a 9-week plan against an
+    // 8-week one for the same race counts what the export will count.
+    let lines = pulled.stdout.split(separator: "\n").map(String.init)
+    let counts = try #require(lines.first { $0.hasSuffix(" added workouts") }?.dropLast(" workouts".count))
+    let calendar = try #require(lines.first { $0.hasPrefix("calendar events against the last export: ") })
+    #expect(calendar.hasPrefix("calendar events against the last export: \(counts), "), "\(pulled.stdout)")
+    #expect(lines.contains { $0.hasPrefix("changed   W") }, "\(pulled.stdout)")
+    #expect(pulled.stdout.contains("Saved. Update your calendar"))
+    #expect(pulled.stdout.contains("Comments from your coach:\n\(day.shortLabel) · "), "\(pulled.stdout)")
+    #expect(pulled.stdout.hasSuffix(" · kim: Keep it easy\n"), "\(pulled.stdout)")
+    let saved = try local.plan(named: "spring")
+    #expect(saved.plan.goal.level == .intermediate && saved.plan.weeks.count == 9 && saved.active)
+    #expect(saved.id == (try local.plans()).first { $0.name == "spring" }?.id)
+    #expect(try local.completions().count == runsBefore.count, "logged runs are never lost")
+
+    // The next export replaces the same events: no duplicate UID, the changed ones with a higher SEQUENCE.
+    #expect(
+      try await commands.cli(["export", "--out", ics.path] + now, database: database, environment: env).status == 0)
+    let after = try Self.events(ics)
+    #expect(Set(after.map(\.uid)).count == after.count)
+    #expect(after.contains { $0.sequence > 0 })
+    #expect(Set(after.map(\.uid)).isSuperset(of: before.map(\.uid)), "cancelled events stay, as CANCELLED")
+
+    // A second pull applies nothing; the JSON form says so too.
+    let again = try await commands.cli(["pull"] + now, database: database, environment: env)
+    #expect(again.stdout == "Up to date.\n", "\(again.stdout)")
+    let json = try await commands.cli(["pull", "--format", "json"] + now, database: database, environment: env)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["schema"] as? String == "runmate.pull/1" && object["up_to_date"] as? Bool == true)
+
+    // push sends the runner's plan on top of the pulled one; after another change by the coach it is refused, the
+    // runs still sent.
+    let pushed = try await commands.cli(["push"] + now, database: database, environment: env)
+    #expect(pushed.status == 0, "\(pushed.stderr)")
+    #expect(pushed.stdout.hasPrefix("Sent plan 'spring'\nPushed 3 runs to \(url)"), "\(pushed.stdout)")
+    let reassigned = try await server.send(
+      .PUT, "/api/v1/athletes/anna/plan", token: kim,
+      json: #"{"distance":"10k","level":"beginner","race_date":"\#(race)","weeks":9}"#)
+    #expect(reassigned.status == 200, "\(reassigned.text)")
+    let refused = try await commands.cli(["push"] + now, database: database, environment: env)
+    #expect(refused.status == 69, "\(refused.stderr)")
+    #expect(refused.stdout.hasPrefix("Pushed 3 runs to \(url)"), "\(refused.stdout)")
+    #expect(
+      refused.stderr
+        == "runmate: your coach changed your plan on \(url) since your last pull, so yours was not sent: run "
+        + "`runmate pull`, then `runmate push` again\n")
+  }
+
+  @Test func aRateLimitedLoginIsOneLineWithTheWait() async throws {
+    let club = try Club()
+    defer { club.remove() }
+    let server = try await APIServer.start(club.store)
+    defer { Task { await server.stop() } }
+    let (database, _) = try PushCommandTests.localLogbook(in: club.folder)
+    let config = club.folder.appendingPathComponent("config")
+    let url = "http://127.0.0.1:\(server.port)"
+    for _ in 0..<5 {
+      _ = try await server.send(.POST, "/api/v1/sessions", json: #"{"login":"anna","password":"wrong"}"#)
+    }
+    let limited = try await commands.login(
+      [url, "--email", "anna"], password: password, database: database, config: config)
+    #expect(limited.status == 69, "\(limited.stderr)")
+    let line = limited.stderr
+    #expect(line.hasPrefix("runmate: \(url) refuses logins for "), "\(line)")
+    #expect(line.hasSuffix(" s after too many failed ones: try again then\n"), "\(line)")
+    let seconds = Int(line.dropFirst("runmate: \(url) refuses logins for ".count).prefix { $0.isNumber }) ?? 0
+    #expect((1...60).contains(seconds), "\(line)")
+    #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("coach-session.json").path))
+  }
+}
