@@ -44,7 +44,9 @@ public struct TimeZoneError: FieldError, Sendable, Equatable {
   public var description: String {
     switch origin {
     case .given: problem
-    case .saved: "\(problem); set an IANA name such as \(suggestion ?? "Europe/Berlin") as the time zone"
+    case .saved:
+      "\(problem); set an IANA name such as \(suggestion ?? "Europe/Berlin") as the profile's time zone "
+        + "(`runmate profile set`) or the active plan's (`runmate schedule`)"
     }
   }
 

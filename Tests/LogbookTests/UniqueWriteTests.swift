@@ -23,7 +23,7 @@ import TrainingDomain
     #expect(throws: LogbookError.profileExists(name: "ana")) { try second.createProfile(other) }
     #expect(try second.profiles() == [created])
     #expect(
-      LogbookError.profileExists(name: "ana").description
+      LogbookError.profileExists(name: "ana").message(naming: { $0 == .profile ? "--profile" : "?" })
         == "profile 'ana' exists: `runmate profile set --profile ana …` changes it")
     // A second name is not the default unless asked.
     #expect(try second.createProfile(Profile(name: "bo")).isDefault == false)
