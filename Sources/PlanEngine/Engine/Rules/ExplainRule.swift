@@ -45,7 +45,8 @@ enum ExplainRule: WeekRule {
     case .comeback(let share, let km):
       lines.append(
         "Return week after a break, \(units.format(planned)): target \(percent(share)) of the "
-          + "\(units.format(round1(km))) a week you ran before it; after the return weeks, a week back at that volume, then the ramp")
+          + "\(units.format(round1(km))) a week you ran before it; after the return weeks, a week back at that "
+          + "volume, then the ramp")
     case .rejoin(let km):
       lines.append(
         "Volume \(units.format(planned)): back to the \(units.format(round1(km))) a week you ran before the break, "
