@@ -1,6 +1,12 @@
 internal import CLibical
 import RunningCore
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 // libical's builtin zones (built from /usr/share/zoneinfo on Debian). They live in libical's process-wide
 // cache, behind its mutex: look them up per call, never free them, never keep them in globals.
 
@@ -118,6 +124,21 @@ private func loaded(_ zone: OpaquePointer?) -> OpaquePointer? {
   return zone
 }
 
+/// The location (IANA name) of a loaded builtin zone; call with ``builtinZones`` held. libical itself also loads
+/// builtin zones, outside this module's lock: parsing a prefixed TZID (`/freeassociation.sourceforge.net/…`)
+/// calls `icaltimezone_get_tzid`, which loads. That load sets the zone's component a moment before its new
+/// location, so a reader that finds the zone loaded can still see no location for a few instructions (seen under
+/// valgrind: `Europe/Berlin` missing from the did-you-mean names while a parse test ran). A missing location is
+/// read again until that load finishes, for at most about 50 ms.
+/// The corresponding libical function is `icaltimezone_get_location`.
+private func location(of zone: OpaquePointer) -> String? {
+  for attempt in 0..<500 {
+    if let name = copyString(icaltimezone_get_location(zone)) { return name }
+    if attempt < 20 { sched_yield() } else { usleep(100) }
+  }
+  return nil
+}
+
 /// Whether `zone` is libical's UTC zone (what `UTC` and `GMT` resolve to; it has no VTIMEZONE).
 /// The corresponding libical function is `icaltimezone_get_utc_timezone`.
 func isUTC(_ zone: OpaquePointer) -> Bool {
@@ -131,7 +152,7 @@ func isUTC(_ zone: OpaquePointer) -> Bool {
 func ianaName(forTZID tzid: String) -> String {
   // The location string is replaced when the zone loads lazily: `builtinZone(fromTZID:)` loads it first.
   guard tzid.hasPrefix("/"), let zone = builtinZone(fromTZID: tzid) else { return tzid }
-  return copyString(icaltimezone_get_location(zone)) ?? tzid
+  return builtinZones.withLock { location(of: zone) } ?? tzid
 }
 
 /// The error for a TZID libical does not know, with a suggestion from libical's builtin names.
@@ -183,7 +204,7 @@ private func builtinZoneNames() -> [String] {
       guard let element = icalarray_element_at(zones, index) else { continue }
       // Load before reading the location (the lazy load replaces the string); about 60 ms for all zones,
       // on the error path only.
-      if let zone = loaded(OpaquePointer(element)), let name = copyString(icaltimezone_get_location(zone)) {
+      if let zone = loaded(OpaquePointer(element)), let name = location(of: zone) {
         names.append(name)
       }
     }

@@ -61,3 +61,38 @@ import Testing
     #expect(found.allSatisfy { $0 })
   }
 }
+
+/// libical also loads a builtin zone itself, outside the module's lock, when it parses a prefixed TZID
+/// (`/freeassociation.sourceforge.net/…`). Did-you-mean names read beside those loads still hold every zone:
+/// CI once lost `Europe/Berlin` from the suggestions this way, under valgrind.
+@Suite struct SuggestionsBesideLibicalLoadsTests {
+  @Test func suggestionsBesideParsesOfPrefixedTZIDs() async {
+    // Zones no other test uses, so libical's own load of each happens here.
+    let rare = [
+      "Pacific/Tongatapu", "Pacific/Fakaofo", "Pacific/Galapagos", "Asia/Ulaanbaatar", "Asia/Qyzylorda",
+      "Indian/Chagos", "Africa/Windhoek", "America/Scoresbysund",
+    ]
+    func calendar(_ zone: String) -> String {
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "BEGIN:VEVENT", "UID:\(zone)@tests",
+        "DTSTAMP:20270101T000000Z", "DTSTART;TZID=/freeassociation.sourceforge.net/\(zone):20270305T063000",
+        "SUMMARY:Run", "END:VEVENT", "END:VCALENDAR", "",
+      ].joined(separator: "\r\n")
+    }
+    let results = await withTaskGroup(of: [String?].self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          task % 2 == 0
+            ? rare.map { zone in
+              (try? VCalendar.parse(calendar(zone)).events.first?.start) == .zoned(time(2027, 3, 5, 6, 30), tzid: zone)
+                ? "Europe/Berlin" : "parse of \(zone)"
+            }
+            : (0..<4).map { _ in suggestedTimeZone(for: "Europe/Berln") }
+        }
+      }
+      return await group.reduce(into: [String?]()) { $0 += $1 }
+    }
+    #expect(results.count == 4 * rare.count + 16)
+    #expect(results.allSatisfy { $0 == "Europe/Berlin" }, "\(results.filter { $0 != "Europe/Berlin" })")
+  }
+}
