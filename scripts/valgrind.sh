@@ -13,7 +13,8 @@
 # 1. DWARF 5. Swift 6.3 and clang emit DWARF 5 debug info, on which valgrind 3.19 gives up ("debuginfo
 #    reader: Possibly corrupted debuginfo file. I can't recover."). So the tests are built in their own
 #    scratch path, .build-valgrind (never shared with `swift build`), with DWARF 4: `-debug-info-format=dwarf
-#    -dwarf-version=4` for Swift and `-gdwarf-4` for C targets (Yams' CYaml). Leak reports keep file:line.
+#    -dwarf-version=4` for Swift, and C and C++ targets without debug info (`-g0`, see scripts/setup.sh).
+#    Leak reports keep file:line for Swift.
 # 2. sigsuspend. The test runner's main thread parks in libdispatch's _dispatch_sigsuspend(), which passes
 #    a `static const sigset_t` (read-only memory) to sigsuspend(). valgrind 3.19 rewrites that mask in
 #    place and dies with "VALGRIND INTERNAL ERROR: Valgrind received a signal 11 (SIGSEGV)". A tiny
