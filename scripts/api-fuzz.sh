@@ -49,18 +49,28 @@ for _ in $(seq 1 100); do
   curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
   sleep 0.1
 done
-token=$(curl -sf -X POST "http://127.0.0.1:$port/api/v1/sessions" -H 'Content-Type: application/json' \
-  -d "{\"login\":\"kim@example.org\",\"password\":\"$password\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+login() {
+  curl -sf -X POST "http://127.0.0.1:$port/api/v1/sessions" -H 'Content-Type: application/json' \
+    -d "{\"login\":\"$1\",\"password\":\"$password\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'
+}
+token=$(login kim@example.org)
+athlete_token=$(login ana)
+config="$(pwd)/scripts/schemathesis.toml"
 
 started=$(date +%s)
 status=0
 cd "$work"  # schemathesis writes its own folder where it runs
-schemathesis run "http://127.0.0.1:$port/api/v1/openapi.yaml" --url "http://127.0.0.1:$port" \
+schemathesis --config-file "$config" run "http://127.0.0.1:$port/api/v1/openapi.yaml" --url "http://127.0.0.1:$port" \
   --header "Authorization: Bearer $token" --checks all --max-examples "${MAX_EXAMPLES:-50}" \
   --exclude-operation-id deleteSession --exclude-operation-id createSession --seed 26 || status=$?
+# The athlete's own operations as the athlete (as the coach above they answer 404): the plan, updates and runs.
+schemathesis --config-file "$config" run "http://127.0.0.1:$port/api/v1/openapi.yaml" --url "http://127.0.0.1:$port" \
+  --header "Authorization: Bearer $athlete_token" --checks all --max-examples "${MAX_EXAMPLES:-50}" \
+  --include-operation-id getMyPlan --include-operation-id pushMyPlan --include-operation-id getMyUpdates \
+  --include-operation-id pushMyRuns --seed 26 || status=$?
 # Logging in, last (its failures count toward the rate limit): the documented 201, 400, 401 and 429 only.
-schemathesis run "http://127.0.0.1:$port/api/v1/openapi.yaml" --url "http://127.0.0.1:$port" \
-  --include-operation-id createSession --checks all --max-examples "${MAX_EXAMPLES:-50}" --seed 26 || status=$?
+schemathesis --config-file "$config" run "http://127.0.0.1:$port/api/v1/openapi.yaml" \
+  --url "http://127.0.0.1:$port" --include-operation-id createSession --checks all --max-examples "${MAX_EXAMPLES:-50}" --seed 26 || status=$?
 echo "api-fuzz: schemathesis took $(($(date +%s) - started)) s; exit $status" >&2
 if [[ $status -ne 0 ]]; then
   echo "api-fuzz: the server's log:" >&2

@@ -375,10 +375,11 @@ paths:
         - name: since
           in: query
           required: false
-          description: The cursor of the last answer.
+          description: The cursor of the last answer (`u1.<last comment>.<plan revision or ->`).
           schema:
             type: string
             maxLength: 100
+            pattern: '^u1\.[0-9]{1,18}\.(-|[0-9a-fA-F]{16})$'
       responses:
         '200':
           description: The updates.
@@ -905,6 +906,8 @@ components:
           type: number
         kind:
           type: string
+          description: easy, recovery, long, medium-long, tempo, intervals, hills, fartlek, strides, race,
+            cross-training or strength; another value is a 400 naming the run and the values allowed.
         rpe:
           type: integer
         average_heart_rate:

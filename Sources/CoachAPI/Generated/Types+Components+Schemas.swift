@@ -946,6 +946,8 @@ extension Components {
             internal var durationS: Swift.Double
             /// - Remark: Generated from `#/components/schemas/PushedRun/moving_s`.
             internal var movingS: Swift.Double?
+            /// easy, recovery, long, medium-long, tempo, intervals, hills, fartlek, strides, race, cross-training or strength; another value is a 400 naming the run and the values allowed.
+            ///
             /// - Remark: Generated from `#/components/schemas/PushedRun/kind`.
             internal var kind: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PushedRun/rpe`.
@@ -975,7 +977,7 @@ extension Components {
             ///   - distanceKm:
             ///   - durationS:
             ///   - movingS:
-            ///   - kind:
+            ///   - kind: easy, recovery, long, medium-long, tempo, intervals, hills, fartlek, strides, race, cross-training or strength; another value is a 400 naming the run and the values allowed.
             ///   - rpe:
             ///   - averageHeartRate:
             ///   - elevationGainM:

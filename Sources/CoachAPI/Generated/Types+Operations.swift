@@ -2745,14 +2745,14 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/me/updates/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// The cursor of the last answer.
+                /// The cursor of the last answer (`u1.<last comment>.<plan revision or ->`).
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/me/updates/GET/query/since`.
                 internal var since: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - since: The cursor of the last answer.
+                ///   - since: The cursor of the last answer (`u1.<last comment>.<plan revision or ->`).
                 internal init(since: Swift.String? = nil) {
                     self.since = since
                 }
