@@ -192,6 +192,10 @@ extension PostgresLogbook {
   }
 
   /// The comments on an athlete's workouts numbered after `id`, oldest first, at most `limit`.
+  ///
+  /// A cursor of "the last number seen" misses nothing even with several servers writing: every write transaction
+  /// takes the one advisory lock first (``PostgresSession``), so a comment's number is drawn and committed before the
+  /// next writer draws one, and no comment with a lower number can commit after a reader has seen a higher one.
   public func comments(athleteID: Int64, after id: Int64, limit: Int) throws(LogbookError) -> [WorkoutComment] {
     try read { tx in
       try tx.rows(
