@@ -43,8 +43,14 @@ public struct WeekProgress: Sendable, Hashable, Codable {
   /// that have not started, and for a week paused whole with nothing run: there is nothing to comply with.
   public var compliancePercent: Int?
 
-  /// True when every planned workout of the week fell in a pause and nothing was run.
-  public var isPaused: Bool { plannedSessions > 0 && pausedSessions == plannedSessions && doneKm == 0 }
+  /// Whether all seven days of the week fall in pauses the runner saved.
+  public var withinPause = false
+
+  /// True when nothing was run and every planned workout of the week fell in a pause, or the week lies in a pause
+  /// whole (a replan takes its workouts out of the plan).
+  public var isPaused: Bool {
+    doneKm == 0 && (plannedSessions > 0 ? pausedSessions == plannedSessions : withinPause)
+  }
   /// The longest run of the week, km.
   public var longestRunKm: Double
   /// Average pace of easy runs (matched to easy, strides, recovery or long workouts, or logged as such), s/km.

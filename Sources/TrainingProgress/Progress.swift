@@ -24,6 +24,7 @@ public func makeProgress(
 ) -> ProgressReport {
   let status = PlanStatus(plan: plan, runs: completions, today: today, paused: paused)
   let workoutsByID = Dictionary(uniqueKeysWithValues: plan.workouts.map { ($0.id, $0) })
+  let pauses = paused
   var weeks: [WeekProgress] = []
   for week in plan.weeks {
     let end = week.start.adding(days: 6)
@@ -61,6 +62,10 @@ public func makeProgress(
         steps: healthSum(health, week.start, end, \.steps),
         activeKcal: healthSum(health, week.start, end, \.activeEnergyKcal))
     progress.pausedSessions = paused.count
+    // A replan takes a paused week's workouts out of the plan: with none left, a week inside a pause is paused too.
+    progress.withinPause = (0..<7).allSatisfy { offset in
+      pauses.contains { $0.contains(week.start.adding(days: offset)) }
+    }
     if progress.isPaused { progress.compliancePercent = nil }
     weeks.append(progress)
   }

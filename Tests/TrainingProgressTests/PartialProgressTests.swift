@@ -36,5 +36,17 @@ import TrainingProgress
       plan: plan, completions: [], today: today, paused: [week2.start...week2.start.adding(days: 2)])
     #expect(!part.weeks[1].isPaused && part.weeks[1].compliancePercent == 0)
     #expect(part.weeks[1].pausedSessions + part.weeks[1].missedSessions == runs)
+
+    // A replan takes the paused week's workouts out of the plan: with none left, the week is still paused (not an
+    // empty week with no compliance), and only when all its days are in pauses.
+    var replanned = plan
+    replanned.weeks[1].workouts = []
+    let emptied = makeProgress(
+      plan: replanned, completions: [], today: today,
+      paused: [week2.start...week2.start.adding(days: 3), week2.start.adding(days: 4)...week2.start.adding(days: 6)])
+    #expect(emptied.weeks[1].plannedSessions == 0 && emptied.weeks[1].isPaused)
+    let halfEmptied = makeProgress(
+      plan: replanned, completions: [], today: today, paused: [week2.start...week2.start.adding(days: 5)])
+    #expect(!halfEmptied.weeks[1].isPaused)
   }
 }
