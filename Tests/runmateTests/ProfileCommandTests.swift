@@ -60,6 +60,9 @@ import Testing
     #expect(
       athletes.stdout.hasPrefix("Athletes of kim on Wed 6 Jan:\n  anna: 10k-2027-02-27, week 1, 0 of "),
       "\(athletes.stdout)")
+    // On the plan's first morning nothing is due yet: no "0 %" for a week that has only begun.
+    let first = try runmate(["coach", "athletes", "--profile", "kim", "--now", "2027-01-04"], environment: env)
+    #expect(first.stdout.hasSuffix(" km, nothing due yet\n"), "\(first.stdout)")
     // Bad contact details are refused with what is allowed.
     let bad = try runmate(["profile", "set", "--profile", "kim", "--email", "kim.example.com"], environment: env)
     #expect(bad.status == 64)

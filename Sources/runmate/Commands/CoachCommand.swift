@@ -58,7 +58,8 @@ struct CoachCommand: ParsableCommand {
           continue
         }
         let week = row.week.map {
-          "\(units.number($0.doneKm)) of \(units.format($0.plannedKm)), \($0.compliancePercent ?? 0) %"
+          let compliance = $0.isPaused ? "paused" : $0.compliancePercent.map { "\($0) %" } ?? "nothing due yet"
+          return "\(units.number($0.doneKm)) of \(units.format($0.plannedKm)), \(compliance)"
         }
         lines.append(
           "  \(terminalSafe(row.name)): \(terminalSafe(plan)), week \(row.week?.number ?? 0), "
