@@ -40,6 +40,9 @@ public struct PullResult: Sendable {
   public var comments: [CoachComment]
   /// How many of them the logbook did not have yet (pulled again, a comment is kept once).
   public var newComments = 0
+  /// The revision (``PlanFile/revision()``) of the logbook's plan as `push` would send it, when the server sent a
+  /// plan: the plan now matches the coach's, so the next push need not send it again.
+  public var planRevision: String?
 
   /// Nothing saved and no comment: the logbook was up to date.
   public var upToDate: Bool { !stored && comments.isEmpty }
@@ -109,6 +112,9 @@ public func applyUpdates(
         result.stored = true
       }
     }
+  }
+  if let name = result.planName {
+    result.planRevision = try planToPush(named: name, in: db, now: now)?.revision()
   }
   let saved = try result.planName.map { try db.plan(named: $0) } ?? local
   if local == nil {

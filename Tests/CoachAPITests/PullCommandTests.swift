@@ -114,15 +114,19 @@ import TrainingDomain
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect(object["schema"] as? String == "runmate.pull/1" && object["up_to_date"] as? Bool == true)
 
-    // push sends the runner's plan on top of the pulled one; after another change by the coach it is refused, the
-    // runs still sent.
+    // push does not send back the plan it pulled; after another change by the coach, the runner's own change (a
+    // start time) is refused, the runs still sent.
     let pushed = try await commands.cli(["push"] + now, database: database, environment: env)
     #expect(pushed.status == 0, "\(pushed.stderr)")
-    #expect(pushed.stdout.hasPrefix("Sent plan 'spring'\nPushed 3 runs to \(url)"), "\(pushed.stdout)")
+    #expect(
+      pushed.stdout.hasPrefix("Plan 'spring' unchanged since the last push or pull: not sent\nPushed 3 runs to \(url)"),
+      "\(pushed.stdout)")
     let reassigned = try await server.send(
       .PUT, "/api/v1/athletes/anna/plan", token: kim,
       json: #"{"distance":"10k","level":"beginner","race_date":"\#(race)","weeks":9}"#)
     #expect(reassigned.status == 200, "\(reassigned.text)")
+    let timed = try await commands.cli(["schedule", "--at", "07:00"] + now, database: database, environment: env)
+    #expect(timed.status == 0, "\(timed.stderr)")
     let refused = try await commands.cli(["push"] + now, database: database, environment: env)
     #expect(refused.status == 69, "\(refused.stderr)")
     #expect(refused.stdout.hasPrefix("Pushed 3 runs to \(url)"), "\(refused.stdout)")
@@ -224,6 +228,36 @@ import TrainingDomain
       try await commands.cli(["export", "--out", ics.path] + now, database: database, environment: env).status == 0)
     let last = try Self.descriptions(ics)
     #expect(last.map(\.sequence) == after.map(\.sequence) && last.map(\.description) == after.map(\.description))
+  }
+
+  @Test func theCursorAndThePlanSentStayWithTheAccountAndStartOverForAnother() async throws {
+    let side = try await Side.start()
+    defer { side.stop() }
+    let (database, config, env, url) = (side.database, side.config, side.env, side.url)
+    let file = config.appendingPathComponent("coach-session.json")
+    func saved() throws -> [String: Any] {
+      try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    }
+    func login(_ name: String) async throws {
+      let made = try await commands.login(
+        [url, "--email", name], password: password, database: database, config: config)
+      #expect(made.status == 0, "\(made.stderr)")
+    }
+    try await login("anna")
+    #expect(try await commands.cli(["push"], database: database, environment: env).status == 0)
+    let cursor = try #require(try saved()["cursor"] as? String)
+    let revision = try #require(try saved()["planRevision"] as? String)
+    // The same account again (in another case): where pull and push stand is kept.
+    try await login("ANNA")
+    let again = try saved()
+    #expect(again["cursor"] as? String == cursor && again["planRevision"] as? String == revision)
+    // Another account: both start over, so its first push sends the plan (refused: ben's coach gave him another
+    // one, which he has not pulled).
+    try await login("ben")
+    let other = try saved()
+    #expect(other["cursor"] == nil && other["planRevision"] == nil)
+    let pushed = try await commands.cli(["push"], database: database, environment: env)
+    #expect(pushed.status == 69 && pushed.stderr.contains("since your last pull"), "\(pushed.stdout)\(pushed.stderr)")
   }
 
   @Test func aRateLimitedLoginIsOneLineWithTheWait() async throws {

@@ -49,6 +49,7 @@ struct PullCommand: ParsableCommand {
     // Kept only once the logbook has what it names: a pull stopped before gets the same updates again.
     var kept = session
     kept.cursor = updates.cursor
+    if let revision = result.planRevision { kept.planRevision = revision }
     try file.write(kept)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(result))
