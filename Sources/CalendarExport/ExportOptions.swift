@@ -62,6 +62,9 @@ public struct ExportOptions: Sendable {
   public var units: DistanceUnit
   /// What the steps listed in a description are prescribed by (pace, or the runner's heart-rate zones).
   public var targets: StepTargets = .pace
+  /// A last paragraph for the descriptions of some workouts' events, by ``PlanEngine/Workout/id`` (a coach's
+  /// comments); the events of the others are as without it.
+  public var notes: [String: String] = [:]
 
   /// Creates options.
   public init(

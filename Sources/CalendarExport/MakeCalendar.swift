@@ -220,7 +220,8 @@ struct EventBuilder {
       end = .date(ICalDate(year: next.year, month: next.month, day: next.day))
     }
     let moved = item.plannedDate.map { "\nMoved from \($0.shortLabel) to fit your calendar." } ?? ""
-    let text = joined(describe(workout), week.weekLine, moved, planLine)
+    var text = joined(describe(workout), week.weekLine, moved, planLine)
+    if let note = options.notes[workout.id] { text = joined(text, "\n\n", note) }
     let categories =
       !workout.kind.isRun ? ["Training", name] : workout.kind == .race ? ["Running", "Race"] : ["Running", name]
     return VEvent(

@@ -13,14 +13,21 @@ public struct CoachSession: Codable, Sendable, Equatable {
   /// Where `runmate pull` stands on this server for this account: the cursor of its last pull (or the plan's last
   /// push); nil before the first. Kept with the session because it means nothing on another server or account.
   public var cursor: String?
+  /// The revision (``Training/PlanFile/revision``) of the plan the logbook last sent to this server (`push`) or took
+  /// from it (`pull`): `push` sends the plan only when it is not this one. Nil before the first, and for another
+  /// server or account, as the cursor.
+  public var planRevision: String?
 
   /// A session.
-  public init(server: String, login: String, token: String, expiresAt: Date, cursor: String? = nil) {
+  public init(
+    server: String, login: String, token: String, expiresAt: Date, cursor: String? = nil, planRevision: String? = nil
+  ) {
     self.server = server
     self.login = login
     self.token = token
     self.expiresAt = expiresAt
     self.cursor = cursor
+    self.planRevision = planRevision
   }
 }
 

@@ -6,6 +6,7 @@ import TrainingDomain
 /// An answer of `GET /api/v1/me/updates`.
 private struct UpdatesAnswer: Decodable {
   struct Comment: Decodable {
+    let id: Int64
     let date: String
     let author: String
     let text: String
@@ -54,7 +55,8 @@ extension CoachClient {
             server: server, status: reply.status, message: "a comment dated '\(comment.date.prefix(40))'")
         }
         comments.append(
-          CoachComment(date: date, author: comment.author, text: comment.text, createdAt: comment.createdAt))
+          CoachComment(
+            serverID: comment.id, date: date, author: comment.author, text: comment.text, createdAt: comment.createdAt))
       }
       if let text = answer.planFile {
         plan = try PlanFile.parse(Data(text.utf8), source: "the plan from \(server)")

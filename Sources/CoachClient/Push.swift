@@ -116,21 +116,29 @@ public struct PushReport: Sendable {
   public var plan: (stored: Bool, cursor: String)?
   /// ``CoachClientError/planChanged(server:)`` when the plan was refused; nil otherwise.
   public var planRefused: CoachClientError?
+  /// The plan was not sent: it is the one last sent or pulled (``CoachSession/planRevision``).
+  public var planUnchanged = false
+  /// The revision of the plan taken (``Training/PlanFile/revision()``), to keep with the session; nil when none was.
+  public var planRevision: String?
   /// What the server did with the runs.
   public var runs: PushTotals
 }
 
 extension CoachClient {
   /// `runmate push`: the athlete's `plan` first (``pushPlan(_:cursor:session:)``, based on `cursor`, so that a first
-  /// push gives the server the plan its runs are counted for), then the `runs` (``pushRuns(_:session:)``), which go
-  /// even when the plan is refused over a coach's change: they are the runner's record.
+  /// push gives the server the plan its runs are counted for), unless it is the one the session last sent or pulled
+  /// (``CoachSession/planRevision``); then the `runs` (``pushRuns(_:session:)``), which go even when the plan is
+  /// refused over a coach's change: they are the runner's record.
   public func push(plan: PlanFile?, cursor: String?, runs: [PushedRun], session: CoachSession) async throws
     -> PushReport
   {
     var report = PushReport(plan: nil, planRefused: nil, runs: PushTotals())
-    if let plan {
+    let revision = try plan?.revision()
+    report.planUnchanged = revision != nil && revision == session.planRevision
+    if let plan, !report.planUnchanged {
       do {
         report.plan = try await pushPlan(plan, cursor: cursor, session: session)
+        report.planRevision = revision
       } catch {
         guard let failure = error as? CoachClientError, case .planChanged = failure else { throw error }
         report.planRefused = failure

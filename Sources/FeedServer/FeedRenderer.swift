@@ -36,7 +36,8 @@ public func renderFeed(
   let previous = try lastExport(of: saved.plan, in: db)?.calendar
   let stamp = Date(timeIntervalSince1970: changedAt.timeIntervalSince1970.rounded(.down))
   var calendar = try planCalendar(
-    saved.plan, schedule: schedule, settings: settings, previous: previous, now: stamp,
+    saved.plan, schedule: schedule, settings: settings, previous: previous,
+    comments: try db.coachComments(of: saved.plan), now: stamp,
     targets: stepTargets(for: profile)
   ).calendar
   calendar.refreshIntervalSeconds = feedRefreshSeconds

@@ -329,6 +329,7 @@ public final class LogbookDatabase: TrainingStore {
     registerBestEffortMigration(in: &migrator)
     registerAccountMigration(in: &migrator)
     registerPushMigration(in: &migrator)
+    registerPulledCommentMigration(in: &migrator)
     return migrator
   }
 

@@ -108,7 +108,8 @@ public func syncPlan(_ request: PlanSyncRequest, db: any TrainingStore) async th
   let records = try db.caldavRecords(identity: identity, collection: collection)
   let previous = try previousCalendar(records, plan: saved.plan, db: db)
   let export = try planCalendar(
-    saved.plan, schedule: schedule, settings: settings, previous: previous, now: request.now,
+    saved.plan, schedule: schedule, settings: settings, previous: previous,
+    comments: try db.coachComments(of: saved.plan), now: request.now,
     targets: stepTargets(for: profile))
   let outgoing = request.mode == .remove ? [] : try outgoingEvents(of: export.calendar)
   let stored = records.map {

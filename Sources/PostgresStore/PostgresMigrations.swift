@@ -213,6 +213,22 @@ enum PostgresMigrations {
         """
       ]
     ),
+    (
+      "v13-pulled-comments",
+      [
+        """
+        CREATE TABLE pulledComment (server text NOT NULL, serverID bigint NOT NULL,
+          planID text REFERENCES plan (id) ON DELETE CASCADE, date text NOT NULL, author text NOT NULL,
+          text text NOT NULL, createdAt timestamptz NOT NULL, PRIMARY KEY (server, serverID))
+        """,
+        "CREATE INDEX pulledComment_on_plan_date ON pulledComment (planID, date COLLATE \"C\")",
+        // The comments are in the plan's calendar: writing them moves the change counter, as in SQLite.
+        """
+        CREATE TRIGGER pulledComment_moves_data_version AFTER INSERT OR UPDATE OR DELETE ON pulledComment
+        FOR EACH ROW EXECUTE FUNCTION runmate_moves_data_version()
+        """,
+      ]
+    ),
   ]
 
   /// Brings the database up to date in one transaction (under the write lock, so processes opening a new database at

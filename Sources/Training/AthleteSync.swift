@@ -63,6 +63,15 @@ public func planToPush(named name: String?, in store: any TrainingStore, now: Da
   return try store.planFile(named: name, exportedAt: now)
 }
 
+extension PlanFile {
+  /// The revision of the plan this document carries, as the server computes it (``planRevision(_:settings:)`` of
+  /// the plan and its settings as shared): `runmate push` keeps the revision it last sent or pulled, and sends the
+  /// plan again only when it differs.
+  public func revision() throws -> String {
+    try planRevision(plan, settings: settings.map(PlanFile.shared))
+  }
+}
+
 /// A run's identity on the athlete's side: the SHA-256 (32 hex digits) of its day, start, source, file, distance (to
 /// the metre) and duration (to the second), the same at every push and in a copy of the logbook. A run rewritten
 /// since (a device's record merged into a hand-logged one) gets a new identity, and the server finds it the same

@@ -31,13 +31,19 @@ public struct WorkoutDay: Sendable, Encodable {
   public let doneKm: Double?
   /// Running energy, kcal (nil: no weight in the profile, or not a run).
   public let energyKcal: Int?
+  /// The coaches' comments on it (``commentsByWorkout(_:on:)``), oldest day first.
+  public let comments: [CoachComment]
 
-  init(_ workout: Workout, dated: DatedWorkout?, status book: PlanStatus, energyKcal: Int? = nil) {
+  init(
+    _ workout: Workout, dated: DatedWorkout?, status book: PlanStatus, energyKcal: Int? = nil,
+    comments: [String: [CoachComment]]
+  ) {
     self.workout = workout
     self.dated = dated
     status = book.status(of: workout)
     doneKm = book.matched[workout.id] == nil ? nil : book.doneKm(of: workout)
     self.energyKcal = energyKcal
+    self.comments = comments[workout.id] ?? []
   }
 
   enum CodingKeys: String, CodingKey {
@@ -48,6 +54,12 @@ public struct WorkoutDay: Sendable, Encodable {
     case durationMin = "duration_min"
     case doneKm = "done_km"
     case energyKcal = "energy_kcal"
+    case comments
+  }
+
+  private enum CommentKeys: String, CodingKey {
+    case author, text
+    case createdAt = "created_at"
   }
 
   /// Encodes the workout as `runmate.today/1` and `runmate.week/1` have it.
@@ -67,6 +79,13 @@ public struct WorkoutDay: Sendable, Encodable {
     try container.encode(status, forKey: .status)
     try container.encode(doneKm.flatMap(jsonKm), forKey: .doneKm)
     try container.encode(energyKcal, forKey: .energyKcal)
+    var list = container.nestedUnkeyedContainer(forKey: .comments)
+    for comment in comments {
+      var item = list.nestedContainer(keyedBy: CommentKeys.self)
+      try item.encode(comment.author, forKey: .author)
+      try item.encode(comment.text, forKey: .text)
+      try item.encode(PlanFile.timestamp(comment.createdAt), forKey: .createdAt)
+    }
   }
 }
 
@@ -188,20 +207,24 @@ extension TrainingState {
 
   /// The runner's `today` from the logged `runs` and `crossTraining`: today's workout (with its running energy,
   /// about 1 kcal per kg and km, when the profile gives `weightKg`; none for cross-training or strength), or why
-  /// there is none (a change in `units`), and the next workout.
+  /// there is none (a change in `units`), and the next workout, each with the coaches' `comments` on it (the plan's,
+  /// ``TrainingStore/coachComments(of:)``).
   public func todayView(
     runs: [Completion], crossTraining: [Completion], today: CivilDate, weightKg: Double?,
-    units: DistanceUnit
+    units: DistanceUnit, comments: [CoachComment]
   ) -> TodayView {
     let book = status(runs: runs, crossTraining: crossTraining, today: today)
     let scheduled = plan
     let dated = datedByID
+    let onWorkouts = commentsByWorkout(comments, on: workouts)
     let workout = scheduled.workouts.first { $0.date == today }.map { workout in
       let energy = workout.kind.isRun ? weightKg.map { $0 * workout.distanceKm } : nil
-      return WorkoutDay(workout, dated: dated[workout.id], status: book, energyKcal: energy.flatMap(jsonSeconds))
+      return WorkoutDay(
+        workout, dated: dated[workout.id], status: book, energyKcal: energy.flatMap(jsonSeconds),
+        comments: onWorkouts)
     }
     let next = scheduled.workouts.first { $0.date > today }.map {
-      WorkoutDay($0, dated: dated[$0.id], status: book)
+      WorkoutDay($0, dated: dated[$0.id], status: book, comments: onWorkouts)
     }
     var noWorkout: TodayView.NoWorkout?
     if workout == nil {
@@ -215,15 +238,19 @@ extension TrainingState {
     return TodayView(saved: saved, today: today, workout: workout, noWorkout: noWorkout, next: next)
   }
 
-  /// The runner's week holding `today`, from the logged `runs` and `crossTraining`.
-  public func weekView(runs: [Completion], crossTraining: [Completion], today: CivilDate) -> WeekView {
+  /// The runner's week holding `today`, from the logged `runs` and `crossTraining`, each workout with the coaches'
+  /// `comments` on it (the plan's, ``TrainingStore/coachComments(of:)``).
+  public func weekView(
+    runs: [Completion], crossTraining: [Completion], today: CivilDate, comments: [CoachComment]
+  ) -> WeekView {
     let book = status(runs: runs, crossTraining: crossTraining, today: today)
     let week = plan.weeks.first { $0.start <= today && today <= $0.start.adding(days: 6) }
     let progress = week.flatMap { week in self.progress(runs, today: today).weeks.first { $0.number == week.number } }
     let dated = datedByID
+    let onWorkouts = commentsByWorkout(comments, on: workouts)
     return WeekView(
       saved: saved, today: today, week: week, progress: progress,
-      days: (week?.workouts ?? []).map { WorkoutDay($0, dated: dated[$0.id], status: book) },
+      days: (week?.workouts ?? []).map { WorkoutDay($0, dated: dated[$0.id], status: book, comments: onWorkouts) },
       crossTraining: week.map { week in
         crossTraining.filter { week.start <= $0.date && $0.date <= week.start.adding(days: 6) }
       } ?? [])

@@ -10,16 +10,21 @@ import TrainingProgress
 
 /// The calendar of `plan` on `schedule` with `settings` (reminders, units), against the `previous` export: what
 /// `export` writes and what `replan` says the next export will change. One function, so the two never disagree.
-/// Each event lists its workout's steps by `targets` (``stepTargets(for:)``: the runner's pace or heart-rate choice).
+/// Each event lists its workout's steps by `targets` (``stepTargets(for:)``: the runner's pace or heart-rate choice),
+/// and ends with the coaches' `comments` on its workout (``commentsByWorkout(_:on:)``, ``TrainingStore/coachComments(of:)``),
+/// one ``coachLine(_:)`` each: a comment changes its event, so the next export gives it a higher SEQUENCE.
 public func planCalendar(
-  _ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previous: VCalendar?,
+  _ plan: Plan, schedule: Schedule, settings: ScheduleSettings, previous: VCalendar?, comments: [CoachComment],
   now: Date, targets: StepTargets = .pace
 ) throws -> Export {
-  let options = ExportOptions(
+  var options = ExportOptions(
     reminders: try SettingValues.reminders(settings.reminders),
     identity: ExportOptions.identity(of: plan),
     calendarName: "RunningMate: \(plan.goal.distance.displayName) \(plan.goal.raceDate)",
     previous: previous, units: settings.units ?? .km, targets: targets)
+  options.notes = commentsByWorkout(comments, on: schedule.datedWorkouts).mapValues { comments in
+    comments.map(coachLine).joined(separator: "\n")
+  }
   return try makeCalendar(for: schedule, options: options, now: now)
 }
 
@@ -53,7 +58,7 @@ public struct CalendarExportResult: Sendable {
 
 /// The `export` use case: `plan` on `schedule` as a calendar against its previous version: the .ics file at
 /// `previousFile` when given, else the last export of the plan's race kept in `store` (when there is one). The
-/// same calendar `replan` predicts (``planCalendar(_:schedule:settings:previous:now:)``).
+/// same calendar `replan` predicts (``planCalendar(_:schedule:settings:previous:comments:now:targets:)``).
 public func exportCalendar(
   _ plan: Plan, schedule view: ScheduleView, settings: ScheduleSettings, previousFile: String?,
   store: (any TrainingStore)?, now: Date, targets: StepTargets = .pace
@@ -66,7 +71,8 @@ public func exportCalendar(
     previousLabel = "the last export (\(last.path))"
   }
   let export = try planCalendar(
-    plan, schedule: schedule, settings: settings, previous: previous, now: now, targets: targets)
+    plan, schedule: schedule, settings: settings, previous: previous,
+    comments: try store?.coachComments(of: plan) ?? [], now: now, targets: targets)
   let text: String
   do {
     text = try export.calendar.serialized()
@@ -208,7 +214,7 @@ extension TrainingState {
     if let previous = try lastExport(of: result.plan, in: db) {
       changes = try planCalendar(
         result.plan, schedule: schedule, settings: settings, previous: previous.calendar,
-        now: now, targets: stepTargets(for: try db.profile(named: nil))
+        comments: try db.coachComments(of: result.plan), now: now, targets: stepTargets(for: try db.profile(named: nil))
       ).changes
     }
     var saving = stored ?? settings

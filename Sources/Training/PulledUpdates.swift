@@ -5,29 +5,6 @@ import RunningCore
 import TrainingDomain
 import TrainingProgress
 
-/// A coach's comment on one of the athlete's workouts, as `runmate pull` gets it.
-public struct CoachComment: Sendable, Equatable {
-  /// The workout's day.
-  public var date: CivilDate
-  /// The coach's profile name.
-  public var author: String
-  /// The text.
-  public var text: String
-  /// When it was written.
-  public var createdAt: Date
-  /// The title of the workout of that day in the athlete's own plan (`Tempo 7.5 km`), when it has one.
-  public var workout: String?
-
-  /// A comment.
-  public init(date: CivilDate, author: String, text: String, createdAt: Date, workout: String? = nil) {
-    self.date = date
-    self.author = author
-    self.text = text
-    self.createdAt = createdAt
-    self.workout = workout
-  }
-}
-
 /// What a coach server has for the athlete since the last pull (``athleteUpdates(for:since:in:systemZone:now:)`` on
 /// the server's side).
 public struct PulledUpdates: Sendable {
@@ -59,8 +36,13 @@ public struct PullResult: Sendable {
   public var changes: [WorkoutChange]
   /// What the next export does to the calendar last exported; nil when there is none.
   public var calendarChanges: [ExportChange]?
-  /// The coaches' comments, each with the title of its day's workout.
+  /// The coaches' comments, each with the title of its workout (``commentsByWorkout(_:on:)``).
   public var comments: [CoachComment]
+  /// How many of them the logbook did not have yet (pulled again, a comment is kept once).
+  public var newComments = 0
+  /// The revision (``PlanFile/revision()``) of the logbook's plan as `push` would send it, when the server sent a
+  /// plan: the plan now matches the coach's, so the next push need not send it again.
+  public var planRevision: String?
 
   /// Nothing saved and no comment: the logbook was up to date.
   public var upToDate: Bool { !stored && comments.isEmpty }
@@ -73,7 +55,8 @@ public struct PullResult: Sendable {
 /// events, feeds and matched runs stay its own and the next export updates them with a higher SEQUENCE), scheduled
 /// with the local settings (times, zone, busy time, reminders, pauses kept) on the coach's run days; saved as a new
 /// active plan when the logbook has none. A plan the logbook already has is not saved again. Logged runs are never
-/// touched. The comments get the title of their day's workout.
+/// touched. The comments are kept in the logbook with its plan, each once however often it is pulled
+/// (``TrainingStore/keepPulledComments(_:server:planID:)``), and get the title of their workout.
 /// - Throws: ``SettingError`` when the coach's plan does not fit the local run days; the store's errors.
 public func applyUpdates(
   _ updates: PulledUpdates, to planName: String?, server: String, in db: any TrainingStore, profile: Profile?,
@@ -81,6 +64,10 @@ public func applyUpdates(
 ) throws -> PullResult {
   var result = PullResult(
     planName: nil, stored: false, created: false, changes: [], calendarChanges: nil, comments: updates.comments)
+  // The comments are kept with the logbook's plan (before it changes, so the calendar's changes said include them),
+  // or with the plan saved from the server when the logbook had none.
+  let local = try? db.plan(named: planName)
+  if let local { result.newComments = try db.keepPulledComments(updates.comments, server: server, planID: local.id) }
   if let file = updates.plan {
     if planName == nil, try db.plans().isEmpty {
       let ready = try file.readyToSave(as: nil, from: "the plan from \(server)")
@@ -116,7 +103,8 @@ public func applyUpdates(
         if let previous = try lastExport(of: plan, in: db) {
           result.calendarChanges =
             try planCalendar(
-              plan, schedule: schedule, settings: effective, previous: previous.calendar, now: now,
+              plan, schedule: schedule, settings: effective, previous: previous.calendar,
+              comments: try db.coachComments(of: plan), now: now,
               targets: stepTargets(for: profile)
             ).changes
         }
@@ -125,12 +113,21 @@ public func applyUpdates(
       }
     }
   }
-  if !result.comments.isEmpty, let saved = try? db.plan(named: result.planName ?? planName) {
-    let workouts = saved.plan.scheduled(try db.scheduledWorkouts(of: saved)).workouts
-    let titles = Dictionary(workouts.map { ($0.date, $0.title) }, uniquingKeysWith: { first, _ in first })
-    for index in result.comments.indices {
-      result.comments[index].workout = titles[result.comments[index].date]
+  if let name = result.planName {
+    result.planRevision = try planToPush(named: name, in: db, now: now)?.revision()
+  }
+  let saved = try result.planName.map { try db.plan(named: $0) } ?? local
+  if local == nil {
+    result.newComments = try db.keepPulledComments(updates.comments, server: server, planID: saved?.id)
+  }
+  if !result.comments.isEmpty, let saved {
+    let dated = try db.scheduledWorkouts(of: saved)
+    let onWorkouts = commentsByWorkout(updates.comments, on: dated)
+    var titles: [CoachComment: String] = [:]
+    for workout in saved.plan.scheduled(dated).workouts {
+      for comment in onWorkouts[workout.id] ?? [] where titles[comment] == nil { titles[comment] = workout.title }
     }
+    for index in result.comments.indices { result.comments[index].workout = titles[updates.comments[index]] }
   }
   return result
 }

@@ -136,7 +136,8 @@ extension TrainingState {
     var changes: [ExportChange]?
     if let previous = try lastExport(of: saved.plan, in: db) {
       changes = try planCalendar(
-        saved.plan, schedule: schedule, settings: saving, previous: previous.calendar, now: now,
+        saved.plan, schedule: schedule, settings: saving, previous: previous.calendar,
+        comments: try db.coachComments(of: saved.plan), now: now,
         targets: stepTargets(for: try db.profile(named: nil))
       ).changes
     }

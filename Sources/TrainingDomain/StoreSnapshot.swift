@@ -107,7 +107,7 @@ public struct TableCount: Sendable, Hashable {
     "feedToken": ("feed", "feeds"), "caldavResource": ("CalDAV event", "CalDAV events"),
     "account": ("account", "accounts"), "sessionToken": ("session token", "session tokens"),
     "workoutComment": ("comment", "comments"), "auditLog": ("audit line", "audit lines"),
-    "pushedRun": ("pushed run", "pushed runs"),
+    "pushedRun": ("pushed run", "pushed runs"), "pulledComment": ("pulled comment", "pulled comments"),
   ]
 }
 
@@ -191,6 +191,13 @@ public enum StoredSchema {
     table(
       "pushedRun",
       [("profileID", .integer), ("clientID", .text), ("completionID", .integer), ("pushedAt", .instant)]),
+    // The coaches' comments a runner pulled (`runmate pull`): one per server and comment number.
+    table(
+      "pulledComment",
+      [
+        ("server", .text), ("serverID", .integer), ("planID", .text), ("date", .text), ("author", .text),
+        ("text", .text), ("createdAt", .instant),
+      ]),
   ]
 
   /// Tables that are the engine's bookkeeping, not the runner's data: never copied.

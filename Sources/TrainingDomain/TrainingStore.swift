@@ -132,6 +132,17 @@ public protocol TrainingStore: Sendable {
   /// transaction, ids kept; ``LogbookError/notEmpty(location:holding:)`` otherwise, with nothing written.
   func restore(_ tables: [StoredTable]) throws(LogbookError)
 
+  // MARK: Coaches' comments kept in the runner's own logbook (`runmate pull`)
+
+  /// Keeps the coaches' comments pulled from `server` (its URL) with plan `planID` (the logbook's plan the pull
+  /// applied to; nil when it has none), in one transaction. A comment is kept once: one already kept from the same
+  /// server under the same ``CoachComment/serverID`` is left as it is, so pulling it again (or from the start, after
+  /// logging in again) adds nothing. Returns how many comments were new.
+  func keepPulledComments(_ comments: [CoachComment], server: String, planID: String?) throws(LogbookError) -> Int
+  /// The comments kept for plan `planID` on days `from` through `through` (inclusive), by date, then in the order
+  /// their server numbered them (``CoachComment/workout`` is nil: it is the plan's to say).
+  func pulledComments(planID: String, from: CivilDate, through: CivilDate) throws(LogbookError) -> [CoachComment]
+
   // MARK: Coach API accounts, tokens, comments and the audit log
 
   /// Creates an account for profile `profileID` with a bcrypt `passwordHash`, and records it in the audit log, in

@@ -13,30 +13,45 @@ import TrainingDomain
 @Suite(.serialized, .timeLimit(.minutes(4))) struct PullCommandTests {
   let commands = PushCommandTests()
 
+  /// A club's coach server in this process and the runner's own logbook beside it (`localLogbook`), with the folder
+  /// where `runmate` keeps its session.
+  struct Side {
+    let club: Club
+    let server: APIServer
+    let database: URL
+    var config: URL { club.folder.appendingPathComponent("config") }
+    var env: [String: String] { ["RUNMATE_CONFIG_DIR": config.path] }
+    var url: String { "http://127.0.0.1:\(server.port)" }
+
+    static func start() async throws -> Side {
+      let club = try Club()
+      do {
+        let server = try await APIServer.start(club.store)
+        return Side(club: club, server: server, database: try PushCommandTests.localLogbook(in: club.folder).0)
+      } catch {
+        club.remove()
+        throw error
+      }
+    }
+
+    /// Stops the server and removes the folder.
+    func stop() {
+      Task { await server.stop() }
+      club.remove()
+    }
+  }
+
   /// The UIDs and SEQUENCE numbers of the events of an .ics file.
   static func events(_ path: URL) throws -> [(uid: String, sequence: Int)] {
-    let text = try String(contentsOf: path, encoding: .utf8)
-    var events: [(uid: String, sequence: Int)] = []
-    var uid = ""
-    var sequence = 0
-    for line in text.components(separatedBy: "\r\n") {
-      if line == "BEGIN:VEVENT" { (uid, sequence) = ("", 0) }
-      if line.hasPrefix("UID:") { uid = String(line.dropFirst(4)) }
-      if line.hasPrefix("SEQUENCE:") { sequence = Int(line.dropFirst(9)) ?? -1 }
-      if line == "END:VEVENT" { events.append((uid, sequence)) }
-    }
-    return events
+    try descriptions(path).map { ($0.uid, $0.sequence) }
   }
 
   @Test func aCoachsPlanIsPulledOnceAndTheCalendarUpdatedInPlace() async throws {
-    let club = try Club()
-    defer { club.remove() }
-    let server = try await APIServer.start(club.store)
-    defer { Task { await server.stop() } }
-    let (database, _) = try PushCommandTests.localLogbook(in: club.folder)
-    let config = club.folder.appendingPathComponent("config")
-    let env = ["RUNMATE_CONFIG_DIR": config.path]
-    let url = "http://127.0.0.1:\(server.port)"
+    let side = try await Side.start()
+    defer { side.stop() }
+    let (club, server, database, config, env, url) = (
+      side.club, side.server, side.database, side.config, side.env, side.url
+    )
     let now = ["--now", testNow.formatted(.iso8601)]
     let local = try openStore(at: database.path)
     let runsBefore = try local.completions()
@@ -99,15 +114,19 @@ import TrainingDomain
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect(object["schema"] as? String == "runmate.pull/1" && object["up_to_date"] as? Bool == true)
 
-    // push sends the runner's plan on top of the pulled one; after another change by the coach it is refused, the
-    // runs still sent.
+    // push does not send back the plan it pulled; after another change by the coach, the runner's own change (a
+    // start time) is refused, the runs still sent.
     let pushed = try await commands.cli(["push"] + now, database: database, environment: env)
     #expect(pushed.status == 0, "\(pushed.stderr)")
-    #expect(pushed.stdout.hasPrefix("Sent plan 'spring'\nPushed 3 runs to \(url)"), "\(pushed.stdout)")
+    #expect(
+      pushed.stdout.hasPrefix("Plan 'spring' unchanged since the last push or pull: not sent\nPushed 3 runs to \(url)"),
+      "\(pushed.stdout)")
     let reassigned = try await server.send(
       .PUT, "/api/v1/athletes/anna/plan", token: kim,
       json: #"{"distance":"10k","level":"beginner","race_date":"\#(race)","weeks":9}"#)
     #expect(reassigned.status == 200, "\(reassigned.text)")
+    let timed = try await commands.cli(["schedule", "--at", "07:00"] + now, database: database, environment: env)
+    #expect(timed.status == 0, "\(timed.stderr)")
     let refused = try await commands.cli(["push"] + now, database: database, environment: env)
     #expect(refused.status == 69, "\(refused.stderr)")
     #expect(refused.stdout.hasPrefix("Pushed 3 runs to \(url)"), "\(refused.stdout)")
@@ -115,6 +134,130 @@ import TrainingDomain
       refused.stderr
         == "runmate: your coach changed your plan on \(url) since your last pull, so yours was not sent: run "
         + "`runmate pull`, then `runmate push` again\n")
+  }
+
+  /// Each event's UID, SEQUENCE and DESCRIPTION (unfolded and unescaped; not its alarms') in an .ics file.
+  static func descriptions(_ path: URL) throws -> [(uid: String, sequence: Int, description: String)] {
+    let text = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
+    var events: [(uid: String, sequence: Int, description: String)] = []
+    var event = (uid: "", sequence: 0, description: "")
+    var inAlarm = false
+    for line in text.components(separatedBy: "\r\n") {
+      if line == "BEGIN:VEVENT" { event = ("", 0, "") }
+      if line == "BEGIN:VALARM" || line == "END:VALARM" { inAlarm = line.hasPrefix("BEGIN") }
+      if line.hasPrefix("UID:") { event.uid = String(line.dropFirst(4)) }
+      if line.hasPrefix("SEQUENCE:") { event.sequence = Int(line.dropFirst(9)) ?? -1 }
+      if line.hasPrefix("DESCRIPTION:"), !inAlarm {
+        event.description = String(line.dropFirst(12)).replacingOccurrences(of: "\\n", with: "\n")
+          .replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+      }
+      if line == "END:VEVENT" { events.append(event) }
+    }
+    return events
+  }
+
+  @Test func aCoachsCommentIsKeptOnceAndShownInTodayWeekAndTheCalendar() async throws {
+    let side = try await Side.start()
+    defer { side.stop() }
+    let (club, server, database, config, env, url) = (
+      side.club, side.server, side.database, side.config, side.env, side.url
+    )
+    let now = ["--now", testNow.formatted(.iso8601)]
+    let login = {
+      try await self.commands.login([url, "--email", "anna"], password: password, database: database, config: config)
+    }
+    #expect(try await login().status == 0)
+    #expect(try await commands.cli(["pull"] + now, database: database, environment: env).stdout == "Up to date.\n")
+    let ics = club.folder.appendingPathComponent("plan.ics")
+    #expect(
+      try await commands.cli(["export", "--out", ics.path] + now, database: database, environment: env).status == 0)
+    let before = try Self.descriptions(ics)
+    #expect(!before.isEmpty && before.allSatisfy { $0.sequence == 0 && !$0.description.contains("Coach ") })
+
+    // The coach comments on the first workout (a comma in it, as runners write).
+    let kim = try await server.login("kim@example.com")
+    let day = try #require(club.workoutDays["anna"])
+    let text = "Keep it easy, you raced Sunday"
+    #expect(
+      try await server.send(
+        .POST, "/api/v1/athletes/anna/workouts/\(day)/comments", token: kim, json: #"{"text":"\#(text)"}"#
+      ).status == 201)
+    let pulled = try await commands.cli(["pull"] + now, database: database, environment: env)
+    #expect(pulled.status == 0 && pulled.stdout.hasSuffix(" · kim: \(text)\n"), "\(pulled.stdout)\(pulled.stderr)")
+
+    // `today` on that day shows it under the workout, `week` under the workout's line, their JSON carries it.
+    let on = ["--now", day.description]
+    let today = try await commands.cli(["today"] + on, database: database, environment: env)
+    let todayLines = today.stdout.split(separator: "\n").map(String.init)
+    #expect(todayLines.count >= 3 && todayLines[2] == "Coach kim: \(text)", "\(today.stdout)\(today.stderr)")
+    #expect(todayLines[0].hasPrefix("Today, \(day.shortLabel): "))
+    let week = try await commands.cli(["week"] + on, database: database, environment: env)
+    let weekLines = week.stdout.split(separator: "\n").map(String.init)
+    let under = try #require(weekLines.firstIndex { $0.contains(" \(day.shortLabel)  ") })
+    #expect(weekLines[under + 1] == "    Coach kim: \(text)", "\(week.stdout)")
+    #expect(weekLines.filter { $0.contains("Coach kim") }.count == 1)
+    let json = try await commands.cli(["today", "--format", "json"] + on, database: database, environment: env)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let workout = try #require(object["workout"] as? [String: Any])
+    let comments = try #require(workout["comments"] as? [[String: Any]])
+    #expect(comments.count == 1 && comments[0]["author"] as? String == "kim" && comments[0]["text"] as? String == text)
+    #expect(((object["next"] as? [String: Any])?["comments"] as? [Any])?.isEmpty == true)
+
+    // The export: that workout's event ends with the comment and goes up one SEQUENCE; the others are unchanged.
+    #expect(
+      try await commands.cli(["export", "--out", ics.path] + now, database: database, environment: env).status == 0)
+    let after = try Self.descriptions(ics)
+    #expect(after.map(\.uid) == before.map(\.uid))
+    let changed = after.filter { $0.sequence > 0 }
+    #expect(changed.count == 1 && changed.first?.sequence == 1, "\(changed.map(\.uid))")
+    #expect(
+      changed.first?.description.hasSuffix("RunningMate\n\nCoach kim: \(text)") == true,
+      "\(changed.first?.description ?? "")")
+    #expect(after.filter { $0.description.contains("Coach kim") }.count == 1)
+
+    // Pulled again, and again from the start after logging out and in (the session and its cursor are new): the
+    // comment is shown but kept once, so the next export changes nothing.
+    #expect(try await commands.cli(["pull"] + now, database: database, environment: env).stdout == "Up to date.\n")
+    #expect(try await commands.cli(["account", "logout"], database: database, environment: env).status == 0)
+    #expect(try await login().status == 0)
+    let repulled = try await commands.cli(["pull"] + now, database: database, environment: env)
+    #expect(repulled.stdout.hasSuffix(" · kim: \(text)\n"), "\(repulled.stdout)\(repulled.stderr)")
+    let again = try await commands.cli(["today"] + on, database: database, environment: env)
+    #expect(again.stdout.components(separatedBy: "Coach kim").count == 2, "\(again.stdout)")
+    #expect(
+      try await commands.cli(["export", "--out", ics.path] + now, database: database, environment: env).status == 0)
+    let last = try Self.descriptions(ics)
+    #expect(last.map(\.sequence) == after.map(\.sequence) && last.map(\.description) == after.map(\.description))
+  }
+
+  @Test func theCursorAndThePlanSentStayWithTheAccountAndStartOverForAnother() async throws {
+    let side = try await Side.start()
+    defer { side.stop() }
+    let (database, config, env, url) = (side.database, side.config, side.env, side.url)
+    let file = config.appendingPathComponent("coach-session.json")
+    func saved() throws -> [String: Any] {
+      try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    }
+    func login(_ name: String) async throws {
+      let made = try await commands.login(
+        [url, "--email", name], password: password, database: database, config: config)
+      #expect(made.status == 0, "\(made.stderr)")
+    }
+    try await login("anna")
+    #expect(try await commands.cli(["push"], database: database, environment: env).status == 0)
+    let cursor = try #require(try saved()["cursor"] as? String)
+    let revision = try #require(try saved()["planRevision"] as? String)
+    // The same account again (in another case): where pull and push stand is kept.
+    try await login("ANNA")
+    let again = try saved()
+    #expect(again["cursor"] as? String == cursor && again["planRevision"] as? String == revision)
+    // Another account: both start over, so its first push sends the plan (refused: ben's coach gave him another
+    // one, which he has not pulled).
+    try await login("ben")
+    let other = try saved()
+    #expect(other["cursor"] == nil && other["planRevision"] == nil)
+    let pushed = try await commands.cli(["push"], database: database, environment: env)
+    #expect(pushed.status == 69 && pushed.stderr.contains("since your last pull"), "\(pushed.stdout)\(pushed.stderr)")
   }
 
   @Test func aRateLimitedLoginIsOneLineWithTheWait() async throws {

@@ -9,7 +9,10 @@ import TrainingDomain
 /// upgrades (GRDB applies migrations in the order they are registered, and refuses none it already ran).
 @Suite struct MigrationOrderTests {
   /// The migrations this branch adds after `v7-completion-sport` (the last one of the runmate before it), in order.
-  static let added = ["v8-feed-tokens", "v9-caldav-sync", "v10-best-efforts", "v11-accounts", "v12-pushed-runs"]
+  static let added = [
+    "v8-feed-tokens", "v9-caldav-sync", "v10-best-efforts", "v11-accounts", "v12-pushed-runs",
+    "v13-pulled-comments",
+  ]
 
   /// The identifiers recorded in `grdb_migrations` of the logbook at `path`, in the order they were applied.
   func applied(_ path: String) throws -> [String] {
@@ -47,7 +50,7 @@ import TrainingDomain
         + "and name like '%moves_data_version'\").fetchall()]; "
         + "c.execute('drop table feedToken'); c.execute('drop table dataVersion'); "
         + "c.execute('drop table caldavResource'); c.execute('drop table bestEffort'); "
-        + "[c.execute('drop table ' + t) for t in ['pushedRun', 'auditLog', 'workoutComment', 'sessionToken', "
+        + "[c.execute('drop table ' + t) for t in ['pulledComment', 'pushedRun', 'auditLog', 'workoutComment', 'sessionToken', "
         + "'account']]; "
         + "c.execute('drop index completion_on_plan_date'); c.execute('drop index plan_on_profileID'); "
         + "c.execute(\"delete from grdb_migrations where identifier in (\(identifiers))\")", path)

@@ -99,6 +99,9 @@ import TrainingDomain
         )
       ],
       account: athlete, planID: saved.id, slots: slots, at: at)
+    _ = try db.keepPulledComments(
+      [CoachComment(serverID: 42, date: workouts[0].date, author: "kim", text: "Keep it easy", createdAt: at)],
+      server: "https://coach.example", planID: saved.id)
   }
 
   @Test(arguments: pairs) func everyTableArrivesAsItWas(from: Engine, to: Engine) throws {
@@ -135,6 +138,7 @@ import TrainingDomain
       try new.caldavRecords(identity: saved.id, collection: "/cal/")
         == old.caldavRecords(identity: saved.id, collection: "/cal/"))
     #expect(try new.lastExport(identity: saved.id)?.path == "plan.ics")
+    #expect(try new.coachComments(of: saved.plan).map(\.text) == ["Keep it easy"])
     // The next row gets the next id (the sequences moved past the copied ones).
     let largest = try old.completions().compactMap(\.id).max() ?? 0
     let added = try new.addCompletions([Completion(date: try day("2027-02-01"), distanceKm: 3, durationSeconds: 1200)])

@@ -122,7 +122,7 @@ import Testing
     #expect(
       Set(workout.keys) == [
         "id", "date", "planned_date", "start", "kind", "title", "description", "hard",
-        "distance_km", "duration_min", "status", "done_km", "energy_kcal",
+        "distance_km", "duration_min", "status", "done_km", "energy_kcal", "comments",
       ])
     #expect(workout["status"] as? String == "partial" && workout["done_km"] as? Double == 3)
     #expect(workout["distance_km"] as? Double == 5.5 && workout["kind"] as? String == "long")

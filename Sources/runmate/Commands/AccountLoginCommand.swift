@@ -24,10 +24,11 @@ extension AccountCommand {
       }
       guard var session else { return }
       let file = SessionFile.standard()
-      // Logging in again to the same account keeps where `runmate pull` stands.
+      // Logging in again to the same account keeps where `runmate pull` stands and the plan last sent or taken.
       if let old = try? file.read(), old.server == session.server, old.login.lowercased() == session.login.lowercased()
       {
         session.cursor = old.cursor
+        session.planRevision = old.planRevision
       }
       try file.write(session)
       writeStandardError(

@@ -12,7 +12,8 @@ struct PullCommand: ParsableCommand {
     abstract: "Get your coach's comments and plan changes (after `runmate account login`).",
     discussion: """
       Asks the server of `runmate account login` what changed since the last pull: the coaches' comments on your \
-      workouts (printed with their day and workout) and, when a coach assigned or rebuilt your plan, the plan. \
+      workouts (printed with their day and workout, and kept in your logbook, once each: `runmate today`, \
+      `runmate week` and the calendar's events show them) and, when a coach assigned or rebuilt your plan, the plan. \
       It is applied like `runmate replan --apply`: the same saved plan (its name, id and matched runs kept) with \
       the coach's workouts on the coach's run days and your own times, zone, busy time and reminders; each \
       workout that changes is listed, and the next `runmate export` updates the calendar's events. Pulling again \
@@ -48,6 +49,7 @@ struct PullCommand: ParsableCommand {
     // Kept only once the logbook has what it names: a pull stopped before gets the same updates again.
     var kept = session
     kept.cursor = updates.cursor
+    if let revision = result.planRevision { kept.planRevision = revision }
     try file.write(kept)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(result))

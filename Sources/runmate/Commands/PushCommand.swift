@@ -14,7 +14,8 @@ struct PushCommand: ParsableCommand {
       logbook (not cross-training), to the server of `runmate account login`, as the logged-in athlete; the \
       server counts the runs for that plan and matches each to its workout. If your coach changed the plan on \
       the server since your last `runmate pull`, your plan is not sent (the coach's change is never overwritten \
-      unseen): the runs still are, and push ends with an error saying to pull first. Each run has an identity (a \
+      unseen): the runs still are, and push ends with an error saying to pull first. A plan unchanged since the \
+      last push or pull is not sent again. Each run has an identity (a \
       digest of its day, start, source, distance and duration): the server stores a run once, so pushing again \
       sends the runs but stores only new ones, and a push stopped half-way loses nothing. Your logbook stays your \
       own copy: nothing in it changes. See docs/api.md.
@@ -43,15 +44,23 @@ struct PushCommand: ParsableCommand {
     if let sent = report.plan {
       var kept = session
       kept.cursor = sent.cursor
+      kept.planRevision = report.planRevision
       try file.write(kept)
     }
-    var text = ""
-    if let planFile, let sent = report.plan {
-      let name = terminalSafe(planFile.name)
-      text += sent.stored ? "Sent plan '\(name)'\n" : "Plan '\(name)' is already there\n"
+    let line = planFile.map {
+      PushCommand.planLine($0.name, unchanged: report.planUnchanged, stored: report.plan?.stored)
     }
-    try writeText(text + PushCommand.report(report.runs, server: session.server))
+    try writeText((line ?? "") + PushCommand.report(report.runs, server: session.server))
     if let refused = report.planRefused { throw refused }
+  }
+
+  /// What became of the plan named `name`: not sent (`unchanged` since the last push or pull), `stored`, or already
+  /// on the server; nothing when it was refused (said after the runs).
+  static func planLine(_ name: String, unchanged: Bool, stored: Bool?) -> String {
+    let name = terminalSafe(name)
+    if unchanged { return "Plan '\(name)' unchanged since the last push or pull: not sent\n" }
+    guard let stored else { return "" }
+    return stored ? "Sent plan '\(name)'\n" : "Plan '\(name)' is already there\n"
   }
 
   /// `Pushed 12 runs to https://coach.example.org (3 already there, 1 the same as a run there)`.

@@ -20,7 +20,8 @@ struct TodayCommand: ParsableCommand {
     let units = try displayUnit(output, profile: runner.profile, state: runner.state)
     let view = runner.state.todayView(
       runs: try runner.db.completions(), crossTraining: try runner.db.crossTraining(), today: runner.today,
-      weightKg: runner.profile?.weightKg, units: units)
+      weightKg: runner.profile?.weightKg, units: units,
+      comments: try runner.db.coachComments(of: runner.state.saved.plan))
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(view))
     case .table: try writeText(TodayCommand.render(view, units: units))
@@ -42,6 +43,7 @@ struct TodayCommand: ParsableCommand {
       let time = day.dated?.startText.map { " at \($0)" } ?? ""
       lines.append("Today, \(today): \(workout.title(in: units))\(time)\(kcal)\(mark)")
       lines.append(workout.description(in: units))
+      lines += day.comments.map { terminalSafe(coachLine($0)) }
     }
     switch view.noWorkout {
     case .beforeStart(let start): lines.append("The plan starts on \(start.shortLabel).")

@@ -18,7 +18,8 @@ struct WeekCommand: ParsableCommand {
     let runner = try RunnerPlan(database, plan: plan, zone: zone)
     let units = try displayUnit(output, profile: runner.profile, state: runner.state)
     let view = runner.state.weekView(
-      runs: try runner.db.completions(), crossTraining: try runner.db.crossTraining(), today: runner.today)
+      runs: try runner.db.completions(), crossTraining: try runner.db.crossTraining(), today: runner.today,
+      comments: try runner.db.coachComments(of: runner.state.saved.plan))
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(view))
     case .table: try writeText(WeekCommand.render(view, units: units))
@@ -61,6 +62,8 @@ struct WeekCommand: ParsableCommand {
         default: ""
         }
       lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title(in: units))\(ran)")
+      // Under the workout, indented to its day: one line per comment.
+      lines += day.comments.map { "    \(terminalSafe(coachLine($0)))" }
     }
     if !view.crossTraining.isEmpty {
       lines.append("Cross-training (not counted as running):")
