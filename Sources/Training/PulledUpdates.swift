@@ -66,7 +66,17 @@ public func applyUpdates(
     planName: nil, stored: false, created: false, changes: [], calendarChanges: nil, comments: updates.comments)
   // The comments are kept with the logbook's plan (before it changes, so the calendar's changes said include them),
   // or with the plan saved from the server when the logbook had none.
-  let local = try? db.plan(named: planName)
+  // No plan of that name (or none at all) is not an error here: the comments then wait for the plan saved below.
+  // The store's other errors are.
+  let local: SavedPlan?
+  do {
+    local = try db.plan(named: planName)
+  } catch {
+    switch error {
+    case .noSuchPlan, .noActivePlan: local = nil
+    default: throw error
+    }
+  }
   if let local { result.newComments = try db.keepPulledComments(updates.comments, server: server, planID: local.id) }
   if let file = updates.plan {
     if planName == nil, try db.plans().isEmpty {
