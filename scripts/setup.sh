@@ -47,18 +47,20 @@ done
 
 # The debug build's arguments. In CI (CI=true) one debug build serves the tests and valgrind: it is made with DWARF 4
 # (valgrind 3.19 cannot read Swift 6.3's DWARF 5) in .build-valgrind, so scripts/valgrind.sh finds it built instead of
-# building everything a second time. Elsewhere the usual .build. The index store stays on: it would save CPU (a build
-# of GRDB took 18 % less without it), but SwiftPM discovers the tests through it on Linux (a CI run without it failed:
-# "index store path does not exist").
+# building everything a second time. Elsewhere the usual .build.
 # C and C++ targets get no debug info (-g0): the two copies of BoringSSL (swift-nio-ssl's and swift-crypto's, 782 of
 # the build's C/C++/asm files) are about a third of its CPU time, and without debug info they compile in a quarter
 # less (CNIOBoringSSL alone: 301 to 227 CPU seconds). C++ needs its own -Xcxx: SwiftPM puts its own -g after the
 # -Xcc flags on .cc files, and clang's last -g wins (with -Xcc -g0 alone, swift-crypto's .cc units came out as DWARF
 # 5, which valgrind cannot read). Without C debug info valgrind names C functions by symbol (libical, the one C
 # library its tests reach, is Debian's, without debug info anyway); Swift keeps file:line.
-valgrind_build_args=(--scratch-path .build-valgrind
+# That build indexes only the test targets (see the end of Package.swift: RUNMATE_TEST_INDEX_STORE names their store):
+# SwiftPM's test discovery reads theirs, and indexing the rest costs a third more CPU (BoringSSL's C++ above all).
+valgrind_build_args=(--scratch-path .build-valgrind --disable-index-store
   -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -g0 -Xcxx -g0)
+valgrind_index_store="$PWD/.build-valgrind/$(uname -m)-unknown-linux-gnu/debug/index/store"
 debug_build_args=()
 if [ "${CI:-}" = "true" ]; then
   debug_build_args=("${valgrind_build_args[@]}")
+  export RUNMATE_TEST_INDEX_STORE="$valgrind_index_store"
 fi

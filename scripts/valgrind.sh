@@ -46,7 +46,7 @@ filter='^ICalendarTests\.'
 # scratch path's lock while it runs, and even a build with nothing to do would wait for it.
 if [ "${RUNMATE_VALGRIND_BUILT:-}" != "1" ]; then
   echo "valgrind.sh: building the tests with DWARF 4 in $scratch" >&2
-  swift build --build-tests "${valgrind_build_args[@]}" >&2
+  RUNMATE_TEST_INDEX_STORE="$valgrind_index_store" swift build --build-tests "${valgrind_build_args[@]}" >&2
 fi
 
 # The sigsuspend shim (workaround 2).
