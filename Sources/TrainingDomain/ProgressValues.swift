@@ -51,6 +51,22 @@ public struct WeekProgress: Sendable, Hashable, Codable {
   public var isPaused: Bool {
     doneKm == 0 && (plannedSessions > 0 ? pausedSessions == plannedSessions : withinPause)
   }
+
+  /// How a week stands against its plan: every view (`progress`, `coach athletes`, the API) says one of these.
+  public enum Standing: Sendable, Hashable {
+    /// Paused whole with nothing run (`isPaused`).
+    case paused
+    /// This share of the distance due was run.
+    case percent(Int)
+    /// Nothing is due yet: the week has not started, or nothing of it is due before today.
+    case nothingDue
+  }
+
+  /// The week's standing: paused first, then its compliance, else nothing due.
+  public var standing: Standing {
+    if isPaused { return .paused }
+    return compliancePercent.map(Standing.percent) ?? .nothingDue
+  }
   /// The longest run of the week, km.
   public var longestRunKm: Double
   /// Average pace of easy runs (matched to easy, strides, recovery or long workouts, or logged as such), s/km.

@@ -62,6 +62,7 @@ import TrainingProgress
     #expect(first.date > week.start, "the week's first run is not on its Monday")
     let monday = makeProgress(plan: plan, completions: [], today: week.start)
     #expect(monday.weeks[1].compliancePercent == nil, "nothing due yet: no compliance, not 0 %")
+    #expect(monday.weeks[1].standing == .nothingDue)
     let done = Completion(
       date: first.date, distanceKm: first.distanceKm, durationSeconds: first.distanceKm * 400, planID: plan.id,
       workoutID: first.id)

@@ -58,8 +58,7 @@ struct CoachCommand: ParsableCommand {
           continue
         }
         let week = row.week.map {
-          let compliance = $0.isPaused ? "paused" : $0.compliancePercent.map { "\($0) %" } ?? "nothing due yet"
-          return "\(units.number($0.doneKm)) of \(units.format($0.plannedKm)), \(compliance)"
+          "\(units.number($0.doneKm)) of \(units.format($0.plannedKm)), \($0.standing.label(nothingDue: "nothing due yet"))"
         }
         lines.append(
           "  \(terminalSafe(row.name)): \(terminalSafe(plan)), week \(row.week?.number ?? 0), "

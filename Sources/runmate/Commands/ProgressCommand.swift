@@ -53,7 +53,7 @@ struct ProgressCommand: ParsableCommand {
         [
           pad(String(week.number), 3), pad(week.phase.rawValue, 6), pad(units.format(week.plannedKm), 9),
           pad(units.format(week.doneKm), 9), pad("\(week.doneSessions)/\(week.plannedSessions)", 8),
-          pad(week.isPaused ? "paused" : week.compliancePercent.map { "\($0) %" } ?? "-", 10),
+          pad(week.standing.label(nothingDue: "-"), 10),
           pad(units.format(week.longestRunKm), 8), pace,
         ]
         .joined(separator: "  "))
@@ -104,4 +104,16 @@ private func signed(_ value: Double, digits: Int) -> String {
   let text = String(format: "%.\(digits)f", value)
   if Double(text) == 0 { return String(format: "%.\(digits)f", 0.0) }
   return value > 0 ? "+" + text : text
+}
+
+extension WeekProgress.Standing {
+  /// The standing as the terminal writes it, `nothingDue` in the caller's words (a table's "-", a sentence's
+  /// "nothing due yet").
+  func label(nothingDue: String) -> String {
+    switch self {
+    case .paused: "paused"
+    case .percent(let percent): "\(percent) %"
+    case .nothingDue: nothingDue
+    }
+  }
 }
