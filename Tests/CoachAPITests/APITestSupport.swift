@@ -152,3 +152,18 @@ struct APITestFailure: Error, CustomStringConvertible {
   let message: String
   var description: String { message }
 }
+
+/// `body` with a ``Club`` served by an ``APIServer``; the server stopped and the club's files removed after it,
+/// whatever happens.
+func withServedClub(_ body: (Club, APIServer) async throws -> Void) async throws {
+  let club = try Club()
+  defer { club.remove() }
+  let server = try await APIServer.start(club.store)
+  do {
+    try await body(club, server)
+  } catch {
+    await server.stop()
+    throw error
+  }
+  await server.stop()
+}

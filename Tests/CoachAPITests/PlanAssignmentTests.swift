@@ -17,57 +17,55 @@ import TrainingDomain
     + #""long_run_day":"sun","goal_time":"2:05:00"}"#
 
   @Test func aCoachAssignsANewPlanMadeByTheEngine() async throws {
-    let club = try Club()
-    defer { club.remove() }
-    let server = try await APIServer.start(club.store)
-    defer { Task { await server.stop() } }
-    let token = try await server.login("kim@example.com")
-    let annaID = try #require(try club.store.profile(named: "anna")?.id)
-    let before = try #require(try club.store.plans(ofProfile: annaID).first)
+    try await withServedClub { club, server in
+      let token = try await server.login("kim@example.com")
+      let annaID = try #require(try club.store.profile(named: "anna")?.id)
+      let before = try #require(try club.store.plans(ofProfile: annaID).first)
 
-    let answer = try await server.send(.PUT, "/api/v1/athletes/anna/plan", token: token, json: Self.half)
-    #expect(answer.status == 200, "\(answer.text)")
-    let plan = try #require(answer.object["plan"] as? [String: Any])
-    #expect(plan["distance"] as? String == "half" && plan["race_date"] as? String == "2027-04-25")
-    #expect(plan["goal_time_s"] as? Int == 7500)
-    #expect(answer.object["saved"] as? Bool == true)
-    // The athlete's plan is the new one, as the engine makes it for these values on the athlete's day.
-    let assigned = try club.store.plans(ofProfile: annaID)
-    #expect(assigned.map(\.id) == [try #require(plan["plan_id"] as? String)])
-    let saved = try #require(assigned.first)
-    #expect(saved.plan.goal.runDays == [.tuesday, .thursday, .saturday, .sunday])
-    let today = try #require(CivilDate(iso: "2027-01-06"))
-    let engine = try makePlan(
-      goal: Goal(
-        distance: .half, level: .beginner,
-        timeline: try Timeline.resolve(
-          weeks: nil, raceDate: CivilDate(iso: "2027-04-25"), start: nil, today: today, maxWeeks: 40,
-          longRunDay: .sunday),
-        runDays: [.tuesday, .thursday, .saturday, .sunday], longRunDay: .sunday, goalTimeSeconds: 7500),
-      rules: repositoryRules)
-    #expect(saved.plan.weeks.map(\.plannedKm) == engine.weeks.map(\.plannedKm))
-    #expect(saved.plan.id != engine.id, "the athlete's own plan, not the bare goal's")
-    // The old plan's workouts from today on are cancelled or changed, the new ones added, by day.
-    let changes = try #require(answer.object["changes"] as? [[String: Any]])
-    let kinds = Set(changes.compactMap { $0["change"] as? String })
-    #expect(kinds.isSuperset(of: ["added"]) && !kinds.isDisjoint(with: ["cancelled", "changed"]))
-    let oldFuture = before.plan.workouts.filter { $0.date >= today }.count
-    let replaced = changes.filter { ["cancelled", "changed"].contains($0["change"] as? String) }.count
-    #expect(replaced <= oldFuture && replaced > 0)
-    #expect(changes.allSatisfy { ($0["date"] as? String ?? "") >= "2027-01-06" })
-    // Audited, by the coach, about the athlete.
-    let entry = try #require(try club.store.auditLog(limit: 5).first)
-    #expect(entry.action == .planAssigned && entry.login == "kim@example.com" && entry.athlete == "anna")
-    #expect(entry.detail.contains(saved.id))
-    // The other endpoints read it.
-    let weeks = try await server.send(.GET, "/api/v1/athletes/anna/weeks", token: token)
-    #expect((weeks.object["weeks"] as? [Any])?.count == saved.plan.weeks.count)
+      let answer = try await server.send(.PUT, "/api/v1/athletes/anna/plan", token: token, json: Self.half)
+      #expect(answer.status == 200, "\(answer.text)")
+      let plan = try #require(answer.object["plan"] as? [String: Any])
+      #expect(plan["distance"] as? String == "half" && plan["race_date"] as? String == "2027-04-25")
+      #expect(plan["goal_time_s"] as? Int == 7500)
+      #expect(answer.object["saved"] as? Bool == true)
+      // The athlete's plan is the new one, as the engine makes it for these values on the athlete's day.
+      let assigned = try club.store.plans(ofProfile: annaID)
+      #expect(assigned.map(\.id) == [try #require(plan["plan_id"] as? String)])
+      let saved = try #require(assigned.first)
+      #expect(saved.plan.goal.runDays == [.tuesday, .thursday, .saturday, .sunday])
+      let today = try #require(CivilDate(iso: "2027-01-06"))
+      let engine = try makePlan(
+        goal: Goal(
+          distance: .half, level: .beginner,
+          timeline: try Timeline.resolve(
+            weeks: nil, raceDate: CivilDate(iso: "2027-04-25"), start: nil, today: today, maxWeeks: 40,
+            longRunDay: .sunday),
+          runDays: [.tuesday, .thursday, .saturday, .sunday], longRunDay: .sunday, goalTimeSeconds: 7500),
+        rules: repositoryRules)
+      #expect(saved.plan.weeks.map(\.plannedKm) == engine.weeks.map(\.plannedKm))
+      #expect(saved.plan.id != engine.id, "the athlete's own plan, not the bare goal's")
+      // The old plan's workouts from today on are cancelled or changed, the new ones added, by day.
+      let changes = try #require(answer.object["changes"] as? [[String: Any]])
+      let kinds = Set(changes.compactMap { $0["change"] as? String })
+      #expect(kinds.isSuperset(of: ["added"]) && !kinds.isDisjoint(with: ["cancelled", "changed"]))
+      let oldFuture = before.plan.workouts.filter { $0.date >= today }.count
+      let replaced = changes.filter { ["cancelled", "changed"].contains($0["change"] as? String) }.count
+      #expect(replaced <= oldFuture && replaced > 0)
+      #expect(changes.allSatisfy { ($0["date"] as? String ?? "") >= "2027-01-06" })
+      // Audited, by the coach, about the athlete.
+      let entry = try #require(try club.store.auditLog(limit: 5).first)
+      #expect(entry.action == .planAssigned && entry.login == "kim@example.com" && entry.athlete == "anna")
+      #expect(entry.detail.contains(saved.id))
+      // The other endpoints read it.
+      let weeks = try await server.send(.GET, "/api/v1/athletes/anna/weeks", token: token)
+      #expect((weeks.object["weeks"] as? [Any])?.count == saved.plan.weeks.count)
 
-    // The same request again is the same plan: nothing changes.
-    let again = try await server.send(.PUT, "/api/v1/athletes/anna/plan", token: token, json: Self.half)
-    #expect(again.status == 200)
-    #expect((again.object["plan"] as? [String: Any])?["plan_id"] as? String == saved.id)
-    #expect((again.object["changes"] as? [Any])?.isEmpty == true)
+      // The same request again is the same plan: nothing changes.
+      let again = try await server.send(.PUT, "/api/v1/athletes/anna/plan", token: token, json: Self.half)
+      #expect(again.status == 200)
+      #expect((again.object["plan"] as? [String: Any])?["plan_id"] as? String == saved.id)
+      #expect((again.object["changes"] as? [Any])?.isEmpty == true)
+    }
   }
 
   @Test func twoAthletesWithTheSameGoalHoldTwoPlans() async throws {
@@ -118,31 +116,27 @@ import TrainingDomain
     ),
   ])
   func aBadValueIsRefusedNamingItsFieldWithNothingWritten(body: String, message: String) async throws {
-    let club = try Club()
-    defer { club.remove() }
-    let server = try await APIServer.start(club.store)
-    defer { Task { await server.stop() } }
-    let token = try await server.login("kim@example.com")
-    let annaID = try #require(try club.store.profile(named: "anna")?.id)
-    let before = try club.store.plans(ofProfile: annaID).map(\.id)
-    let answer = try await server.send(.PUT, "/api/v1/athletes/anna/plan", token: token, json: body)
-    #expect(answer.status == 400)
-    #expect(answer.object["error"] as? String == message)
-    #expect(try club.store.plans(ofProfile: annaID).map(\.id) == before)
-    #expect(try club.store.auditLog(limit: 10).allSatisfy { $0.action != .planAssigned })
+    try await withServedClub { club, server in
+      let token = try await server.login("kim@example.com")
+      let annaID = try #require(try club.store.profile(named: "anna")?.id)
+      let before = try club.store.plans(ofProfile: annaID).map(\.id)
+      let answer = try await server.send(.PUT, "/api/v1/athletes/anna/plan", token: token, json: body)
+      #expect(answer.status == 400)
+      #expect(answer.object["error"] as? String == message)
+      #expect(try club.store.plans(ofProfile: annaID).map(\.id) == before)
+      #expect(try club.store.auditLog(limit: 10).allSatisfy { $0.action != .planAssigned })
+    }
   }
 
   @Test func theEnginesOwnRefusalNamesTheField() async throws {
-    let club = try Club()
-    defer { club.remove() }
-    let server = try await APIServer.start(club.store)
-    defer { Task { await server.stop() } }
-    let token = try await server.login("kim@example.com")
-    let answer = try await server.send(
-      .PUT, "/api/v1/athletes/anna/plan", token: token, json: #"{"distance":"half","level":"beginner","weeks":4}"#)
-    #expect(answer.status == 400)
-    let message = try #require(answer.object["error"] as? String)
-    #expect(message.hasPrefix("weeks: 4 is too short for a beginner half marathon plan"), "\(message)")
+    try await withServedClub { club, server in
+      let token = try await server.login("kim@example.com")
+      let answer = try await server.send(
+        .PUT, "/api/v1/athletes/anna/plan", token: token, json: #"{"distance":"half","level":"beginner","weeks":4}"#)
+      #expect(answer.status == 400)
+      let message = try #require(answer.object["error"] as? String)
+      #expect(message.hasPrefix("weeks: 4 is too short for a beginner half marathon plan"), "\(message)")
+    }
   }
 
   @Test func aRebuildFollowsTheAthletesRuns() async throws {
@@ -173,23 +167,22 @@ import TrainingDomain
   }
 
   @Test func theRosterShowsFormFromThePlansRuns() async throws {
-    let club = try Club()
-    defer { club.remove() }
-    let server = try await APIServer.start(club.store)
-    defer { Task { await server.stop() } }
-    let token = try await server.login("kim@example.com")
-    let roster = try await server.send(.GET, "/api/v1/roster", token: token)
-    let anna = try #require((roster.object["athletes"] as? [[String: Any]])?.first { $0["name"] as? String == "anna" })
-    // As `runmate progress` has it, from every run of the plan (all of them inside the window here).
-    let profile = try #require(try club.store.profile(named: "anna"))
-    let profileID = try #require(profile.id)
-    let saved = try #require(try club.store.plans(ofProfile: profileID).first)
-    let state = try TrainingState.read(saved, db: club.store, profile: profile, systemZone: "UTC")
-    let runs = try club.store.completions(planID: saved.id, from: testStart, through: testStart.adding(days: 60))
-    let report = state.progress(runs, today: try #require(CivilDate(iso: "2027-01-06")))
-    let fitness = try #require(report.fitness)
-    #expect(anna["fitness"] as? Double == fitness && anna["fatigue"] as? Double == report.fatigue)
-    #expect(anna["form"] as? Double == report.form)
-    #expect(fitness > 0)
+    try await withServedClub { club, server in
+      let token = try await server.login("kim@example.com")
+      let roster = try await server.send(.GET, "/api/v1/roster", token: token)
+      let anna = try #require(
+        (roster.object["athletes"] as? [[String: Any]])?.first { $0["name"] as? String == "anna" })
+      // As `runmate progress` has it, from every run of the plan (all of them inside the window here).
+      let profile = try #require(try club.store.profile(named: "anna"))
+      let profileID = try #require(profile.id)
+      let saved = try #require(try club.store.plans(ofProfile: profileID).first)
+      let state = try TrainingState.read(saved, db: club.store, profile: profile, systemZone: "UTC")
+      let runs = try club.store.completions(planID: saved.id, from: testStart, through: testStart.adding(days: 60))
+      let report = state.progress(runs, today: try #require(CivilDate(iso: "2027-01-06")))
+      let fitness = try #require(report.fitness)
+      #expect(anna["fitness"] as? Double == fitness && anna["fatigue"] as? Double == report.fatigue)
+      #expect(anna["form"] as? Double == report.form)
+      #expect(fitness > 0)
+    }
   }
 }

@@ -261,24 +261,22 @@ import TrainingDomain
   }
 
   @Test func aRateLimitedLoginIsOneLineWithTheWait() async throws {
-    let club = try Club()
-    defer { club.remove() }
-    let server = try await APIServer.start(club.store)
-    defer { Task { await server.stop() } }
-    let (database, _) = try PushCommandTests.localLogbook(in: club.folder)
-    let config = club.folder.appendingPathComponent("config")
-    let url = "http://127.0.0.1:\(server.port)"
-    for _ in 0..<5 {
-      _ = try await server.send(.POST, "/api/v1/sessions", json: #"{"login":"anna","password":"wrong"}"#)
+    try await withServedClub { club, server in
+      let (database, _) = try PushCommandTests.localLogbook(in: club.folder)
+      let config = club.folder.appendingPathComponent("config")
+      let url = "http://127.0.0.1:\(server.port)"
+      for _ in 0..<5 {
+        _ = try await server.send(.POST, "/api/v1/sessions", json: #"{"login":"anna","password":"wrong"}"#)
+      }
+      let limited = try await commands.login(
+        [url, "--email", "anna"], password: password, database: database, config: config)
+      #expect(limited.status == 69, "\(limited.stderr)")
+      let line = limited.stderr
+      #expect(line.hasPrefix("runmate: \(url) refuses logins for "), "\(line)")
+      #expect(line.hasSuffix(" s after too many failed ones: try again then\n"), "\(line)")
+      let seconds = Int(line.dropFirst("runmate: \(url) refuses logins for ".count).prefix { $0.isNumber }) ?? 0
+      #expect((1...60).contains(seconds), "\(line)")
+      #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("coach-session.json").path))
     }
-    let limited = try await commands.login(
-      [url, "--email", "anna"], password: password, database: database, config: config)
-    #expect(limited.status == 69, "\(limited.stderr)")
-    let line = limited.stderr
-    #expect(line.hasPrefix("runmate: \(url) refuses logins for "), "\(line)")
-    #expect(line.hasSuffix(" s after too many failed ones: try again then\n"), "\(line)")
-    let seconds = Int(line.dropFirst("runmate: \(url) refuses logins for ".count).prefix { $0.isNumber }) ?? 0
-    #expect((1...60).contains(seconds), "\(line)")
-    #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("coach-session.json").path))
   }
 }

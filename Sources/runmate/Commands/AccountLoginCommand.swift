@@ -43,17 +43,14 @@ extension AccountCommand {
       commandName: "logout", abstract: "Log out of the coach server: the saved token revoked and forgotten.")
 
     func run() throws {
-      let file = SessionFile.standard()
-      guard let session = try file.read() else { throw CoachClientError.notLoggedIn }
+      let signedIn = try SignedInSession()
       do {
-        _ = try blockingValue {
-          try await withCoachClient(server: session.server) { try await $0.logout(session) }
-        }
+        _ = try signedIn.exchange { try await $0.logout($1) }
       } catch CoachClientError.tokenRefused {
         // Already expired or revoked on the server: forgetting it is all that is left.
       }
-      file.remove()
-      writeStandardError("logged out of \(terminalSafe(session.server))")
+      signedIn.file.remove()
+      writeStandardError("logged out of \(terminalSafe(signedIn.server))")
     }
   }
 }

@@ -30,30 +30,20 @@ struct PullCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   func run() throws {
-    let file = SessionFile.standard()
-    guard let session = try file.read() else { throw CoachClientError.notLoggedIn }
+    let signedIn = try SignedInSession()
     let now = try clock.instant()
     let db = try database.open()
     let profile = try db.profile(named: nil)
     let units = try output.unit(profile: profile?.units, plan: nil)
-    guard
-      let updates = try blockingValue({
-        try await withCoachClient(server: session.server) {
-          try await $0.updates(since: session.cursor, session: session)
-        }
-      })
-    else { return }
+    guard let updates = try signedIn.exchange({ try await $0.updates(since: $1.cursor, session: $1) }) else { return }
     let result = try applyUpdates(
-      updates, to: plan.name, server: session.server, in: db, profile: profile,
+      updates, to: plan.name, server: signedIn.server, in: db, profile: profile,
       systemZone: TimeZone.current.identifier, now: now)
     // Kept only once the logbook has what it names: a pull stopped before gets the same updates again.
-    var kept = session
-    kept.cursor = updates.cursor
-    if let revision = result.planRevision { kept.planRevision = revision }
-    try file.write(kept)
+    try signedIn.keep(cursor: updates.cursor, planRevision: result.planRevision)
     switch output.format {
     case .json: try writeStandardOutput(JSONOutput.encode(result))
-    case .table: try writeText(PullCommand.render(result, server: session.server, units: units))
+    case .table: try writeText(PullCommand.render(result, server: signedIn.server, units: units))
     }
   }
 

@@ -28,29 +28,21 @@ struct PushCommand: ParsableCommand {
   @OptionGroup var clock: ClockOptions
 
   func run() throws {
-    let file = SessionFile.standard()
-    guard let session = try file.read() else { throw CoachClientError.notLoggedIn }
+    let signedIn = try SignedInSession()
     try database.requireExisting()
     let db = try database.open()
     let planFile = try planToPush(named: plan.name, in: db, now: try clock.instant())
     let runs = try runsToPush(in: db)
     guard
-      let report = try blockingValue({
-        try await withCoachClient(server: session.server) {
-          try await $0.push(plan: planFile, cursor: session.cursor, runs: runs, session: session)
-        }
+      let report = try signedIn.exchange({
+        try await $0.push(plan: planFile, cursor: $1.cursor, runs: runs, session: $1)
       })
     else { return }
-    if let sent = report.plan {
-      var kept = session
-      kept.cursor = sent.cursor
-      kept.planRevision = report.planRevision
-      try file.write(kept)
-    }
+    if let sent = report.plan { try signedIn.keep(cursor: sent.cursor, planRevision: report.planRevision) }
     let line = planFile.map {
       PushCommand.planLine($0.name, unchanged: report.planUnchanged, stored: report.plan?.stored)
     }
-    try writeText((line ?? "") + PushCommand.report(report.runs, server: session.server))
+    try writeText((line ?? "") + PushCommand.report(report.runs, server: signedIn.server))
     if let refused = report.planRefused { throw refused }
   }
 
