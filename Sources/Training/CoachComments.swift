@@ -22,6 +22,14 @@ public func commentsByWorkout(_ comments: [CoachComment], on workouts: [DatedWor
   return result
 }
 
+/// The comments on no workout in ``commentsByWorkout(_:on:)``: those on a rest day (neither a workout scheduled on it
+/// nor one the runner's calendar moved from it), in the order of `comments`.
+public func restDayComments(_ comments: [CoachComment], on workouts: [DatedWorkout]) -> [CoachComment] {
+  guard !comments.isEmpty else { return [] }
+  let days = Set(workouts.map(\.date)).union(workouts.map(\.plannedDate))
+  return comments.filter { !days.contains($0.date) }
+}
+
 /// The words a comment is shown with under its workout and in its calendar event: `Coach ana: keep it easy`.
 public func coachLine(_ comment: CoachComment) -> String {
   "Coach \(comment.author): \(comment.text)"

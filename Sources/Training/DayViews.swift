@@ -57,11 +57,6 @@ public struct WorkoutDay: Sendable, Encodable {
     case comments
   }
 
-  private enum CommentKeys: String, CodingKey {
-    case author, text
-    case createdAt = "created_at"
-  }
-
   /// Encodes the workout as `runmate.today/1` and `runmate.week/1` have it.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -79,13 +74,26 @@ public struct WorkoutDay: Sendable, Encodable {
     try container.encode(status, forKey: .status)
     try container.encode(doneKm.flatMap(jsonKm), forKey: .doneKm)
     try container.encode(energyKcal, forKey: .energyKcal)
-    var list = container.nestedUnkeyedContainer(forKey: .comments)
-    for comment in comments {
-      var item = list.nestedContainer(keyedBy: CommentKeys.self)
-      try item.encode(comment.author, forKey: .author)
-      try item.encode(comment.text, forKey: .text)
-      try item.encode(PlanFile.timestamp(comment.createdAt), forKey: .createdAt)
-    }
+    try container.encode(comments.map { CommentJSON(comment: $0, dated: false) }, forKey: .comments)
+  }
+}
+
+/// A coach's comment as `runmate.today/1` and `runmate.week/1` write it: its `date` only where no workout says it.
+struct CommentJSON: Encodable {
+  let comment: CoachComment
+  let dated: Bool
+
+  enum CodingKeys: String, CodingKey {
+    case date, author, text
+    case createdAt = "created_at"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    if dated { try container.encode(comment.date.description, forKey: .date) }
+    try container.encode(comment.author, forKey: .author)
+    try container.encode(comment.text, forKey: .text)
+    try container.encode(PlanFile.timestamp(comment.createdAt), forKey: .createdAt)
   }
 }
 
@@ -113,9 +121,12 @@ public struct TodayView: Sendable, Encodable {
   public let noWorkout: NoWorkout?
   /// The next workout, nil after the race.
   public let next: WorkoutDay?
+  /// The coaches' comments on today when it is a rest day (``restDayComments(_:on:)``); a workout's are on it.
+  public let restDayComments: [CoachComment]
 
   enum CodingKeys: String, CodingKey {
     case schema, today, workout, next
+    case restDayComments = "rest_day_comments"
     case planID = "plan_id"
     case planName = "plan_name"
     case planStart = "plan_start"
@@ -133,6 +144,7 @@ public struct TodayView: Sendable, Encodable {
     try container.encode(today.description, forKey: .today)
     try container.encode(workout, forKey: .workout)
     try container.encode(next, forKey: .next)
+    try container.encode(restDayComments.map { CommentJSON(comment: $0, dated: false) }, forKey: .restDayComments)
   }
 }
 
@@ -151,6 +163,8 @@ public struct WeekView: Sendable, Encodable {
   public let days: [WorkoutDay]
   /// Other sports logged this week (never counted as running).
   public let crossTraining: [Completion]
+  /// The coaches' comments on the week's rest days (``restDayComments(_:on:)``), oldest day first.
+  public let restDayComments: [CoachComment]
 
   /// Workouts partly done.
   public var partialSessions: Int { days.filter { $0.status == .partial }.count }
@@ -170,6 +184,7 @@ public struct WeekView: Sendable, Encodable {
     case partialSessions = "partial_sessions"
     case missedSessions = "missed_sessions"
     case extraRuns = "extra_runs"
+    case restDayComments = "rest_day_comments"
   }
 
   /// Encodes `runmate.week/1`.
@@ -196,6 +211,7 @@ public struct WeekView: Sendable, Encodable {
     try nested.encode(progress.missedSessions, forKey: .missedSessions)
     try nested.encode(progress.extraRuns, forKey: .extraRuns)
     try nested.encode(days, forKey: .workouts)
+    try nested.encode(restDayComments.map { CommentJSON(comment: $0, dated: true) }, forKey: .restDayComments)
   }
 }
 
@@ -235,7 +251,9 @@ extension TrainingState {
         : today > goal.raceDate
           ? .afterRace(goal.raceDate) : changeNote(on: today, units: units).map { .changed($0) } ?? .rest
     }
-    return TodayView(saved: saved, today: today, workout: workout, noWorkout: noWorkout, next: next)
+    return TodayView(
+      saved: saved, today: today, workout: workout, noWorkout: noWorkout, next: next,
+      restDayComments: restDayComments(comments, on: workouts).filter { $0.date == today })
   }
 
   /// The runner's week holding `today`, from the logged `runs` and `crossTraining`, each workout with the coaches'
@@ -253,6 +271,11 @@ extension TrainingState {
       days: (week?.workouts ?? []).map { WorkoutDay($0, dated: dated[$0.id], status: book, comments: onWorkouts) },
       crossTraining: week.map { week in
         crossTraining.filter { week.start <= $0.date && $0.date <= week.start.adding(days: 6) }
+      } ?? [],
+      restDayComments: week.map { week in
+        restDayComments(comments, on: workouts).filter {
+          week.start <= $0.date && $0.date <= week.start.adding(days: 6)
+        }
       } ?? [])
   }
 }

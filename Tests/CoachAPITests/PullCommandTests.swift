@@ -228,6 +228,31 @@ import TrainingDomain
       try await commands.cli(["export", "--out", ics.path] + now, database: database, environment: env).status == 0)
     let last = try Self.descriptions(ics)
     #expect(last.map(\.sequence) == after.map(\.sequence) && last.map(\.description) == after.map(\.description))
+
+    // A comment kept for a day that is a rest day in the runner's own schedule (the coach's plan had a workout
+    // there): `today` that day and `week` show it on the rest day, and the JSON carries it with its date.
+    let local = try openStore(at: database.path)
+    let saved = try local.plan(named: nil)
+    let state = try TrainingState.read(saved, db: local, profile: nil, systemZone: "UTC")
+    let busy = Set(state.workouts.flatMap { [$0.date, $0.plannedDate] })
+    let weekStart = try #require(saved.plan.weeks.first { $0.start <= day && day <= $0.start.adding(days: 6) }?.start)
+    let restDay = try #require((0..<7).map { weekStart.adding(days: $0) }.first { !busy.contains($0) })
+    _ = try local.keepPulledComments(
+      [CoachComment(serverID: 999, date: restDay, author: "kim", text: "Feet up today", createdAt: testNow)],
+      server: url, planID: saved.id)
+    let onRest = ["--now", restDay.description]
+    let restToday = try await commands.cli(["today"] + onRest, database: database, environment: env)
+    #expect(
+      restToday.stdout.contains("rest day. Recovery is training too.\nCoach kim: Feet up today\n"),
+      "\(restToday.stdout)")
+    let restWeek = try await commands.cli(["week"] + onRest, database: database, environment: env)
+    #expect(
+      restWeek.stdout.contains("    \(restDay.shortLabel)  Rest day\n    Coach kim: Feet up today\n"),
+      "\(restWeek.stdout)")
+    let weekJSON = try await commands.cli(["week", "--format", "json"] + onRest, database: database, environment: env)
+    let weekObject = try #require(try JSONSerialization.jsonObject(with: Data(weekJSON.stdout.utf8)) as? [String: Any])
+    let restComments = try #require((weekObject["week"] as? [String: Any])?["rest_day_comments"] as? [[String: Any]])
+    #expect(restComments.count == 1 && restComments[0]["date"] as? String == restDay.description)
   }
 
   @Test func theCursorAndThePlanSentStayWithTheAccountAndStartOverForAnother() async throws {

@@ -129,6 +129,18 @@ import TrainingDomain
     #expect(today.next?.comments.map(\.text) == ["Strides after"])
     let week = state.weekView(runs: [], crossTraining: [], today: first.date, comments: kept)
     #expect(week.days.map(\.comments.count).reduce(0, +) == 3)
+    #expect(today.restDayComments.isEmpty && week.restDayComments.isEmpty)
+    // A comment on a rest day of that week: on today's view that day, and in the week's, on no workout.
+    let busy = Set(state.workouts.flatMap { [$0.date, $0.plannedDate] })
+    let weekStart = try #require(week.week?.start)
+    let restDay = try #require((0..<7).map { weekStart.adding(days: $0) }.first { !busy.contains($0) })
+    let onRest = kept + [CoachComment(serverID: 7, date: restDay, author: "kim", text: "Feet up", createdAt: testNow)]
+    let rest = state.todayView(
+      runs: [], crossTraining: [], today: restDay, weightKg: nil, units: .km, comments: onRest)
+    #expect(rest.workout == nil && rest.restDayComments.map(\.text) == ["Feet up"])
+    let restWeek = state.weekView(runs: [], crossTraining: [], today: first.date, comments: onRest)
+    #expect(restWeek.restDayComments.map(\.date) == [restDay])
+    #expect(restWeek.days.map(\.comments.count).reduce(0, +) == 3)
 
     // The calendar: the commented events end with the comments; the same inputs give the same bytes.
     let calendar = try planCalendar(
@@ -173,5 +185,10 @@ import TrainingDomain
     #expect(onWorkouts["a"]?.map(\.serverID) == [1])
     #expect(onWorkouts["b"]?.map(\.serverID) == [2, 3], "its planned day and its scheduled day")
     #expect(onWorkouts.values.joined().count == 3, "a rest day's comment is on no workout")
+    let all = [
+      comment(1, monday), comment(2, monday.adding(days: 1)), comment(3, monday.adding(days: 3)),
+      comment(4, monday.adding(days: 2)),
+    ]
+    #expect(restDayComments(all, on: workouts).map(\.serverID) == [4])
   }
 }

@@ -52,6 +52,7 @@ struct TodayCommand: ParsableCommand {
     case .rest: lines.append("Today, \(today): rest day. Recovery is training too.")
     case nil: break
     }
+    lines += view.restDayComments.map { terminalSafe(coachLine($0)) }
     if let next = view.next { lines.append("Next: \(next.workout.date.shortLabel), \(next.workout.title(in: units))") }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -42,7 +42,17 @@ struct WeekCommand: ParsableCommand {
         + (partial > 0 ? ", \(partial) partial" : "")
     ]
     if let rule = week.rules.first { lines.append("Why: \(units.relabel(rule))") }
+    // A rest day a coach commented on is listed in its place among the workouts, its comments under it.
+    var restDays = Dictionary(grouping: view.restDayComments, by: \.date).sorted { $0.key < $1.key }[...]
+    func restDaysBefore(_ day: CivilDate?) {
+      while let rest = restDays.first, day.map({ rest.key < $0 }) ?? true {
+        lines.append("    \(rest.key.shortLabel)  Rest day")
+        lines += rest.value.map { "    \(terminalSafe(coachLine($0)))" }
+        restDays = restDays.dropFirst()
+      }
+    }
     for day in view.days {
+      restDaysBefore(day.workout.date)
       let mark =
         switch day.status {
         case .done: "✔"
@@ -65,6 +75,7 @@ struct WeekCommand: ParsableCommand {
       // Under the workout, indented to its day: one line per comment.
       lines += day.comments.map { "    \(terminalSafe(coachLine($0)))" }
     }
+    restDaysBefore(nil)
     if !view.crossTraining.isEmpty {
       lines.append("Cross-training (not counted as running):")
       for activity in view.crossTraining {
