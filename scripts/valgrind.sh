@@ -42,7 +42,7 @@ filter='^ICalendarTests\.'
 [ $# -gt 0 ] && filter="^ICalendarTests\\..*($1)"
 
 # The same arguments as scripts/build.sh's build in CI (scripts/setup.sh): after it, nothing is left to build.
-# RUNMATE_VALGRIND_BUILT=1 (.ci/run, which runs this beside the tests) skips the build: `swift test` holds the
+# RUNMATE_VALGRIND_BUILT=1 (.ci/run, right after the tests' build) skips the build: `swift test` holds the
 # scratch path's lock while it runs, and even a build with nothing to do would wait for it.
 if [ "${RUNMATE_VALGRIND_BUILT:-}" != "1" ]; then
   echo "valgrind.sh: building the tests with DWARF 4 in $scratch" >&2
