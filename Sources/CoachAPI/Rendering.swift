@@ -39,7 +39,8 @@ func render(_ roster: Roster) -> Components.Schemas.Roster {
         weekStart: row.week?.start.description, plannedKm: row.week.flatMap { jsonKm($0.plannedKm) },
         doneKm: row.week.flatMap { jsonKm($0.doneKm) }, plannedSessions: row.week?.plannedSessions,
         doneSessions: row.week?.doneSessions, missedSessions: row.week?.missedSessions,
-        compliancePercent: row.week?.compliancePercent, colour: render(row.colour),
+        compliancePercent: row.week?.compliancePercent, paused: row.week?.isPaused ?? false,
+        colour: render(row.colour),
         missedKeyWorkouts: row.missedKeyWorkouts.map { workout in
           .init(
             date: workout.date.description, kind: workout.kind.rawValue, distanceKm: jsonKm(workout.distanceKm) ?? 0)
@@ -65,7 +66,7 @@ func render(_ week: AthleteWeek) -> Components.Schemas.AthleteWeek {
     plannedKm: jsonKm(week.progress.plannedKm) ?? 0, doneKm: jsonKm(week.progress.doneKm) ?? 0,
     plannedSessions: week.progress.plannedSessions, doneSessions: week.progress.doneSessions,
     missedSessions: week.progress.missedSessions, compliancePercent: week.progress.compliancePercent,
-    colour: render(week.colour),
+    paused: week.progress.isPaused, colour: render(week.colour),
     workouts: week.workouts.map { workout, status in
       .init(
         id: workout.id, date: workout.date.description, kind: workout.kind.rawValue,

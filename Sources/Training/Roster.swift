@@ -32,6 +32,7 @@ public struct RosterRow: Sendable, Encodable {
     case plannedKm = "planned_km"
     case doneKm = "done_km"
     case compliancePercent = "compliance_percent"
+    case paused
   }
 
   /// Encodes the row flat, every key present (null when unset), distances in kilometres.
@@ -45,6 +46,7 @@ public struct RosterRow: Sendable, Encodable {
     try container.encode(week?.plannedKm, forKey: .plannedKm)
     try container.encode(week?.doneKm, forKey: .doneKm)
     try container.encode(week?.compliancePercent, forKey: .compliancePercent)
+    try container.encode(week?.isPaused ?? false, forKey: .paused)
   }
 }
 

@@ -95,6 +95,11 @@ public struct WeekProgress: Sendable, Hashable, Codable {
     case activeKcal = "active_kcal"
   }
 
+  /// Written, never read back (a report is made again from the logbook): `paused` is ``isPaused``.
+  private enum StandingKeys: String, CodingKey {
+    case paused
+  }
+
   /// `runmate.progress/1`, with `done_km` to 0.1 km as it has always been written.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -109,6 +114,8 @@ public struct WeekProgress: Sendable, Hashable, Codable {
     try container.encode(extraRuns, forKey: .extraRuns)
     try container.encode(pausedSessions, forKey: .pausedSessions)
     try container.encodeIfPresent(compliancePercent, forKey: .compliancePercent)
+    var standing = encoder.container(keyedBy: StandingKeys.self)
+    try standing.encode(isPaused, forKey: .paused)
     try container.encode(longestRunKm, forKey: .longestRunKm)
     try container.encodeIfPresent(averageEasyPaceSecondsPerKm, forKey: .averageEasyPaceSecondsPerKm)
     try container.encode(hardSessions, forKey: .hardSessions)

@@ -73,6 +73,7 @@ import TrainingDomain
         colour
           == (percent.map { $0 >= 80 && $0 <= 120 ? "green" : $0 >= 50 && $0 <= 150 ? "yellow" : "orange" } ?? "none"))
       #expect(anna["missed_key_workouts"] is [Any])
+      #expect(anna["paused"] as? Bool == false)
 
       // An athlete has no roster: the same 404 as a path that is not there.
       let athlete = try await server.login("anna")
@@ -97,6 +98,7 @@ import TrainingDomain
       let first = try #require(list.first?["workouts"] as? [[String: Any]])
       #expect(first.contains { $0["status"] as? String == "done" })
       #expect(list.last.flatMap { $0["colour"] as? String } == "none")
+      #expect(list.allSatisfy { $0["paused"] as? Bool == false }, "no pause saved")
 
       let runs = try await server.send(.GET, "/api/v1/athletes/anna/runs", token: coach)
       #expect(runs.status == 200 && runs.object["to"] as? String == "2027-01-06")

@@ -1,3 +1,4 @@
+import Foundation
 import PlanEngine
 import RunMateTestSupport
 import Testing
@@ -32,6 +33,11 @@ import TrainingProgress
     #expect(whole.weeks[1].isPaused && whole.weeks[1].compliancePercent == nil)
     #expect(!whole.weeks[0].isPaused && whole.weeks[0].compliancePercent == 0, "the week before was missed")
     #expect(whole.weeks[1].standing == .paused && whole.weeks[0].standing == .percent(0))
+    // runmate.progress/1 says it: `paused`, and no compliance_percent.
+    let written = try #require(
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(whole.weeks)) as? [[String: Any]])
+    #expect(written.map { $0["paused"] as? Bool } == whole.weeks.map { $0.isPaused })
+    #expect(written[1]["paused"] as? Bool == true && written[1]["compliance_percent"] == nil)
 
     let part = makeProgress(
       plan: plan, completions: [], today: today, paused: [week2.start...week2.start.adding(days: 2)])

@@ -620,7 +620,7 @@ components:
           type: number
     RosterAthlete:
       type: object
-      required: [name, colour, missed_key_workouts]
+      required: [name, colour, paused, missed_key_workouts]
       properties:
         name:
           type: string
@@ -646,6 +646,10 @@ components:
           type: integer
         compliance_percent:
           type: integer
+        paused:
+          type: boolean
+          description: The week lies in a pause the athlete saved (ill, injured, away) with nothing run; its
+            compliance_percent is then absent, as before anything is due.
         colour:
           $ref: '#/components/schemas/Colour'
         missed_key_workouts:
@@ -719,8 +723,8 @@ components:
           enum: [done, partial, missed, today, upcoming, not_logged, paused]
     AthleteWeek:
       type: object
-      required: [number, start, phase, planned_km, done_km, planned_sessions, done_sessions, missed_sessions, colour,
-        workouts]
+      required: [number, start, phase, planned_km, done_km, planned_sessions, done_sessions, missed_sessions, paused,
+        colour, workouts]
       properties:
         number:
           type: integer
@@ -741,6 +745,10 @@ components:
           type: integer
         compliance_percent:
           type: integer
+        paused:
+          type: boolean
+          description: The week lies in a pause the athlete saved (ill, injured, away) with nothing run; its
+            compliance_percent is then absent, as before anything is due.
         colour:
           $ref: '#/components/schemas/Colour'
         workouts:

@@ -300,6 +300,10 @@ extension Components {
             internal var missedSessions: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/RosterAthlete/compliance_percent`.
             internal var compliancePercent: Swift.Int?
+            /// The week lies in a pause the athlete saved (ill, injured, away) with nothing run; its compliance_percent is then absent, as before anything is due.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RosterAthlete/paused`.
+            internal var paused: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/RosterAthlete/colour`.
             internal var colour: Components.Schemas.Colour
             /// Long runs, quality sessions and races of the week whose day has passed with nothing run.
@@ -332,6 +336,7 @@ extension Components {
             ///   - doneSessions:
             ///   - missedSessions:
             ///   - compliancePercent:
+            ///   - paused: The week lies in a pause the athlete saved (ill, injured, away) with nothing run; its compliance_percent is then absent, as before anything is due.
             ///   - colour:
             ///   - missedKeyWorkouts: Long runs, quality sessions and races of the week whose day has passed with nothing run.
             ///   - fitness: Fitness (42-day weighted training load, as runmate progress), from the plan's runs of the last 12 weeks.
@@ -349,6 +354,7 @@ extension Components {
                 doneSessions: Swift.Int? = nil,
                 missedSessions: Swift.Int? = nil,
                 compliancePercent: Swift.Int? = nil,
+                paused: Swift.Bool,
                 colour: Components.Schemas.Colour,
                 missedKeyWorkouts: [Components.Schemas.KeyWorkout],
                 fitness: Swift.Double? = nil,
@@ -366,6 +372,7 @@ extension Components {
                 self.doneSessions = doneSessions
                 self.missedSessions = missedSessions
                 self.compliancePercent = compliancePercent
+                self.paused = paused
                 self.colour = colour
                 self.missedKeyWorkouts = missedKeyWorkouts
                 self.fitness = fitness
@@ -384,6 +391,7 @@ extension Components {
                 case doneSessions = "done_sessions"
                 case missedSessions = "missed_sessions"
                 case compliancePercent = "compliance_percent"
+                case paused
                 case colour
                 case missedKeyWorkouts = "missed_key_workouts"
                 case fitness
@@ -556,6 +564,10 @@ extension Components {
             internal var missedSessions: Swift.Int
             /// - Remark: Generated from `#/components/schemas/AthleteWeek/compliance_percent`.
             internal var compliancePercent: Swift.Int?
+            /// The week lies in a pause the athlete saved (ill, injured, away) with nothing run; its compliance_percent is then absent, as before anything is due.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AthleteWeek/paused`.
+            internal var paused: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/AthleteWeek/colour`.
             internal var colour: Components.Schemas.Colour
             /// - Remark: Generated from `#/components/schemas/AthleteWeek/workouts`.
@@ -572,6 +584,7 @@ extension Components {
             ///   - doneSessions:
             ///   - missedSessions:
             ///   - compliancePercent:
+            ///   - paused: The week lies in a pause the athlete saved (ill, injured, away) with nothing run; its compliance_percent is then absent, as before anything is due.
             ///   - colour:
             ///   - workouts:
             internal init(
@@ -584,6 +597,7 @@ extension Components {
                 doneSessions: Swift.Int,
                 missedSessions: Swift.Int,
                 compliancePercent: Swift.Int? = nil,
+                paused: Swift.Bool,
                 colour: Components.Schemas.Colour,
                 workouts: [Components.Schemas.PlannedWorkout]
             ) {
@@ -596,6 +610,7 @@ extension Components {
                 self.doneSessions = doneSessions
                 self.missedSessions = missedSessions
                 self.compliancePercent = compliancePercent
+                self.paused = paused
                 self.colour = colour
                 self.workouts = workouts
             }
@@ -609,6 +624,7 @@ extension Components {
                 case doneSessions = "done_sessions"
                 case missedSessions = "missed_sessions"
                 case compliancePercent = "compliance_percent"
+                case paused
                 case colour
                 case workouts
             }
