@@ -39,7 +39,7 @@ func render(_ roster: Roster) -> Components.Schemas.Roster {
         weekStart: row.week?.start.description, plannedKm: row.week.flatMap { jsonKm($0.plannedKm) },
         doneKm: row.week.flatMap { jsonKm($0.doneKm) }, plannedSessions: row.week?.plannedSessions,
         doneSessions: row.week?.doneSessions, missedSessions: row.week?.missedSessions,
-        compliancePercent: row.week?.compliancePercent, paused: row.week?.isPaused ?? false,
+        compliancePercent: row.week?.compliancePercent, paused: row.isPaused,
         colour: render(row.colour),
         missedKeyWorkouts: row.missedKeyWorkouts.map { workout in
           .init(

@@ -266,16 +266,12 @@ extension TrainingState {
     let progress = week.flatMap { week in self.progress(runs, today: today).weeks.first { $0.number == week.number } }
     let dated = datedByID
     let onWorkouts = commentsByWorkout(comments, on: workouts)
+    let days = week.map { $0.start...$0.start.adding(days: 6) }
     return WeekView(
       saved: saved, today: today, week: week, progress: progress,
       days: (week?.workouts ?? []).map { WorkoutDay($0, dated: dated[$0.id], status: book, comments: onWorkouts) },
-      crossTraining: week.map { week in
-        crossTraining.filter { week.start <= $0.date && $0.date <= week.start.adding(days: 6) }
-      } ?? [],
-      restDayComments: week.map { week in
-        restDayComments(comments, on: workouts).filter {
-          week.start <= $0.date && $0.date <= week.start.adding(days: 6)
-        }
-      } ?? [])
+      crossTraining: days.map { days in crossTraining.filter { days.contains($0.date) } } ?? [],
+      restDayComments: days.map { days in restDayComments(comments, on: workouts).filter { days.contains($0.date) } }
+        ?? [])
   }
 }

@@ -19,6 +19,8 @@ public struct RosterRow: Sendable, Encodable {
   public let week: WeekProgress?
   /// The week's compliance colour (none without a week).
   public var colour: ComplianceColour { ComplianceColour(percent: week?.compliancePercent) }
+  /// The week lies in a pause with nothing run (``TrainingDomain/WeekProgress/isPaused``); false without a week.
+  public var isPaused: Bool { week?.isPaused ?? false }
   /// The week's long runs, quality sessions and races whose day has passed with nothing run.
   public var missedKeyWorkouts: [Workout] = []
   /// Fitness, fatigue and form on the athlete's day (as `runmate progress` has them), from the plan's runs of the
@@ -46,7 +48,7 @@ public struct RosterRow: Sendable, Encodable {
     try container.encode(week?.plannedKm, forKey: .plannedKm)
     try container.encode(week?.doneKm, forKey: .doneKm)
     try container.encode(week?.compliancePercent, forKey: .compliancePercent)
-    try container.encode(week?.isPaused ?? false, forKey: .paused)
+    try container.encode(isPaused, forKey: .paused)
   }
 }
 
