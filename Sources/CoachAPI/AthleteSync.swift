@@ -14,7 +14,7 @@ extension CoachAPIHandler {
       let view = try athletePlan(athlete, in: store, systemZone: configuration.systemZone, now: configuration.now())
       return .ok(.init(body: .json(render(view))))
     } catch let error as CoachViewError {
-      return .notFound(.init(body: .json(.init(error: error.description))))
+      return .notFound(.init(body: .json(.init(error: apiMessage(error)))))
     }
   }
 
@@ -31,8 +31,8 @@ extension CoachAPIHandler {
       return .ok(
         .init(body: .json(.init(added: outcome.added, alreadyThere: outcome.alreadyThere, twins: outcome.twins))))
     } catch let error as CoachViewError {
-      if case .invalid = error { return .badRequest(.init(body: .json(.init(error: error.description)))) }
-      return .notFound(.init(body: .json(.init(error: error.description))))
+      if case .invalid = error { return .badRequest(.init(body: .json(.init(error: apiMessage(error))))) }
+      return .notFound(.init(body: .json(.init(error: apiMessage(error)))))
     }
   }
 
@@ -40,13 +40,14 @@ extension CoachAPIHandler {
   private func pushedRun(_ run: Components.Schemas.PushedRun, index: Int) throws(CoachViewError) -> PushedRun {
     guard let date = CivilDate(iso: run.date) else {
       throw .invalid(
-        field: "runs[\(index)].date", value: String(run.date.prefix(40)), allowed: "a day as YYYY-MM-DD (2026-05-03)")
+        field: .run(index: index, .record(.date)), value: String(run.date.prefix(40)),
+        allowed: "a day as YYYY-MM-DD (2026-05-03)")
     }
     var kind: WorkoutKind?
     if let text = run.kind {
       guard let known = WorkoutKind(rawValue: text) else {
         throw .invalid(
-          field: "runs[\(index)].kind", value: String(text.prefix(40)),
+          field: .run(index: index, .kind), value: String(text.prefix(40)),
           allowed: WorkoutKind.allCases.map(\.rawValue).joined(separator: ", "))
       }
       kind = known

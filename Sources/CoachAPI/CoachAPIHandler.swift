@@ -92,7 +92,7 @@ struct CoachAPIHandler: APIProtocol {
         for: account, in: store, systemZone: systemZone, cache: rosterCache, now: configuration.now())
       return .ok(.init(body: .json(render(roster))))
     } catch let error as CoachViewError {
-      return .notFound(notFound(error.description))
+      return .notFound(notFound(apiMessage(error)))
     }
   }
 
@@ -103,7 +103,7 @@ struct CoachAPIHandler: APIProtocol {
       let view = try athletePlan(athlete, in: store, systemZone: systemZone, now: configuration.now())
       return .ok(.init(body: .json(render(view))))
     } catch let error as CoachViewError {
-      return .notFound(notFound(error.description))
+      return .notFound(notFound(apiMessage(error)))
     }
   }
 
@@ -117,14 +117,14 @@ struct CoachAPIHandler: APIProtocol {
           body: .json(
             .init(athlete: view.athlete, today: view.today.description, weeks: view.weeks.map(render)))))
     } catch let error as CoachViewError {
-      return .notFound(notFound(error.description))
+      return .notFound(notFound(apiMessage(error)))
     }
   }
 
   func listAthleteRuns(_ input: Operations.ListAthleteRuns.Input) async throws -> Operations.ListAthleteRuns.Output {
     let account = try signedIn()
     do {
-      let from = try input.query.from.map { try day($0, field: "from") }
+      let from = try input.query.from.map { try day($0, field: .from) }
       let athlete = try visibleAthlete(named: input.path.athlete, for: account, in: store)
       let view = try athleteRuns(
         athlete, from: from, days: input.query.days, in: store, systemZone: systemZone, now: configuration.now())
@@ -135,8 +135,8 @@ struct CoachAPIHandler: APIProtocol {
               athlete: view.athlete, from: view.from.description, to: view.to.description,
               runs: view.runs.map(render)))))
     } catch let error as CoachViewError {
-      if case .invalid = error { return .badRequest(badRequest(error.description)) }
-      return .notFound(notFound(error.description))
+      if case .invalid = error { return .badRequest(badRequest(apiMessage(error))) }
+      return .notFound(notFound(apiMessage(error)))
     }
   }
 
@@ -145,15 +145,15 @@ struct CoachAPIHandler: APIProtocol {
   {
     let account = try signedIn()
     do {
-      let date = try day(input.path.date, field: "date")
+      let date = try day(input.path.date, field: .date)
       let athlete = try visibleAthlete(named: input.path.athlete, for: account, in: store)
       let comments = try workoutComments(athlete, on: date, in: store, systemZone: systemZone)
       return .ok(
         .init(
           body: .json(.init(athlete: athlete.name, date: date.description, comments: comments.map(render)))))
     } catch let error as CoachViewError {
-      if case .invalid = error { return .badRequest(badRequest(error.description)) }
-      return .notFound(notFound(error.description))
+      if case .invalid = error { return .badRequest(badRequest(apiMessage(error))) }
+      return .notFound(notFound(apiMessage(error)))
     }
   }
 
@@ -166,14 +166,14 @@ struct CoachAPIHandler: APIProtocol {
       case .json(let comment): comment
       }
     do {
-      let date = try day(input.path.date, field: "date")
+      let date = try day(input.path.date, field: .date)
       let athlete = try visibleAthlete(named: input.path.athlete, for: account, in: store)
       let comment = try addWorkoutComment(
         body.text, by: account, to: athlete, on: date, in: store, systemZone: systemZone, now: configuration.now())
       return .created(.init(body: .json(render(comment))))
     } catch let error as CoachViewError {
-      if case .invalid = error { return .badRequest(badRequest(error.description)) }
-      return .notFound(notFound(error.description))
+      if case .invalid = error { return .badRequest(badRequest(apiMessage(error))) }
+      return .notFound(notFound(apiMessage(error)))
     }
   }
 
@@ -185,14 +185,14 @@ struct CoachAPIHandler: APIProtocol {
       let trainers = try trainerDirectory(query: input.query.q, specialty: input.query.specialty, in: store)
       return .ok(.init(body: .json(.init(trainers: trainers.map(render)))))
     } catch let error as CoachViewError {
-      return .badRequest(badRequest(error.description))
+      return .badRequest(badRequest(apiMessage(error)))
     }
   }
 
   // MARK: - Helpers
 
   /// A day given as `YYYY-MM-DD`.
-  private func day(_ text: String, field: String) throws(CoachViewError) -> CivilDate {
+  private func day(_ text: String, field: RequestField) throws(CoachViewError) -> CivilDate {
     guard let date = CivilDate(iso: text) else {
       throw .invalid(field: field, value: String(text.prefix(40)), allowed: "a day as YYYY-MM-DD (2026-05-03)")
     }

@@ -19,8 +19,8 @@ extension CoachAPIHandler {
               planRevision: updates.planRevision, planFile: try updates.plan?.encoded(),
               cursor: updates.cursor.text))))
     } catch let error as CoachViewError {
-      if case .invalid = error { return .badRequest(badRequest(error.description)) }
-      return .notFound(notFound(error.description))
+      if case .invalid = error { return .badRequest(badRequest(apiMessage(error))) }
+      return .notFound(notFound(apiMessage(error)))
     }
   }
 
@@ -37,9 +37,9 @@ extension CoachAPIHandler {
       return .ok(.init(body: .json(.init(saved: outcome.stored, planId: outcome.planID, cursor: outcome.cursor.text))))
     } catch let error as CoachViewError {
       switch error {
-      case .invalid: return .badRequest(badRequest(error.description))
-      case .planChanged: return .conflict(.init(body: .json(.init(error: error.description))))
-      default: return .notFound(notFound(error.description))
+      case .invalid: return .badRequest(badRequest(apiMessage(error)))
+      case .planChanged: return .conflict(.init(body: .json(.init(error: apiMessage(error)))))
+      default: return .notFound(notFound(apiMessage(error)))
       }
     } catch let error as any RunnerFacingError where error.kind == .badInput || error.kind == .badData {
       return .badRequest(badRequest(apiMessage(error)))

@@ -29,8 +29,8 @@ extension CoachAPIHandler {
         request, to: athlete, by: account, in: store, rules: rules, systemZone: systemZone, now: configuration.now())
       return .ok(.init(body: .json(render(assignment))))
     } catch let error as CoachViewError {
-      if case .invalid = error { return .badRequest(badRequest(error.description)) }
-      return .notFound(notFound(error.description))
+      if case .invalid = error { return .badRequest(badRequest(apiMessage(error))) }
+      return .notFound(notFound(apiMessage(error)))
     } catch let error as any RunnerFacingError where error.kind == .badInput {
       return .badRequest(badRequest(apiMessage(error)))
     }
@@ -47,7 +47,7 @@ extension CoachAPIHandler {
         of: athlete, by: account, in: store, rules: rules, systemZone: systemZone, now: configuration.now())
       return .ok(.init(body: .json(render(assignment))))
     } catch let error as CoachViewError {
-      return .notFound(notFound(error.description))
+      return .notFound(notFound(apiMessage(error)))
     } catch let error as any RunnerFacingError where error.kind == .badInput {
       return .conflict(.init(body: .json(.init(error: apiMessage(error)))))
     }
@@ -63,6 +63,43 @@ extension CoachAPIHandler {
 /// A core error as the API words it: each field by its JSON name (``apiFieldName(_:)``).
 func apiMessage(_ error: any RunnerFacingError) -> String {
   (error as? any FieldError)?.message(naming: apiFieldName) ?? error.description
+}
+
+/// A use case's refusal as the API words it: each field by its JSON path (``apiPath(_:)``).
+func apiMessage(_ error: CoachViewError) -> String { error.message(naming: apiPath) }
+
+/// Where a refused value is in the request, as JSON (`runs[3].distance_km`, `since`, `plan_file`).
+func apiPath(_ field: RequestField) -> String {
+  switch field {
+  case .runs: "runs"
+  case .run(let index, let value):
+    "runs[\(index)]"
+      + {
+        switch value {
+        case .clientID: ".client_id"
+        case .kind: ".kind"
+        case .record(.date): ".date"
+        case .record(.startTime): ".started_at"
+        case .record(.distance): ".distance_km"
+        case .record(.time): ".duration_s"
+        case .record(.movingTime): ".moving_s"
+        case .record(.rpe): ".rpe"
+        case .record(.averageHeartRate): ".average_heart_rate"
+        case .record(.elevationGain): ".elevation_gain_m"
+        // The pace is distance_km over duration_s (moving_s when given): no one member holds it.
+        case .record(let other): " \(other.label)"
+        }
+      }()
+  case .since: "since"
+  case .base: "base"
+  case .planFile: "plan_file"
+  case .days: "days"
+  case .text: "text"
+  case .query: "q"
+  case .specialty: "specialty"
+  case .date: "date"
+  case .from: "from"
+  }
 }
 
 /// The JSON name of a field of the API's requests (`race_date`), else the field's plain name.

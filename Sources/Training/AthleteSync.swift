@@ -22,27 +22,27 @@ public func ownAthlete(for account: Account, in store: any TrainingStore) throws
 /// Stores the runs an athlete account pushed from its own logbook for its assigned plan, matched to the plan's
 /// workouts on their scheduled days; a run whose identity it pushed before is not stored again, and one that is the
 /// same run as one the plan already counts is a twin (``PushOutcome``). Audited when anything is stored.
-/// - Throws: ``CoachViewError/invalid(field:value:allowed:)`` naming the run (`runs[3].distance`) before anything is
+/// - Throws: ``CoachViewError/invalid(field:value:allowed:)`` naming the run (`runs[3].distance_km` in the API) before anything is
 ///   written; ``CoachViewError/noSuchAthlete(name:)`` for a coach account; ``CoachViewError/noPlan(athlete:)``.
 public func pushRuns(
   _ runs: [PushedRun], by account: Account, in store: any TrainingStore, systemZone: String, now: Date
 ) throws -> PushOutcome {
   guard runs.count <= maxPushedRuns else {
     throw CoachViewError.invalid(
-      field: "runs", value: "\(runs.count) runs",
+      field: .runs, value: "\(runs.count) runs",
       allowed: "1 to \(maxPushedRuns) runs a request; send the others in further requests")
   }
   for (index, pushed) in runs.enumerated() {
     guard (1...maxClientIDBytes).contains(pushed.clientID.utf8.count) else {
       throw CoachViewError.invalid(
-        field: "runs[\(index)].client_id", value: String(pushed.clientID.prefix(40)),
+        field: .run(index: index, .clientID), value: String(pushed.clientID.prefix(40)),
         allowed: "1 to \(maxClientIDBytes) bytes, the run's identity on the athlete's side")
     }
     do {
       _ = try pushed.run.validated()
     } catch {
       guard case .implausible(_, let field, let value, let allowed) = error else { throw error }
-      throw CoachViewError.invalid(field: "runs[\(index)].\(field)", value: value, allowed: allowed)
+      throw CoachViewError.invalid(field: .run(index: index, .record(field)), value: value, allowed: allowed)
     }
   }
   let athlete = try ownAthlete(for: account, in: store)

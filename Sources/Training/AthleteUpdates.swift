@@ -26,7 +26,7 @@ public struct UpdatesCursor: Sendable, Equatable {
 
   /// The cursor `text` names, as `field` (`since`, `base`) gave it.
   /// - Throws: ``CoachViewError/invalid(field:value:allowed:)`` for text that is not a cursor.
-  public init(parsing text: String, field: String) throws(CoachViewError) {
+  public init(parsing text: String, field: RequestField) throws(CoachViewError) {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0] == "u1", let last = Int64(parts[1]), last >= 0,
       parts[2] == "-" || (parts[2].count == 16 && parts[2].allSatisfy(\.isHexDigit))
@@ -71,7 +71,7 @@ public struct AthleteUpdates: Sendable {
 public func athleteUpdates(
   for account: Account, since: String?, in store: any TrainingStore, systemZone: String, now: Date
 ) throws -> AthleteUpdates {
-  let cursor = try since.map { text throws(CoachViewError) in try UpdatesCursor(parsing: text, field: "since") }
+  let cursor = try since.map { text throws(CoachViewError) in try UpdatesCursor(parsing: text, field: .since) }
   let athlete = try ownAthlete(for: account, in: store)
   guard let athleteID = athlete.id else { throw CoachViewError.noSuchAthlete(name: athlete.name) }
   let from = cursor ?? UpdatesCursor()
@@ -114,7 +114,7 @@ public struct PlanPushOutcome: Sendable, Equatable {
 public func pushPlan(
   _ file: PlanFile, base: String?, by account: Account, in store: any TrainingStore, now: Date
 ) throws -> PlanPushOutcome {
-  let from = try base.map { text throws(CoachViewError) in try UpdatesCursor(parsing: text, field: "base") }
+  let from = try base.map { text throws(CoachViewError) in try UpdatesCursor(parsing: text, field: .base) }
   let athlete = try ownAthlete(for: account, in: store)
   guard let athleteID = athlete.id else { throw CoachViewError.noSuchAthlete(name: athlete.name) }
   let current = try store.plans(ofProfile: athleteID).first
@@ -133,7 +133,7 @@ public func pushPlan(
       .readyToSave(as: nil, from: "plan_file")
   } catch {
     throw CoachViewError.invalid(
-      field: "plan_file", value: file.name, allowed: "a plan its settings can schedule (\(error))")
+      field: .planFile, value: file.name, allowed: "a plan its settings can schedule (\(error))")
   }
   let name = current?.name ?? "\(athlete.name)-\(file.name)"
   let goal = plan.goal

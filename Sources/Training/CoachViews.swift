@@ -16,20 +16,71 @@ public enum CoachViewError: Error, Sendable, Equatable, CustomStringConvertible 
   /// The account is not a coach (the roster is a coach's).
   case notACoach(login: String)
   /// A value outside what is allowed.
-  case invalid(field: String, value: String, allowed: String)
+  case invalid(field: RequestField, value: String, allowed: String)
   /// The athlete's plan on the server changed since the revision a write was based on (a coach changed it).
   case planChanged(athlete: String)
 
-  /// One line naming what is wrong.
-  public var description: String {
+  /// One line naming what is wrong, the field in plain words (``RequestField/label``).
+  public var description: String { message(naming: \.label) }
+
+  /// One line naming what is wrong, each field named by `name` (the API: its JSON member, `runs[3].distance_km`).
+  public func message(naming name: (RequestField) -> String) -> String {
     switch self {
     case .noSuchAthlete(let name): "no athlete '\(name)' on this account"
     case .noPlan(let athlete): "athlete '\(athlete)' has no plan assigned"
     case .noWorkout(let athlete, let date): "athlete '\(athlete)' has no workout on \(date)"
     case .notACoach(let login): "account '\(login)' is not a coach's: it has no roster"
-    case .invalid(let field, let value, let allowed): "\(field): '\(value)' is not valid, allowed is \(allowed)"
+    case .invalid(let field, let value, let allowed): "\(name(field)): '\(value)' is not valid, allowed is \(allowed)"
     case .planChanged(let athlete):
       "athlete '\(athlete)'s plan was changed on the server (by a coach) since it was last pulled: pull it first"
+    }
+  }
+}
+
+/// A value of a coach API request that the use cases can refuse; the API names each by its JSON member.
+public enum RequestField: Sendable, Hashable {
+  /// The runs of a push (too many), or one run's value.
+  case runs
+  case run(index: Int, RunField)
+  /// An updates cursor: where a read starts (`since`), what a write was based on (`base`).
+  case since, base
+  /// The plan a write carries (a plan its settings cannot schedule).
+  case planFile
+  /// How many days a read of runs covers.
+  case days
+  /// A comment's text.
+  case text
+  /// The trainer directory's search words and specialty.
+  case query, specialty
+  /// A day in a path or a query.
+  case date, from
+
+  /// A value of one pushed run.
+  public enum RunField: Sendable, Hashable {
+    /// The run's identity on the athlete's side.
+    case clientID
+    /// Its kind of workout.
+    case kind
+    /// A value the logbook's plausibility checks refused.
+    case record(RecordField)
+  }
+
+  /// The field in plain words: `run 4's distance`, `since`.
+  public var label: String {
+    switch self {
+    case .runs: "runs"
+    case .run(let index, .clientID): "run \(index + 1)'s client id"
+    case .run(let index, .kind): "run \(index + 1)'s kind"
+    case .run(let index, .record(let field)): "run \(index + 1)'s \(field.label)"
+    case .since: "since"
+    case .base: "base"
+    case .planFile: "plan file"
+    case .days: "days"
+    case .text: "text"
+    case .query: "search words"
+    case .specialty: "specialty"
+    case .date: "date"
+    case .from: "from"
     }
   }
 }
@@ -142,7 +193,7 @@ public func athleteRuns(
 ) throws -> AthleteRunsView {
   let count = days ?? 90
   guard (1...maxRunDays).contains(count) else {
-    throw CoachViewError.invalid(field: "days", value: String(count), allowed: "1 to \(maxRunDays)")
+    throw CoachViewError.invalid(field: .days, value: String(count), allowed: "1 to \(maxRunDays)")
   }
   let state = try athleteState(athlete, in: store, systemZone: systemZone)
   let today = civilDay(of: now, zone: athlete.timeZone ?? state.settings.timeZone, systemZone: systemZone)
@@ -186,7 +237,7 @@ public func addWorkoutComment(
   let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
   guard (1...maxCommentLength).contains(trimmed.count) else {
     throw CoachViewError.invalid(
-      field: "text", value: String(trimmed.prefix(40)), allowed: "1 to \(maxCommentLength) characters")
+      field: .text, value: String(trimmed.prefix(40)), allowed: "1 to \(maxCommentLength) characters")
   }
   let saved = try planWithWorkout(athlete, on: date, in: store, systemZone: systemZone)
   guard let id = athlete.id else { throw CoachViewError.noSuchAthlete(name: athlete.name) }
@@ -214,7 +265,7 @@ public struct TrainerView: Sendable, Equatable {
 /// The coach profiles, by name, whose name, specialty, certifications or bio hold every word of `query` and whose
 /// specialty holds `specialty` (any case; nil or blank: no filter).
 public func trainerDirectory(query: String?, specialty: String?, in store: any TrainingStore) throws -> [TrainerView] {
-  for (field, value) in [("q", query), ("specialty", specialty)] {
+  for (field, value) in [(RequestField.query, query), (.specialty, specialty)] {
     if let value, value.count > 100 {
       throw CoachViewError.invalid(field: field, value: String(value.prefix(40)), allowed: "at most 100 characters")
     }

@@ -28,7 +28,7 @@ public enum LogbookError: FieldError, Sendable, Equatable {
   case notACoach(name: String)
   /// A value that cannot be true (a run of 1e21 km, a heart rate of 900): nothing of the write is stored.
   /// `record` says which run, day or measure; `field` names the value, `allowed` the plausible range.
-  case implausible(record: String, field: String, value: String, allowed: String)
+  case implausible(record: String, field: RecordField, value: String, allowed: String)
   /// No subscription feed with that number.
   case noSuchFeed(id: Int64, known: [Int64])
   /// A profile by that name exists already (the database's UNIQUE constraint refused a second one).
@@ -95,7 +95,7 @@ public enum LogbookError: FieldError, Sendable, Equatable {
       return
         "'\(name)' is not a coach; make it one with `runmate profile set \(flag(.profile)) \(name) \(flag(.coach))`"
     case .implausible(let record, let field, let value, let allowed):
-      return "\(record): \(field) \(value) is not possible, allowed is \(allowed); nothing was stored"
+      return "\(record): \(field.label) \(value) is not possible, allowed is \(allowed); nothing was stored"
     case .noSuchFeed(let id, let known):
       let list =
         known.isEmpty

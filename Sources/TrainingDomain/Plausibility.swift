@@ -61,46 +61,49 @@ extension Completion {
   ///
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` naming the first impossible value.
   public func validated() throws(LogbookError) -> Completion {
-    func fail(_ field: String, _ value: String, _ allowed: String) -> LogbookError {
+    func fail(_ field: RecordField, _ value: String, _ allowed: String) -> LogbookError {
       .implausible(record: label, field: field, value: value, allowed: allowed)
     }
-    guard Plausible.days.contains(date) else { throw fail("date", date.description, "1900-01-01 to 2100-12-31") }
+    guard Plausible.days.contains(date) else { throw fail(.date, date.description, "1900-01-01 to 2100-12-31") }
     if let startedAt, !Plausible.instants.contains(startedAt) {
-      throw fail("start time", "\(startedAt)", "between 1900 and 2100")
+      throw fail(.startTime, "\(startedAt)", "between 1900 and 2100")
     }
     guard distanceKm > Plausible.runKm.lowerBound, Plausible.runKm.contains(distanceKm) else {
-      throw fail("distance", valueText(distanceKm) + " km", Plausible.runKm.text("km", aboveLower: true))
+      throw fail(.distance, valueText(distanceKm) + " km", Plausible.runKm.text("km", aboveLower: true))
     }
     guard durationSeconds > 0, Plausible.runSeconds.contains(durationSeconds) else {
-      throw fail("time", valueText(durationSeconds) + " s", Plausible.runSeconds.text("seconds", aboveLower: true))
+      throw fail(.time, valueText(durationSeconds) + " s", Plausible.runSeconds.text("seconds", aboveLower: true))
     }
     if let movingSeconds, !(movingSeconds > 0 && Plausible.runSeconds.contains(movingSeconds)) {
       throw fail(
-        "moving time", valueText(movingSeconds) + " s",
+        .movingTime, valueText(movingSeconds) + " s",
         Plausible.runSeconds.text("seconds", aboveLower: true))
     }
     guard secondsPerKm >= Plausible.fastestSecondsPerKm else {
-      throw fail("pace", Pace(secondsPerKilometer: secondsPerKm).formatted(), "0:10/km or slower")
+      throw fail(.pace, Pace(secondsPerKilometer: secondsPerKm).formatted(), "0:10/km or slower")
     }
-    if let rpe, !Plausible.rpe.contains(rpe) { throw fail("rpe", "\(rpe)", "1 to 10") }
+    if let rpe, !Plausible.rpe.contains(rpe) { throw fail(.rpe, "\(rpe)", "1 to 10") }
     if let averageHeartRate, !Plausible.heartRate.contains(averageHeartRate) {
-      throw fail("average heart rate", "\(averageHeartRate) bpm", "25 to 250 bpm")
+      throw fail(.averageHeartRate, "\(averageHeartRate) bpm", "25 to 250 bpm")
     }
     if let elevationGainMeters, !Plausible.elevationGainMeters.contains(elevationGainMeters) {
-      throw fail("elevation gain", valueText(elevationGainMeters) + " m", Plausible.elevationGainMeters.text("m"))
+      throw fail(.elevationGain, valueText(elevationGainMeters) + " m", Plausible.elevationGainMeters.text("m"))
     }
     for effort in bestEfforts {
-      let field = "best \(effort.name)"
       guard effort.distanceMeters > 0, effort.distanceMeters <= distanceKm * 1000 + 1 else {
-        throw fail(field, valueText(effort.distanceMeters) + " m", "more than 0 up to the run's distance")
+        throw fail(
+          .bestEffort(name: effort.name), valueText(effort.distanceMeters) + " m",
+          "more than 0 up to the run's distance")
       }
       guard effort.seconds > 0, effort.seconds <= durationSeconds + 1,
         effort.seconds / effort.distanceMeters * 1000 >= Plausible.fastestSecondsPerKm
       else {
-        throw fail(field, valueText(effort.seconds) + " s", "0:10/km or slower, within the run's time")
+        throw fail(
+          .bestEffort(name: effort.name), valueText(effort.seconds) + " s", "0:10/km or slower, within the run's time")
       }
       guard effort.startOffsetSeconds >= 0, effort.startOffsetSeconds + effort.seconds <= durationSeconds + 1 else {
-        throw fail(field + " start", valueText(effort.startOffsetSeconds) + " s", "within the run's time")
+        throw fail(
+          .bestEffortStart(name: effort.name), valueText(effort.startOffsetSeconds) + " s", "within the run's time")
       }
     }
     return self
@@ -112,7 +115,8 @@ extension HealthDay {
   ///
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` naming the first impossible total.
   public func validated() throws(LogbookError) -> HealthDay {
-    func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws(LogbookError) {
+    func check(_ field: RecordField, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws(LogbookError)
+    {
       guard range.contains(value) else {
         throw .implausible(
           record: "health day \(date)", field: field,
@@ -121,12 +125,12 @@ extension HealthDay {
     }
     guard Plausible.days.contains(date) else {
       throw .implausible(
-        record: "health day \(date)", field: "date", value: date.description,
+        record: "health day \(date)", field: .date, value: date.description,
         allowed: "1900-01-01 to 2100-12-31")
     }
-    try check("steps", steps, Plausible.daySteps, "")
-    try check("distance", distanceKm, Plausible.dayKm, "km")
-    try check("active energy", activeEnergyKcal, Plausible.dayKcal, "kcal")
+    try check(.steps, steps, Plausible.daySteps, "")
+    try check(.distance, distanceKm, Plausible.dayKm, "km")
+    try check(.activeEnergy, activeEnergyKcal, Plausible.dayKcal, "kcal")
     return self
   }
 }
@@ -138,12 +142,12 @@ extension BodyMeasure {
   public func validated() throws(LogbookError) -> BodyMeasure {
     let record = "health measure \(kind.rawValue)"
     guard Plausible.instants.contains(date) else {
-      throw .implausible(record: record, field: "date", value: "\(date)", allowed: "between 1900 and 2100")
+      throw .implausible(record: record, field: .date, value: "\(date)", allowed: "between 1900 and 2100")
     }
     let range = Plausible.measure(kind)
     guard range.contains(value) else {
       throw .implausible(
-        record: record + " of \(date)", field: kind.rawValue, value: valueText(value), allowed: range.text(""))
+        record: record + " of \(date)", field: .measure(kind), value: valueText(value), allowed: range.text(""))
     }
     return self
   }

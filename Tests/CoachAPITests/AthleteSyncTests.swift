@@ -67,11 +67,18 @@ import TrainingDomain
       let bad = try await server.send(
         .POST, "/api/v1/me/runs", token: anna, json: Self.push([("ok", day, 5), ("none", day, -2)]))
       #expect(bad.status == 400)
-      #expect((bad.object["error"] as? String)?.hasPrefix("runs[1].") == true, "\(bad.text)")
+      // The refused value is named by where it is in the request, as JSON: the run's index and its member.
+      #expect((bad.object["error"] as? String)?.hasPrefix("runs[1].distance_km: '-2.0 km'") == true, "\(bad.text)")
       let badDay = try await server.send(
         .POST, "/api/v1/me/runs", token: anna,
         json: #"{"runs":[{"client_id":"d","date":"2027-02-30","distance_km":5,"duration_s":1800}]}"#)
       #expect(badDay.status == 400 && badDay.text.contains("runs[0].date"), "\(badDay.text)")
+      let badHeart = try await server.send(
+        .POST, "/api/v1/me/runs", token: anna,
+        json: #"{"runs":[{"client_id":"h","date":"\#(day)","distance_km":5,"duration_s":1800,"moving_s":1700,"#
+          + #""average_heart_rate":900}]}"#)
+      #expect(
+        badHeart.status == 400 && badHeart.text.contains("runs[0].average_heart_rate: '900 bpm'"), "\(badHeart.text)")
       #expect(
         try club.store.completions(planID: plan.id, from: testStart, through: testStart.adding(days: 60)).count == count
       )

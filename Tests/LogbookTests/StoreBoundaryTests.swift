@@ -155,43 +155,43 @@ import TrainingDomain
     let cases: [(Completion, LogbookError)] = [
       (
         with { $0.distanceKm = 1e21 },
-        .implausible(record: record, field: "distance", value: "1e+21 km", allowed: "more than 0 up to 1000 km")
+        .implausible(record: record, field: .distance, value: "1e+21 km", allowed: "more than 0 up to 1000 km")
       ),
       (
         with { $0.distanceKm = .nan },
-        .implausible(record: record, field: "distance", value: "nan km", allowed: "more than 0 up to 1000 km")
+        .implausible(record: record, field: .distance, value: "nan km", allowed: "more than 0 up to 1000 km")
       ),
       (
         with { $0.distanceKm = 0 },
-        .implausible(record: record, field: "distance", value: "0.0 km", allowed: "more than 0 up to 1000 km")
+        .implausible(record: record, field: .distance, value: "0.0 km", allowed: "more than 0 up to 1000 km")
       ),
       (
         with { $0.durationSeconds = .infinity },
-        .implausible(record: record, field: "time", value: "inf s", allowed: "more than 0 up to 604800 seconds")
+        .implausible(record: record, field: .time, value: "inf s", allowed: "more than 0 up to 604800 seconds")
       ),
       (
         with { $0.movingSeconds = -5 },
         .implausible(
-          record: record, field: "moving time", value: "-5.0 s",
+          record: record, field: .movingTime, value: "-5.0 s",
           allowed: "more than 0 up to 604800 seconds")
       ),
       (
         with { $0.durationSeconds = 40 },
-        .implausible(record: record, field: "pace", value: "0:08/km", allowed: "0:10/km or slower")
+        .implausible(record: record, field: .pace, value: "0:08/km", allowed: "0:10/km or slower")
       ),
-      (with { $0.rpe = 11 }, .implausible(record: record, field: "rpe", value: "11", allowed: "1 to 10")),
+      (with { $0.rpe = 11 }, .implausible(record: record, field: .rpe, value: "11", allowed: "1 to 10")),
       (
         with { $0.averageHeartRate = 900 },
-        .implausible(record: record, field: "average heart rate", value: "900 bpm", allowed: "25 to 250 bpm")
+        .implausible(record: record, field: .averageHeartRate, value: "900 bpm", allowed: "25 to 250 bpm")
       ),
       (
         with { $0.elevationGainMeters = 1e9 },
-        .implausible(record: record, field: "elevation gain", value: "1000000000.0 m", allowed: "0 to 30000 m")
+        .implausible(record: record, field: .elevationGain, value: "1000000000.0 m", allowed: "0 to 30000 m")
       ),
       (
         with { $0.date = CivilDate(year: 2999, month: 1, day: 1) ?? $0.date },
         .implausible(
-          record: "run on 2999-01-01 (2027-01-05.gpx)", field: "date", value: "2999-01-01",
+          record: "run on 2999-01-01 (2027-01-05.gpx)", field: .date, value: "2999-01-01",
           allowed: "1900-01-01 to 2100-12-31")
       ),
     ]
@@ -203,7 +203,7 @@ import TrainingDomain
     #expect(try db.completions().isEmpty)
     #expect(
       LogbookError.implausible(
-        record: record, field: "distance", value: "1e+21 km",
+        record: record, field: .distance, value: "1e+21 km",
         allowed: "more than 0 up to 1000 km"
       ).description
         == "run on 2027-01-05 (2027-01-05.gpx): distance 1e+21 km is not possible, allowed is more than 0 up to 1000 km; "
@@ -230,34 +230,34 @@ import TrainingDomain
     let cases: [([HealthDay], [BodyMeasure], LogbookError)] = [
       (
         [good, HealthDay(date: day, steps: 1e21, distanceKm: 6, activeEnergyKcal: 400)], [],
-        .implausible(record: "health day 2021-01-02", field: "steps", value: "1e+21", allowed: "0 to 500000")
+        .implausible(record: "health day 2021-01-02", field: .steps, value: "1e+21", allowed: "0 to 500000")
       ),
       (
         [HealthDay(date: day, steps: 10, distanceKm: -1, activeEnergyKcal: 400)], [],
-        .implausible(record: "health day 2021-01-02", field: "distance", value: "-1.0 km", allowed: "0 to 1000 km")
+        .implausible(record: "health day 2021-01-02", field: .distance, value: "-1.0 km", allowed: "0 to 1000 km")
       ),
       (
         [HealthDay(date: day, steps: 10, distanceKm: 1, activeEnergyKcal: .infinity)], [],
         .implausible(
-          record: "health day 2021-01-02", field: "active energy", value: "inf kcal",
+          record: "health day 2021-01-02", field: .activeEnergy, value: "inf kcal",
           allowed: "0 to 50000 kcal")
       ),
       (
         [good], [measure, BodyMeasure(kind: .heightCm, date: when, value: 1700)],
         .implausible(
-          record: "health measure height_cm of \(when)", field: "height_cm", value: "1700.0",
+          record: "health measure height_cm of \(when)", field: .measure(.heightCm), value: "1700.0",
           allowed: "30 to 300")
       ),
       (
         [good], [BodyMeasure(kind: .restingHeartRate, date: when, value: .nan)],
         .implausible(
-          record: "health measure resting_heart_rate of \(when)", field: "resting_heart_rate", value: "nan",
+          record: "health measure resting_heart_rate of \(when)", field: .measure(.restingHeartRate), value: "nan",
           allowed: "20 to 250")
       ),
       (
         [good], [BodyMeasure(kind: .bodyMassKg, date: Date(timeIntervalSince1970: 1e12), value: 70)],
         .implausible(
-          record: "health measure body_mass_kg", field: "date", value: "\(Date(timeIntervalSince1970: 1e12))",
+          record: "health measure body_mass_kg", field: .date, value: "\(Date(timeIntervalSince1970: 1e12))",
           allowed: "between 1900 and 2100")
       ),
     ]
