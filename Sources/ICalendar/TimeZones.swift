@@ -172,25 +172,50 @@ func suggestedZoneName(for tzid: String) -> String? {
     let name = ianaName(forTZID: tzid)
     if name != tzid { return name }
   }
-  let names = builtinZoneNames()
+  let zones = builtinZoneIndex
   let wanted = tzid.lowercased()
-  if let exact = names.first(where: { $0.lowercased() == wanted }) { return exact }
+  if let exact = zones.names.first(where: { $0.lowercased == wanted }) { return exact.name }
   let wantedCity = (wanted.split(separator: "/").last.map(String.init) ?? wanted).replacingOccurrences(
     of: " ", with: "_")
-  func city(_ name: String) -> String { name.lowercased().split(separator: "/").last.map(String.init) ?? "" }
-  if let city = names.first(where: { city($0) == wantedCity }) { return city }
-  let limit = max(2, wanted.count / 5)
+  if let city = zones.cities[wantedCity] { return city }
+  let length = wanted.count
+  let limit = max(2, length / 5)
   var best: (distance: Int, name: String)?
-  for name in names {
-    let distance = editDistance(wanted, name.lowercased())
+  // The distance is at least the difference in length: a name that much longer or shorter is not compared.
+  for zone in zones.names where abs(zone.lowercased.utf8.count - length) <= limit {
+    let distance = editDistance(wanted, zone.lowercased)
     guard distance <= limit else { continue }
-    if let current = best, (current.distance, current.name) <= (distance, name) { continue }
-    best = (distance, name)
+    if let current = best, (current.distance, current.name) <= (distance, zone.name) { continue }
+    best = (distance, zone.name)
   }
   if let best { return best.name }
   // A typo of the city alone (`berln`): the zone of the closest city, the first zone of that city by name.
-  let cities = Dictionary(names.map { (city($0), $0) }) { first, _ in first }
-  return closestName(to: wantedCity, among: cities.keys.sorted()).flatMap { cities[$0] }
+  return closestName(to: wantedCity, among: zones.cityNames).flatMap { zones.cities[$0] }
+}
+
+/// The builtin zones' names as the suggestions compare them, read from libical once, on the first error that needs a
+/// suggestion (it loads every zone: about 60 ms natively, seconds under valgrind). Zone names are ASCII.
+private let builtinZoneIndex: ZoneNameIndex = ZoneNameIndex(builtinZoneNames())
+
+/// Builtin zone names, lowercased, and the first zone of each city (`berlin` → Europe/Berlin).
+private struct ZoneNameIndex: Sendable {
+  /// Every name, sorted, with its lowercased form.
+  let names: [(name: String, lowercased: String)]
+  /// The first zone by name of each lowercased city (the name's last part).
+  let cities: [String: String]
+  /// The cities, sorted.
+  let cityNames: [String]
+
+  init(_ sorted: [String]) {
+    names = sorted.map { ($0, $0.lowercased()) }
+    var cities: [String: String] = [:]
+    for (name, lowercased) in names {
+      let city = lowercased.split(separator: "/").last.map(String.init) ?? ""
+      if cities[city] == nil { cities[city] = name }
+    }
+    self.cities = cities
+    cityNames = cities.keys.sorted()
+  }
 }
 
 /// Every builtin zone's IANA name, sorted.

@@ -3,14 +3,21 @@
 ///
 /// Costs `a.count × b.count`: callers bound the length of text that comes from a user (see ``closestName(to:among:within:)``).
 public func editDistance(_ a: String, _ b: String) -> Int {
-  let a = Array(a)
-  let b = Array(b)
+  // Names and most typos are ASCII: their bytes are their characters, without breaking the text into graphemes.
+  if a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) {
+    return levenshtein(Array(a.utf8), Array(b.utf8))
+  }
+  return levenshtein(Array(a), Array(b))
+}
+
+/// The Levenshtein distance between two sequences, one row of the table at a time.
+private func levenshtein<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
   var previous = Array(0...b.count)
   var current = previous
-  for (i, ca) in a.enumerated() {
+  for i in a.indices {
     current[0] = i + 1
-    for (j, cb) in b.enumerated() {
-      current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+    for j in b.indices {
+      current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
     }
     swap(&previous, &current)
   }
@@ -31,7 +38,9 @@ public func closestName(to text: String, among candidates: [String], within limi
   guard text.count <= 64 else { return nil }
   let limit = limit ?? max(1, min(2, text.count / 2))
   var best: (name: String, score: Int)?
-  for name in candidates {
+  let length = text.count
+  // The distance is at least the difference in length: a name that much longer or shorter is not compared.
+  for name in candidates where abs(name.count - length) <= limit {
     let score = editDistance(text, name)
     guard score <= limit else { continue }
     if let current = best, (current.score, current.name) <= (score, name) { continue }
