@@ -101,7 +101,9 @@ struct PlausibilityTests {
 
   @Test func aSingleGPSJumpIsDroppedAndCounted() throws {
     // 0.0005° of latitude (55.6 m) every 10 s, with point 4 thrown 1° (111 km) away.
-    var points: [(Double, Double, Int)] = (0..<10).map { (50 + Double($0) * 0.0005, 8, $0 * 10) }
+    var points: [(Double, Double, Int)] = (0..<10).map { (i: Int) -> (Double, Double, Int) in
+      (50 + Double(i) * 0.0005, 8, i * 10)
+    }
     points[4].0 += 1
     let run = try #require(try Self.readFile(Self.gpx(points), named: "glitch.gpx").first)
 
@@ -113,7 +115,9 @@ struct PlausibilityTests {
 
   @Test func aTrackOfMostlyJumpsIsRefused() {
     // Every point 0.01° (1.1 km) from the previous one, 5 s apart: 222 m/s.
-    let points: [(Double, Double, Int)] = (0..<6).map { (50 + Double($0) * 0.01, 8, $0 * 5) }
+    let points: [(Double, Double, Int)] = (0..<6).map { (i: Int) -> (Double, Double, Int) in
+      (50 + Double(i) * 0.01, 8, i * 5)
+    }
     let error = Self.error(Self.gpx(points), named: "car.gpx")
     #expect(
       error?.description
@@ -122,13 +126,17 @@ struct PlausibilityTests {
 
   @Test func aRunFasterThanAnyRunnerIsRefused() {
     // 0.0009° (100 m) every 7 s: 14.3 m/s, under the glitch speed but far faster than 1:30 min/km.
-    let points: [(Double, Double, Int)] = (0..<100).map { (50 + Double($0) * 0.0009, 8, $0 * 7) }
+    let points: [(Double, Double, Int)] = (0..<100).map { (i: Int) -> (Double, Double, Int) in
+      (50 + Double(i) * 0.0009, 8, i * 7)
+    }
     let error = Self.error(Self.gpx(points), named: "fast.gpx")
     #expect(error?.description == "fast.gpx:4: implausible activity: 9.9 km in 0:11:33 is faster than 1:30 min/km")
   }
 
   @Test func aRideMayGoFasterThanARun() throws {
-    let points: [(Double, Double, Int)] = (0..<100).map { (50 + Double($0) * 0.0009, 8, $0 * 7) }
+    let points: [(Double, Double, Int)] = (0..<100).map { (i: Int) -> (Double, Double, Int) in
+      (50 + Double(i) * 0.0009, 8, i * 7)
+    }
     let text = Self.gpx(points).replacingOccurrences(of: "<type>running</type>", with: "<type>cycling</type>")
     let ride = try #require(try Self.readFile(text, named: "ride.gpx").first)
     #expect(ride.droppedPoints == 0)
@@ -173,7 +181,9 @@ struct PlausibilityTests {
     ("<ele>nan</ele>", "<ele> 'nan' is not a number"),
   ])
   func pointValuesOutsideTheirRangeAreRefused(_ extra: String, _ message: String) {
-    let points: [(Double, Double, Int)] = (0..<3).map { (50 + Double($0) * 0.0005, 8, $0 * 10) }
+    let points: [(Double, Double, Int)] = (0..<3).map { (i: Int) -> (Double, Double, Int) in
+      (50 + Double(i) * 0.0005, 8, i * 10)
+    }
     let error = Self.error(Self.gpx(points, extra: extra), named: "values.gpx")
     #expect(error?.description == "values.gpx:4: \(message)")
   }
@@ -222,7 +232,9 @@ struct PlausibilityTests {
   }
 
   @Test func aHeartRateOfZeroIsNoReading() throws {
-    let points: [(Double, Double, Int)] = (0..<3).map { (50 + Double($0) * 0.0005, 8, $0 * 10) }
+    let points: [(Double, Double, Int)] = (0..<3).map { (i: Int) -> (Double, Double, Int) in
+      (50 + Double(i) * 0.0005, 8, i * 10)
+    }
     let run = try #require(try Self.readFile(Self.gpx(points, extra: "<hr>0</hr>"), named: "strap.gpx").first)
     #expect(run.averageHeartRate == nil)
   }
@@ -239,7 +251,9 @@ struct PlausibilityTests {
   @Test func thePointLimitIsReachedWhileStreaming() throws {
     var limits = ActivityLimits.standard
     limits.maximumPoints = 5
-    let points: [(Double, Double, Int)] = (0..<6).map { (50 + Double($0) * 0.0005, 8, $0 * 10) }
+    let points: [(Double, Double, Int)] = (0..<6).map { (i: Int) -> (Double, Double, Int) in
+      (50 + Double(i) * 0.0005, 8, i * 10)
+    }
     let text = Self.gpx(points)
     #expect(throws: Never.self) {
       _ = try readActivities(data: Data(Self.gpx(Array(points.prefix(5))).utf8), name: "five.gpx", limits: limits)

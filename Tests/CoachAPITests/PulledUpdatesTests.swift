@@ -128,7 +128,7 @@ import TrainingDomain
     #expect(today.workout?.comments.map(\.text) == ["Easy, you raced Sunday", "Agreed"])
     #expect(today.next?.comments.map(\.text) == ["Strides after"])
     let week = state.weekView(runs: [], crossTraining: [], today: first.date, comments: kept)
-    #expect(week.days.map(\.comments.count).reduce(0, +) == 3)
+    #expect(week.days.reduce(0) { $0 + $1.comments.count } == 3)
     #expect(today.restDayComments.isEmpty && week.restDayComments.isEmpty)
     // A comment on a rest day of that week: on today's view that day, and in the week's, on no workout.
     let busy = Set(state.workouts.flatMap { [$0.date, $0.plannedDate] })
@@ -140,7 +140,7 @@ import TrainingDomain
     #expect(rest.workout == nil && rest.restDayComments.map(\.text) == ["Feet up"])
     let restWeek = state.weekView(runs: [], crossTraining: [], today: first.date, comments: onRest)
     #expect(restWeek.restDayComments.map(\.date) == [restDay])
-    #expect(restWeek.days.map(\.comments.count).reduce(0, +) == 3)
+    #expect(restWeek.days.reduce(0) { $0 + $1.comments.count } == 3)
 
     // The calendar: the commented events end with the comments; the same inputs give the same bytes.
     let calendar = try planCalendar(

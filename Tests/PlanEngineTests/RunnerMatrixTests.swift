@@ -251,7 +251,8 @@ struct ReviewCommandTests {
   @Test func halfFiveRunsFromFifteenKm() throws {
     let plan = try plan(.half, .advanced, weeks: 20, runs: 5, current: 15, longest: 6)
     let full = plan.weeks.filter { !$0.cutback && $0.phase != .taper && $0.phase != .race }
-    #expect((full.map(\.plannedKm).max() ?? 0) >= 2 * 15)
+    let peak: Double = full.map(\.plannedKm).max() ?? 0
+    #expect(peak >= 2 * 15)
     #expect((plan.weeks.map(longRun).max() ?? 0) >= 16)
     #expect(full.filter { $0.phase == .build || $0.phase == .peak }.allSatisfy { $0.workouts.contains(where: \.hard) })
   }

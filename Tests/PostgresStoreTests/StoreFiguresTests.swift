@@ -17,7 +17,7 @@ import TrainingDomain
     let clock = ContinuousClock()
     let saving = clock.measure { _ = try? db.savePlan(plan, name: "spring", activate: true) }
     let start = try #require(CivilDate(iso: "2026-01-01"))
-    let year = (0..<365).map { offset in
+    let year = (0..<365).map { (offset: Int) -> Completion in
       Completion(
         date: start.adding(days: offset),
         startedAt: Date(timeIntervalSince1970: 1_767_225_600 + Double(offset) * 86_400),

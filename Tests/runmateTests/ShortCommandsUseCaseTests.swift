@@ -135,7 +135,8 @@ import TrainingDomain
       let view = try store.healthOverview(of: runner, today: testStart)
       #expect(view.hasData && view.units == .mi)
       // The bars: each day's share of the week's most steps (12,000, two days ago); days without data are empty.
-      #expect(view.lastSevenDays.map(\.share).suffix(3).map { ($0 * 3).rounded() } == [3, 2, 1])
+      let lastThree: [Double] = view.lastSevenDays.suffix(3).map { ($0.share * 3).rounded() }
+      #expect(lastThree == [3, 2, 1])
       #expect(view.lastSevenDays.prefix(4).allSatisfy { $0.share == 0 })
     }
   }
