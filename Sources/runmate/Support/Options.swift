@@ -65,12 +65,18 @@ struct TemplateOptions: ParsableArguments {
 
 /// `--now`: a fixed clock for reproducible output.
 struct ClockOptions: ParsableArguments {
-  @Option(
-    name: .long,
-    help: ArgumentHelp(
-      "Today's date for the plan (YYYY-MM-DD or an ISO 8601 time); default: $SOURCE_DATE_EPOCH, else the system clock.",
-      valueName: "date"))
+  @Option(name: .long, help: nowHelp)
   var now: String?
+
+  /// `--now`'s help, for the groups that declare it beside their own options.
+  static let nowHelp = ArgumentHelp(
+    "Today's date for the plan (YYYY-MM-DD or an ISO 8601 time); default: $SOURCE_DATE_EPOCH, else the system clock.",
+    valueName: "date")
+
+  init() {}
+
+  /// The clock of a `--now` read by another group.
+  init(now: String?) { self.now = now }
 
   /// The current instant, for DTSTAMP: `--now` (a date means its midnight UTC), else `SOURCE_DATE_EPOCH`, else
   /// the system clock. `--now` and `SOURCE_DATE_EPOCH` must fall in the years 1900 to 2200.

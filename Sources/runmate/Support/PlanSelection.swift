@@ -27,7 +27,11 @@ struct ZoneOptions: ParsableArguments {
     completion: Completions.timeZone)
   var timeZone: String?
 
-  @OptionGroup var clock: ClockOptions
+  @Option(name: .long, help: ClockOptions.nowHelp)
+  var now: String?
+
+  /// The clock `--now` sets.
+  var clock: ClockOptions { ClockOptions(now: now) }
 
   /// `--tz` checked (a misspelt zone gets a suggestion); nil when not given.
   func given() throws(TimeZoneError) -> String? {
