@@ -212,11 +212,8 @@ let package = Package(
         "Scheduling", "RunMateTestSupport",
       ]),
     .testTarget(name: "RunningCoreTests", dependencies: ["RunningCore", "RunMateTestSupport"]),
-    // Optimized in debug builds too, like PlanEngine: the property suites' checkers read every line of thousands
-    // of plans (issue 22: each suite under 10 s in debug).
     .testTarget(
-      name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"], exclude: ["Fixtures"],
-      swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+      name: "PlanEngineTests", dependencies: ["RunningCore", "PlanEngine", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "RunMateTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SchedulingTests", dependencies: ["RunningCore", "Scheduling", "RunMateTestSupport"]),
     .testTarget(

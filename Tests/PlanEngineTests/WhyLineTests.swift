@@ -71,8 +71,9 @@ private struct WhyContext {
 }
 
 /// A pattern over a why-line; `check` gets the capture groups (nil when a group did not take part) and returns
-/// a problem, or nil when the claim holds.
-private struct Claim: @unchecked Sendable {
+/// a problem, or nil when the claim holds. A class: the checker passes claims around for every line of thousands of
+/// plans, and a reference is one count to keep where the struct's fields were four.
+private final class Claim: @unchecked Sendable {
   let name: String
   let regex: NSRegularExpression
   /// Texts one of which every match contains (NUL-terminated UTF-8): a line holding none of them cannot match, and
@@ -97,7 +98,9 @@ private struct Claim: @unchecked Sendable {
   /// Whether the line (NUL-terminated) may hold a match: it holds one of the needles, or the claim has none.
   func mayMatch(_ line: UnsafePointer<CChar>) -> Bool {
     guard let needles else { return true }
-    return needles.contains { strstr(line, $0) != nil }
+    // Plain loops: this runs for every claim on every line of thousands of plans, in unoptimized builds too.
+    for needle in needles where strstr(line, needle) != nil { return true }
+    return false
   }
 }
 
@@ -659,7 +662,10 @@ func whyViolations(of plan: Plan, goal: Goal) -> [String] {
       }
       var consumed = [Bool](repeating: false, count: units.count)
       // Only the claims whose required text the line holds are matched: the others cannot match.
-      let candidates = line.withCString { pointer in claims.filter { $0.mayMatch(pointer) } }
+      var candidates: [Claim] = []
+      line.withCString { pointer in
+        for claim in claims where claim.mayMatch(pointer) { candidates.append(claim) }
+      }
       for claim in candidates {
         for match in claim.regex.matches(in: line, range: NSRange(location: 0, length: units.count)) {
           for i in 0..<match.range.length { consumed[match.range.location + i] = true }
@@ -672,9 +678,17 @@ func whyViolations(of plan: Plan, goal: Goal) -> [String] {
           }
         }
       }
-      let digits = CharacterSet.decimalDigits
-      let stray = units.indices.contains { i in
-        !consumed[i] && UnicodeScalar(units[i]).map { digits.contains($0) } == true
+      var stray = false
+      for i in 0..<units.count where !consumed[i] {
+        let unit = units[i]
+        // ASCII digits without a character set; anything else as Unicode says (why-lines are ASCII but for signs).
+        let digit =
+          unit < 0x80
+          ? (0x30...0x39).contains(unit) : UnicodeScalar(unit).map(CharacterSet.decimalDigits.contains) == true
+        if digit {
+          stray = true
+          break
+        }
       }
       if stray { out.append("[why unparsed] week \(context.week.number): a number no claim accounts for — “\(line)”") }
     }
