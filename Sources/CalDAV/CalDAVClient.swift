@@ -99,6 +99,10 @@ public final class CalDAVClient: Sendable {
       redirectConfiguration: .disallow,
       timeout: .init(connect: .seconds(10), read: .seconds(30)))
     configuration.httpVersion = .http1Only
+    // A sync sends its requests while a person waits: a refused connection is an answer (the server is down), not a
+    // flake to retry with backoff until the deadline, as the coach client has it. A connect that hangs still waits
+    // for the connect timeout.
+    configuration.connectionPool.retryConnectionEstablishment = false
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
 
