@@ -72,24 +72,7 @@ func apiMessage(_ error: CoachViewError) -> String { error.message(naming: apiPa
 func apiPath(_ field: RequestField) -> String {
   switch field {
   case .runs: "runs"
-  case .run(let index, let value):
-    "runs[\(index)]"
-      + {
-        switch value {
-        case .clientID: ".client_id"
-        case .kind: ".kind"
-        case .record(.date): ".date"
-        case .record(.startTime): ".started_at"
-        case .record(.distance): ".distance_km"
-        case .record(.time): ".duration_s"
-        case .record(.movingTime): ".moving_s"
-        case .record(.rpe): ".rpe"
-        case .record(.averageHeartRate): ".average_heart_rate"
-        case .record(.elevationGain): ".elevation_gain_m"
-        // The pace is distance_km over duration_s (moving_s when given): no one member holds it.
-        case .record(let other): " \(other.label)"
-        }
-      }()
+  case .run(let index, let value): "runs[\(index)]" + apiMember(value)
   case .since: "since"
   case .base: "base"
   case .planFile: "plan_file"
@@ -99,6 +82,24 @@ func apiPath(_ field: RequestField) -> String {
   case .specialty: "specialty"
   case .date: "date"
   case .from: "from"
+  }
+}
+
+/// The member of a pushed run that holds `field`, with its dot (`.distance_km`).
+private func apiMember(_ field: RequestField.RunField) -> String {
+  switch field {
+  case .clientID: ".client_id"
+  case .kind: ".kind"
+  case .record(.date): ".date"
+  case .record(.startTime): ".started_at"
+  case .record(.distance): ".distance_km"
+  case .record(.time): ".duration_s"
+  case .record(.movingTime): ".moving_s"
+  case .record(.rpe): ".rpe"
+  case .record(.averageHeartRate): ".average_heart_rate"
+  case .record(.elevationGain): ".elevation_gain_m"
+  // The pace is distance_km over duration_s (moving_s when given): no one member holds it.
+  case .record(let other): " \(other.label)"
   }
 }
 
