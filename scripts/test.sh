@@ -14,7 +14,9 @@ source scripts/setup.sh
 tests="$(swift build ${debug_build_args[@]+"${debug_build_args[@]}"} --show-bin-path)/RunningMatePackageTests.xctest"
 [ -x "$tests" ] || { echo "test.sh: no test bundle at $tests" >&2; exit 1; }
 cli_log="$(mktemp -t runmate-cli-tests.XXXXXX)"
-trap 'rm -f "$cli_log"' EXIT
+# However the script ends (a failure, ^C), the CLI half does not outlive it. Its kill fails when it has already ended:
+# `|| true`, or under `set -e` the trap would turn a passing run into exit 1.
+trap '[ -z "${cli:-}" ] || kill "$cli" 2>/dev/null || true; rm -f "$cli_log"' EXIT
 # Every test is a swift-testing test: no XCTest pass.
 "$tests" --testing-library swift-testing --filter '^runmateTests\.' > "$cli_log" 2>&1 &
 cli=$!
@@ -22,6 +24,7 @@ status=0
 "$tests" --testing-library swift-testing --skip '^runmateTests\.' || status=$?
 cli_status=0
 wait "$cli" || cli_status=$?
+cli=""
 echo "test.sh: the end-to-end CLI tests (runmateTests), run beside the others:"
 cat "$cli_log"
 [ "$status" -ne 0 ] || status=$cli_status
