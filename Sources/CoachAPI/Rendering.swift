@@ -36,8 +36,8 @@ func render(_ roster: Roster) -> Components.Schemas.Roster {
     athletes: roster.athletes.map { row in
       .init(
         name: row.name, plan: row.plan, planId: row.planID, week: row.week?.number,
-        weekStart: row.week?.start.description, plannedKm: row.week.flatMap { jsonKm($0.plannedKm) },
-        doneKm: row.week.flatMap { jsonKm($0.doneKm) }, plannedSessions: row.week?.plannedSessions,
+        weekStart: row.week?.start.description, plannedKm: row.week.flatMap { jsonKm($0.planned.kilometers) },
+        doneKm: row.week.flatMap { jsonKm($0.done.kilometers) }, plannedSessions: row.week?.plannedSessions,
         doneSessions: row.week?.doneSessions, missedSessions: row.week?.missedSessions,
         compliancePercent: row.week?.compliancePercent, paused: row.isPaused,
         colour: render(row.colour),
@@ -63,7 +63,7 @@ func render(_ saved: SavedPlan, athlete: String) -> Components.Schemas.AthletePl
 func render(_ week: AthleteWeek) -> Components.Schemas.AthleteWeek {
   .init(
     number: week.week.number, start: week.week.start.description, phase: week.week.phase.rawValue,
-    plannedKm: jsonKm(week.progress.plannedKm) ?? 0, doneKm: jsonKm(week.progress.doneKm) ?? 0,
+    plannedKm: jsonKm(week.progress.planned.kilometers) ?? 0, doneKm: jsonKm(week.progress.done.kilometers) ?? 0,
     plannedSessions: week.progress.plannedSessions, doneSessions: week.progress.doneSessions,
     missedSessions: week.progress.missedSessions, compliancePercent: week.progress.compliancePercent,
     paused: week.progress.isPaused, colour: render(week.colour),

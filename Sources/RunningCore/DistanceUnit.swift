@@ -24,6 +24,12 @@ public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {
   /// `12.5 km`, `7.8 mi`.
   public func format(_ distance: Distance) -> String { format(distance.kilometers) }
 
+  /// `12.5`, `7.8`: `distance` as a number in this unit, for a column whose header names the unit.
+  public func number(_ distance: Distance) -> String { number(distance.kilometers) }
+
+  /// `5:30/km`, `8:51/mi`.
+  public func format(_ pace: Pace) -> String { pace.formatted(in: self) }
+
   /// `5:30/km`, `8:51/mi`: a pace in seconds per kilometre, per this unit.
   public func pace(secondsPerKilometer: Double) -> String {
     Pace(secondsPerKilometer: secondsPerKilometer).formatted(in: self)

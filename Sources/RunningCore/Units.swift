@@ -23,6 +23,30 @@ public struct Distance: Sendable, Hashable, Comparable, Codable {
 
   /// Orders distances from shortest to longest.
   public static func < (lhs: Distance, rhs: Distance) -> Bool { lhs.kilometers < rhs.kilometers }
+
+  /// `count` times this distance (a share of it for a fraction).
+  public static func * (lhs: Distance, rhs: Double) -> Distance { Distance(kilometers: lhs.kilometers * rhs) }
+}
+
+/// Distances add up (a week's runs) and subtract (what is left of a plan): `Distance.zero`, `+`, `-`, `+=`.
+extension Distance: AdditiveArithmetic {
+  /// No distance.
+  public static let zero = Distance(kilometers: 0)
+
+  /// The two distances end to end.
+  public static func + (lhs: Distance, rhs: Distance) -> Distance {
+    Distance(kilometers: lhs.kilometers + rhs.kilometers)
+  }
+
+  /// `lhs` less `rhs` (negative when `rhs` is longer).
+  public static func - (lhs: Distance, rhs: Distance) -> Distance {
+    Distance(kilometers: lhs.kilometers - rhs.kilometers)
+  }
+}
+
+extension Sequence where Element == Distance {
+  /// The distances end to end (`.zero` for none).
+  public func sum() -> Distance { reduce(.zero, +) }
 }
 
 // MARK: - Distances as people write them

@@ -50,11 +50,11 @@ extension TrainingStore {
     let slots = try plannedSlots(for: saved, in: self)
     let result = try ingestRuns(runs, planID: saved?.id, slots: slots)
     let units = try runnerUnit(plan: saved)
-    let baseline = saved?.plan.goal.longestRecentRunKm ?? 0
+    let baseline = Distance(kilometers: saved?.plan.goal.longestRecentRunKm ?? 0)
     let measured = result.added.map(\.run) + result.twins.filter(\.merged).map(\.stored)
     return RunsAdded(
       plan: saved, slots: slots, result: result, units: units,
-      bestsBefore: PersonalBests(result.before, baselineLongestKm: baseline),
-      bestsAfter: PersonalBests(result.before + measured.filter(\.isRun), baselineLongestKm: baseline))
+      bestsBefore: PersonalBests(result.before, baselineLongest: baseline),
+      bestsAfter: PersonalBests(result.before + measured.filter(\.isRun), baselineLongest: baseline))
   }
 }

@@ -27,8 +27,8 @@ public struct WorkoutDay: Sendable, Encodable {
   public let dated: DatedWorkout?
   /// Done, partial, missed, today, upcoming, not logged or paused.
   public let status: WorkoutStatus
-  /// The distance of the runs matched to it, km (nil: none).
-  public let doneKm: Double?
+  /// The distance of the runs matched to it (nil: none).
+  public let done: Distance?
   /// Running energy, kcal (nil: no weight in the profile, or not a run).
   public let energyKcal: Int?
   /// The coaches' comments on it (``commentsByWorkout(_:on:)``), oldest day first.
@@ -41,7 +41,7 @@ public struct WorkoutDay: Sendable, Encodable {
     self.workout = workout
     self.dated = dated
     status = book.status(of: workout)
-    doneKm = book.matched[workout.id] == nil ? nil : book.doneKm(of: workout)
+    done = book.matched[workout.id] == nil ? nil : book.done(of: workout)
     self.energyKcal = energyKcal
     self.comments = comments[workout.id] ?? []
   }
@@ -52,7 +52,7 @@ public struct WorkoutDay: Sendable, Encodable {
     case start
     case distanceKm = "distance_km"
     case durationMin = "duration_min"
-    case doneKm = "done_km"
+    case done = "done_km"
     case energyKcal = "energy_kcal"
     case comments
   }
@@ -72,7 +72,7 @@ public struct WorkoutDay: Sendable, Encodable {
     try container.encode(jsonKm(workout.distanceKm), forKey: .distanceKm)
     try container.encode(workout.durationMin, forKey: .durationMin)
     try container.encode(status, forKey: .status)
-    try container.encode(doneKm.flatMap(jsonKm), forKey: .doneKm)
+    try container.encode(done.flatMap { jsonKm($0.kilometers) }, forKey: .done)
     try container.encode(energyKcal, forKey: .energyKcal)
     try container.encode(comments.map { CommentJSON(comment: $0, dated: false) }, forKey: .comments)
   }
@@ -204,7 +204,7 @@ public struct WeekView: Sendable, Encodable {
     try nested.encode(week.start.adding(days: 6).description, forKey: .end)
     try nested.encode(week.rules.first, forKey: .why)
     try nested.encode(jsonKm(week.plannedKm), forKey: .plannedKm)
-    try nested.encode(jsonKm(progress.doneKm), forKey: .doneKm)
+    try nested.encode(jsonKm(progress.done.kilometers), forKey: .doneKm)
     try nested.encode(progress.plannedSessions, forKey: .plannedSessions)
     try nested.encode(progress.doneSessions, forKey: .doneSessions)
     try nested.encode(partialSessions, forKey: .partialSessions)

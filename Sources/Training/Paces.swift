@@ -8,19 +8,27 @@ import TrainingDomain
 /// efforts measured inside imported runs), its source and date, the training paces and the race predictions by
 /// Daniels and by Riegel. Metric; the CLI renders it in the runner's unit.
 public struct PacesReport: Sendable, Encodable {
-  /// One training pace: a zone's pace range (one pace but for easy), seconds a kilometre.
+  /// One training pace: a zone's pace range (one pace but for easy).
   public struct ZonePace: Sendable, Encodable, Hashable {
     /// `easy`, `marathon`, `threshold`, `interval`, `repetition`.
     public var zone: String
-    /// The fast end, seconds a kilometre.
-    public var fastSecondsPerKm: Double
-    /// The slow end (the fast end but for easy), seconds a kilometre.
-    public var slowSecondsPerKm: Double
+    /// The fast end.
+    public var fast: Pace
+    /// The slow end (the fast end but for easy).
+    public var slow: Pace
 
     enum CodingKeys: String, CodingKey {
       case zone
-      case fastSecondsPerKm = "fast_s_per_km"
-      case slowSecondsPerKm = "slow_s_per_km"
+      case fast = "fast_s_per_km"
+      case slow = "slow_s_per_km"
+    }
+
+    /// Seconds a kilometre, as `runmate.paces/1` has them.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(zone, forKey: .zone)
+      try container.encode(fast.secondsPerKilometer, forKey: .fast)
+      try container.encode(slow.secondsPerKilometer, forKey: .slow)
     }
   }
 
@@ -47,8 +55,8 @@ public struct PacesReport: Sendable, Encodable {
   public struct Race: Sendable, Encodable, Hashable {
     /// The day.
     public var date: CivilDate
-    /// Kilometres.
-    public var distanceKm: Double
+    /// Its distance.
+    public var distance: Distance
     /// Seconds.
     public var timeSeconds: Double
     /// The race's own VDOT (null when not plausible).
@@ -64,9 +72,22 @@ public struct PacesReport: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
       case date, vdot, counted, capped, reason
-      case distanceKm = "distance_km"
+      case distance = "distance_km"
       case timeSeconds = "time_s"
       case vdotAfter = "vdot_after"
+    }
+
+    /// The distance in kilometres, as `runmate.paces/1` has it.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(date, forKey: .date)
+      try container.encode(distance.kilometers, forKey: .distance)
+      try container.encode(timeSeconds, forKey: .timeSeconds)
+      try container.encodeIfPresent(vdot, forKey: .vdot)
+      try container.encode(counted, forKey: .counted)
+      try container.encodeIfPresent(vdotAfter, forKey: .vdotAfter)
+      try container.encode(capped, forKey: .capped)
+      try container.encodeIfPresent(reason, forKey: .reason)
     }
   }
 
@@ -314,14 +335,13 @@ public struct PacesReport: Sendable, Encodable {
     paces =
       [
         ZonePace(
-          zone: "easy", fastSecondsPerKm: easy.lowerBound.secondsPerKilometer,
-          slowSecondsPerKm: easy.upperBound.secondsPerKilometer)
+          zone: "easy", fast: easy.lowerBound, slow: easy.upperBound)
       ]
       + [
         ("marathon", current.marathon), ("threshold", current.threshold), ("interval", current.interval),
         ("repetition", current.repetition),
       ].map { zone, pace in
-        ZonePace(zone: zone, fastSecondsPerKm: pace.secondsPerKilometer, slowSecondsPerKm: pace.secondsPerKilometer)
+        ZonePace(zone: zone, fast: pace, slow: pace)
       }
     let from = riegelFrom
     predictions = [RaceDistance.fiveK, .tenK, .half, .marathon].map { distance in
@@ -332,19 +352,20 @@ public struct PacesReport: Sendable, Encodable {
     }
     let counted = estimate.steps.map { step in
       Race(
-        date: step.race.date, distanceKm: step.race.distanceKm, timeSeconds: step.race.timeSeconds,
+        date: step.race.date, distance: Distance(kilometers: step.race.distanceKm), timeSeconds: step.race.timeSeconds,
         vdot: step.raceVDOT, counted: true, vdotAfter: step.after, capped: step.capped, reason: nil)
     }
     let left = estimate.ignored.map { ignored in
       Race(
-        date: ignored.race.date, distanceKm: ignored.race.distanceKm, timeSeconds: ignored.race.timeSeconds,
+        date: ignored.race.date, distance: Distance(kilometers: ignored.race.distanceKm),
+        timeSeconds: ignored.race.timeSeconds,
         vdot: ignored.race.vdot, counted: false, vdotAfter: nil, capped: false, reason: ignored.reason)
     }
     let all =
       Array(zip(estimate.steps.map(\.race.isEffort), counted))
       + Array(zip(estimate.ignored.map(\.race.isEffort), left))
-    races = all.filter { !$0.0 }.map(\.1).sorted { ($0.date, $0.distanceKm) > ($1.date, $1.distanceKm) }
-    efforts = all.filter { $0.0 }.map(\.1).sorted { ($0.date, $0.distanceKm) > ($1.date, $1.distanceKm) }
+    races = all.filter { !$0.0 }.map(\.1).sorted { ($0.date, $0.distance) > ($1.date, $1.distance) }
+    efforts = all.filter { $0.0 }.map(\.1).sorted { ($0.date, $0.distance) > ($1.date, $1.distance) }
     goalCheck = GoalCheck(saved, completions: completions, rules: rules, today: today)
     rounded()
   }
@@ -356,8 +377,8 @@ public struct PacesReport: Sendable, Encodable {
     vdot = hundredth(vdot)
     planVDOT = hundredth(planVDOT)
     for index in paces.indices {
-      paces[index].fastSecondsPerKm = tenth(paces[index].fastSecondsPerKm)
-      paces[index].slowSecondsPerKm = tenth(paces[index].slowSecondsPerKm)
+      paces[index].fast.secondsPerKilometer = tenth(paces[index].fast.secondsPerKilometer)
+      paces[index].slow.secondsPerKilometer = tenth(paces[index].slow.secondsPerKilometer)
     }
     for index in predictions.indices {
       predictions[index].danielsSeconds = tenth(predictions[index].danielsSeconds)

@@ -45,8 +45,8 @@ public struct RosterRow: Sendable, Encodable {
     try container.encode(planID, forKey: .planID)
     try container.encode(week?.number, forKey: .week)
     try container.encode(week?.start, forKey: .weekStart)
-    try container.encode(week?.plannedKm, forKey: .plannedKm)
-    try container.encode(week?.doneKm, forKey: .doneKm)
+    try container.encode(week?.planned.kilometers, forKey: .plannedKm)
+    try container.encode(week?.done.kilometers, forKey: .doneKm)
     try container.encode(week?.compliancePercent, forKey: .compliancePercent)
     try container.encode(isPaused, forKey: .paused)
   }

@@ -6,9 +6,9 @@ import RunningCore
 /// 6 km as "fastest 5k", a 9.5 km run as "longest run ever" for a runner who said they run 10 km, and nearly every
 /// week-1 run as a "biggest week").
 public struct PersonalBests: Sendable, Hashable {
-  /// The longest run, km: the longest logged, or the runner's own longest recent run (the baseline they gave) when
-  /// that is longer.
-  public var longestRunKm: Double = 0
+  /// The longest run: the longest logged, or the runner's own longest recent run (the baseline they gave) when that
+  /// is longer.
+  public var longestRun = Distance.zero
   /// Best time, seconds, for 5 km, 10 km and the half, from races of that distance only (`log --race`, or a run matched
   /// to a plan's race) or from a measured segment of that distance inside an imported track (its best effort): never
   /// a whole run's average pace over another distance, nor a longer race a shorter one's.
@@ -16,10 +16,10 @@ public struct PersonalBests: Sendable, Hashable {
   /// The day of the run whose measured segment holds the record in ``fastest``, by distance; absent when a race
   /// holds it.
   public var fastestSegmentDay: [String: CivilDate] = [:]
-  /// The most kilometres in one Monday-to-Sunday week.
-  public var biggestWeekKm: Double = 0
-  /// Each week's kilometres, by the day number of its Monday.
-  public var weekKm: [Int: Double] = [:]
+  /// The most distance in one Monday-to-Sunday week.
+  public var biggestWeek = Distance.zero
+  /// Each week's distance, by the day number of its Monday.
+  public var weekDistance: [Int: Distance] = [:]
   /// The most days in a row with a run.
   public var longestStreakDays: Int = 0
 
@@ -28,12 +28,12 @@ public struct PersonalBests: Sendable, Hashable {
   /// beat nothing).
   static let weeksToBeat = 3
 
-  /// The records in `completions`; `baselineLongestKm`: the longest recent run the runner gave (profile or plan), the
+  /// The records in `completions`; `baselineLongest`: the longest recent run the runner gave (profile or plan), the
   /// mark a "longest run ever" must beat.
-  public init(_ completions: [Completion], baselineLongestKm: Double = 0) {
-    longestRunKm = max(0, baselineLongestKm)
+  public init(_ completions: [Completion], baselineLongest: Distance = .zero) {
+    longestRun = max(.zero, baselineLongest)
     for run in completions {
-      longestRunKm = max(longestRunKm, run.distanceKm)
+      longestRun = max(longestRun, Distance(kilometers: run.distanceKm))
       // A race counts for the distance it is (a GPS track reads up to 3 % long: the race's time stands), never for a
       // shorter one: a 10K race is no 5K record.
       if run.isRace, run.durationSeconds.isFinite, run.durationSeconds > 0 {
@@ -56,9 +56,9 @@ public struct PersonalBests: Sendable, Hashable {
         }
       }
       let monday = run.date.dayNumber - run.date.weekday.index
-      weekKm[monday, default: 0] += run.distanceKm
+      weekDistance[monday, default: .zero] += Distance(kilometers: run.distanceKm)
     }
-    biggestWeekKm = weekKm.values.max() ?? 0
+    biggestWeek = weekDistance.values.max() ?? .zero
     let days = Set(completions.map(\.date.dayNumber)).sorted()
     var streak = 0
     var previous: Int?
@@ -76,15 +76,16 @@ public struct PersonalBests: Sendable, Hashable {
     units: DistanceUnit = .km
   ) -> [String] {
     var news: [String] = []
-    if after.longestRunKm > before.longestRunKm + 0.01 && before.longestRunKm > 0 {
-      news.append("longest run ever: \(kilometresText(after.longestRunKm, units))")
+    let margin = Distance(kilometers: 0.01)
+    if after.longestRun > before.longestRun + margin && before.longestRun > .zero {
+      news.append("longest run ever: \(distanceText(after.longestRun, units))")
     }
     news += fastestImprovements(from: before, to: after)
-    for (monday, km) in after.weekKm where km > (before.weekKm[monday] ?? 0) + 0.01 {
-      let earlier = before.weekKm.filter { $0.key < monday }.map(\.value)
+    for (monday, week) in after.weekDistance where week > (before.weekDistance[monday] ?? .zero) + margin {
+      let earlier = before.weekDistance.filter { $0.key < monday }.map(\.value)
       guard earlier.count >= weeksToBeat, let best = earlier.max() else { continue }
-      if km > best + 0.01 && (before.weekKm[monday] ?? 0) <= best + 0.01 {
-        news.append("biggest week: \(kilometresText(km, units))")
+      if week > best + margin && (before.weekDistance[monday] ?? .zero) <= best + margin {
+        news.append("biggest week: \(distanceText(week, units))")
       }
     }
     if after.longestStreakDays > before.longestStreakDays && before.longestStreakDays > 0
@@ -116,6 +117,7 @@ public struct PersonalBests: Sendable, Hashable {
 
 /// `12.5 km` or `7.8 mi`; a value no run can have (a row stored by an older version) is shown as it is, never
 /// trapping.
-func kilometresText(_ km: Double, _ units: DistanceUnit = .km) -> String {
-  km.isFinite && abs(km) < 1e12 ? units.format(km) : "\(km / units.kilometers) \(units.rawValue)"
+func distanceText(_ distance: Distance, _ units: DistanceUnit = .km) -> String {
+  let km = distance.kilometers
+  return km.isFinite && abs(km) < 1e12 ? units.format(km) : "\(distance.value(in: units)) \(units.rawValue)"
 }

@@ -16,18 +16,18 @@ public enum LoadSource: String, Sendable, Hashable, Codable {
 }
 
 /// One plan week, planned against done.
-public struct WeekProgress: Sendable, Hashable, Codable {
+public struct WeekProgress: Sendable, Hashable, Encodable {
   /// The plan's week number.
   public var number: Int
   /// Its first day.
   public var start: CivilDate
   /// Its phase.
   public var phase: Phase
-  /// Planned distance, km.
-  public var plannedKm: Double
-  /// Run distance in the week (every logged run dated in it), km, unrounded: text rounds it once, in the runner's
-  /// unit (a 7.82 km week is 4.9 mi, as its run is in the log, not 4.8 from 7.8 km); JSON writes it to 0.1 km.
-  public var doneKm: Double
+  /// Planned distance.
+  public var planned: Distance
+  /// Run distance in the week (every logged run dated in it), unrounded: text rounds it once, in the runner's unit
+  /// (a 7.82 km week is 4.9 mi, as its run is in the log, not 4.8 from 7.8 km); JSON writes it to 0.1 km.
+  public var done: Distance
   /// Planned workouts.
   public var plannedSessions: Int
   /// Planned workouts matched by a logged run.
@@ -49,7 +49,7 @@ public struct WeekProgress: Sendable, Hashable, Codable {
   /// True when nothing was run and every planned workout of the week fell in a pause, or the week lies in a pause
   /// whole (a replan takes its workouts out of the plan).
   public var isPaused: Bool {
-    doneKm == 0 && (plannedSessions > 0 ? pausedSessions == plannedSessions : withinPause)
+    done == .zero && (plannedSessions > 0 ? pausedSessions == plannedSessions : withinPause)
   }
 
   /// How a week stands against its plan: every view (`progress`, `coach athletes`, the API) says one of these.
@@ -67,10 +67,11 @@ public struct WeekProgress: Sendable, Hashable, Codable {
     if isPaused { return .paused }
     return compliancePercent.map(Standing.percent) ?? .nothingDue
   }
-  /// The longest run of the week, km.
-  public var longestRunKm: Double
-  /// Average pace of easy runs (matched to easy, strides, recovery or long workouts, or logged as such), s/km.
-  public var averageEasyPaceSecondsPerKm: Double?
+  /// The longest run of the week.
+  public var longestRun: Distance
+  /// Average pace of easy runs (matched to easy, strides, recovery or long workouts, or logged as such), to the
+  /// whole second per kilometre.
+  public var averageEasyPace: Pace?
   /// Hard sessions done (matched to a hard workout).
   public var hardSessions: Int
   /// Steps in the week, from imported health data (nil without any).
@@ -80,34 +81,35 @@ public struct WeekProgress: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case number, start, phase
-    case plannedKm = "planned_km"
-    case doneKm = "done_km"
+    case planned = "planned_km"
+    case done = "done_km"
     case plannedSessions = "planned_sessions"
     case doneSessions = "done_sessions"
     case missedSessions = "missed_sessions"
     case extraRuns = "extra_runs"
     case pausedSessions = "paused_sessions"
     case compliancePercent = "compliance_percent"
-    case longestRunKm = "longest_run_km"
-    case averageEasyPaceSecondsPerKm = "average_easy_pace_s_per_km"
+    case longestRun = "longest_run_km"
+    case averageEasyPace = "average_easy_pace_s_per_km"
     case hardSessions = "hard_sessions"
     case steps
     case activeKcal = "active_kcal"
   }
 
-  /// Written, never read back (a report is made again from the logbook): `paused` is ``isPaused``.
+  /// `paused` is ``isPaused``.
   private enum StandingKeys: String, CodingKey {
     case paused
   }
 
-  /// `runmate.progress/1`, with `done_km` to 0.1 km as it has always been written.
+  /// `runmate.progress/1`, distances in kilometres, `done_km` to 0.1 km as it has always been written; written, never
+  /// read back (a report is made again from the logbook).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(number, forKey: .number)
     try container.encode(start, forKey: .start)
     try container.encode(phase, forKey: .phase)
-    try container.encode(plannedKm, forKey: .plannedKm)
-    try container.encode((doneKm * 10).rounded() / 10, forKey: .doneKm)
+    try container.encode(planned.kilometers, forKey: .planned)
+    try container.encode((done.kilometers * 10).rounded() / 10, forKey: .done)
     try container.encode(plannedSessions, forKey: .plannedSessions)
     try container.encode(doneSessions, forKey: .doneSessions)
     try container.encode(missedSessions, forKey: .missedSessions)
@@ -116,8 +118,8 @@ public struct WeekProgress: Sendable, Hashable, Codable {
     try container.encodeIfPresent(compliancePercent, forKey: .compliancePercent)
     var standing = encoder.container(keyedBy: StandingKeys.self)
     try standing.encode(isPaused, forKey: .paused)
-    try container.encode(longestRunKm, forKey: .longestRunKm)
-    try container.encodeIfPresent(averageEasyPaceSecondsPerKm, forKey: .averageEasyPaceSecondsPerKm)
+    try container.encode(longestRun.kilometers, forKey: .longestRun)
+    try container.encodeIfPresent(averageEasyPace?.secondsPerKilometer, forKey: .averageEasyPace)
     try container.encode(hardSessions, forKey: .hardSessions)
     try container.encodeIfPresent(steps, forKey: .steps)
     try container.encodeIfPresent(activeKcal, forKey: .activeKcal)
@@ -125,22 +127,22 @@ public struct WeekProgress: Sendable, Hashable, Codable {
 
   /// A week as the progress rules count it.
   public init(
-    number: Int, start: CivilDate, phase: Phase, plannedKm: Double, doneKm: Double, plannedSessions: Int,
-    doneSessions: Int, missedSessions: Int, extraRuns: Int, compliancePercent: Int? = nil, longestRunKm: Double,
-    averageEasyPaceSecondsPerKm: Double? = nil, hardSessions: Int, steps: Double? = nil, activeKcal: Double? = nil
+    number: Int, start: CivilDate, phase: Phase, planned: Distance, done: Distance, plannedSessions: Int,
+    doneSessions: Int, missedSessions: Int, extraRuns: Int, compliancePercent: Int? = nil, longestRun: Distance,
+    averageEasyPace: Pace? = nil, hardSessions: Int, steps: Double? = nil, activeKcal: Double? = nil
   ) {
     self.number = number
     self.start = start
     self.phase = phase
-    self.plannedKm = plannedKm
-    self.doneKm = doneKm
+    self.planned = planned
+    self.done = done
     self.plannedSessions = plannedSessions
     self.doneSessions = doneSessions
     self.missedSessions = missedSessions
     self.extraRuns = extraRuns
     self.compliancePercent = compliancePercent
-    self.longestRunKm = longestRunKm
-    self.averageEasyPaceSecondsPerKm = averageEasyPaceSecondsPerKm
+    self.longestRun = longestRun
+    self.averageEasyPace = averageEasyPace
     self.hardSessions = hardSessions
     self.steps = steps
     self.activeKcal = activeKcal
@@ -148,7 +150,7 @@ public struct WeekProgress: Sendable, Hashable, Codable {
 }
 
 /// The progress of a plan: the output of ``makeProgress(plan:completions:today:)``.
-public struct ProgressReport: Sendable, Hashable, Codable {
+public struct ProgressReport: Sendable, Hashable, Encodable {
   /// `runmate.progress/1`.
   public var schema = "runmate.progress/1"
   /// The plan's id.

@@ -118,12 +118,12 @@ public struct PlanStatus: Sendable {
       let seconds = runs.map { $0.movingSeconds ?? $0.durationSeconds }.reduce(0, +)
       return Compliance(done: seconds / 60, planned: Double(target.minutes))
     }
-    return Compliance(done: doneKm(of: workout), planned: workout.distanceKm)
+    return Compliance(done: done(of: workout).kilometers, planned: workout.distanceKm)
   }
 
-  /// The distance of the runs matched to `workout`, km.
-  public func doneKm(of workout: Workout) -> Double {
-    (matched[workout.id] ?? []).map(\.distanceKm).reduce(0, +)
+  /// The distance of the runs matched to `workout`.
+  public func done(of workout: Workout) -> Distance {
+    Distance(kilometers: (matched[workout.id] ?? []).map(\.distanceKm).reduce(0, +))
   }
 
   /// The workouts scheduled on `day`.

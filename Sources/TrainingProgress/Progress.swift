@@ -52,12 +52,12 @@ public func makeProgress(
       : planned.filter { $0.date < today || ($0.date == today && ranToday) }.map(\.distanceKm).reduce(0, +)
     var progress =
       WeekProgress(
-        number: week.number, start: week.start, phase: week.phase, plannedKm: week.plannedKm,
-        doneKm: doneKm, plannedSessions: planned.count, doneSessions: done.count,
+        number: week.number, start: week.start, phase: week.phase, planned: Distance(kilometers: week.plannedKm),
+        done: Distance(kilometers: doneKm), plannedSessions: planned.count, doneSessions: done.count,
         missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
         compliancePercent: week.start <= today && dueKm > 0 ? wholePercent(100 * doneKm / dueKm) : nil,
-        longestRunKm: runs.map(\.distanceKm).max() ?? 0,
-        averageEasyPaceSecondsPerKm: easyPace.map { $0.rounded() },
+        longestRun: Distance(kilometers: runs.map(\.distanceKm).max() ?? 0),
+        averageEasyPace: easyPace.map { Pace(secondsPerKilometer: $0.rounded()) },
         hardSessions: done.filter(\.hard).count,
         steps: healthSum(health, week.start, end, \.steps),
         activeKcal: healthSum(health, week.start, end, \.activeEnergyKcal))

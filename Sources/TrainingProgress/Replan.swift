@@ -33,10 +33,10 @@ public enum ReplanError: FieldError, Sendable, Equatable {
 public struct WeekChange: Sendable, Hashable {
   /// The week.
   public var number: Int
-  /// Planned km before and after.
-  public var beforeKm: Double
-  /// Planned km after.
-  public var afterKm: Double
+  /// Planned distance before.
+  public var plannedBefore: Distance
+  /// Planned distance after.
+  public var plannedAfter: Distance
   /// Workouts before (titles with days).
   public var before: [String]
   /// Workouts after.
@@ -404,7 +404,8 @@ func replanResult(
   for (old, new) in zip(plan.weeks, weeks) where old != new {
     changes.append(
       WeekChange(
-        number: old.number, beforeKm: old.plannedKm, afterKm: new.plannedKm,
+        number: old.number, plannedBefore: Distance(kilometers: old.plannedKm),
+        plannedAfter: Distance(kilometers: new.plannedKm),
         before: old.workouts.map { "\($0.date.shortLabel) \($0.title)" },
         after: new.workouts.map { "\($0.date.shortLabel) \($0.title)" }))
   }

@@ -225,13 +225,13 @@ import TrainingDomain
       try run("2027-01-11", 12, 70),
     ]
     let bests = PersonalBests(log)
-    #expect(bests.longestRunKm == 12)
+    #expect(bests.longestRun == Distance(kilometers: 12))
     // Race records from races of their distance only: the 10 km race in 55:00 is a 10K record, not a 5K one; the
     // easy 6 km at the same pace and the 12 km training run are no race records.
     #expect(bests.fastest["5k"] == nil)
     #expect(abs((bests.fastest["10k"] ?? 0) - 55 * 60) < 0.001)
     #expect(bests.fastest["half"] == nil)
-    #expect(bests.biggestWeekKm == 21)  // week of 4 Jan: 5 + 10 + 6
+    #expect(bests.biggestWeek == Distance(kilometers: 21))  // week of 4 Jan: 5 + 10 + 6
     #expect(bests.longestStreakDays == 3)
     let news = PersonalBests.improvements(from: PersonalBests(Array(log.prefix(3))), to: bests)
     #expect(news == ["longest run ever: 12 km"])
@@ -259,7 +259,8 @@ import TrainingDomain
     let long = try run("2027-01-10", 9.5, 57)
     #expect(
       PersonalBests.improvements(
-        from: PersonalBests(first, baselineLongestKm: 10), to: PersonalBests(first + [long], baselineLongestKm: 10)
+        from: PersonalBests(first, baselineLongest: Distance(kilometers: 10)),
+        to: PersonalBests(first + [long], baselineLongest: Distance(kilometers: 10))
       ).isEmpty)
     // A week is the biggest only against three earlier weeks, and is announced once.
     var log: [Completion] = []

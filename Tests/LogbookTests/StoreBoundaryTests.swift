@@ -287,7 +287,7 @@ import TrainingDomain
     let runs = try db.completions()
     #expect(runs.map(\.distanceKm) == [5, 1e21])
     let bests = PersonalBests(runs)
-    #expect(bests.longestRunKm == 1e21)
+    #expect(bests.longestRun == Distance(kilometers: 1e21))
     #expect(
       PersonalBests.improvements(from: PersonalBests(Array(runs.prefix(1))), to: bests)
         .contains("longest run ever: 1e+21 km"))

@@ -34,7 +34,7 @@ import TrainingDomain
 
   func roster(_ db: any TrainingStore, _ cache: RosterCache?, _ today: CivilDate) throws -> [String] {
     try coachRoster(coach: "kim", in: db, systemZone: "UTC", cache: cache) { _ in today }.athletes.map {
-      "\($0.name) \($0.planID ?? "-") \($0.week?.doneKm ?? -1) \($0.week?.plannedKm ?? -1) \($0.load?.fitness ?? -1)"
+      "\($0.name) \($0.planID ?? "-") \($0.week?.done.kilometers ?? -1) \($0.week?.planned.kilometers ?? -1) \($0.load?.fitness ?? -1)"
     }
   }
 

@@ -17,7 +17,7 @@ import TrainingProgress
     #expect(report.weeks[0].doneSessions == 0)
     #expect(report.weeks[0].missedSessions == week1.workouts.count - 1)
     #expect(report.weeks[0].extraRuns == 0)
-    #expect(report.weeks[0].doneKm == long.distanceKm / 2)
+    #expect(report.weeks[0].done.kilometers == long.distanceKm / 2)
   }
 
   /// A week paused whole (the runner was ill) with nothing run is excused: its runs count as paused, not missed, and

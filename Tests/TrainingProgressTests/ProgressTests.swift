@@ -13,8 +13,8 @@ import TrainingProgress
     let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
     let run = Completion(date: plan.weeks[0].start, distanceKm: 7.82, durationSeconds: 2_700, kind: .easy)
     let report = makeProgress(plan: plan, completions: [run], today: plan.weeks[1].start)
-    #expect(DistanceUnit.mi.format(report.weeks[0].doneKm) == "4.9 mi")
-    #expect(DistanceUnit.mi.format(report.weeks[0].doneKm) == DistanceUnit.mi.format(run.distanceKm))
+    #expect(DistanceUnit.mi.format(report.weeks[0].done) == "4.9 mi")
+    #expect(DistanceUnit.mi.format(report.weeks[0].done) == DistanceUnit.mi.format(run.distanceKm))
     let json = String(decoding: try JSONEncoder().encode(report.weeks[0]), as: UTF8.self)
     #expect(json.contains("\"done_km\":7.8"), "\(json)")
     #expect(!json.contains("\"steps\""), "absent values stay absent: \(json)")
@@ -39,13 +39,13 @@ import TrainingProgress
     let report = makeProgress(plan: plan, completions: log, today: today)
     let first = report.weeks[0]
     let done = w[0].distanceKm + w[1].distanceKm + 1 + 3
-    #expect(abs(first.doneKm - done) < 1e-9)
-    #expect(first.plannedKm == week1.plannedKm)
+    #expect(abs(first.done.kilometers - done) < 1e-9)
+    #expect(first.planned.kilometers == week1.plannedKm)
     #expect(first.doneSessions == 2)
     #expect(first.missedSessions == w.count - 2)
     #expect(first.extraRuns == 1)
     #expect(first.compliancePercent == Int((100 * done / week1.plannedKm).rounded()))
-    #expect(first.longestRunKm == max(w[0].distanceKm, w[1].distanceKm + 1, 3))
+    #expect(first.longestRun.kilometers == max(w[0].distanceKm, w[1].distanceKm + 1, 3))
     // Week 3 has not started: no compliance yet; nothing missed.
     #expect(report.weeks[2].compliancePercent == nil)
     #expect(report.weeks[2].missedSessions == 0)

@@ -42,7 +42,7 @@ import TrainingDomain
     #expect(roster.athletes.map(\.name) == ["anna", "ben"])
     let week = try #require(roster.athletes.first?.week)
     #expect(week.number == 1)
-    #expect(abs(week.doneKm - first.distanceKm) < 0.05, "\(week.doneKm) km done")
+    #expect(abs(week.done.kilometers - first.distanceKm) < 0.05, "\(week.done.kilometers) km done")
     #expect(roster.athletes.last?.plan == nil && roster.athletes.last?.week == nil)
 
     #expect(throws: LogbookError.self) {

@@ -58,7 +58,7 @@ struct CoachCommand: ParsableCommand {
           continue
         }
         let week = row.week.map {
-          "\(units.number($0.doneKm)) of \(units.format($0.plannedKm)), \($0.standing.label(nothingDue: "nothing due yet"))"
+          "\(units.number($0.done)) of \(units.format($0.planned)), \($0.standing.label(nothingDue: "nothing due yet"))"
         }
         lines.append(
           "  \(terminalSafe(row.name)): \(terminalSafe(plan)), week \(row.week?.number ?? 0), "

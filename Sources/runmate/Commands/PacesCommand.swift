@@ -54,11 +54,8 @@ struct PacesCommand: ParsableCommand {
     lines.append("")
     lines.append("Training paces:")
     for pace in report.paces {
-      let fast = Pace(secondsPerKilometer: pace.fastSecondsPerKm)
-      let slow = Pace(secondsPerKilometer: pace.slowSecondsPerKm)
       let text =
-        pace.fastSecondsPerKm == pace.slowSecondsPerKm
-        ? fast.formatted(in: units) : formatPaceRange(fast...slow, perMile: units == .mi)
+        pace.fast == pace.slow ? units.format(pace.fast) : formatPaceRange(pace.fast...pace.slow, perMile: units == .mi)
       lines.append("  \(pad(pace.zone, 11)) \(text)")
     }
     lines.append("")
@@ -92,7 +89,7 @@ struct PacesCommand: ParsableCommand {
       lines.append("")
       for race in left {
         lines.append(
-          "Not counted: \(units.format(race.distanceKm)) race on \(race.date), \(formatRaceTime(race.timeSeconds)): "
+          "Not counted: \(units.format(race.distance)) race on \(race.date), \(formatRaceTime(race.timeSeconds)): "
             + (race.reason ?? ""))
       }
     }

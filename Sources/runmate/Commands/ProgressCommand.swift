@@ -39,7 +39,7 @@ struct ProgressCommand: ParsableCommand {
   func render(_ report: ProgressReport, name: String, units: DistanceUnit) -> String {
     let current = report.weeks.lastIndex { $0.start <= report.today } ?? 0
     let shown = report.weeks[max(0, current - weeks + 1)...current]
-    let scale = max(1, shown.map { max($0.plannedKm, $0.doneKm) }.filter(\.isFinite).max() ?? 1)
+    let scale = max(1, shown.map { max($0.planned, $0.done).kilometers }.filter(\.isFinite).max() ?? 1)
     var lines = ["Progress of '\(terminalSafe(name))' on \(report.today.shortLabel)", ""]
     lines.append(
       [
@@ -47,14 +47,13 @@ struct ProgressCommand: ParsableCommand {
         pad("Compliance", 10), pad("Longest", 8), "Easy pace",
       ].joined(separator: "  "))
     for week in shown {
-      let pace =
-        week.averageEasyPaceSecondsPerKm.map { Pace(secondsPerKilometer: $0).formatted(perMile: units == .mi) } ?? "-"
+      let pace = week.averageEasyPace.map(units.format) ?? "-"
       lines.append(
         [
-          pad(String(week.number), 3), pad(week.phase.rawValue, 6), pad(units.format(week.plannedKm), 9),
-          pad(units.format(week.doneKm), 9), pad("\(week.doneSessions)/\(week.plannedSessions)", 8),
+          pad(String(week.number), 3), pad(week.phase.rawValue, 6), pad(units.format(week.planned), 9),
+          pad(units.format(week.done), 9), pad("\(week.doneSessions)/\(week.plannedSessions)", 8),
           pad(week.standing.label(nothingDue: "-"), 10),
-          pad(units.format(week.longestRunKm), 8), pace,
+          pad(units.format(week.longestRun), 8), pace,
         ]
         .joined(separator: "  "))
     }
@@ -71,11 +70,11 @@ struct ProgressCommand: ParsableCommand {
     lines.append("Planned ░ against done █ (\(units.rawValue)):")
     for week in shown {
       let width = 40.0
-      let planned = barLength(week.plannedKm / scale * width)
-      let done = barLength(week.doneKm / scale * width)
+      let planned = barLength(week.planned.kilometers / scale * width)
+      let done = barLength(week.done.kilometers / scale * width)
       lines.append(
         "W\(pad(String(week.number), 3)) " + String(repeating: "█", count: min(done, planned))
-          + String(repeating: done > planned ? "█" : "░", count: abs(planned - done)) + " \(units.format(week.doneKm))")
+          + String(repeating: done > planned ? "█" : "░", count: abs(planned - done)) + " \(units.format(week.done))")
     }
     lines.append("")
     // Ratios of absurd stored runs can be nan or inf: those are left out rather than printed.

@@ -99,9 +99,9 @@ struct ReplanReport {
     let result = proposal.replan
     var lines = ["Replan of '\(terminalSafe(name))' from \(units.relabel(result.basis))"]
     if result.changes.isEmpty { lines.append("No change.") }
-    for change in result.changes where units.format(change.beforeKm) != units.format(change.afterKm) {
+    for change in result.changes where units.format(change.plannedBefore) != units.format(change.plannedAfter) {
       lines.append(
-        "W\(change.number): \(units.number(change.beforeKm)) → \(units.format(change.afterKm))")
+        "W\(change.number): \(units.number(change.plannedBefore)) → \(units.format(change.plannedAfter))")
     }
     return lines + ReplanReport.changeLines(proposal.changeSet, units: units)
   }

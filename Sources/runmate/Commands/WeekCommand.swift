@@ -37,7 +37,7 @@ struct WeekCommand: ParsableCommand {
     let phase = week.phase.rawValue + (week.cutback ? ", cut-back" : "")
     var lines = [
       "Week \(week.number) of \(goal.weeks) (\(phase)): "
-        + "\(units.number(progress.doneKm)) of \(units.format(week.plannedKm)), "
+        + "\(units.number(progress.done)) of \(units.format(week.plannedKm)), "
         + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
         + (partial > 0 ? ", \(partial) partial" : "")
     ]
@@ -68,7 +68,7 @@ struct WeekCommand: ParsableCommand {
         switch day.status {
         case .paused: " (paused)"
         case .notLogged: " (optional, not logged)"
-        case .partial: " (partial: \(units.number(day.doneKm ?? 0)) of \(units.format(day.workout.distanceKm)))"
+        case .partial: " (partial: \(units.number(day.done ?? .zero)) of \(units.format(day.workout.distanceKm)))"
         default: ""
         }
       lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title(in: units))\(ran)")

@@ -102,8 +102,8 @@ struct HTMLReport {
 
   func summary() -> String {
     let past = report.weeks.filter { $0.start <= report.today }
-    let planned = past.map(\.plannedKm).reduce(0, +)
-    let done = past.map(\.doneKm).filter(\.isFinite).reduce(0, +)
+    let planned = past.map(\.planned.kilometers).reduce(0, +)
+    let done = past.map(\.done.kilometers).filter(\.isFinite).reduce(0, +)
     let sessions = past.map(\.doneSessions).reduce(0, +)
     let plannedSessions = past.map(\.plannedSessions).reduce(0, +)
     let extras = runs.filter { isExtra($0) && plan.goal.start <= $0.date && $0.date <= plan.goal.raceDate }.count
@@ -124,7 +124,7 @@ struct HTMLReport {
     let weeks = report.weeks
     let extra = extraKm()
     let frame = ChartFrame(height: 290, weeks: weeks.count)
-    let values = weeks.flatMap { [$0.plannedKm, $0.doneKm] }.map { $0 / units.kilometers }
+    let values = weeks.flatMap { [$0.planned, $0.done] }.map { $0.value(in: units) }
     let axis = Axis.distance(upTo: values.filter(\.isFinite).max() ?? 0)
     let label = "Weekly volume in \(units.rawValue), planned and done, weeks 1 to \(weeks.count)"
     var svg = frame.open(title: "Weekly volume, \(units.rawValue) per week", label: label)
@@ -134,23 +134,24 @@ struct HTMLReport {
     let bar = frame.band * 0.36
     for (index, week) in weeks.enumerated() {
       let center = frame.center(index)
-      let extraPart = index < extra.count ? min(extra[index], week.doneKm) : 0
-      let forPlan = max(0, week.doneKm - extraPart)
+      let doneKm = week.done.kilometers
+      let extraPart = index < extra.count ? min(extra[index], doneKm) : 0
+      let forPlan = max(0, doneKm - extraPart)
       let range = "W\(week.number), \(week.start.shortLabel)"
       svg += frame.rect(
-        x: center - bar - 1, top: y(week.plannedKm), bottom: frame.plotBottom, width: bar,
-        fill: "#c9d3e3", title: "\(range): planned \(distance(week.plannedKm))")
+        x: center - bar - 1, top: y(week.planned.kilometers), bottom: frame.plotBottom, width: bar,
+        fill: "#c9d3e3", title: "\(range): planned \(distance(week.planned.kilometers))")
       svg += frame.rect(
         x: center + 1, top: y(forPlan), bottom: frame.plotBottom, width: bar, fill: "#2f7d4f",
         title: "\(range): done for the plan \(distance(forPlan))")
       if extraPart > 0 {
         svg += frame.rect(
-          x: center + 1, top: y(week.doneKm), bottom: y(forPlan), width: bar, fill: "#e08a2e",
+          x: center + 1, top: y(doneKm), bottom: y(forPlan), width: bar, fill: "#e08a2e",
           title: "\(range): extra runs \(distance(extraPart))")
       }
-      if week.doneKm > 0 && frame.band >= 34 {
+      if doneKm > 0 && frame.band >= 34 {
         svg += frame.text(
-          x: center + 1 + bar / 2, y: max(frame.top + 9, y(week.doneKm) - 4), number(week.doneKm),
+          x: center + 1 + bar / 2, y: max(frame.top + 9, y(doneKm) - 4), number(doneKm),
           size: 9, anchor: "middle", fill: "#1d2430")
       }
     }
@@ -164,7 +165,7 @@ struct HTMLReport {
     let planned = plan.weeks.map { week in
       week.workouts.filter { $0.kind == .long || $0.kind == .race }.map(\.distanceKm).max() ?? 0
     }
-    let done = report.weeks.map(\.longestRunKm)
+    let done = report.weeks.map(\.longestRun.kilometers)
     let frame = ChartFrame(height: 240, weeks: max(planned.count, done.count))
     let axis = Axis.distance(upTo: (planned + done).map { $0 / units.kilometers }.filter(\.isFinite).max() ?? 0)
     var svg = frame.open(
@@ -188,8 +189,8 @@ struct HTMLReport {
   /// The average easy pace of each week, faster higher.
   func paceChart() -> String {
     let perUnit = report.weeks.enumerated().compactMap { index, week -> (index: Int, value: Double)? in
-      guard let seconds = week.averageEasyPaceSecondsPerKm, seconds.isFinite, seconds > 0 else { return nil }
-      return (index, seconds * units.kilometers)
+      guard let seconds = week.averageEasyPace?.seconds(per: units), seconds.isFinite, seconds > 0 else { return nil }
+      return (index, seconds)
     }
     guard !perUnit.isEmpty else { return "<p>No easy runs logged yet.</p>" }
     let frame = ChartFrame(height: 240, weeks: report.weeks.count)
