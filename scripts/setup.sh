@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs what RunningMate needs on a fresh Debian 12 machine with Swift 6.3, and nothing that is there already.
 # Debian packages come from scripts/apt-packages.txt. Uses sudo only when not root.
+#
+# With RUNMATE_SETUP=build it installs only what compiling needs (the packages marked `build` in apt-packages.txt:
+# pkg-config and the C libraries' headers), so scripts/test.sh can install the tests' tools (servers, valgrind, the
+# calendar consumers, Python decoders) beside the build instead of before it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,8 +18,9 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 missing=()
-while read -r package; do
+while read -r package use; do
   case "$package" in ''|'#'*) continue ;; esac
+  [ "${RUNMATE_SETUP:-}" != "build" ] || [ "$use" = "build" ] || continue
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done < scripts/apt-packages.txt
 
@@ -28,22 +33,25 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The independent .ics checker the tests feed exports to (../shared/tools/ics-check), installed once per machine.
-checker="../shared/tools/ics-check/ics-check"
-state="${ICS_CHECK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/ics-check}"
-if [ -x "$checker" ] && [ ! -d "$state" ]; then
-  echo "setup: installing ics-check" >&2
-  "$checker" --install >&2
-fi
-
-# Garmin's own FIT decoder and fitdecode, which the workout-file tests read every exported workout with (once per user).
-for package in garmin-fit-sdk:garmin_fit_sdk fitdecode:fitdecode; do
-  if command -v python3 >/dev/null 2>&1 && ! python3 -c "import ${package#*:}" 2>/dev/null; then
-    echo "setup: installing ${package%%:*} (pip)" >&2
-    python3 -m pip install --user --quiet "${package%%:*}" >&2 2>/dev/null \
-      || python3 -m pip install --user --quiet --break-system-packages "${package%%:*}" >&2
+if [ "${RUNMATE_SETUP:-}" != "build" ]; then
+  # The independent .ics checker the tests feed exports to (../shared/tools/ics-check), installed once per machine.
+  checker="../shared/tools/ics-check/ics-check"
+  state="${ICS_CHECK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/ics-check}"
+  if [ -x "$checker" ] && [ ! -d "$state" ]; then
+    echo "setup: installing ics-check" >&2
+    "$checker" --install >&2
   fi
-done
+
+  # Garmin's own FIT decoder and fitdecode, which the workout-file tests read every exported workout with (once per
+  # user).
+  for package in garmin-fit-sdk:garmin_fit_sdk fitdecode:fitdecode; do
+    if command -v python3 >/dev/null 2>&1 && ! python3 -c "import ${package#*:}" 2>/dev/null; then
+      echo "setup: installing ${package%%:*} (pip)" >&2
+      python3 -m pip install --user --quiet "${package%%:*}" >&2 2>/dev/null \
+        || python3 -m pip install --user --quiet --break-system-packages "${package%%:*}" >&2
+    fi
+  done
+fi
 
 # The debug build's arguments. In CI (CI=true) one debug build serves the tests and valgrind: it is made with DWARF 4
 # (valgrind 3.19 cannot read Swift 6.3's DWARF 5) in .build-valgrind, so scripts/valgrind.sh finds it built instead of

@@ -9,8 +9,19 @@
 # status is the first failing one's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh
-source scripts/setup.sh
+# What compiling needs comes first (pkg-config and the C libraries' headers); the tests' own tools (the CalDAV
+# servers, PostgreSQL, valgrind, the calendar consumers, the Python FIT decoders) install beside the build: on a
+# fresh machine that is minutes of apt and pip the build no longer waits for. Its output is printed once it is done.
+RUNMATE_SETUP=build source scripts/setup.sh
+setup_log="$(mktemp -t runmate-setup.XXXXXX)"
+RUNMATE_SETUP=all bash scripts/setup.sh > "$setup_log" 2>&1 &
+setup=$!
+RUNMATE_SETUP=build bash scripts/build.sh
+setup_status=0
+wait "$setup" || setup_status=$?
+cat "$setup_log" >&2
+rm -f "$setup_log"
+[ "$setup_status" -eq 0 ] || { echo "test.sh: setting up the tests' tools failed (exit $setup_status)" >&2; exit 1; }
 tests="$(swift build ${debug_build_args[@]+"${debug_build_args[@]}"} --show-bin-path)/RunningMatePackageTests.xctest"
 [ -x "$tests" ] || { echo "test.sh: no test bundle at $tests" >&2; exit 1; }
 cli_log="$(mktemp -t runmate-cli-tests.XXXXXX)"
