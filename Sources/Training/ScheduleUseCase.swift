@@ -165,8 +165,8 @@ public struct ScheduleView: Sendable, Encodable {
     public let week: Week
     /// Its workouts on their days.
     public let rows: [Row]
-    /// The distance its workouts add up to, kilometres.
-    public var plannedKm: Double { rows.map(\.workout.distanceKm).reduce(0, +) }
+    /// The distance its workouts add up to.
+    public var planned: Distance { rows.map(\.workout.distance).sum() }
   }
 
   /// One note of the scheduler: a workout moved, dropped or in conflict, or a start the clocks skip.

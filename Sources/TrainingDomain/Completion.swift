@@ -84,6 +84,12 @@ public struct Completion: Sendable, Hashable, Codable {
 
   /// Pace in seconds per kilometre (moving time when known).
   public var secondsPerKm: Double { (movingSeconds ?? durationSeconds) / max(distanceKm, 0.001) }
+
+  /// The distance, as views show it (in the runner's unit, through ``DistanceUnit``).
+  public var distance: Distance { Distance(kilometers: distanceKm) }
+
+  /// The pace (moving time when known), as views show it.
+  public var pace: Pace { Pace(secondsPerKilometer: secondsPerKm) }
 }
 
 /// A plan kept in the database.

@@ -72,6 +72,8 @@ public struct WorkoutStep: Sendable, Hashable, Codable {
   public var kind: Kind
   /// Distance of one repetition, in kilometres (to 10 m).
   public var distanceKm: Double
+  /// Distance of one repetition, as views show it.
+  public var distance: Distance { Distance(kilometers: distanceKm) }
   /// Duration of one repetition, in whole minutes (rounded; seconds in `durationSeconds`).
   public var durationMin: Int
   /// Duration of one repetition in seconds.
@@ -103,8 +105,10 @@ public struct Workout: Sendable, Hashable, Codable {
   public var date: CivilDate
   /// What it is.
   public var kind: WorkoutKind
-  /// Total distance, kilometres.
+  /// Total distance, kilometres (the engine computes in the templates' kilometres).
   public var distanceKm: Double
+  /// Total distance, as views show it (in the runner's unit, through ``DistanceUnit``).
+  public var distance: Distance { Distance(kilometers: distanceKm) }
   /// Estimated duration, whole minutes.
   public var durationMin: Int
   /// A hard day (quality session, long run, race).
@@ -261,6 +265,8 @@ public struct Week: Sendable, Hashable, Codable {
   public var targetKm: Double
   /// The sum of the week's workout distances.
   public var plannedKm: Double
+  /// The planned distance, as views show it.
+  public var planned: Distance { Distance(kilometers: plannedKm) }
   /// A cut-back (recovery) week.
   public var cutback: Bool
   /// One sentence per rule that shaped the week.

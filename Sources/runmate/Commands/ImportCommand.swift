@@ -92,7 +92,7 @@ struct ImportReport {
         guard run.isRun else {
           lines.append(
             "imported \(terminalSafe(run.sourceFile ?? "?")) as cross-training (\(terminalSafe(run.sport.name))): "
-              + "\(run.date.shortLabel), \(units.format(run.distanceKm)) in \(formatRaceTime(run.durationSeconds))"
+              + "\(run.date.shortLabel), \(units.format(run.distance)) in \(formatRaceTime(run.durationSeconds))"
           )
           continue
         }
@@ -100,7 +100,7 @@ struct ImportReport {
         lines.append(
           "imported \(terminalSafe(run.sourceFile ?? "?"))"
             + (run.note.map { " (\(terminalSafe($0)))" } ?? "")
-            + ": \(run.date.shortLabel), \(units.format(run.distanceKm)) "
+            + ": \(run.date.shortLabel), \(units.format(run.distance)) "
             + "in \(formatRaceTime(run.durationSeconds)) "
             + "(moving \(formatRaceTime(run.movingSeconds ?? run.durationSeconds)))"
             + (matched.map { ", " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""))

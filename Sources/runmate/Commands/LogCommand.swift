@@ -59,7 +59,7 @@ struct LogCommand: ParsableCommand {
       guard let completion else {
         let removed = try db.undoLastCompletion()
         return try writeStandardOutput(
-          "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(units.format(removed.distanceKm))\n")
+          "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(units.format(removed.distance))\n")
       }
       let lines = try db.addRuns([completion], plan: plan.name).logLines(units: units, naming: Flags.name)
       try writeStandardOutput(lines.map { $0 + "\n" }.joined())
@@ -98,7 +98,7 @@ struct LogCommand: ParsableCommand {
           case .unplanned: "unplanned"
           case .crossTraining(let minutes): "cross-training: \(terminalSafe(run.sport.name)), \(minutes) min"
           }
-        return "\(run.id ?? 0)\t\(run.date)\t\(units.format(run.distanceKm))\t\(formatRaceTime(run.durationSeconds))\t"
+        return "\(run.id ?? 0)\t\(run.date)\t\(units.format(run.distance))\t\(formatRaceTime(run.durationSeconds))\t"
           + "\(run.source.rawValue)\t\(placed)"
       }
       return lines.isEmpty ? "no runs logged yet\n" : lines.joined(separator: "\n") + "\n"
@@ -116,7 +116,7 @@ struct LogCommand: ParsableCommand {
       let removed = try db.deleteCompletion(id: id)
       let units = try db.runnerUnit()
       try writeStandardOutput(
-        "removed run \(id): \(removed.date.shortLabel), \(units.format(removed.distanceKm))\n")
+        "removed run \(id): \(removed.date.shortLabel), \(units.format(removed.distance))\n")
     }
   }
 }

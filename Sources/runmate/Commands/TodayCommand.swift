@@ -38,7 +38,7 @@ struct TodayCommand: ParsableCommand {
         day.status == .done
         ? (workout.kind.isRun ? " (done, well run!)" : " (done)")
         : day.status == .partial
-          ? " (partial: \(units.number(day.done ?? .zero)) of \(units.format(workout.distanceKm)) run)" : ""
+          ? " (partial: \(units.number(day.done ?? .zero)) of \(units.format(workout.distance)) run)" : ""
       let kcal = day.energyKcal.map { " · about \($0) kcal" } ?? ""
       let time = day.dated?.startText.map { " at \($0)" } ?? ""
       lines.append("Today, \(today): \(workout.title(in: units))\(time)\(kcal)\(mark)")

@@ -37,7 +37,7 @@ struct WeekCommand: ParsableCommand {
     let phase = week.phase.rawValue + (week.cutback ? ", cut-back" : "")
     var lines = [
       "Week \(week.number) of \(goal.weeks) (\(phase)): "
-        + "\(units.number(progress.done)) of \(units.format(week.plannedKm)), "
+        + "\(units.number(progress.done)) of \(units.format(week.planned)), "
         + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
         + (partial > 0 ? ", \(partial) partial" : "")
     ]
@@ -68,7 +68,7 @@ struct WeekCommand: ParsableCommand {
         switch day.status {
         case .paused: " (paused)"
         case .notLogged: " (optional, not logged)"
-        case .partial: " (partial: \(units.number(day.done ?? .zero)) of \(units.format(day.workout.distanceKm)))"
+        case .partial: " (partial: \(units.number(day.done ?? .zero)) of \(units.format(day.workout.distance)))"
         default: ""
         }
       lines.append("  \(mark) \(day.workout.date.shortLabel)  \(time)\(day.workout.title(in: units))\(ran)")
@@ -81,7 +81,7 @@ struct WeekCommand: ParsableCommand {
       for activity in view.crossTraining {
         lines.append(
           "  + \(activity.date.shortLabel)  \(terminalSafe(activity.sport.name)), "
-            + "\(crossTrainingMinutes(activity.durationSeconds)) min, \(units.format(activity.distanceKm))")
+            + "\(crossTrainingMinutes(activity.durationSeconds)) min, \(units.format(activity.distance))")
       }
     }
     return lines.joined(separator: "\n") + "\n"

@@ -62,7 +62,7 @@ struct HTMLReport {
     var html = "<table><tr><th>Day</th><th>Sport</th><th>Distance</th><th>Minutes</th></tr>"
     for activity in crossTraining {
       html +=
-        "<tr><td>\(activity.date)</td><td>\(escape(activity.sport.name))</td><td>\(escape(distance(activity.distanceKm)))</td>"
+        "<tr><td>\(activity.date)</td><td>\(escape(activity.sport.name))</td><td>\(escape(distance(activity.distance)))</td>"
         + "<td>\(crossTrainingMinutes(activity.durationSeconds))</td></tr>"
     }
     return html + "</table>"
@@ -75,13 +75,14 @@ struct HTMLReport {
   /// `12.5 km` / `7.8 mi`.
   func distance(_ km: Double) -> String { units.format(km) }
 
+  /// `12.5 km` / `7.8 mi`.
+  func distance(_ distance: Distance) -> String { units.format(distance) }
+
   /// A distance in `units`, as a plain number (`7.8`).
   func number(_ km: Double) -> String { units.number(km) }
 
-  /// `6:24/km` / `10:18/mi` from seconds per kilometre.
-  func pace(_ secondsPerKm: Double) -> String {
-    Pace(secondsPerKilometer: secondsPerKm).formatted(perMile: units == .mi)
-  }
+  /// `6:24/km` / `10:18/mi`.
+  func pace(_ pace: Pace) -> String { units.format(pace) }
 
   /// The days of a week of the plan.
   func end(of week: Week) -> CivilDate { week.start.adding(days: 6) }
@@ -223,15 +224,15 @@ struct HTMLReport {
   /// `Race: 10K 10 km`, `Long run 12 km`, `Long run 3:00 (about 24.7 km)`, `Tempo 7.5 km`: the workout in the report's units.
   func label(_ workout: Workout) -> String {
     switch workout.kind {
-    case .race: "Race: \(plan.goal.distance.displayName) \(distance(workout.distanceKm))"
+    case .race: "Race: \(plan.goal.distance.displayName) \(distance(workout.distance))"
     case .long:
       // A long run set by time: `Long run 3:00 (about 24.7 km)`.
       workout.timeTarget.map {
-        "Long run \($0.clock)\($0.runWalkSuffix) (about \(distance(workout.distanceKm)))"
-      } ?? "Long run \(distance(workout.distanceKm))"
-    case .strides: "Easy \(distance(workout.distanceKm)) + strides"
+        "Long run \($0.clock)\($0.runWalkSuffix) (about \(distance(workout.distance)))"
+      } ?? "Long run \(distance(workout.distance))"
+    case .strides: "Easy \(distance(workout.distance)) + strides"
     case .crossTraining, .strength: "\(workout.kind.displayName) \(workout.durationMin) min"
-    default: "\(workout.kind.displayName) \(distance(workout.distanceKm))"
+    default: "\(workout.kind.displayName) \(distance(workout.distance))"
     }
   }
 
@@ -271,7 +272,7 @@ struct HTMLReport {
         if day == report.today { state += state.isEmpty ? "today" : " today" }
         var lines = cells.map { "<span class=\"\($0.kind == .race ? "race" : "")\">\(escape(label($0)))</span>" }
         lines += ran.map { run in
-          let text = "\(distance(run.distanceKm)) · \(pace(run.secondsPerKm))"
+          let text = "\(distance(run.distance)) · \(pace(run.pace))"
           // The note, shortened, under the run (all of it on hover).
           let note =
             run.note.map { note in

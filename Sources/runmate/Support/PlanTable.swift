@@ -47,7 +47,7 @@ struct PlanTable {
       let dates = "\(dayMonth(week.start))–\(dayMonth(end))"
       let phase = week.cutback ? "\(week.phase.rawValue)↓" : week.phase.rawValue
       let workouts = week.workouts.map { "\($0.date.weekday.shortName) \(shortForm($0))" }.joined(separator: " · ")
-      rows.append([String(week.number), phase, dates, units.format(week.plannedKm), workouts])
+      rows.append([String(week.number), phase, dates, units.format(week.planned), workouts])
       whys.append(units.relabel(week.rules.prefix(2).joined(separator: "; ")))
     }
     let columns = Columns([header] + rows, rightAligned: [0, 3])
@@ -63,7 +63,7 @@ struct PlanTable {
     if let timed = plan.workouts.first(where: { $0.timeTarget != nil }), let target = timed.timeTarget {
       var text =
         "\(shortForm(timed)): a long run set by time, \(target.clock) (the long-run time cap), about "
-        + units.format(timed.distanceKm)
+        + units.format(timed.distance)
       if let run = target.runMinutes, let walk = target.walkMinutes {
         text += " as run/walk: run \(run) min, walk \(walk) min, repeated"
       }
@@ -84,7 +84,7 @@ struct PlanTable {
     if !workout.kind.isRun {
       return "\(workout.kind == .strength ? "strength" : "cross") \(workout.durationMin) min"
     }
-    let distance = units.number(workout.distanceKm)
+    let distance = units.number(workout.distance)
     let name: String =
       switch workout.kind {
       case .easy:
@@ -108,7 +108,7 @@ struct PlanTable {
     }
     // A long run with a marathon-pace segment or fast finish: `long 28 w/ 8 MP` (RP: goal race pace).
     if workout.kind == .long, let last = workout.steps.last, workout.steps.count > 1, last.zone != .easy {
-      let km = units.number(last.distanceKm)
+      let km = units.number(last.distance)
       return "\(name) \(distance) w/ \(km) \(last.zone == .marathon ? "MP" : "RP")"
     }
     return "\(name) \(distance)"

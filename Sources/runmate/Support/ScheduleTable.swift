@@ -14,7 +14,7 @@ struct ScheduleTable {
     lines.append("")
     for week in schedule.weeks {
       let phase = week.week.cutback ? "\(week.week.phase.rawValue)↓" : week.week.phase.rawValue
-      lines.append("Week \(week.week.number) · \(phase) · \(units.format(week.plannedKm))")
+      lines.append("Week \(week.week.number) · \(phase) · \(units.format(week.planned))")
       for row in week.rows {
         let moved = row.plannedDate.map { " (plan: \($0.shortLabel))" } ?? ""
         lines.append(
