@@ -33,7 +33,7 @@ public struct PersonalBests: Sendable, Hashable {
   public init(_ completions: [Completion], baselineLongest: Distance = .zero) {
     longestRun = max(.zero, baselineLongest)
     for run in completions {
-      longestRun = max(longestRun, Distance(kilometers: run.distanceKm))
+      longestRun = max(longestRun, run.distance)
       // A race counts for the distance it is (a GPS track reads up to 3 % long: the race's time stands), never for a
       // shorter one: a 10K race is no 5K record.
       if run.isRace, run.durationSeconds.isFinite, run.durationSeconds > 0 {
@@ -56,7 +56,7 @@ public struct PersonalBests: Sendable, Hashable {
         }
       }
       let monday = run.date.dayNumber - run.date.weekday.index
-      weekDistance[monday, default: .zero] += Distance(kilometers: run.distanceKm)
+      weekDistance[monday, default: .zero] += run.distance
     }
     biggestWeek = weekDistance.values.max() ?? .zero
     let days = Set(completions.map(\.date.dayNumber)).sorted()

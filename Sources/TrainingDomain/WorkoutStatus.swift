@@ -123,7 +123,7 @@ public struct PlanStatus: Sendable {
 
   /// The distance of the runs matched to `workout`.
   public func done(of workout: Workout) -> Distance {
-    Distance(kilometers: (matched[workout.id] ?? []).map(\.distanceKm).reduce(0, +))
+    (matched[workout.id] ?? []).map(\.distance).sum()
   }
 
   /// The workouts scheduled on `day`.

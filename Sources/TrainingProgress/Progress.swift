@@ -56,7 +56,7 @@ public func makeProgress(
         done: Distance(kilometers: doneKm), plannedSessions: planned.count, doneSessions: done.count,
         missedSessions: missed.count, extraRuns: runs.filter { $0.planID != plan.id || $0.workoutID == nil }.count,
         compliancePercent: week.start <= today && dueKm > 0 ? wholePercent(100 * doneKm / dueKm) : nil,
-        longestRun: Distance(kilometers: runs.map(\.distanceKm).max() ?? 0),
+        longestRun: runs.map(\.distance).max() ?? .zero,
         averageEasyPace: easyPace.map { Pace(secondsPerKilometer: $0.rounded()) },
         hardSessions: done.filter(\.hard).count,
         steps: healthSum(health, week.start, end, \.steps),
