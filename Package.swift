@@ -184,7 +184,9 @@ let package = Package(
 
     // Tests (one target per module; fixtures next to the tests that use them, read in place through
     // RunMateTestSupport's fixtureURL)
-    .target(name: "RunMateTestSupport", dependencies: ["RunningCore", "PlanEngine"], path: "Tests/RunMateTestSupport"),
+    .target(
+      name: "RunMateTestSupport", dependencies: ["RunningCore", "PlanEngine", "TrainingDomain"],
+      path: "Tests/RunMateTestSupport"),
     .testTarget(name: "DigestTests", dependencies: ["Digest", "RunMateTestSupport"]),
     .testTarget(
       name: "FeedServerTests",

@@ -376,7 +376,7 @@ public final class LogbookDatabase: TrainingStore {
   /// processes saving at once cannot both pass them.
   public func savePlan(
     _ plan: Plan, name: String, activate: Bool,
-    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil, replacing: Bool = true
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil, replacing: Bool = true, savedAt: Date
   )
     throws(LogbookError) -> SavedPlan
   {
@@ -389,7 +389,7 @@ public final class LogbookDatabase: TrainingStore {
     } catch {
       throw .database(detail: "cannot encode the plan: \(error)")
     }
-    let now = Date()
+    let now = savedAt
     return try write { db in
       if !replacing, let same = try PlanRecord.fetchOne(db, key: plan.id) {
         throw LogbookError.planAlreadySaved(id: plan.id, name: same.name)

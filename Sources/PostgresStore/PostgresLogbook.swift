@@ -79,14 +79,14 @@ public final class PostgresLogbook: TrainingStore {
   /// and id checks, the first plan becoming active, and the schedule kept, replaced or dropped, in one transaction.
   public func savePlan(
     _ plan: Plan, name: String, activate: Bool,
-    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool, savedAt: Date
   ) throws(LogbookError) -> SavedPlan {
     var encoded: (json: String?, workouts: [DatedWorkout])?
     if let schedule {
       encoded = (try schedule.settings?.storedJSON(), schedule.workouts)
     }
     let planJSON = try Self.json(plan, what: "plan")
-    let now = Date()
+    let now = savedAt
     return try write { tx in
       if !replacing, let same = try tx.value("SELECT name FROM plan WHERE id = \(plan.id)", as: String.self) {
         throw LogbookError.planAlreadySaved(id: plan.id, name: same)

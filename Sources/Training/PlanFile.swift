@@ -452,12 +452,12 @@ extension TrainingStore {
   /// Saves a checked plan file (as the active plan when `activate`), assigned to `profile` when given. The same
   /// plan, or another one under this name, is refused inside the write transaction (two imports at once cannot
   /// both pass), naming the file and the way out.
-  public func save(_ ready: PlanFileToSave, activate: Bool, profile: Profile?) throws -> SavedPlan {
+  public func save(_ ready: PlanFileToSave, activate: Bool, profile: Profile?, savedAt: Date) throws -> SavedPlan {
     let saved: SavedPlan
     do {
       saved = try savePlan(
         ready.file.plan, name: ready.name, activate: activate,
-        schedule: ready.file.settings.map { ($0, ready.dated) }, replacing: false)
+        schedule: ready.file.settings.map { ($0, ready.dated) }, replacing: false, savedAt: savedAt)
     } catch {
       switch error {
       case .planAlreadySaved(let id, let same):

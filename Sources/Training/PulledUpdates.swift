@@ -81,7 +81,7 @@ public func applyUpdates(
   if let file = updates.plan {
     if planName == nil, try db.plans().isEmpty {
       let ready = try file.readyToSave(as: nil, from: "the plan from \(server)")
-      let saved = try db.save(ready, activate: true, profile: profile)
+      let saved = try db.save(ready, activate: true, profile: profile, savedAt: now)
       let dated = try db.scheduledWorkouts(of: saved)
       result.planName = saved.name
       result.stored = true
@@ -118,7 +118,8 @@ public func applyUpdates(
               targets: stepTargets(for: profile)
             ).changes
         }
-        _ = try db.savePlan(plan, name: saved.name, activate: saved.active, schedule: (settings, dated))
+        _ = try db.savePlan(
+          plan, name: saved.name, activate: saved.active, schedule: (settings, dated), savedAt: now)
         result.stored = true
       }
     }

@@ -309,16 +309,17 @@ public func runDaysSource(given: Bool, _ profile: Profile?) -> FieldText {
 /// with its workouts on the days of `settings`, and assigned to `profile`. The settings are stored with it when they
 /// were given (`settingsGiven`) or taken from the profile; without either, none are (the plan then follows the
 /// defaults in effect, as before settings were saved).
+/// `now` is when it is saved (which races count for it start from that day at the latest).
 /// - Returns: The saved plan, and the plan on its days (its notes for the runner).
 public func saveNewPlan(
   _ plan: Plan, name: String?, settings: ScheduleSettings, settingsGiven: Bool, profile: Profile?,
-  in store: any TrainingStore
+  in store: any TrainingStore, now: Date
 ) throws -> (saved: SavedPlan, schedule: ScheduleView) {
   let schedule = try ScheduleView(plan, settings: settings)
   let kept = settingsGiven || profile != nil ? settings : nil
   let saved = try store.savePlan(
     plan, name: name ?? "\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)", activate: true,
-    schedule: (kept, schedule.datedWorkouts))
+    schedule: (kept, schedule.datedWorkouts), savedAt: now)
   if let id = profile?.id { try store.assignPlan(saved.id, toProfile: id) }
   return (saved, schedule)
 }

@@ -16,10 +16,11 @@ public protocol TrainingStore: Sendable {
   // MARK: Plans and schedules
 
   /// Saves a plan under `name` (replacing a plan of that name unless `replacing` is false), with its schedule when
-  /// given, and makes it the active plan when `activate` is true.
+  /// given, and makes it the active plan when `activate` is true. `savedAt` is the use case's `now` (which races
+  /// count for the plan starts from the day it was saved: `--now` and SOURCE_DATE_EPOCH decide it, not the clock).
   func savePlan(
     _ plan: Plan, name: String, activate: Bool,
-    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool, savedAt: Date
   ) throws(LogbookError) -> SavedPlan
   /// Every saved plan, by name.
   func plans() throws(LogbookError) -> [SavedPlan]
@@ -189,12 +190,12 @@ public protocol TrainingStore: Sendable {
 }
 
 extension TrainingStore {
-  /// Saves a plan, replacing one of the same name, without a schedule unless given.
+  /// Saves a plan at `savedAt`, replacing one of the same name, without a schedule unless given.
   public func savePlan(
     _ plan: Plan, name: String, activate: Bool,
-    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil, savedAt: Date
   ) throws(LogbookError) -> SavedPlan {
-    try savePlan(plan, name: name, activate: activate, schedule: schedule, replacing: true)
+    try savePlan(plan, name: name, activate: activate, schedule: schedule, replacing: true, savedAt: savedAt)
   }
 
   /// Every feed.

@@ -1,6 +1,7 @@
 import Foundation
 import PlanEngine
 import RunningCore
+import TrainingDomain
 
 // Shared by the test targets: the repository, its real templates, goals with fixed dates.
 
@@ -56,4 +57,15 @@ public func goal(
     distance: distance, level: level,
     timeline: Timeline(start: testStart, raceDate: testStart.adding(days: 7 * weeks - 1), weeks: weeks),
     runsPerWeek: runs, currentWeeklyKm: currentKm, longestRecentRunKm: longestKm, recentRace: recentRace)
+}
+
+extension TrainingStore {
+  /// Saves a plan now (the wall clock): the store tests' shorthand, where the day a plan is saved plays no part. The
+  /// use cases pass their own `now` (``TrainingStore/savePlan(_:name:activate:schedule:replacing:savedAt:)``).
+  public func savePlan(
+    _ plan: Plan, name: String, activate: Bool,
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil, replacing: Bool = true
+  ) throws(LogbookError) -> SavedPlan {
+    try savePlan(plan, name: name, activate: activate, schedule: schedule, replacing: replacing, savedAt: Date())
+  }
 }

@@ -47,7 +47,8 @@ struct ChangeOptions: ParsableArguments {
     let proposal = try state.proposeChange(change, today: runner.today, db: db, now: try clock.instant())
     // Saved with its dated workouts in one transaction.
     _ = try db.savePlan(
-      saved.plan, name: saved.name, activate: saved.active, schedule: (proposal.settings, proposal.datedWorkouts))
+      saved.plan, name: saved.name, activate: saved.active, schedule: (proposal.settings, proposal.datedWorkouts),
+      savedAt: try clock.instant())
     let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
     let titles = Dictionary(
       saved.plan.workouts.map { ($0.id, $0.title(in: units)) }, uniquingKeysWith: { first, _ in first })

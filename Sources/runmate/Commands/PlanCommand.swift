@@ -61,7 +61,7 @@ struct PlanCommand: ParsableCommand {
     }
   }
 
-  /// Saves the new plan (``saveNewPlan(_:name:settings:settingsGiven:profile:in:)``) and says so: the profile's
+  /// Saves the new plan (``saveNewPlan(_:name:settings:settingsGiven:profile:in:now:)``) and says so: the profile's
   /// defaults used, where it is saved, the notes of laying it on its days.
   private func saveAndSay(
     _ new: (plan: Plan, settings: ScheduleSettings, announcement: String?), given: Bool, profile: Profile?,
@@ -69,7 +69,8 @@ struct PlanCommand: ParsableCommand {
   ) throws {
     let (plan, settings) = (new.plan, new.settings)
     let (saved, schedule) = try saveNewPlan(
-      plan, name: name, settings: settings, settingsGiven: given, profile: profile, in: try stores.store())
+      plan, name: name, settings: settings, settingsGiven: given, profile: profile, in: try stores.store(),
+      now: try clock.instant())
     if let announcement = new.announcement { writeStandardError(announcement) }
     writeStandardError(
       "saved plan '\(terminalSafe(saved.name))' (\(plan.id)) in \(terminalSafe(database.shown)); it is the active plan")

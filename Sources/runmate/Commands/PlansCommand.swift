@@ -177,12 +177,14 @@ extension PlansCommand {
     @Flag(name: .long, help: "Make it the active plan.") var activate = false
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var clock: ClockOptions
 
     func run() throws {
       let shared = try PlanFile.read(file)
       let ready = try shared.readyToSave(as: name, from: file)
       let stores = OpenedStore(database)
-      let saved = try stores.store().save(ready, activate: activate, profile: try profileOption.load(stores))
+      let saved = try stores.store().save(
+        ready, activate: activate, profile: try profileOption.load(stores), savedAt: try clock.instant())
       try writeText(Import.line(saved, from: shared, scheduled: ready.dated.count) + "\n")
     }
 

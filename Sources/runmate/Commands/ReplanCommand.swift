@@ -65,7 +65,7 @@ struct ReplanCommand: ParsableCommand {
       // Saved with its dated workouts (the plan's settings kept) in one transaction.
       _ = try db.savePlan(
         result.plan, name: saved.name, activate: saved.active,
-        schedule: (proposal.settingsToSave, proposal.datedWorkouts))
+        schedule: (proposal.settingsToSave, proposal.datedWorkouts), savedAt: try clock.instant())
       lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     } else if !result.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")
