@@ -52,9 +52,10 @@ struct ReplanCommand: ParsableCommand {
     let (db, saved, state, today) = (runner.db, runner.saved, runner.state, runner.today)
     let pauseRange = try readPause(today)
     let rules = try templates.loadRules()
+    let now = try clock.instant()
     let proposal = try state.proposeReplan(
       completions: try db.completions(), today: today, pause: pauseRange, reason: reason, rules: rules, db: db,
-      now: try clock.instant(), updatePaces: updatePaces)
+      now: now, updatePaces: updatePaces)
     let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: units).lines
     lines += ReplanReport.paceLines(proposal, asked: updatePaces, maxStep: rules.base.paceUpdates.maxStepVdot)
@@ -65,7 +66,7 @@ struct ReplanCommand: ParsableCommand {
       // Saved with its dated workouts (the plan's settings kept) in one transaction.
       _ = try db.savePlan(
         result.plan, name: saved.name, activate: saved.active,
-        schedule: (proposal.settingsToSave, proposal.datedWorkouts), savedAt: try clock.instant())
+        schedule: (proposal.settingsToSave, proposal.datedWorkouts), savedAt: now)
       lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     } else if !result.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")
