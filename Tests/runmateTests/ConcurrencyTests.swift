@@ -10,6 +10,8 @@ func runmateAtOnce(
   var env = ProcessInfo.processInfo.environment
   env["RUNMATE_TEMPLATES"] = nil
   env["SOURCE_DATE_EPOCH"] = nil
+  // The template cache of this test process, as `runmate(_:)` gives, not the user's (~/.cache/runmate).
+  env["XDG_CACHE_HOME"] = testDataHome.appendingPathComponent("cache").path
   for (key, value) in environment { env[key] = value }
   let binary = try runmateBinary()
   var started: [(process: Process, out: Pipe, err: Pipe)] = []

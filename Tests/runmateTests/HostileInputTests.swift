@@ -240,12 +240,16 @@ enum HostileHarness {
   }
 
   /// What the child sees: the row's directory as home and data directory, its database, the repository's
-  /// templates, UTC, no backtracer (a trap is a trap; its report only slows the suite).
+  /// templates, UTC, no backtracer (a trap is a trap; its report only slows the suite). The decoded-templates cache is
+  /// the test process's, as in every other CLI test: no row is about the cache (RulesCacheCommandTests are), and a
+  /// cold cache in each row's home had every row that reads the templates decode their YAML again (a tenth of the
+  /// table's CPU time).
   static func environment(_ directory: URL) -> [String: String] {
     [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "HOME": directory.path,
       "XDG_DATA_HOME": directory.appendingPathComponent("xdg").path,
+      "XDG_CACHE_HOME": testDataHome.appendingPathComponent("cache").path,
       "RUNMATE_DB": directory.appendingPathComponent(databaseName).path,
       "RUNMATE_TEMPLATES": templates,
       "TZ": "UTC",
