@@ -171,6 +171,21 @@ public struct PlanChangeSet: Sendable {
 }
 
 extension TrainingState {
+  /// `replan --apply`: saves the rebuilt plan of `proposal` with its dated workouts (the plan's settings kept, `pause`
+  /// added) in one transaction, as saved at `now`; nothing when it changes nothing (no workout, no pause, no paces).
+  /// - Returns: Whether it saved.
+  public func applyReplan(
+    _ proposal: ReplanProposal, pause: ClosedRange<CivilDate>?, db: any TrainingStore, now: Date
+  ) throws -> Bool {
+    guard !proposal.replan.workoutChanges.isEmpty || pause != nil || proposal.paceUpdate != nil else { return false }
+    _ = try db.savePlan(
+      proposal.replan.plan, name: saved.name, activate: saved.active,
+      schedule: (proposal.settingsToSave, proposal.datedWorkouts), savedAt: now)
+    return true
+  }
+}
+
+extension TrainingState {
   /// Rebuilds the weeks from `today` (see ``replan(_:completions:today:pause:rules:units:)``), schedules them with
   /// the state's settings, and compares the calendar with the last export in `db`.
   public func proposeReplan(

@@ -36,6 +36,20 @@ public struct ScheduleChangeProposal: Sendable {
 }
 
 extension TrainingState {
+  /// `move` and `skip`: works out `change` (``proposeChange(_:today:db:now:)``) and saves the plan with it, its dated
+  /// workouts in the same transaction, as saved at `now`.
+  public func makeChange(_ change: ScheduleChange, today: CivilDate, db: any TrainingStore, now: Date) throws
+    -> ScheduleChangeProposal
+  {
+    let proposal = try proposeChange(change, today: today, db: db, now: now)
+    _ = try db.savePlan(
+      saved.plan, name: saved.name, activate: saved.active, schedule: (proposal.settings, proposal.datedWorkouts),
+      savedAt: now)
+    return proposal
+  }
+}
+
+extension TrainingState {
   /// Works out `change` from `today`: the days must be today or later and before race day, a move goes to a day
   /// without a workout and outside the saved pauses, the race stays on its day.
   /// - Throws: ``SettingError`` naming the date argument and what is allowed, with a day that would work when one is

@@ -11,7 +11,7 @@ public enum ReplanError: FieldError, Sendable, Equatable {
   case pauseOverlapsRace(pauseEnd: CivilDate, raceDate: CivilDate)
   /// Even with the inputs clamped to what the plan engine accepts, no plan fits (never seen for an ordinary state;
   /// kept so a refusal is a sentence, not an engine message about options the runner never gave).
-  case cannotRebuild(weeklyKm: Double, longestKm: Double, raceDate: CivilDate)
+  case cannotRebuild(weekly: Distance, longest: Distance, raceDate: CivilDate, units: DistanceUnit)
 
   /// The message for a runner: one line naming what is wrong and what is allowed.
   public func message(naming flag: (InputField) -> String) -> String {
@@ -21,9 +21,9 @@ public enum ReplanError: FieldError, Sendable, Equatable {
     case .pauseOverlapsRace(let pauseEnd, let raceDate):
       return
         "\(flag(.pause)): it ends on \(pauseEnd), on or after race day (\(raceDate)); allowed is a pause that ends before it"
-    case .cannotRebuild(let weekly, let longest, let raceDate):
+    case .cannotRebuild(let weekly, let longest, let raceDate, let units):
       return "the weeks up to race day (\(raceDate)) cannot be rebuilt from what you ran (about "
-        + "\(DistanceUnit.km.format(weekly)) a week, longest run \(DistanceUnit.km.format(longest))); the plan is kept "
+        + "\(units.format(weekly)) a week, longest run \(units.format(longest))); the plan is kept "
         + "as it was: log your recent runs, or make a new plan with `runmate plan`"
     }
   }
@@ -283,7 +283,9 @@ public func replan(
           plan, completions: completions, before: firstRebuilt, today: today,
           weeks: rules.base.longRun.spikeLookbackWeeks, paused: savedPauses + (pause.map { [$0] } ?? [])))
   } catch {
-    throw .cannotRebuild(weeklyKm: inputs.weeklyKm, longestKm: inputs.longestKm, raceDate: race)
+    throw .cannotRebuild(
+      weekly: Distance(kilometers: inputs.weeklyKm), longest: Distance(kilometers: inputs.longestKm), raceDate: race,
+      units: units)
   }
   // Rejoin the original build where the rebuilt weeks reach it: from there on the weeks stay exactly as they were
   // (not with new paces: the old weeks carry the old ones).

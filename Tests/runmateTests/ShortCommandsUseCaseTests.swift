@@ -108,6 +108,52 @@ import TrainingDomain
     }
   }
 
+  // MARK: replan --apply, move, skip
+
+  @Test func replanAndMoveSaveThroughTheirUseCasesAsOfTheirNow() throws {
+    try withStore { store, _ in
+      let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+      _ = try store.savePlan(plan, name: "spring", activate: true, schedule: nil, replacing: true)
+      func state() throws -> TrainingState {
+        try TrainingState.read(try store.plan(named: nil), db: store, profile: nil, systemZone: "UTC")
+      }
+      let savedFirst = try store.plan(named: nil).savedAt
+      let (monday, later) = (Date(timeIntervalSince1970: 1_799_000_000), Date(timeIntervalSince1970: 1_799_500_000))
+
+      // On the plan's first day nothing is missed yet: nothing to save, the plan stays as it was saved.
+      let first = try state()
+      let calm = try first.proposeReplan(
+        completions: [], today: testStart, pause: nil, rules: repositoryRules, db: store, now: monday)
+      #expect(calm.replan.workoutChanges.isEmpty, "\(calm.replan.workoutChanges)")
+      #expect(try !first.applyReplan(calm, pause: nil, db: store, now: monday))
+      #expect(try store.plan(named: nil).savedAt == savedFirst)
+
+      // A sick week from the second Monday: saved as of the replan's now, its pause in the settings kept.
+      let sick = testStart.adding(days: 7)...testStart.adding(days: 13)
+      let ill = try first.proposeReplan(
+        completions: [], today: sick.lowerBound, pause: sick, rules: repositoryRules, db: store, now: monday)
+      #expect(try first.applyReplan(ill, pause: sick, db: store, now: monday))
+      let replanned = try store.plan(named: nil)
+      #expect(replanned.savedAt == monday && replanned.name == "spring" && replanned.active)
+      #expect(try store.scheduleSettings(ofPlan: replanned.id)?.pauses?.isEmpty == false)
+      let pausedDays = try store.scheduledWorkouts(of: replanned).filter { sick.contains($0.date) && $0.kind.isRun }
+      #expect(pausedDays.isEmpty, "\(pausedDays)")
+
+      // A move is saved with the plan's dated workouts as of its own now.
+      let afterPause = try state()
+      let workout = try #require(
+        afterPause.workouts.first { $0.date > sick.upperBound && $0.kind.isRun && $0.kind != .race })
+      let free = try #require(
+        (1...6).map { workout.date.adding(days: $0) }.first { day in !afterPause.workouts.contains { $0.date == day } })
+      let moved = try afterPause.makeChange(
+        .move(from: workout.date, to: free), today: sick.upperBound.adding(days: 1), db: store, now: later)
+      #expect(moved.affected.map(\.workoutID) == [workout.workoutID])
+      #expect(try store.plan(named: nil).savedAt == later)
+      let stored = try store.scheduledWorkouts(of: try store.plan(named: nil))
+      #expect(stored.first { $0.workoutID == workout.workoutID }?.date == free)
+    }
+  }
+
   // MARK: health
 
   @Test func theHealthCommandsDayIsInTheZoneGivenElseTheProfilesElseTheSystems() throws {

@@ -45,11 +45,7 @@ struct ChangeOptions: ParsableArguments {
     let (db, saved, state) = (runner.db, runner.saved, runner.state)
     let change = try read(runner.today)
     let now = try clock.instant()
-    let proposal = try state.proposeChange(change, today: runner.today, db: db, now: now)
-    // Saved with its dated workouts in one transaction.
-    _ = try db.savePlan(
-      saved.plan, name: saved.name, activate: saved.active, schedule: (proposal.settings, proposal.datedWorkouts),
-      savedAt: now)
+    let proposal = try state.makeChange(change, today: runner.today, db: db, now: now)
     let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
     let titles = Dictionary(
       saved.plan.workouts.map { ($0.id, $0.title(in: units)) }, uniquingKeysWith: { first, _ in first })

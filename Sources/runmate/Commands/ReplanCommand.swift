@@ -59,16 +59,12 @@ struct ReplanCommand: ParsableCommand {
     let units = DistanceUnit.display(chosen: nil, profile: state.profileUnits, plan: state.stored?.units)
     var lines = ReplanReport(name: saved.name, proposal: proposal, units: units).lines
     lines += ReplanReport.paceLines(proposal, asked: updatePaces, maxStep: rules.base.paceUpdates.maxStepVdot)
-    let result = proposal.replan
-    if apply && result.workoutChanges.isEmpty && pauseRange == nil && proposal.paceUpdate == nil {
-      lines.append("No workout changes: nothing saved, the plan and its calendar stay as they are.")
-    } else if apply {
-      // Saved with its dated workouts (the plan's settings kept) in one transaction.
-      _ = try db.savePlan(
-        result.plan, name: saved.name, activate: saved.active,
-        schedule: (proposal.settingsToSave, proposal.datedWorkouts), savedAt: now)
-      lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
-    } else if !result.changes.isEmpty {
+    if apply {
+      lines.append(
+        try state.applyReplan(proposal, pause: pauseRange, db: db, now: now)
+          ? "Saved. Update your calendar with `runmate export --out FILE` over your last export."
+          : "No workout changes: nothing saved, the plan and its calendar stay as they are.")
+    } else if !proposal.replan.changes.isEmpty {
       lines.append("Nothing saved: run again with --apply to keep it.")
     }
     try writeText(lines.joined(separator: "\n") + "\n")
