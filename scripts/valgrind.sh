@@ -14,7 +14,8 @@
 #    reader: Possibly corrupted debuginfo file. I can't recover."). So the tests are built in their own
 #    scratch path, .build-valgrind (never shared with `swift build`), with DWARF 4: `-debug-info-format=dwarf
 #    -dwarf-version=4` for Swift, and C and C++ targets without debug info (`-g0`, see scripts/setup.sh).
-#    Leak reports keep file:line for Swift.
+#    Leak reports keep file:line for Swift. (In CI the tests' own build is used, made without any debug info:
+#    there reports name functions only.)
 # 2. sigsuspend. The test runner's main thread parks in libdispatch's _dispatch_sigsuspend(), which passes
 #    a `static const sigset_t` (read-only memory) to sigsuspend(). valgrind 3.19 rewrites that mask in
 #    place and dies with "VALGRIND INTERNAL ERROR: Valgrind received a signal 11 (SIGSEGV)". A tiny
