@@ -17,7 +17,7 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
 fi
 
-# The debug build's scratch path in CI (see the end: one DWARF 4 build serves the tests and valgrind).
+# The debug build's scratch path in CI (see the end: one build serves the tests and valgrind).
 valgrind_scratch=.build-valgrind
 
 missing=()
@@ -79,7 +79,7 @@ fi
 # less (CNIOBoringSSL alone: 301 to 227 CPU seconds). C++ needs its own -Xcxx: SwiftPM puts its own -g after the
 # -Xcc flags on .cc files, and clang's last -g wins (with -Xcc -g0 alone, swift-crypto's .cc units came out as DWARF
 # 5, which valgrind cannot read). Without C debug info valgrind names C functions by symbol (libical, the one C
-# library its tests reach, is Debian's, without debug info anyway); Swift keeps file:line.
+# library its tests reach, is Debian's, without debug info anyway); Swift keeps file:line (outside CI, below).
 # That build indexes only the test targets (see the end of Package.swift: RUNMATE_TEST_INDEX_STORE names their store):
 # SwiftPM's test discovery reads theirs, and indexing the rest costs a third more CPU (BoringSSL's C++ above all).
 valgrind_build_args=(--scratch-path "$valgrind_scratch" --disable-index-store

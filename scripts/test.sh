@@ -35,14 +35,14 @@ cli=$!
 status=0
 "$tests" --testing-library swift-testing --skip '^runmateTests\.' || status=$?
 # RUNMATE_VALGRIND=1 (.ci/run): the ICalendar tests under valgrind (scripts/valgrind.sh, on this build) take the core
-# the other tests leave once they are done. The CLI half is the longer one (its hostile-input table is a third of
-# the suite's CPU time), and valgrind runs the program's threads one at a time: run after the suite it left one core
+# the other tests leave once they are done. The CLI half is the longer one (its hostile-input table alone is a fifth
+# of the suite's CPU time), and valgrind runs the program's threads one at a time: run after the suite it left one core
 # idle for a minute. Not before: the API tests' in-process servers, in the other half, miss their deadlines with a
 # core taken for minutes.
 valgrind_status=0
 if [ "${RUNMATE_VALGRIND:-}" = "1" ]; then
   started=$SECONDS
-  # In CI this build is valgrind's (DWARF 4, scripts/setup.sh); elsewhere valgrind.sh makes its own first.
+  # In CI this build is valgrind's (the same arguments, scripts/setup.sh); elsewhere valgrind.sh makes its own first.
   built=""
   [ "${CI:-}" != "true" ] || built=1
   RUNMATE_VALGRIND_BUILT="$built" bash scripts/valgrind.sh || valgrind_status=$?

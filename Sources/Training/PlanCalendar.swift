@@ -146,6 +146,8 @@ public struct ReplanProposal: Sendable {
   /// The settings to save with the plan: the stored ones (nil when the runner never saved any: the profile's stay
   /// in charge) unless the replan adds a pause.
   public var settingsToSave: ScheduleSettings?
+  /// The pause it was asked for (`replan --pause`, `pause`), added to the saved settings; nil without one.
+  public var pause: ClosedRange<CivilDate>?
 
   /// The rebuilt plan's workouts on their days, as stored with the plan.
   public var datedWorkouts: [DatedWorkout] { schedule.datedWorkouts }
@@ -171,13 +173,14 @@ public struct PlanChangeSet: Sendable {
 }
 
 extension TrainingState {
-  /// `replan --apply`: saves the rebuilt plan of `proposal` with its dated workouts (the plan's settings kept, `pause`
-  /// added) in one transaction, as saved at `now`; nothing when it changes nothing (no workout, no pause, no paces).
+  /// `replan --apply`: saves the rebuilt plan of `proposal` with its dated workouts (the plan's settings kept, its
+  /// pause added) in one transaction, as saved at `now`; nothing when it changes nothing (no workout, no pause, no
+  /// paces).
   /// - Returns: Whether it saved.
-  public func applyReplan(
-    _ proposal: ReplanProposal, pause: ClosedRange<CivilDate>?, db: any TrainingStore, now: Date
-  ) throws -> Bool {
-    guard !proposal.replan.workoutChanges.isEmpty || pause != nil || proposal.paceUpdate != nil else { return false }
+  public func applyReplan(_ proposal: ReplanProposal, db: any TrainingStore, now: Date) throws -> Bool {
+    guard !proposal.replan.workoutChanges.isEmpty || proposal.pause != nil || proposal.paceUpdate != nil else {
+      return false
+    }
     _ = try db.savePlan(
       proposal.replan.plan, name: saved.name, activate: saved.active,
       schedule: (proposal.settingsToSave, proposal.datedWorkouts), savedAt: now)
@@ -240,7 +243,7 @@ extension TrainingState {
     let goalCheck = PacesReport.GoalCheck(saved, completions: completions, rules: rules.base, today: today)
     return ReplanProposal(
       replan: result, schedule: schedule, settings: saving, calendarChanges: changes, paces: paces,
-      paceUpdate: paceUpdate, goalCheck: goalCheck, settingsToSave: pause == nil ? stored : saving)
+      paceUpdate: paceUpdate, goalCheck: goalCheck, settingsToSave: pause == nil ? stored : saving, pause: pause)
   }
 }
 

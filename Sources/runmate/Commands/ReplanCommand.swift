@@ -61,7 +61,7 @@ struct ReplanCommand: ParsableCommand {
     lines += ReplanReport.paceLines(proposal, asked: updatePaces, maxStep: rules.base.paceUpdates.maxStepVdot)
     if apply {
       lines.append(
-        try state.applyReplan(proposal, pause: pauseRange, db: db, now: now)
+        try state.applyReplan(proposal, db: db, now: now)
           ? "Saved. Update your calendar with `runmate export --out FILE` over your last export."
           : "No workout changes: nothing saved, the plan and its calendar stay as they are.")
     } else if !proposal.replan.changes.isEmpty {
