@@ -26,27 +26,58 @@ struct RunMate: ParsableCommand {
 
   /// Runs the command; domain errors print one line on stderr and exit with a sysexits code.
   static func main() {
+    var command: any ParsableCommand
     do {
-      var command = try parseAsRoot()
+      command = try parseAsRoot()
+    } catch {
+      refuse(error, parsing: true)
+    }
+    do {
       try command.run()
     } catch {
-      if let failure = runMateError(error) { fail(failure.message, code: failure.exitCode) }
+      refuse(error, parsing: false)
+    }
+  }
+
+  /// Ends the run for `error`: a domain error is its one line and sysexits code; a command line the parser refused
+  /// is one line naming the command's help, exit 64; help and the version print and exit 0.
+  static func refuse(_ error: any Error, parsing: Bool) -> Never {
+    if let failure = runMateError(error) { fail(failure.message, code: failure.exitCode) }
+    // What the parser throws is the library's own type: its text and its exit code both come from one rendering of
+    // the command's usage (in a debug build, every option group validated again, most of a refused run's time), so
+    // the text is rendered once and read, rather than asking for the code and then the message.
+    let refusal: ParserRefusal? = parsing ? ParserRefusal(fullMessage(for: error)) : nil
+    switch refusal {
+    case .help(let text):
+      print(text)
+      Foundation.exit(ExitCode.success.rawValue)
+    case .usage(let message):
+      refuseUsage(message)
+    case nil:
       let code = exitCode(for: error)
       if code == .success { exit(withError: error) }
-      if code == .validationFailure,
-        let unknown = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst()))
-      {
-        fail(unknown, code: ExitCodes.usage)
-      }
-      var message = self.message(for: error).split(separator: "\n").map(String.init).joined(separator: "; ")
-      message = NegativeValue.message(for: message, arguments: CommandLine.arguments) ?? message
-      if let sub = CommandLine.arguments.dropFirst().first, !sub.hasPrefix("-") {
-        message += " (see 'runmate \(sub) --help')"
-      } else {
-        message += " (see 'runmate --help')"
-      }
-      fail(message, code: code == .validationFailure ? ExitCodes.usage : code.rawValue)
+      if code == .validationFailure { refuseUsage(self.message(for: error)) }
+      fail(self.message(for: error) + seeHelp, code: code.rawValue)
     }
+  }
+
+  /// A refused command line: a mistyped command's suggestion, or the parser's message with a negative number's hint.
+  static func refuseUsage(_ parserMessage: String) -> Never {
+    if let unknown = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst())) {
+      fail(unknown, code: ExitCodes.usage)
+    }
+    let message = parserMessage.split(separator: "\n").map(String.init).joined(separator: "; ")
+    fail(
+      (NegativeValue.message(for: message, arguments: CommandLine.arguments) ?? message) + seeHelp,
+      code: ExitCodes.usage)
+  }
+
+  /// Where to read more: the subcommand's help, else the program's.
+  static var seeHelp: String {
+    if let sub = CommandLine.arguments.dropFirst().first, !sub.hasPrefix("-") {
+      return " (see 'runmate \(sub) --help')"
+    }
+    return " (see 'runmate --help')"
   }
 
   /// Prints `runmate: MESSAGE` as one line (several lines are joined with "; ", control characters escaped, so
@@ -56,5 +87,25 @@ struct RunMate: ParsableCommand {
       .filter { !$0.isEmpty }.joined(separator: "; ")
     FileHandle.standardError.write(Data("runmate: \(terminalSafe(elidingLongWords(line)))\n".utf8))
     Foundation.exit(code)
+  }
+}
+
+/// What swift-argument-parser's full text for a parse error is: its help (or version) text, or a usage error's
+/// message (`Error: MESSAGE`, then `Help:  …` and `Usage: …` lines, which are left out); nil for anything else
+/// (an exit code or another error thrown while validating), which the caller asks the library about.
+enum ParserRefusal: Equatable {
+  case help(String)
+  case usage(String)
+
+  init?(_ fullText: String) {
+    let prefix = "Error: "
+    guard fullText.hasPrefix(prefix) else {
+      guard !fullText.isEmpty else { return nil }
+      self = .help(fullText)
+      return
+    }
+    let body = fullText.dropFirst(prefix.count)
+    guard let end = body.range(of: "\nHelp:  ") ?? body.range(of: "\nUsage: ") else { return nil }
+    self = .usage(String(body[..<end.lowerBound]))
   }
 }

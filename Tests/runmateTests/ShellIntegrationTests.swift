@@ -147,6 +147,26 @@ import Testing
     #expect(missing.stderr.hasPrefix("runmate: Missing value for '--weeks"), "\(missing.stderr)")
   }
 
+  /// What the parser refuses is one line, its message alone (no `Help:` or `Usage:` lines), exit 64, whether the
+  /// parser found it (a value that is no number) or an option group's own check did (`--no-remind` with `--remind`);
+  /// help and the version go to standard output with exit 0. (`RunMate.refuse` reads these from one rendering of the
+  /// library's text.)
+  @Test func theParsersVerdictIsOneLineOrTheHelpItWasAskedFor() throws {
+    let value = try runmate(["plan", "--distance", "10k", "--weeks", "nan"])
+    #expect(value.status == 64)
+    #expect(value.stderr == "runmate: The value 'nan' is invalid for '--weeks <n>' (see 'runmate plan --help')\n")
+    #expect(value.stdout.isEmpty)
+    let group = try runmate(["export", "--distance", "10k", "--out", "x.ics", "--no-remind", "--remind", "1h"])
+    #expect(group.status == 64)
+    #expect(group.stderr == "runmate: --no-remind and --remind exclude each other (see 'runmate export --help')\n")
+    let version = try runmate(["--version"])
+    #expect(version.status == 0 && version.stderr.isEmpty)
+    #expect(version.stdout == "0.1.0\n")
+    let help = try runmate(["help", "week"])
+    #expect(help.status == 0 && help.stderr.isEmpty)
+    #expect(help.stdout.hasPrefix("OVERVIEW: "), "\(help.stdout.prefix(200))")
+    #expect(help.stdout.contains("USAGE: runmate week"))
+  }
   /// `log` runs `log add` by default: a word that is no near miss of add/list/delete is its date argument.
   /// Its own database: `log` opens (creates) one before reading the date, and an export in this process finds a
   /// database and keeps its last export there (ExamplesTests would then see SEQUENCE:1).
