@@ -52,9 +52,14 @@ let package = Package(
 
     // Core: plain value types in, plain value types out. No clock, no disk, no time zones.
     // Optimized in debug builds too: the property suites walk thousands of plans (issue 22: under 10 s in debug).
+    // CI's test build is release with `-Xswiftc -Onone` (scripts/setup.sh), which comes after a target's own flags on
+    // the driver's command line; a frontend flag comes after the driver's, so `-Xfrontend -O` keeps it optimized there.
     .target(
       name: "PlanEngine", dependencies: ["RunningCore", "Yams"],
-      swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+      swiftSettings: [
+        .unsafeFlags(["-O"], .when(configuration: .debug)),
+        .unsafeFlags(["-Xfrontend", "-O"], .when(configuration: .release)),
+      ]),
     // Plan → dated, timed schedule in the runner's time zone (preferences, blackouts, busy time).
     .target(name: "Scheduling", dependencies: ["RunningCore", "PlanEngine"]),
     // The one streaming XML tokenizer (a leaf: no dependency), with an explicit DTD policy; read by Health and Activity.

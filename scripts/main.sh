@@ -5,11 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-# In CI (CI=true) the job is a smoke test after the tests: it runs the tests' debug build (already built, see
-# scripts/setup.sh) instead of spending minutes on a release build whose speed it does not need.
+# In CI (CI=true) the job is a smoke test after the tests: it runs the tests' build (already built, unoptimized,
+# see scripts/setup.sh) instead of spending minutes on an optimized build whose speed it does not need.
 build_args=(-c release)
 if [ "${CI:-}" = "true" ]; then
-  build_args=(${debug_build_args[@]+"${debug_build_args[@]}"})
+  build_args=(${test_build_args[@]+"${test_build_args[@]}"})
 fi
 swift build ${build_args[@]+"${build_args[@]}"} --product runmate >&2
 runmate="$(swift build ${build_args[@]+"${build_args[@]}"} --show-bin-path)/runmate"

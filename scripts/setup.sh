@@ -17,7 +17,7 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
 fi
 
-# The debug build's scratch path in CI (see the end: one build serves the tests and valgrind).
+# The tests' build's scratch path in CI (see the end: one build serves the tests and valgrind).
 valgrind_scratch=.build-valgrind
 
 missing=()
@@ -71,9 +71,10 @@ if [ "${RUNMATE_SETUP:-}" != "build" ]; then
   done
 fi
 
-# The debug build's arguments. In CI (CI=true) one debug build serves the tests and valgrind, in .build-valgrind, so
-# scripts/valgrind.sh finds it built instead of building everything a second time; valgrind's own build (outside CI)
-# has DWARF 4 (valgrind 3.19 cannot read Swift 6.3's DWARF 5). Elsewhere the usual .build.
+# The tests' build arguments (test_build_args; outside CI, the usual debug build in .build). In CI (CI=true) one build
+# serves the tests and valgrind, in .build-valgrind, so scripts/valgrind.sh finds it built instead of building
+# everything a second time; valgrind's own build (outside CI) has DWARF 4 (valgrind 3.19 cannot read Swift 6.3's
+# DWARF 5).
 # C and C++ targets get no debug info (-g0): the two copies of BoringSSL (swift-nio-ssl's and swift-crypto's, 782 of
 # the build's C/C++/asm files) are about a third of its CPU time, and without debug info they compile in a quarter
 # less (CNIOBoringSSL alone: 301 to 227 CPU seconds). C++ needs its own -Xcxx: SwiftPM puts its own -g after the
@@ -85,14 +86,23 @@ fi
 valgrind_build_args=(--scratch-path "$valgrind_scratch" --disable-index-store
   -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -g0 -Xcxx -g0)
 valgrind_index_store="$PWD/$valgrind_scratch/$(uname -m)-unknown-linux-gnu/debug/index/store"
-debug_build_args=()
+test_build_args=()
 if [ "${CI:-}" = "true" ]; then
-  # In CI, Swift without debug info either (-gnone): the same build in 1,054 CPU seconds against 1,278 with DWARF 4
-  # (fresh clones, this 2-core machine), a sixth less, and binaries a third smaller (runmate 128 MB against 192 MB).
-  # valgrind reads it (its leak reports name Swift functions by symbol, without file:line; run scripts/valgrind.sh
-  # outside CI for those) and a failing test still names its file and line (swift-testing records them at compile
-  # time). The same arguments for valgrind.sh, so that it finds this build made.
-  valgrind_build_args=(--scratch-path "$valgrind_scratch" --disable-index-store -Xswiftc -gnone -Xcc -g0 -Xcxx -g0)
-  debug_build_args=("${valgrind_build_args[@]}")
+  # In CI the one build is SwiftPM's release configuration compiled as a debug build is (-Onone, -enable-testing for
+  # the @testable imports; PlanEngine stays optimized, see Package.swift), without debug info (-gnone). Not SwiftPM's
+  # debug configuration, because that defines DEBUG for every package: swift-argument-parser then validates every
+  # option group again each time it builds one, most of a `runmate` start's CPU time (`log list`: 67 ms against 39 ms
+  # here), and the end-to-end tests start `runmate` about 2,400 times. Measured on this 2-core machine, the same
+  # tests minutes apart: the suite in 164 s (310 CPU s) against 216 s (421 CPU s) in the debug configuration; the build
+  # itself about as long (1,000 CPU s, against 1,054 for the debug one without debug info). release also links
+  # runmate with the Swift runtime in it (-static-stdlib, Package.swift), so a start has less to load.
+  # Without debug info: binaries a third smaller, a sixth less build time; valgrind reads it (its leak reports name
+  # Swift functions by symbol, without file:line; run scripts/valgrind.sh outside CI for those) and a failing test
+  # still names its file and line (swift-testing records them at compile time). The same arguments for valgrind.sh,
+  # so that it finds this build made.
+  valgrind_build_args=(--scratch-path "$valgrind_scratch" --disable-index-store -c release
+    -Xswiftc -Onone -Xswiftc -enable-testing -Xswiftc -gnone -Xcc -g0 -Xcxx -g0)
+  valgrind_index_store="$PWD/$valgrind_scratch/$(uname -m)-unknown-linux-gnu/release/index/store"
+  test_build_args=("${valgrind_build_args[@]}")
   export RUNMATE_TEST_INDEX_STORE="$valgrind_index_store"
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: set up, build everything (debug, tests included: scripts/build.sh), run every test. With
+# The whole test suite: set up, build everything (unoptimized, tests included: scripts/build.sh), run every test. With
 # CI=true the build is the one scripts/valgrind.sh reuses (see scripts/setup.sh); with RUNMATE_VALGRIND=1 (CI) the
 # ICalendar tests also run under valgrind, beside the end of the suite (below).
 #
@@ -23,7 +23,7 @@ wait "$setup" || setup_status=$?
 cat "$setup_log" >&2
 rm -f "$setup_log"
 [ "$setup_status" -eq 0 ] || { echo "test.sh: setting up the tests' tools failed (exit $setup_status)" >&2; exit 1; }
-tests="$(swift build ${debug_build_args[@]+"${debug_build_args[@]}"} --show-bin-path)/RunningMatePackageTests.xctest"
+tests="$(swift build ${test_build_args[@]+"${test_build_args[@]}"} --show-bin-path)/RunningMatePackageTests.xctest"
 [ -x "$tests" ] || { echo "test.sh: no test bundle at $tests" >&2; exit 1; }
 cli_log="$(mktemp -t runmate-cli-tests.XXXXXX)"
 # However the script ends (a failure, ^C), the CLI half does not outlive it. Its kill fails when it has already ended:

@@ -99,7 +99,7 @@ cat > "$suppressions" <<'SUPP'
 }
 SUPP
 
-binary="$scratch/debug/RunningMatePackageTests.xctest"
+binary="$(swift build "${valgrind_build_args[@]}" --show-bin-path)/RunningMatePackageTests.xctest"
 log="$scratch/valgrind.log"
 echo "valgrind.sh: valgrind $(basename "$binary") --filter '$filter' (log: $log)" >&2
 

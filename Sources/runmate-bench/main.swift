@@ -144,11 +144,11 @@ func seconds(_ duration: Duration) -> Double {
   Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 let perRound = Double(goals.count)
-#if DEBUG
-  let buildKind = "DEBUG build: figures are not meaningful, use -c release"
-#else
-  let buildKind = "release build"
-#endif
+/// Whether this binary was compiled without optimization (asserts on). Not `#if DEBUG`: CI's test build is release
+/// with -Onone (scripts/setup.sh). A function, so that the constant does not make one branch below unreachable code.
+@inline(never) func isUnoptimized() -> Bool { _isDebugAssertConfiguration() }
+let buildKind =
+  isUnoptimized() ? "unoptimized build: figures are not meaningful, use -c release" : "release build"
 print("plan engine benchmark (\(buildKind))")
 print("  templates loaded and validated in \(String(format: "%.2f", seconds(loadTime) * 1000)) ms")
 print(
