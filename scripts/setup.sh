@@ -87,6 +87,8 @@ valgrind_build_args=(--scratch-path "$valgrind_scratch" --disable-index-store
   -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -g0 -Xcxx -g0)
 valgrind_index_store="$PWD/$valgrind_scratch/$(uname -m)-unknown-linux-gnu/debug/index/store"
 test_build_args=()
+# 1 when valgrind's build is the tests' own (CI): scripts/test.sh then tells scripts/valgrind.sh it is made.
+valgrind_reuses_test_build=""
 if [ "${CI:-}" = "true" ]; then
   # In CI the one build is SwiftPM's release configuration compiled as a debug build is (-Onone, -enable-testing for
   # the @testable imports; PlanEngine stays optimized, see Package.swift), without debug info (-gnone). Not SwiftPM's
@@ -104,5 +106,6 @@ if [ "${CI:-}" = "true" ]; then
     -Xswiftc -Onone -Xswiftc -enable-testing -Xswiftc -gnone -Xcc -g0 -Xcxx -g0)
   valgrind_index_store="$PWD/$valgrind_scratch/$(uname -m)-unknown-linux-gnu/release/index/store"
   test_build_args=("${valgrind_build_args[@]}")
+  valgrind_reuses_test_build=1
   export RUNMATE_TEST_INDEX_STORE="$valgrind_index_store"
 fi

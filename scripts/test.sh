@@ -43,9 +43,7 @@ valgrind_status=0
 if [ "${RUNMATE_VALGRIND:-}" = "1" ]; then
   started=$SECONDS
   # In CI this build is valgrind's (the same arguments, scripts/setup.sh); elsewhere valgrind.sh makes its own first.
-  built=""
-  [ "${CI:-}" != "true" ] || built=1
-  RUNMATE_VALGRIND_BUILT="$built" bash scripts/valgrind.sh || valgrind_status=$?
+  RUNMATE_VALGRIND_BUILT="$valgrind_reuses_test_build" bash scripts/valgrind.sh || valgrind_status=$?
   echo "test.sh: valgrind took $((SECONDS - started)) s, beside the end-to-end CLI tests" >&2
 fi
 cli_status=0
