@@ -93,7 +93,7 @@ struct RunMate: ParsableCommand {
 /// What swift-argument-parser's full text for a parse error is: its help (or version) text, or a usage error's
 /// message (`Error: MESSAGE`, then `Help:  …` and `Usage: …` lines, which are left out); nil for anything else
 /// (an exit code or another error thrown while validating), which the caller asks the library about.
-enum ParserRefusal: Equatable {
+enum ParserRefusal {
   case help(String)
   case usage(String)
 
