@@ -162,9 +162,8 @@ func unknownTimeZone(_ tzid: String, operation: String, line: Int? = nil) -> ICa
   return .libical(.unknownTimeZone(tzid: tzid, suggestion: suggestion), operation: operation, line: line)
 }
 
-/// A builtin zone name close to `tzid`, or nil: the same name in other case, the IANA name of a prefixed
-/// libical TZID, the zone whose city matches (case-blind, `new york` for `New_York`), the nearest name by edit
-/// distance (at most 2 edits, or a fifth of the name), else the zone of the nearest city (`berln`). Ties go to the alphabetically first name, so the message is stable.
+/// A builtin zone name close to `tzid`, or nil: the IANA name of a prefixed libical TZID, else the product's one
+/// zone did-you-mean over libical's builtin names (``TimeZoneNames``: other case, a city alone, a typo).
 /// The corresponding libical function is `icaltimezone_get_builtin_timezones`.
 func suggestedZoneName(for tzid: String) -> String? {
   guard tzid.count <= 64 else { return nil }  // no zone name is this long; edit distances would cost seconds
@@ -172,51 +171,12 @@ func suggestedZoneName(for tzid: String) -> String? {
     let name = ianaName(forTZID: tzid)
     if name != tzid { return name }
   }
-  let zones = builtinZoneIndex
-  let wanted = tzid.lowercased()
-  if let exact = zones.names.first(where: { $0.lowercased == wanted }) { return exact.name }
-  let wantedCity = (wanted.split(separator: "/").last.map(String.init) ?? wanted).replacingOccurrences(
-    of: " ", with: "_")
-  if let city = zones.cities[wantedCity] { return city }
-  let length = wanted.count
-  let limit = max(2, length / 5)
-  var best: (distance: Int, name: String)?
-  // The distance is at least the difference in length: a name that much longer or shorter is not compared.
-  for zone in zones.names where abs(zone.lowercased.utf8.count - length) <= limit {
-    let distance = editDistance(wanted, zone.lowercased)
-    guard distance <= limit else { continue }
-    if let current = best, (current.distance, current.name) <= (distance, zone.name) { continue }
-    best = (distance, zone.name)
-  }
-  if let best { return best.name }
-  // A typo of the city alone (`berln`): the zone of the closest city, the first zone of that city by name.
-  return closestName(to: wantedCity, among: zones.cityNames).flatMap { zones.cities[$0] }
+  return builtinZoneNameIndex.suggestion(for: tzid)
 }
 
 /// The builtin zones' names as the suggestions compare them, read from libical once, on the first error that needs a
-/// suggestion (it loads every zone: about 60 ms natively, seconds under valgrind). Zone names are ASCII.
-private let builtinZoneIndex: ZoneNameIndex = ZoneNameIndex(builtinZoneNames())
-
-/// Builtin zone names, lowercased, and the first zone of each city (`berlin` → Europe/Berlin).
-private struct ZoneNameIndex: Sendable {
-  /// Every name, sorted, with its lowercased form.
-  let names: [(name: String, lowercased: String)]
-  /// The first zone by name of each lowercased city (the name's last part).
-  let cities: [String: String]
-  /// The cities, sorted.
-  let cityNames: [String]
-
-  init(_ sorted: [String]) {
-    names = sorted.map { ($0, $0.lowercased()) }
-    var cities: [String: String] = [:]
-    for (name, lowercased) in names {
-      let city = lowercased.split(separator: "/").last.map(String.init) ?? ""
-      if cities[city] == nil { cities[city] = name }
-    }
-    self.cities = cities
-    cityNames = cities.keys.sorted()
-  }
-}
+/// suggestion (it loads every zone: about 60 ms natively, seconds under valgrind).
+private let builtinZoneNameIndex = TimeZoneNames(builtinZoneNames())
 
 /// Every builtin zone's IANA name, sorted.
 /// The corresponding libical functions are `icaltimezone_get_builtin_timezones`, `icalarray_element_at`,

@@ -35,16 +35,34 @@ private func levenshtein<Element: Equatable>(_ a: [Element], _ b: [Element]) -> 
 ///     characters, else 2.
 /// - Returns: The closest name, or nil when none is within `limit`.
 public func closestName(to text: String, among candidates: [String], within limit: Int? = nil) -> String? {
+  closest(to: text, among: candidates, within: limit ?? max(1, min(2, text.count / 2))) { $0 }
+}
+
+/// The candidate whose `key` (its name, or a lowercased form of it for a case-blind match) is closest to `text` by
+/// edit distance, within `limit`; ties go to the key that sorts first. Every did-you-mean in the product is this one
+/// search: ``closestName(to:among:within:)`` for enumerated values, ``TimeZoneNames`` for zones.
+///
+/// - Parameters:
+///   - text: What the user wrote. Longer than 64 characters, it is no typo of a name and gets no suggestion (the
+///     distance would cost its length squared).
+///   - candidates: What exists.
+///   - limit: The largest distance that still counts as a typo of `text`.
+///   - key: The text a candidate is compared as.
+/// - Returns: The closest candidate, or nil when none is within `limit`.
+public func closest<Candidate>(
+  to text: String, among candidates: some Sequence<Candidate>, within limit: Int, by key: (Candidate) -> String
+) -> Candidate? {
   guard text.count <= 64 else { return nil }
-  let limit = limit ?? max(1, min(2, text.count / 2))
-  var best: (name: String, score: Int)?
+  var best: (candidate: Candidate, key: String, score: Int)?
   let length = text.count
-  // The distance is at least the difference in length: a name that much longer or shorter is not compared.
-  for name in candidates where abs(name.count - length) <= limit {
-    let score = editDistance(text, name)
+  for candidate in candidates {
+    let key = key(candidate)
+    // The distance is at least the difference in length: a key that much longer or shorter is not compared.
+    guard abs(key.count - length) <= limit else { continue }
+    let score = editDistance(text, key)
     guard score <= limit else { continue }
-    if let current = best, (current.score, current.name) <= (score, name) { continue }
-    best = (name, score)
+    if let current = best, (current.score, current.key) <= (score, key) { continue }
+    best = (candidate, key, score)
   }
-  return best?.name
+  return best?.candidate
 }

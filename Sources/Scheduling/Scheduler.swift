@@ -75,16 +75,14 @@ public func makeSchedule(
   return Schedule(plan: plan, timeZoneID: zone.identifier, weeks: weeks, notes: notes)
 }
 
-/// The closest known zone name, for typos.
+/// The closest known zone name, for typos: the product's one zone did-you-mean (``TimeZoneNames``) over
+/// Foundation's zones.
 func suggestTimeZone(_ name: String) -> String? {
-  guard name.count <= 64 else { return nil }  // no zone name is this long; edit distances would cost seconds
-  let known = TimeZone.knownTimeZoneIdentifiers
-  if let exact = known.first(where: { $0.lowercased() == name.lowercased() }) { return exact }
-  let lower = name.lowercased()
-  let scored = known.map { candidate in (candidate, editDistance(lower, candidate.lowercased())) }
-  guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }), best.1 <= 3 else { return nil }
-  return best.0
+  knownZoneNames.suggestion(for: name)
 }
+
+/// Foundation's zone names, indexed on the first unknown zone.
+private let knownZoneNames = TimeZoneNames(TimeZone.knownTimeZoneIdentifiers)
 
 /// Schedules one week at a time.
 struct WeekScheduler {

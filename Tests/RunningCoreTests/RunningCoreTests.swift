@@ -61,4 +61,28 @@ struct RunningCoreTests {
     #expect(closestName(to: String(repeating: "a", count: 65), among: ["a"]) == nil)
     #expect(closestName(to: "berln", among: ["Berlin"], within: 2) == "Berlin")
   }
+
+  @Test func closestComparesEachCandidateByItsKey() {
+    let places = [(id: 2, name: "Lima"), (id: 1, name: "Lime"), (id: 3, name: "Limerick")]
+    // "lim" is one edit from both lowercased keys: the key that sorts first wins, whatever the order.
+    #expect(closest(to: "lim", among: places, within: 1) { $0.name.lowercased() }?.id == 2)
+    #expect(closest(to: "lim", among: places.reversed(), within: 1) { $0.name.lowercased() }?.id == 2)
+    // Compared as written, the capital is one more edit.
+    #expect(closest(to: "lim", among: places, within: 1) { $0.name } == nil)
+    #expect(closest(to: "limerik", among: places, within: 1) { $0.name.lowercased() }?.id == 3)
+  }
+
+  @Test func aZoneIsSuggestedForOtherCaseACityAloneOrATypo() {
+    let names = ["America/New_York", "Europe/Berlin", "Europe/London", "Europe/Zurich", "Asia/Kolkata", "UTC"]
+    let zones = TimeZoneNames(names.shuffled())
+    #expect(zones.suggestion(for: "europe/london") == "Europe/London")
+    #expect(zones.suggestion(for: "london") == "Europe/London")
+    #expect(zones.suggestion(for: "new york") == "America/New_York")
+    #expect(zones.suggestion(for: "Europe/Berln") == "Europe/Berlin")
+    #expect(zones.suggestion(for: "berln") == "Europe/Berlin")
+    #expect(zones.suggestion(for: "zurch") == "Europe/Zurich")
+    #expect(zones.suggestion(for: "Mars/Olympus") == nil)
+    #expect(zones.suggestion(for: "") == nil)
+    #expect(zones.suggestion(for: String(repeating: "london", count: 11)) == nil)
+  }
 }

@@ -167,6 +167,10 @@ import Testing
     #expect(throws: SchedulingError.unknownTimeZone("Europe/Berln", suggestion: "Europe/Berlin")) {
       try makeSchedule(plan, preferences: SchedulingPreferences(timeZoneID: "Europe/Berln"))
     }
+    // A city alone gets its zone, as everywhere a zone is suggested.
+    #expect(throws: SchedulingError.unknownTimeZone("london", suggestion: "Europe/London")) {
+      try makeSchedule(plan, preferences: SchedulingPreferences(timeZoneID: "london"))
+    }
     #expect(
       SchedulingError.unknownTimeZone("Europe/Berln", suggestion: "Europe/Berlin").description
         == "time zone: 'Europe/Berln' is not a known time zone, allowed is an IANA name such as Europe/Berlin or "
