@@ -35,10 +35,9 @@ cli=$!
 status=0
 "$tests" --testing-library swift-testing --skip '^runmateTests\.' || status=$?
 # RUNMATE_VALGRIND=1 (.ci/run): the ICalendar tests under valgrind (scripts/valgrind.sh, on this build) take the core
-# the other tests leave once they are done. The CLI half is the longer one (its hostile-input table alone is a fifth
-# of the suite's CPU time), and valgrind runs the program's threads one at a time: run after the suite it left one core
-# idle for a minute. Not before: the API tests' in-process servers, in the other half, miss their deadlines with a
-# core taken for minutes.
+# the other tests leave once they are done, beside the CLI half (its hostile-input table alone is a fifth of the
+# suite's CPU time); valgrind.sh runs one valgrind per core, so when the CLI half ends first no core stays idle. Not
+# before: the API tests' in-process servers, in the other half, miss their deadlines with a core taken for minutes.
 valgrind_status=0
 if [ "${RUNMATE_VALGRIND:-}" = "1" ]; then
   started=$SECONDS

@@ -6,7 +6,8 @@
 #   scripts/valgrind.sh 'OccurrenceTests'    # a swift-testing --filter regex within ICalendarTests
 #
 # Exit status: 0 clean; 1 definite leak or memory error (valgrind --error-exitcode); otherwise the test
-# binary's own status. The whole valgrind log is kept in .build-valgrind/valgrind.log.
+# binary's own status (the first failing process's). The whole valgrind logs are kept in
+# .build-valgrind/valgrind-N.log, one per process (see the end).
 #
 # Two workarounds make valgrind 3.19 (Debian 12) work on Swift 6.3 test binaries; both are needed:
 #
@@ -100,30 +101,75 @@ cat > "$suppressions" <<'SUPP'
 SUPP
 
 binary="$(swift build "${valgrind_build_args[@]}" --show-bin-path)/RunningMatePackageTests.xctest"
-log="$scratch/valgrind.log"
-echo "valgrind.sh: valgrind $(basename "$binary") --filter '$filter' (log: $log)" >&2
 
 # Left out: the two size-limit tests whose inputs (8 MiB lines, 100,000 components, 100,000 nested BEGINs) are
 # refused by the Swift byte scan before libical sees a byte. The scan itself runs under valgrind in every other test;
 # these two alone took 223 s of a serial run's 600.
 skip='^ICalendarTests\.LimitTests/(aContentLineOverOneMiBIsRefusedWithItsLine|tooManyComponentsOrTooDeepANestingIsRefused)\('
 
-status=0
+# valgrind runs a program's threads one at a time, so one valgrind keeps one core busy: the tests are shared out to
+# one valgrind per core (RUNMATE_VALGRIND_SHARDS), each with its own log. The test IDs come from the binary itself
+# (run natively, a fifth of a second). Each test goes to the process with the least work so far, the slowest first:
+# `slow` names the tests that take over 1.5 s under valgrind (seconds, measured one at a time; the other 56 take
+# 0.1 to 1.5 s, counted as 0.5). A renamed test only loses its place in the order.
+shards="${RUNMATE_VALGRIND_SHARDS:-$(nproc)}"
+slow="runawayRulesAreStopped 7.4 variedCalendarsAreWrittenAsLibicalWritesTheTree 6.2 mutatedCalendarsNeverTrap 4.6
+  xlicErrorDeepInALargeFileHasItsLine 4.3 missingUIDDeepInALargeFileNamesItsBeginLine 2.3 truncatedLargeFile 2.2
+  unknownTimeZoneDeepInALargeFileHasItsLine 2.1 theBytesAreTheStringsBytes 1.8"
+mapfile -t ids < <("$binary" --testing-library swift-testing --list-tests 2>/dev/null | grep -E "$filter" \
+  | grep -vE "$skip" || true)
+[ ${#ids[@]} -gt 0 ] || { echo "valgrind.sh: no test matches '$filter'" >&2; exit 1; }
+[ "$shards" -ge 1 ] || shards=1
+[ "$shards" -le ${#ids[@]} ] || shards=${#ids[@]}
+# "SHARD ID" lines: the slowest test first (sorted on 1000 minus its seconds), each to the least loaded process.
+mapfile -t dealt < <(printf '%s\n' "${ids[@]}" | awk -v slow="$slow" '
+  BEGIN { n = split(slow, word, /[ \n]+/); for (i = 1; i < n; i += 2) seconds[word[i]] = word[i + 1] }
+  { name = $0; sub(/\(.*/, "", name); sub(/.*\//, "", name)
+    printf "%06.1f %s\n", 1000 - ((name in seconds) ? seconds[name] : 0.5), $0 }' | sort | awk -v shards="$shards" '
+  { best = 0; for (k = 1; k < shards; k++) if (load[k] < load[best]) best = k
+    load[best] += 1000 - $1; print best, $2 }')
+echo "valgrind.sh: valgrind $(basename "$binary"): ${#ids[@]} tests matching '$filter' in $shards processes" \
+  "(logs: $scratch/valgrind-*.log)" >&2
+
 # Under valgrind code runs 20–50 times slower, and the first input also pays for translating libical: the fuzz test
 # has no bound on one input's time here (the native run in scripts/test.sh has), and valgrind checks its memory.
 # The large-input tests read files 10 times smaller (the same code over thousands of lines; 2,000 events took 85 s).
-RUNMATE_LARGE_INPUT_DIVISOR="${RUNMATE_LARGE_INPUT_DIVISOR:-10}" \
-RUNMATE_FUZZ_INPUT_SECONDS="${RUNMATE_FUZZ_INPUT_SECONDS:-none}" LD_PRELOAD="$PWD/$shim" valgrind \
-  --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=1 \
-  --num-callers=40 --suppressions="$suppressions" --log-file="$log" \
-  "$binary" --testing-library swift-testing --filter "$filter" --skip "$skip" || status=$?
+export RUNMATE_LARGE_INPUT_DIVISOR="${RUNMATE_LARGE_INPUT_DIVISOR:-10}"
+export RUNMATE_FUZZ_INPUT_SECONDS="${RUNMATE_FUZZ_INPUT_SECONDS:-none}"
+rm -f "$scratch"/valgrind*.log "$scratch"/valgrind-*.out
+pids=()
+for ((shard = 0; shard < shards; shard++)); do
+  # This shard's tests as one anchored alternation of their names, regex characters escaped, each up to its `(`
+  # (swift-testing matches `name\(` but not a whole listed ID such as `Suite/name()`).
+  pattern=""
+  for line in "${dealt[@]}"; do
+    [ "${line%% *}" = "$shard" ] || continue
+    id="${line#* }"
+    pattern+="${pattern:+|}$(printf '%s' "${id%%(*}" | sed 's/[][\.*^$(){}+?|/]/\\&/g')"
+  done
+  LD_PRELOAD="$PWD/$shim" valgrind \
+    --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=1 \
+    --num-callers=40 --suppressions="$suppressions" --log-file="$scratch/valgrind-$shard.log" \
+    "$binary" --testing-library swift-testing --filter "^($pattern)\\(" > "$scratch/valgrind-$shard.out" 2>&1 &
+  pids+=($!)
+done
 
-# The result: test summary (printed by the tests above), definite-leak records, valgrind's summaries.
-awk '/definitely lost in loss record/ { show = 1 } show && /^==[0-9]+== $/ { show = 0; print; next } show' "$log"
-grep -E 'LEAK SUMMARY|definitely lost:|indirectly lost:|possibly lost:|still reachable:|ERROR SUMMARY|Invalid (read|write|free)|INTERNAL ERROR|I can.t recover' "$log" || true
+# Each process's tests and result: its test summary, definite-leak records, valgrind's summaries. The status is the
+# first failing process's.
+status=0
+for ((shard = 0; shard < shards; shard++)); do
+  shard_status=0
+  wait "${pids[shard]}" || shard_status=$?
+  [ "$status" -ne 0 ] || status=$shard_status
+  log="$scratch/valgrind-$shard.log"
+  echo "valgrind.sh: process $((shard + 1)) of $shards (exit $shard_status):"
+  cat "$scratch/valgrind-$shard.out"
+  awk '/definitely lost in loss record/ { show = 1 } show && /^==[0-9]+== $/ { show = 0; print; next } show' "$log"
+  grep -E 'LEAK SUMMARY|definitely lost:|indirectly lost:|possibly lost:|still reachable:|ERROR SUMMARY|Invalid (read|write|free)|INTERNAL ERROR|I can.t recover' "$log" || true
+done
 if [ "$status" -eq 0 ]; then
   echo "valgrind.sh: no definite leaks, no memory errors"
 else
-  echo "valgrind.sh: FAILED (exit $status): see $log" >&2
+  echo "valgrind.sh: FAILED (exit $status): see $scratch/valgrind-*.log" >&2
 fi
 exit "$status"
