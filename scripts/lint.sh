@@ -78,6 +78,18 @@ done < <(grep -rnE --include='*.swift' '"--[a-z]|"[^"]*[^-[:alnum:]]--[a-z]' Sou
   | grep -vE '^Sources/(runmate|runmate-bench)/|^Sources/CoachAPI/Generated/' \
   | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' | cut -d: -f1,2 || true)
 
+# The test tiers (docs/contributing.md): a test file that starts the built `runmate` (through RunMateTestSupport's
+# runmateBinary or runmateProcess, or `runmate serve`) tags those tests end-to-end (`.tags(.endToEnd)`); a file of
+# helpers without tests is left to the files that use it.
+while IFS= read -r file; do
+  [[ -z "$file" ]] && continue
+  grep -qE '\.endToEnd|^[[:space:]]*@Test' "$file" || continue  # a helper without tests
+  grep -q '\.endToEnd' "$file" && continue
+  echo "lint: $file: starts runmate but tags no test .endToEnd (Tests/RunMateTestSupport/Tiers.swift)" >&2
+  status=1
+done < <(grep -rlE --include='*.swift' 'runmateBinary\(\)|runmateProcess\(|ServeProcess\(|ServedFeed\(' Tests \
+  | grep -v '^Tests/RunMateTestSupport/' || true)
+
 # The coach API's generated code (scripts/openapi-generate.sh) is made from the document and settings it recorded.
 api=Sources/CoachAPI
 if [[ "$(cat "$api/openapi.yaml" "$api/openapi-generator-config.yaml" | sha256sum | cut -d' ' -f1)" \

@@ -80,7 +80,7 @@ struct ScaleTests {
 
   /// `runmate import` of a file ten times larger peaks at about the same memory: a DOM or `XMLParser(data:)` would
   /// need at least the extra 37 MB. Each peak is the child's own `ru_maxrss` (ProcessProbe, rusage-probe).
-  @Test func importPeakMemoryDoesNotGrowWithTheFile() throws {
+  @Test(.tags(.endToEnd)) func importPeakMemoryDoesNotGrowWithTheFile() throws {
     let directory = try temporaryDirectory("activity-scale")
     defer { try? FileManager.default.removeItem(at: directory) }
     let binary = try runmateBinary()

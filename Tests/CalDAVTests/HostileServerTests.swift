@@ -75,7 +75,9 @@ import Testing
   /// In a private network and mount namespace (where the machine allows one), a hosts file bound over /etc/hosts
   /// (the real file is never touched) names `127.evil.example` 10.1.2.3 and `calendar.test` 127.0.0.1: the first is
   /// refused before any request, the second is this machine (the sync goes ahead, to a loopback that is down there).
-  @Test(.enabled(if: HostileServerTests.canUnshare, "needs unprivileged user and network namespaces (unshare -rnm)"))
+  @Test(
+    .enabled(if: HostileServerTests.canUnshare, "needs unprivileged user and network namespaces (unshare -rnm)"),
+    .tags(.endToEnd))
   func namesAreJudgedByWhatTheyResolveToInANamespace() throws {
     let fixture = try SyncFixture()
     defer { fixture.remove() }
@@ -160,10 +162,12 @@ import Testing
   /// A server that sends its status line, then one byte every 500 ms: `sync` ends at the deadline
   /// ($RUNMATE_CALDAV_DEADLINE=2) with one clear line, exit 69, and the logbook as it was. Dripping the headers
   /// and dripping the body alike.
-  @Test(arguments: [
-    "HTTP/1.1 207 Multi-Status\r\nX-Drip: ",
-    "HTTP/1.1 207 Multi-Status\r\nContent-Type: application/xml\r\nContent-Length: 100000\r\n\r\n<",
-  ])
+  @Test(
+    .tags(.endToEnd),
+    arguments: [
+      "HTTP/1.1 207 Multi-Status\r\nX-Drip: ",
+      "HTTP/1.1 207 Multi-Status\r\nContent-Type: application/xml\r\nContent-Length: 100000\r\n\r\n<",
+    ])
   func aServerDrippingItsAnswerIsCutAtTheDeadline(head: String) throws {
     let server = try HostileServer { _ in .drip(head: head, interval: 0.5) }
     defer { server.stop() }

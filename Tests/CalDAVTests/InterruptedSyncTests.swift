@@ -129,7 +129,7 @@ struct InterruptedSyncTests {
   /// SIGKILL (and SIGINT, SIGTERM) at seeded random moments of a first sync and of a sync of a changed plan; after
   /// each, what reached the server is recorded but for the write in flight, and the next sync exits 0 with no
   /// conflict, the server holding the plan's export and the records matching it.
-  @Test func aSyncKilledAtRandomMomentsConvergesWithNoConflict() throws {
+  @Test(.tags(.endToEnd)) func aSyncKilledAtRandomMomentsConvergesWithNoConflict() throws {
     let server = try RadicaleServer()
     defer { server.stop() }
     let fixture = try SyncFixture(weeks: 8, days: "tue,thu,sat")

@@ -6,7 +6,7 @@ import TrainingDomain
 
 /// `runmate account create`, the built binary: the password from standard input only, and each refusal one line
 /// naming the option, exit 64, nothing stored.
-@Suite(.timeLimit(.minutes(2))) struct AccountCommandTests {
+@Suite(.timeLimit(.minutes(2)), .tags(.endToEnd)) struct AccountCommandTests {
   func create(_ arguments: [String], password: String, database: URL) throws -> RunmateOutcome {
     let process = try runmateProcess(["account", "create"] + arguments, database: database)
     let input = Pipe()

@@ -10,7 +10,7 @@ import TrainingDomain
 /// plan applied to the runner's own plan with its changes listed, the next export updating the same events with a
 /// higher SEQUENCE, a second pull up to date, the coach's comments shown, the runner's plan sent and refused over a
 /// change not pulled yet, and a rate-limited login in one line with the wait.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct PullCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(4)), .tags(.endToEnd)) struct PullCommandTests {
   let commands = PushCommandTests()
 
   /// A club's coach server in this process and the runner's own logbook beside it (`localLogbook`), with the folder

@@ -9,7 +9,7 @@ import TrainingDomain
 /// `runmate account login`, `push` and `logout`, the built binary against a server in this process: the token kept in
 /// a 0600 file and never shown, a push twice is one of each run, and each refusal (a bad URL, a wrong password, a
 /// server that is down, a revoked token, no login) is one line with a non-zero exit.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PushCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(3)), .tags(.endToEnd)) struct PushCommandTests {
   /// The runner's own logbook: anna's plan saved as `spring`, and week 1's first three runs logged.
   static func localLogbook(in folder: URL) throws -> (URL, [Workout]) {
     let database = folder.appendingPathComponent("local.sqlite")

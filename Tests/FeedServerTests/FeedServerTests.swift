@@ -14,7 +14,7 @@ import Testing
 
 /// `runmate serve` as a calendar app meets it: the real binary on a free loopback port, a real HTTP client
 /// (URLSession), the body parsed by libical and compared with `runmate export` on the same database.
-@Suite(.serialized) struct FeedServerTests {
+@Suite(.serialized, .tags(.endToEnd)) struct FeedServerTests {
   @Test func theFeedIsTheExportAndFollowsAReplan() async throws {
     let fixture = try FeedFixture()
     defer { fixture.remove() }
@@ -135,7 +135,7 @@ import Testing
 
 /// A pause (issue 24) stays in the feed through two later replans: the paused days' workouts are gone (cancelled for a
 /// calendar that had them), and the feed is the export.
-@Suite(.serialized) struct PausedFeedTests {
+@Suite(.serialized, .tags(.endToEnd)) struct PausedFeedTests {
   @Test func aPauseStaysInTheFeedThroughTwoLaterReplans() async throws {
     let fixture = try FeedFixture()
     defer { fixture.remove() }

@@ -31,7 +31,7 @@ let nonLoopbackIPv4: String? = {
 
 /// `runmate serve` against hostile or careless clients, over real sockets on loopback: every answer bounded, logged
 /// and counted, the server still serving afterwards, and the database file never served.
-@Suite(.serialized) struct HardeningTests {
+@Suite(.serialized, .tags(.endToEnd)) struct HardeningTests {
   @Test func pathTricksAre404AndTheDatabaseIsNeverServed() throws {
     let served = try ServedFeed()
     defer { served.close() }

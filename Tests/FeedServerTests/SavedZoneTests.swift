@@ -4,7 +4,7 @@ import Testing
 
 /// A plan whose saved time zone no calendar can be written in (`GMT+0200`, which older versions accepted as
 /// `--tz UTC+2`): the feed answers with what is wrong and how to fix it, and the server keeps serving.
-@Suite(.serialized) struct SavedZoneTests {
+@Suite(.serialized, .tags(.endToEnd)) struct SavedZoneTests {
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3"))
   func aBadSavedZoneIsAClearAnswer() async throws {
     let fixture = try FeedFixture()

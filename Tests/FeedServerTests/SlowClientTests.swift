@@ -17,7 +17,7 @@ import Testing
   /// 1,100 half-open connections (half of them sent half a request line, the others nothing), more than the server's
   /// 1,000: `/healthz` and the feed keep answering within a second, during the flood and while it is held, from
   /// another address and from a flooding one.
-  @Test func halfOpenConnectionsDoNotStarveRealRequests() throws {
+  @Test(.tags(.endToEnd)) func halfOpenConnectionsDoNotStarveRealRequests() throws {
     let served = try ServedFeed(["--no-access-log"])
     defer { served.close() }
     let port = served.server.port
@@ -53,7 +53,7 @@ import Testing
 
   /// A connection that sends nothing, or dribbles a head a byte at a time, is closed at the head deadline although
   /// the idle timeout is far off; a kept-alive connection that asks again later is not.
-  @Test func aClientWithoutAWholeHeadIsDroppedAtTheHeadDeadline() throws {
+  @Test(.tags(.endToEnd)) func aClientWithoutAWholeHeadIsDroppedAtTheHeadDeadline() throws {
     let served = try ServedFeed(["--head-timeout", "1", "--idle-timeout", "30"])
     defer { served.close() }
     let port = served.server.port
@@ -93,7 +93,7 @@ import Testing
   /// A peer at its limit: a new connection closes that peer's own longest-waiting connection (so its real requests
   /// get through its own flood), never another peer's; when every connection of the peer is in the middle of a
   /// request, the new one is answered 503 with Retry-After. Other peers are served throughout.
-  @Test func aPeerAtItsLimitDisplacesItsOwnWaitingConnectionOrIsRefused() throws {
+  @Test(.tags(.endToEnd)) func aPeerAtItsLimitDisplacesItsOwnWaitingConnectionOrIsRefused() throws {
     let served = try ServedFeed(["--max-connections-per-peer", "4", "--no-access-log"])
     defer { served.close() }
     let port = served.server.port
@@ -133,7 +133,7 @@ import Testing
   }
 
   /// At the total, a new connection closes the one that has waited longest for a request head.
-  @Test func aFullServerClosesTheConnectionWaitingLongest() throws {
+  @Test(.tags(.endToEnd)) func aFullServerClosesTheConnectionWaitingLongest() throws {
     let served = try ServedFeed(["--max-connections", "4", "--max-connections-per-peer", "4"])
     defer { served.close() }
     let port = served.server.port

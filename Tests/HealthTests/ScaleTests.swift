@@ -101,7 +101,7 @@ struct ScaleTests {
 
   /// `runmate health import` of an export ten times larger peaks at about the same memory: reading it whole would
   /// need the extra 55 MB at least. Each peak is the child's own `ru_maxrss` (ProcessProbe, rusage-probe).
-  @Test func importPeakMemoryDoesNotGrowWithTheFile() throws {
+  @Test(.tags(.endToEnd)) func importPeakMemoryDoesNotGrowWithTheFile() throws {
     let directory = try temporaryDirectory("health-scale")
     defer { try? FileManager.default.removeItem(at: directory) }
     let binary = try runmateBinary()
