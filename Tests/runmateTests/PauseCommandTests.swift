@@ -47,4 +47,17 @@ import Testing
     }
     #expect(ics.contains("Paused 26 Jan–28 Jan") || ics.contains("Paused Tue 26 Jan"), "the week says why")
   }
+
+  /// A week paused whole (a sick week) is "paused" in `week`, as in `progress`, not "0 of 0 sessions done".
+  @Test func aWeekPausedWholeSaysPaused() throws {
+    let runner = try HalfPlanRunner()
+    defer { try? FileManager.default.removeItem(at: runner.directory) }
+    _ = try runner.run(["pause", "2027-01-25..2027-01-31", "--reason", "sick", "--now", "2027-01-24T20:00:00Z"])
+    let week = try runner.run(["week", "--now", "2027-01-27T07:00:00Z"]).stdout
+    let header = week.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(header.hasPrefix("Week 9 of ") && header.hasSuffix("): paused"), "\(week)")
+    #expect(week.contains("Why: Paused"), "\(week)")
+    let progress = try runner.run(["progress", "--now", "2027-01-27T07:00:00Z"]).stdout
+    #expect(progress.split(separator: "\n").contains { $0.hasPrefix("9 ") && $0.contains("paused") }, "\(progress)")
+  }
 }

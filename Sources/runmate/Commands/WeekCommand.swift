@@ -35,12 +35,14 @@ struct WeekCommand: ParsableCommand {
     guard let progress = view.progress else { return "" }
     let partial = view.partialSessions
     let phase = week.phase.rawValue + (week.cutback ? ", cut-back" : "")
-    var lines = [
-      "Week \(week.number) of \(goal.weeks) (\(phase)): "
-        + "\(units.number(progress.done)) of \(units.format(week.planned)), "
+    // A week paused whole with nothing run says so, as `progress` does, not "0 of 0 sessions done".
+    let standing =
+      progress.isPaused
+      ? "paused"
+      : "\(units.number(progress.done)) of \(units.format(week.planned)), "
         + "\(progress.doneSessions) of \(progress.plannedSessions) sessions done"
         + (partial > 0 ? ", \(partial) partial" : "")
-    ]
+    var lines = ["Week \(week.number) of \(goal.weeks) (\(phase)): \(standing)"]
     if let rule = week.rules.first { lines.append("Why: \(units.relabel(rule))") }
     // A rest day a coach commented on is listed in its place among the workouts, its comments under it.
     var restDays = Dictionary(grouping: view.restDayComments, by: \.date).sorted { $0.key < $1.key }[...]
