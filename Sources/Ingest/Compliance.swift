@@ -21,6 +21,9 @@ public enum Compliance: String, Sendable, Hashable, Codable, CaseIterable {
   public static let doneFrom = 0.8
   /// From this share of the plan (up to ``doneFrom``) a workout is partial; below it, far short.
   public static let partialFrom = 0.5
+  /// Over this share of the plan a done workout was run well over it (TrainingPeaks' orange on the long side): still
+  /// done, and `log` says so instead of "Nice work!".
+  public static let wellOverAbove = 1.5
 
   /// The band of `ratio` (run ÷ planned); a plan of nothing is done by any run.
   public init(ratio: Double) {
@@ -58,7 +61,7 @@ public enum ComplianceColour: String, Sendable, Hashable, Codable, CaseIterable 
     switch ratio {
     case ...0: self = .red
     case Compliance.doneFrom...1.2: self = .green
-    case Compliance.partialFrom...1.5: self = .yellow
+    case Compliance.partialFrom...Compliance.wellOverAbove: self = .yellow
     default: self = .orange
     }
   }

@@ -36,6 +36,20 @@ public func matchDescription(
   }
 }
 
+/// What a coach says of a done workout run well over its planned distance (over ``Compliance/wellOverAbove``), or nil:
+/// it counts as done, but the extra load is not what the plan ramps by.
+func overshoot(of match: SlotMatch?, distanceKm: Double, units: DistanceUnit) -> String? {
+  guard let match, match.status == .done, match.slot.kind != .race, match.slot.distanceKm > 0 else { return nil }
+  let ratio = distanceKm / match.slot.distanceKm
+  guard ratio > Compliance.wellOverAbove else { return nil }
+  let why =
+    match.slot.kind == .long
+    ? "a long run far past the plan is the kind of jump that gets runners hurt"
+    : "the plan builds by about 10 % a week, and the extra load tires the runs after it"
+  return "\(units.format(distanceKm)) is \(Int((ratio * 100).rounded())) % of the planned "
+    + "\(units.format(match.slot.distanceKm)), well over it: \(why); keep to the plan's distance next time."
+}
+
 /// The match of a run already stored (its workout and status), for a run found to be a twin.
 public func storedMatch(_ run: Completion, slots: [PlannedSlot]) -> SlotMatch? {
   guard let id = run.workoutID, let slot = slots.first(where: { $0.workoutID == id }) else { return nil }
@@ -95,7 +109,8 @@ extension RunsAdded {
         + "in \(formatRaceTime(stored.durationSeconds)) (\(units.pace(secondsPerKilometer: stored.secondsPerKm)))"
     ]
     if let matched = matchDescription(new.match, distanceKm: stored.distanceKm, in: plan, units: units) {
-      lines.append(matched + ". Nice work!")
+      lines.append(
+        matched + ". " + (overshoot(of: new.match, distanceKm: stored.distanceKm, units: units) ?? "Nice work!"))
     } else if let own = slots.first(where: { $0.date == stored.date }) {
       // The day's workout was fulfilled by another run already, or is of a kind this run does not cover.
       let title = plan?.plan.workouts.first { $0.id == own.workoutID }?.title(in: units) ?? own.workoutID

@@ -132,6 +132,12 @@ import Testing
     #expect(
       moved.stdout.contains("\nMatched Easy 3.9 km + 4 × 20 s strides planned for Tue 5 Jan. Nice work!\n"),
       "\(moved.stdout)")
+    // Thursday's easy run run at twice its distance: done, and told it was well over.
+    let long = try runmate(
+      ["log", "2027-01-07", "--distance", "8km", "--time", "50:00", "--now", "2027-01-10"], environment: env)
+    #expect(long.stdout.contains("\nMatched Easy "), "\(long.stdout)")
+    #expect(long.stdout.contains("well over it: the plan builds by about 10 % a week"), "\(long.stdout)")
+    #expect(!long.stdout.contains("Nice work!"), "\(long.stdout)")
   }
 
   /// A running workout Health keeps no distance for (a treadmill run without a footpod) cannot be a run: the import
