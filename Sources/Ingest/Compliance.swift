@@ -25,6 +25,14 @@ public enum Compliance: String, Sendable, Hashable, Codable, CaseIterable {
   /// done, and `log` says so instead of "Nice work!".
   public static let wellOverAbove = 1.5
 
+  /// The share of the plan a run covered (`done` ÷ `planned`) when it is over ``wellOverAbove``, else nil: the one
+  /// test of "well over", for `log`'s words and beside the week colours' orange. Nothing planned is never over.
+  public static func wellOver(done: Double, planned: Double) -> Double? {
+    guard planned > 0, done.isFinite else { return nil }
+    let ratio = done / planned
+    return ratio > wellOverAbove ? ratio : nil
+  }
+
   /// The band of `ratio` (run ÷ planned); a plan of nothing is done by any run.
   public init(ratio: Double) {
     if !ratio.isFinite || ratio >= Self.doneFrom {

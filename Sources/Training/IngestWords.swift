@@ -39,9 +39,9 @@ public func matchDescription(
 /// What a coach says of a done workout run well over its planned distance (over ``Compliance/wellOverAbove``), or nil:
 /// it counts as done, but the extra load is not what the plan ramps by.
 func overshoot(of match: SlotMatch?, distanceKm: Double, units: DistanceUnit) -> String? {
-  guard let match, match.status == .done, match.slot.kind != .race, match.slot.distanceKm > 0 else { return nil }
-  let ratio = distanceKm / match.slot.distanceKm
-  guard ratio > Compliance.wellOverAbove else { return nil }
+  guard let match, match.status == .done, match.slot.kind != .race,
+    let ratio = Compliance.wellOver(done: distanceKm, planned: match.slot.distanceKm)
+  else { return nil }
   let why =
     match.slot.kind == .long
     ? "a long run far past the plan is the kind of jump that gets runners hurt"
