@@ -1,3 +1,5 @@
+import Foundation
+
 /// A list of time zone names and the one did-you-mean over them, whichever list it is: libical's builtin zones
 /// (ICalendar: the zones a calendar can be written in) or Foundation's (Scheduling).
 ///
@@ -37,7 +39,8 @@ public struct TimeZoneNames: Sendable {
     guard text.count <= 64 else { return nil }
     let wanted = text.lowercased()
     if let exact = names.first(where: { $0.lowercased == wanted }) { return exact.name }
-    let wantedCity = (wanted.split(separator: "/").last.map(String.init) ?? wanted).replacingSpaces()
+    let wantedCity = (wanted.split(separator: "/").last.map(String.init) ?? wanted).replacingOccurrences(
+      of: " ", with: "_")
     if let city = cities[wantedCity] { return city }
     if let zone = closest(to: wanted, among: names, within: max(2, wanted.count / 5), by: { $0.lowercased }) {
       return zone.name
@@ -45,9 +48,4 @@ public struct TimeZoneNames: Sendable {
     // A typo of the city alone (`berln`): the zone of the closest city, the first zone of that city by name.
     return closestName(to: wantedCity, among: cityNames).flatMap { cities[$0] }
   }
-}
-
-extension String {
-  /// Spaces as underscores, the way zone names write a city (`new york` → `new_york`).
-  fileprivate func replacingSpaces() -> String { String(map { $0 == " " ? "_" : $0 }) }
 }
