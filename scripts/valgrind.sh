@@ -121,13 +121,13 @@ mapfile -t ids < <("$binary" --testing-library swift-testing --list-tests 2>/dev
 [ ${#ids[@]} -gt 0 ] || { echo "valgrind.sh: no test matches '$filter'" >&2; exit 1; }
 [ "$shards" -ge 1 ] || shards=1
 [ "$shards" -le ${#ids[@]} ] || shards=${#ids[@]}
-# "SHARD ID" lines: the slowest test first (sorted on 1000 minus its seconds), each to the least loaded process.
+# "SHARD ID" lines: the slowest test first (then by ID), each to the least loaded process.
 mapfile -t dealt < <(printf '%s\n' "${ids[@]}" | awk -v slow="$slow" '
   BEGIN { n = split(slow, word, /[ \n]+/); for (i = 1; i < n; i += 2) seconds[word[i]] = word[i + 1] }
   { name = $0; sub(/\(.*/, "", name); sub(/.*\//, "", name)
-    printf "%06.1f %s\n", 1000 - ((name in seconds) ? seconds[name] : 0.5), $0 }' | sort | awk -v shards="$shards" '
+    print ((name in seconds) ? seconds[name] : 0.5), $0 }' | sort -k1,1gr -k2 | awk -v shards="$shards" '
   { best = 0; for (k = 1; k < shards; k++) if (load[k] < load[best]) best = k
-    load[best] += 1000 - $1; print best, $2 }')
+    load[best] += $1; print best, $2 }')
 echo "valgrind.sh: valgrind $(basename "$binary"): ${#ids[@]} tests matching '$filter' in $shards processes" \
   "(logs: $scratch/valgrind-*.log)" >&2
 
@@ -138,6 +138,8 @@ export RUNMATE_LARGE_INPUT_DIVISOR="${RUNMATE_LARGE_INPUT_DIVISOR:-10}"
 export RUNMATE_FUZZ_INPUT_SECONDS="${RUNMATE_FUZZ_INPUT_SECONDS:-none}"
 rm -f "$scratch"/valgrind*.log "$scratch"/valgrind-*.out
 pids=()
+# However the script ends (a failure, ^C), no valgrind outlives it; one that has ended already makes kill fail.
+trap 'kill ${pids[@]+"${pids[@]}"} 2>/dev/null || true' EXIT
 for ((shard = 0; shard < shards; shard++)); do
   # This shard's tests as one anchored alternation of their names, regex characters escaped, each up to its `(`
   # (swift-testing matches `name\(` but not a whole listed ID such as `Suite/name()`).
