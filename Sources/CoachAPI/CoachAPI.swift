@@ -167,11 +167,45 @@ struct CoachAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewar
     } catch let error as HTTPError {
       return problem(error.status, error.body ?? error.status.reasonPhrase)
     } catch {
-      logger.error(
-        "coach API request failed", metadata: ["path": "\(request.uri.path.prefix(200))", "error": "\(error)"])
-      return problem(.internalServerError, "the server failed to answer; the error is in its log")
+      return failureAnswer(error, path: request.uri.path, logger: logger)
     }
   }
+}
+
+/// How long a client waits before asking again after a 503 (a store that is down or locked), in seconds.
+let storeRetryAfterSeconds = 5
+
+/// The answer to a request that failed on the server's side, and its one log line, which never holds the request:
+/// the OpenAPI runtime's `ServerError` describes the whole decoded request (the `Authorization` header, a
+/// `LoginRequest`'s password), so only its cause is logged, and of that only what the store said in words or the
+/// error's type. A store that cannot be reached or stayed locked is 503 with `Retry-After` (the request may go
+/// through later); anything else is 500.
+public func failureAnswer(_ error: any Error, path: String, logger: Logger) -> Response {
+  let cause = (error as? ServerError)?.underlyingError ?? error
+  let shownPath = String(path.prefix(200))
+  if cause is PasswordChecks.Full {
+    logger.notice("login refused: too many at once", metadata: ["path": "\(shownPath)"])
+    return problem(
+      .serviceUnavailable, "too many logins at once: try again in \(PasswordChecks.retryAfterSeconds) s",
+      headers: [.retryAfter: String(PasswordChecks.retryAfterSeconds)])
+  }
+  if let store = cause as? LogbookError {
+    switch store {
+    case .busy, .serverUnavailable:
+      logger.warning(
+        "coach API store unavailable", metadata: ["path": "\(shownPath)", "reason": "\(store.description)"])
+      return problem(
+        .serviceUnavailable, "the server's database is unavailable or busy; try again in \(storeRetryAfterSeconds) s",
+        headers: [.retryAfter: String(storeRetryAfterSeconds)])
+    default:
+      logger.error(
+        "coach API request failed", metadata: ["path": "\(shownPath)", "error": "\(store.description)"])
+    }
+  } else {
+    logger.error(
+      "coach API request failed", metadata: ["path": "\(shownPath)", "error": "\(String(reflecting: type(of: cause)))"])
+  }
+  return problem(.internalServerError, "the server failed to answer; the error is in its log")
 }
 
 /// The SHA-256 of the token in an `Authorization: Bearer TOKEN` header, nil for anything else.

@@ -297,8 +297,8 @@ struct GuardAndLogMiddleware<Context: RequestContext>: RouterMiddleware {
       do {
         response = try await next(request, context)
       } catch {
-        logger.error("request failed", metadata: ["path": "\(redacted(path))", "error": "\(error)"])
-        response = Response(status: .internalServerError)
+        // Never the error whole: the OpenAPI runtime's describes the decoded request (token, password).
+        response = failureAnswer(error, path: redacted(path), logger: logger)
       }
     } else if request.method != .get, request.method != .head {
       response = Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])

@@ -208,7 +208,7 @@ public final class LogbookDatabase: TrainingStore {
       case .SQLITE_FULL: return .diskFull(path: path)
       case .SQLITE_IOERR: return .writeFailed(path: path, detail: error.message ?? "disk I/O error")
       case .SQLITE_BUSY, .SQLITE_LOCKED:
-        return .database(detail: "\(path) stayed locked by another process for 10 seconds; try again")
+        return .busy(detail: "\(path) stayed locked by another process for 10 seconds; try again")
       default: return .database(detail: error.message ?? "\(error)")
       }
     }
@@ -330,6 +330,12 @@ public final class LogbookDatabase: TrainingStore {
     registerAccountMigration(in: &migrator)
     registerPushMigration(in: &migrator)
     registerPulledCommentMigration(in: &migrator)
+    // Each run's identity (Completion.identity), kept through merges, copies and pushes; a run stored before has
+    // none and is read with the identity of its record, the one it was pushed with (PostgresStore has the same one).
+    migrator.registerMigration("v14-run-identity") { db in
+      try db.alter(table: "completion") { t in t.add(column: "identity", .text) }
+      try db.create(index: "completion_on_identity", on: "completion", columns: ["identity"])
+    }
     return migrator
   }
 
@@ -380,6 +386,7 @@ public final class LogbookDatabase: TrainingStore {
   )
     throws(LogbookError) -> SavedPlan
   {
+    try checkPlanName(name)
     var encoded: (json: String?, workouts: [DatedWorkout])?
     if let schedule { encoded = (try LogbookDatabase.encode(schedule.settings), schedule.workouts) }
     let stored = encoded
@@ -528,6 +535,7 @@ public final class LogbookDatabase: TrainingStore {
   /// Saves a profile (insert or update by name); the first profile becomes the default.
   @discardableResult
   public func saveProfile(_ profile: Profile) throws(LogbookError) -> Profile {
+    try checkProfileName(profile.name)
     let json: String
     do {
       json = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
@@ -560,6 +568,7 @@ public final class LogbookDatabase: TrainingStore {
   /// (`BEGIN IMMEDIATE`: one writer at a time), so two first profiles cannot both, or neither, be the default.
   @discardableResult
   public func createProfile(_ profile: Profile) throws(LogbookError) -> Profile {
+    try checkProfileName(profile.name)
     let json = try LogbookDatabase.encode(profile)
     do {
       return try writer.write { db in
@@ -808,6 +817,7 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
   var workoutID: String?
   var status: String?  // v6-ingest-status
   var sport: String  // v7-completion-sport
+  var identity: String?  // v14-run-identity
 
   init(_ c: Completion) {
     id = c.id
@@ -827,17 +837,20 @@ struct CompletionRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
     workoutID = c.workoutID
     status = c.status?.rawValue
     sport = c.sport.name
+    identity = c.identity
   }
 
   mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
   var completion: Completion {
-    Completion(
+    var run = Completion(
       id: id, date: CivilDate(iso: date) ?? CivilDate(dayNumber: 0), startedAt: startedAt, distanceKm: distanceKm,
       durationSeconds: durationSeconds, movingSeconds: movingSeconds,
       kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
       elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
       sourceFile: sourceFile, planID: planID, workoutID: workoutID,
       status: status.flatMap(MatchStatus.init(rawValue:)), sport: Sport(name: sport))
+    run.identity = identity ?? recordIdentity(of: run)
+    return run
   }
 }

@@ -99,7 +99,7 @@ final class PostgresSession: Sendable {
       case "25006": return .readOnly(path: shown)
       case "53100": return .diskFull(path: shown)
       case "40P01", "55P03", "57014":
-        return .database(detail: "\(shown) stayed locked by another process; try again")
+        return .busy(detail: "\(shown) stayed locked by another process; try again")
       case _ where state.hasPrefix("08") || state.hasPrefix("28") || state == "3D000" || state.hasPrefix("57P"):
         return .serverUnavailable(location: shown, detail: message)
       default: return .database(detail: "\(message) (SQLSTATE \(state))")

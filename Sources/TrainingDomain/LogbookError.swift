@@ -48,6 +48,9 @@ public enum LogbookError: FieldError, Sendable, Equatable {
   case serverUnavailable(location: String, detail: String)
   /// A copy's target already holds the runner's data (`holding`: tables and their row counts): nothing was written.
   case notEmpty(location: String, holding: [TableCount])
+  /// The database stayed locked by another writer (SQLite's busy timeout, PostgreSQL's lock or statement timeout):
+  /// nothing was written, and the same command may go through later (a server answers 503 with `Retry-After`).
+  case busy(detail: String)
   /// A database error we did not expect.
   case database(detail: String)
   /// An account with this login exists.
@@ -130,7 +133,7 @@ public enum LogbookError: FieldError, Sendable, Equatable {
       return
         "\(location) already holds data (\(held)); copy only into a new, empty database: `createdb NAME` for "
         + "PostgreSQL, or a file path that does not exist yet"
-    case .database(let detail):
+    case .database(let detail), .busy(let detail):
       return "database error: \(detail)"
     case .accountExists(let login):
       return "\(flag(.login)): an account '\(login)' exists; give another login name or e-mail address"
@@ -149,7 +152,7 @@ extension LogbookError {
       .noDefaultProfile, .notACoach, .noSuchFeed, .profileExists, .planAlreadySaved, .notEmpty, .accountExists:
       .badInput
     case .badLocation: .missingInput
-    case .database, .diskFull, .writeFailed, .serverUnavailable: .io
+    case .database, .busy, .diskFull, .writeFailed, .serverUnavailable: .io
     }
   }
 }

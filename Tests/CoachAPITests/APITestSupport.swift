@@ -8,6 +8,7 @@ import NIOHTTP1
 import PlanEngine
 import RunMateTestSupport
 import RunningCore
+import Synchronization
 import Testing
 import Training
 import TrainingDomain
@@ -83,11 +84,13 @@ final class APIServer: Sendable {
     self.task = task
   }
 
-  static func start(_ store: any TrainingStore, now: @escaping @Sendable () -> Date = { testNow }) async throws
-    -> APIServer
-  {
-    var logger = Logger(label: "test.api")
-    logger.logLevel = .critical
+  static func start(
+    _ store: any TrainingStore, now: @escaping @Sendable () -> Date = { testNow }, log: CapturedLog? = nil
+  ) async throws -> APIServer {
+    var logger =
+      log.map { log in Logger(label: "test.api") { _ in CapturingLogHandler(log: log) } }
+      ?? Logger(label: "test.api")
+    logger.logLevel = log == nil ? .critical : .trace
     let configuration = FeedServerConfiguration(
       port: 0, systemZone: "UTC", accessLog: false, idleTimeout: .seconds(5), handlesSignals: false,
       api: CoachAPIConfiguration(systemZone: "UTC", passwordCost: 4, now: now, rules: repositoryRules))
@@ -166,4 +169,32 @@ func withServedClub(_ body: (Club, APIServer) async throws -> Void) async throws
     throw error
   }
   await server.stop()
+}
+
+/// Every line a server logged, as its text and metadata would be written out.
+final class CapturedLog: Sendable {
+  private let lines = Mutex<[String]>([])
+
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+  /// The lines so far.
+  var all: [String] { lines.withLock { $0 } }
+}
+
+/// A log handler that keeps each line (level, message, metadata) in a ``CapturedLog``.
+struct CapturingLogHandler: LogHandler {
+  let log: CapturedLog
+  var metadata: Logger.Metadata = [:]
+  var metadataProvider: Logger.MetadataProvider?
+  var logLevel: Logger.Level = .trace
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    let fields = metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }
+    log.append("\(event.level) \(event.message) \(fields.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+  }
 }
