@@ -70,7 +70,7 @@ let package = Package(
     .target(name: "Ingest", dependencies: ["RunningCore", "PlanEngine"]),
     // The domain values every layer speaks: logged activities (Completion, Sport), saved plans, profiles, schedule
     // settings and dated workouts, personal bests, what is plausible, and the store's errors. No storage here.
-    .target(name: "TrainingDomain", dependencies: ["RunningCore", "PlanEngine", "Ingest"]),
+    .target(name: "TrainingDomain", dependencies: ["RunningCore", "PlanEngine", "Ingest", "Digest"]),
     // The embedded database (SQLite through GRDB): saved plans and completed workouts. The only module that sees GRDB.
     // It applies Ingest's decisions inside its write transactions.
     .target(

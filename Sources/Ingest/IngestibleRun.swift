@@ -41,4 +41,9 @@ public enum IngestRules {
   public static let partialBelow = Compliance.doneFrom
   /// A run on a rest day fulfils a missed workout of the same week at most this many days earlier.
   public static let movedDayLimit = 3
+  /// One record kept twice (``areSameRecord(_:_:)``) differs in distance by at most this many metres (a
+  /// distance's rounding through JSON kilometres and a unit's conversion)…
+  public static let sameRecordMeters = 5.0
+  /// …and in duration by at most this many seconds.
+  public static let sameRecordSeconds = 1.0
 }

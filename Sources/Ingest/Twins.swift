@@ -25,6 +25,22 @@ public func areTwins(_ a: some IngestibleRun, _ b: some IngestibleRun) -> Bool {
   }
 }
 
+/// True when two records are one record kept twice (a logbook copied to a server, then pushed): the same day, both
+/// hand-logged or both from a device with starts a second apart at most, distances within ``IngestRules/sameRecordMeters`` and durations within
+/// ``IngestRules/sameRecordSeconds``. Unlike ``areTwins(_:_:)`` it holds for two hand-logged runs too: it is for a
+/// run that arrives with an identity the store does not know (a copy made before runs had identities, another
+/// device's), never for two runs typed in on one device, which keep their identities apart.
+public func areSameRecord(_ a: some IngestibleRun, _ b: some IngestibleRun) -> Bool {
+  guard a.date == b.date, a.isHandLogged == b.isHandLogged else { return false }
+  switch (a.startedAt, b.startedAt) {
+  case (nil, nil): break
+  case (let first?, let second?) where abs(first.timeIntervalSince(second)) <= 1: break
+  default: return false
+  }
+  return abs(a.distanceKm - b.distanceKm) * 1000 <= IngestRules.sameRecordMeters
+    && abs(a.durationSeconds - b.durationSeconds) <= IngestRules.sameRecordSeconds
+}
+
 /// True when `a` and `b` differ by at most `share` of the larger.
 func within(_ a: Double, _ b: Double, share: Double) -> Bool {
   abs(a - b) <= share * max(abs(a), abs(b))

@@ -65,6 +65,7 @@ struct SQLiteIngestWrites: IngestWrites {
 
   func insert(_ run: Completion) throws -> Completion {
     var record = CompletionRecord(run)
+    record.identity = run.identity ?? recordIdentity(of: run)
     try record.insert(db)
     if let id = record.id { try LogbookDatabase.saveBestEfforts(run.bestEfforts, completionID: id, in: db) }
     var stored = record.completion

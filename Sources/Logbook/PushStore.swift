@@ -48,8 +48,14 @@ struct SQLitePushWrites: PushWrites {
         .map(\.completion), in: db)
   }
 
-  func pushedClientIDs(profileID: Int64) throws -> Set<String> {
-    Set(try String.fetchAll(db, sql: "SELECT clientID FROM pushedRun WHERE profileID = ?", arguments: [profileID]))
+  func pushedRuns(profileID: Int64) throws -> [String: Int64] {
+    var runs: [String: Int64] = [:]
+    for row in try Row.fetchAll(
+      db, sql: "SELECT clientID, completionID FROM pushedRun WHERE profileID = ?", arguments: [profileID])
+    {
+      runs[row[0]] = row[1]
+    }
+    return runs
   }
 
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws {

@@ -36,12 +36,13 @@ struct PostgresPushWrites: PushWrites {
     return try PostgresLogbook.withBestEfforts(runs, in: tx, onlyTheirs: true)
   }
 
-  func pushedClientIDs(profileID: Int64) throws -> Set<String> {
-    var ids = Set<String>()
-    for row in try tx.rows("SELECT clientID FROM pushedRun WHERE profileID = \(profileID)") {
-      ids.insert(try row.decode(String.self))
+  func pushedRuns(profileID: Int64) throws -> [String: Int64] {
+    var runs: [String: Int64] = [:]
+    for row in try tx.rows("SELECT clientID, completionID FROM pushedRun WHERE profileID = \(profileID)") {
+      let (clientID, completionID) = try row.decode((String, Int64).self)
+      runs[clientID] = completionID
     }
-    return ids
+    return runs
   }
 
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws {

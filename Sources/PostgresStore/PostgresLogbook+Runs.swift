@@ -27,6 +27,7 @@ extension PostgresLogbook {
   /// Saves a profile (insert or update by name); the first profile becomes the default.
   @discardableResult
   public func saveProfile(_ profile: Profile) throws(LogbookError) -> Profile {
+    try checkProfileName(profile.name)
     let json = try Self.json(profile, what: "profile")
     return try write { tx in
       var saved = profile
@@ -54,6 +55,7 @@ extension PostgresLogbook {
   /// first profile becomes the default, decided in the same transaction.
   @discardableResult
   public func createProfile(_ profile: Profile) throws(LogbookError) -> Profile {
+    try checkProfileName(profile.name)
     let json = try Self.json(profile, what: "profile")
     do {
       return try session.transaction(write: true) { tx in
@@ -188,26 +190,28 @@ extension PostgresLogbook {
 
   static let completionColumns = """
     id, date, startedAt, distanceKm, durationSeconds, movingSeconds, kind, rpe, averageHeartRate, \
-    elevationGainMeters, note, source, sourceFile, planID, workoutID, status, sport
+    elevationGainMeters, note, source, sourceFile, planID, workoutID, status, sport, identity
     """
 
   /// A completion from its row (``completionColumns``), without its best efforts.
   static func completion(_ row: PostgresRow) throws -> Completion {
     let (
       id, date, startedAt, distanceKm, durationSeconds, movingSeconds, kind, rpe, averageHeartRate,
-      elevationGainMeters, note, source, sourceFile, planID, workoutID, status, sport
+      elevationGainMeters, note, source, sourceFile, planID, workoutID, status, sport, identity
     ) = try row.decode(
       (
         Int64, String, Date?, Double, Double, Double?, String?, Int?, Int?, Double?, String?, String, String?,
-        String?, String?, String?, String
+        String?, String?, String?, String, String?
       ).self)
-    return Completion(
+    var run = Completion(
       id: id, date: CivilDate(iso: date) ?? CivilDate(dayNumber: 0), startedAt: startedAt, distanceKm: distanceKm,
       durationSeconds: durationSeconds, movingSeconds: movingSeconds,
       kind: kind.flatMap(WorkoutKind.init(rawValue:)), rpe: rpe, averageHeartRate: averageHeartRate,
       elevationGainMeters: elevationGainMeters, note: note, source: Completion.Source(rawValue: source) ?? .manual,
       sourceFile: sourceFile, planID: planID, workoutID: workoutID,
       status: status.flatMap(MatchStatus.init(rawValue:)), sport: Sport(name: sport))
+    run.identity = identity ?? recordIdentity(of: run)
+    return run
   }
 
   /// The completions `condition` selects, by date then id.
@@ -339,7 +343,7 @@ struct PostgresIngestWrites: IngestWrites {
         kind = \(run.kind?.rawValue), rpe = \(run.rpe), averageHeartRate = \(run.averageHeartRate),
         elevationGainMeters = \(run.elevationGainMeters), note = \(run.note), source = \(run.source.rawValue),
         sourceFile = \(run.sourceFile), planID = \(run.planID), workoutID = \(run.workoutID),
-        status = \(run.status?.rawValue), sport = \(run.sport.name)
+        status = \(run.status?.rawValue), sport = \(run.sport.name), identity = \(run.identity)
       WHERE id = \(id)
       """)
     if !run.bestEfforts.isEmpty { try saveBestEfforts(run.bestEfforts, completionID: id) }
@@ -349,11 +353,11 @@ struct PostgresIngestWrites: IngestWrites {
     let id = try tx.value(
       """
       INSERT INTO completion (date, startedAt, distanceKm, durationSeconds, movingSeconds, kind, rpe,
-        averageHeartRate, elevationGainMeters, note, source, sourceFile, planID, workoutID, status, sport)
+        averageHeartRate, elevationGainMeters, note, source, sourceFile, planID, workoutID, status, sport, identity)
       VALUES (\(run.date.description), \(run.startedAt.map(stored)), \(run.distanceKm), \(run.durationSeconds),
         \(run.movingSeconds), \(run.kind?.rawValue), \(run.rpe), \(run.averageHeartRate), \(run.elevationGainMeters),
         \(run.note), \(run.source.rawValue), \(run.sourceFile), \(run.planID), \(run.workoutID),
-        \(run.status?.rawValue), \(run.sport.name))
+        \(run.status?.rawValue), \(run.sport.name), \(run.identity ?? recordIdentity(of: run)))
       RETURNING id
       """, as: Int64.self)
     guard let id else { throw LogbookError.database(detail: "an inserted run got no id") }

@@ -229,6 +229,13 @@ enum PostgresMigrations {
         """,
       ]
     ),
+    (
+      "v14-run-identity",
+      [
+        "ALTER TABLE completion ADD COLUMN identity text",
+        "CREATE INDEX completion_on_identity ON completion (identity)",
+      ]
+    ),
   ]
 
   /// Brings the database up to date in one transaction (under the write lock, so processes opening a new database at

@@ -1,4 +1,3 @@
-import Digest
 import Foundation
 import Ingest
 import RunningCore
@@ -39,7 +38,7 @@ public func pushRuns(
         allowed: "1 to \(maxClientIDBytes) bytes, the run's identity on the athlete's side")
     }
     do {
-      _ = try pushed.run.validated()
+      _ = try pushed.run.validatedAsSent()
     } catch {
       guard case .implausible(_, let field, let value, let allowed) = error else { throw error }
       throw CoachViewError.invalid(field: .run(index: index, .record(field)), value: value, allowed: allowed)
@@ -50,10 +49,11 @@ public func pushRuns(
   return try store.pushRuns(runs, account: account, planID: state.saved.id, slots: state.plannedSlots, at: now)
 }
 
-/// The runs of the local logbook that `runmate push` sends: every run (not cross-training), by date, each with
-/// ``pushIdentity(of:)``. The server counts them for the plan it assigned the athlete.
+/// The runs of the local logbook that `runmate push` sends: every run (not cross-training), by date, each with its
+/// ``Completion/identity`` (the one it was given when first stored, kept through merges and copies). The server
+/// counts them for the plan it assigned the athlete.
 public func runsToPush(in store: any TrainingStore) throws -> [PushedRun] {
-  try store.completions().filter(\.isRun).map { PushedRun(clientID: pushIdentity(of: $0), run: $0) }
+  try store.completions().filter(\.isRun).map { PushedRun(clientID: $0.identity ?? recordIdentity(of: $0), run: $0) }
 }
 
 /// The plan of the local logbook that `runmate push` sends (as its `runmate.plan-share/1` document): the one named,
@@ -70,17 +70,4 @@ extension PlanFile {
   public func revision() throws -> String {
     try planRevision(plan, settings: settings.map(PlanFile.shared))
   }
-}
-
-/// A run's identity on the athlete's side: the SHA-256 (32 hex digits) of its day, start, source, file, distance (to
-/// the metre) and duration (to the second), the same at every push and in a copy of the logbook. A run rewritten
-/// since (a device's record merged into a hand-logged one) gets a new identity, and the server finds it the same
-/// run as the one it has (a twin).
-public func pushIdentity(of run: Completion) -> String {
-  let started = run.startedAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "-"
-  let text = [
-    run.date.description, started, run.source.rawValue, run.sourceFile ?? "-",
-    String(Int64((run.distanceKm * 1000).rounded())), String(Int64(run.durationSeconds.rounded())),
-  ].joined(separator: "|")
-  return String(SHA256.hex(Array(text.utf8)).prefix(32))
 }

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import Ingest
 import PlanEngine
@@ -47,6 +48,11 @@ public struct Completion: Sendable, Hashable, Codable {
   /// The fastest 400 m, 1 km, 5 km, 10 km, half and marathon measured inside the run's track (imports), shortest
   /// first: evidence of fitness (a lower bound), never a race.
   public var bestEfforts: [BestEffort]
+  /// The run's identity, the same in the logbook, in a copy of it and on a coach's server: fixed when the run was
+  /// first stored (``recordIdentity(of:)`` of the run as then recorded, or the identity it came with from another
+  /// store) and kept when its record is rewritten (a watch's record merged into a hand-logged run). Nil before it is
+  /// stored; a store returns every run with one.
+  public var identity: String?
 
   /// True for a run; false for cross-training.
   public var isRun: Bool { sport.isRun }
@@ -60,7 +66,7 @@ public struct Completion: Sendable, Hashable, Codable {
     movingSeconds: Double? = nil, kind: WorkoutKind? = nil, rpe: Int? = nil, averageHeartRate: Int? = nil,
     elevationGainMeters: Double? = nil, note: String? = nil, source: Source = .manual,
     sourceFile: String? = nil, planID: String? = nil, workoutID: String? = nil,
-    status: MatchStatus? = nil, sport: Sport = .run, bestEfforts: [BestEffort] = []
+    status: MatchStatus? = nil, sport: Sport = .run, bestEfforts: [BestEffort] = [], identity: String? = nil
   ) {
     self.id = id
     self.date = date
@@ -80,6 +86,7 @@ public struct Completion: Sendable, Hashable, Codable {
     self.status = status ?? (workoutID == nil ? nil : .done)
     self.sport = sport
     self.bestEfforts = bestEfforts
+    self.identity = identity
   }
 
   /// Pace in seconds per kilometre (moving time when known).
@@ -90,6 +97,38 @@ public struct Completion: Sendable, Hashable, Codable {
 
   /// The pace (moving time when known), as views show it.
   public var pace: Pace { Pace(secondsPerKilometer: secondsPerKm) }
+}
+
+/// A run's identity from its record: the SHA-256 (32 hex digits) of its day, start, source, file, distance (to the
+/// metre) and duration (to the second). A run is given it when it is first stored (with `#2`, `#3` … after it for a
+/// second run of the same record, two identical runs typed in on one day), and keeps it from then on; a run stored
+/// before identities were (migration `v14-run-identity`) has this one, which is also the identity it was pushed with.
+public func recordIdentity(of run: Completion) -> String {
+  // Whole numbers as integers; a value no integer holds (a damaged row read back: 1e21, nan) as it is, never a trap.
+  func whole(_ value: Double) -> String {
+    let rounded = value.rounded()
+    return abs(rounded) < 9e15 ? String(Int64(rounded)) : "\(value)"
+  }
+  let started = run.startedAt.map { whole($0.timeIntervalSince1970 * 1000) } ?? "-"
+  let text = [
+    run.date.description, started, run.source.rawValue, run.sourceFile ?? "-", whole(run.distanceKm * 1000),
+    whole(run.durationSeconds),
+  ].joined(separator: "|")
+  return String(SHA256.hex(Array(text.utf8)).prefix(32))
+}
+
+/// The identity a new run is stored with: the one it brings, else ``recordIdentity(of:)``, made unique among
+/// `taken` with a `#2`, `#3` … suffix (taken is updated).
+public func newIdentity(for run: Completion, taken: inout Set<String>) -> String {
+  let base = run.identity ?? recordIdentity(of: run)
+  var identity = base
+  var next = 2
+  while taken.contains(identity) {
+    identity = "\(base)#\(next)"
+    next += 1
+  }
+  taken.insert(identity)
+  return identity
 }
 
 /// A plan kept in the database.

@@ -55,10 +55,12 @@ private func ingestBatch(
   var result = IngestedRuns()
   result.before = before
   var current = before
+  var identities = Set(before.compactMap(\.identity))
   for duplicate in outcome.duplicates {
     guard case .stored(let index) = duplicate.twin, let merged = duplicate.merged else { continue }
     var run = merged
     run.id = before[index].id
+    run.identity = before[index].identity
     run.planID = before[index].planID
     run.workoutID = before[index].workoutID
     run.status = duplicate.status ?? before[index].status
@@ -73,6 +75,7 @@ private func ingestBatch(
     run.planID = planID
     run.workoutID = added.match?.slot.workoutID
     run.status = added.match?.status
+    run.identity = newIdentity(for: run, taken: &identities)
     let stored = try store.insert(run)
     wroteRow()
     result.added.append(.init(run: stored, match: added.match))

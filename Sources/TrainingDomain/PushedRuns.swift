@@ -39,24 +39,35 @@ public struct PushOutcome: Sendable, Hashable {
 public protocol PushWrites: IngestWrites {
   /// The activities counted for plan `planID`, with their best efforts, by date, then id.
   func activities(ofPlan planID: String) throws -> [Completion]
-  /// The identities of the runs profile `profileID` pushed before.
-  func pushedClientIDs(profileID: Int64) throws -> Set<String>
+  /// The runs profile `profileID` pushed before: each identity and the completion it was stored as.
+  func pushedRuns(profileID: Int64) throws -> [String: Int64]
   /// Records that profile `profileID` pushed the run `clientID`, stored as completion `completionID`.
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws
   /// Appends a line to the audit log.
   func audit(account: Account, action: AuditEntry.Action, detail: String, at now: Date) throws
 }
 
-/// Stores an athlete's pushed runs the one way, inside the caller's write transaction: runs whose identity the
-/// athlete pushed before are left alone; the others go through ``applyIngest(_:planID:slots:to:wroteRow:)`` against
-/// the runs of plan `planID` only (another athlete's run on the same day is never a twin), matched to `slots`, and
-/// their identities are recorded; one audit line tells the counts. The runs are ``Completion/validated()`` first.
+/// Stores an athlete's pushed runs the one way, inside the caller's write transaction, each run recognised by its
+/// identity (``Completion/identity``, the `client_id`) before anything else:
+/// - an identity the athlete pushed before, or one a run of plan `planID` already has (the athlete's logbook copied
+///   to the server with `runmate database copy`, or pushed from another device), is **already there**: nothing is
+///   written but the identity's record;
+/// - a run with an identity the server does not know that is one of the plan's runs kept twice (``areSameRecord(_:_:)``,
+///   a copy made before runs had identities) or the same run from another source (Ingest's ``areTwins(_:_:)``) is a
+///   **twin**: recorded under its identity, not stored twice;
+/// - any other goes through ``applyIngest(_:planID:slots:to:wroteRow:)`` against the runs of plan `planID` only
+///   (another athlete's run on the same day is never a twin), matched to `slots`, and is stored with its identity.
+/// One audit line tells the counts. The runs are ``Completion/validated()`` first.
 public func applyPush(
   _ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date,
   to store: some PushWrites
 ) throws -> PushOutcome {
   for pushed in runs { _ = try pushed.run.validated() }
-  var known = try store.pushedClientIDs(profileID: account.profileID)
+  let pushedBefore = try store.pushedRuns(profileID: account.profileID)
+  var known = Set(pushedBefore.keys)
+  /// The stored runs a run of this push already stands for: not the twin of a second one (a double day of two
+  /// identical runs is two runs on every device).
+  var claimed = Set<Int64>()
   let planRuns = PlanRunWrites(base: store, planID: planID, runs: try store.activities(ofPlan: planID))
   var outcome = PushOutcome()
   for pushed in runs {
@@ -64,17 +75,34 @@ public func applyPush(
       outcome.alreadyThere += 1
       continue
     }
+    if let held = planRuns.runs.first(where: { $0.identity == pushed.clientID }), let id = held.id {
+      outcome.alreadyThere += 1
+      claimed.insert(id)
+      try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
+      continue
+    }
+    if let copy = planRuns.runs.first(where: { run in
+      run.id.map { !claimed.contains($0) } == true && run.isRun && areSameRecord(run, pushed.run)
+    }), let id = copy.id {
+      outcome.twins += 1
+      claimed.insert(id)
+      try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
+      continue
+    }
     var run = pushed.run
     run.id = nil
     run.planID = nil
     run.workoutID = nil
     run.status = nil
+    run.identity = pushed.clientID
     let result = try applyIngest([run], planID: planID, slots: slots, to: planRuns) {}
     if let stored = result.added.first?.run, let id = stored.id {
       outcome.added += 1
+      claimed.insert(id)
       try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
     } else if let twin = result.twins.first, let id = twin.stored.id {
       outcome.twins += 1
+      claimed.insert(id)
       try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
     }
   }

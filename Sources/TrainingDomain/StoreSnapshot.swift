@@ -139,6 +139,7 @@ public enum StoredSchema {
         ("durationSeconds", .real), ("movingSeconds", .real), ("kind", .text), ("rpe", .integer),
         ("averageHeartRate", .integer), ("elevationGainMeters", .real), ("note", .text), ("source", .text),
         ("sourceFile", .text), ("planID", .text), ("workoutID", .text), ("status", .text), ("sport", .text),
+        ("identity", .text),
       ]),
     table(
       "bestEffort",

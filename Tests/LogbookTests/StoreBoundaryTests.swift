@@ -105,7 +105,8 @@ import TrainingDomain
     let path = dir.appendingPathComponent("shared.sqlite").path
     let a = try LogbookDatabase(path: path)
     let b = try LogbookDatabase(path: path)
-    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    // A start on each run's own day (a start days away from it is refused, issue 44).
+    let start = Date(timeIntervalSince1970: Double(testStart.dayNumber) * 86_400 + 7 * 3600)
     let runs = (0..<40).map { index in
       Completion(
         date: testStart.adding(days: index), startedAt: start.addingTimeInterval(Double(index) * 86_400),

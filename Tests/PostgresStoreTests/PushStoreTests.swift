@@ -4,6 +4,7 @@ import PlanEngine
 import RunMateTestSupport
 import RunningCore
 import Testing
+import Training
 import TrainingDomain
 
 /// Pushed runs on both engines: one run per athlete and identity, whatever the number of pushes; matched to the
@@ -66,5 +67,123 @@ import TrainingDomain
     #expect(try db.completions(planID: annaPlan.id, from: testStart, through: testStart.adding(days: 6)).count == 4)
     let retry = try db.pushRuns([fresh], account: annaAccount, planID: annaPlan.id, slots: slots, at: now)
     #expect(retry.added + retry.twins == 1)
+  }
+}
+
+/// One identity per run (issue 44): given when the run is first stored, kept through a merge with a device's record,
+/// carried by `database copy`, and what `push` recognises a copied run by; so a logbook copied to the coach's server
+/// and then pushed is not doubled, on either engine.
+@Suite(.timeLimit(.minutes(1))) struct RunIdentityTests {
+  let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+  /// An athlete's logbook: an 8-week plan, three runs logged by hand (two of them the same record: a double day of
+  /// two identical runs) and two device records.
+  func athleteLogbook(_ db: any TrainingStore) throws -> (SavedPlan, [Completion]) {
+    _ = try db.createProfile(Profile(name: "maya"))
+    let saved = try db.savePlan(
+      try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules), name: "maya-10k", activate: true)
+    let runs = saved.plan.weeks[0].workouts.filter(\.kind.isRun)
+    let start = Date(timeIntervalSince1970: Double(runs[2].date.dayNumber) * 86400 + 7 * 3600)
+    let logged = [
+      Completion(date: runs[0].date, distanceKm: 4, durationSeconds: 1500),
+      Completion(date: runs[1].date, distanceKm: 3, durationSeconds: 1100),
+      Completion(date: runs[1].date, distanceKm: 3, durationSeconds: 1100),
+      Completion(date: runs[2].date, startedAt: start, distanceKm: 5.02, durationSeconds: 1805, source: .gpx),
+      Completion(
+        date: runs[2].date.adding(days: 1), startedAt: start.addingTimeInterval(86400), distanceKm: 3.5,
+        durationSeconds: 1300, source: .gpx),
+    ]
+    for run in logged { _ = try db.addRuns([run], plan: nil) }
+    return (saved, try db.completions())
+  }
+
+  @Test(arguments: Engine.available) func aRunKeepsItsIdentityThroughAMerge(engine: Engine) throws {
+    let store = try TestStore(engine)
+    defer { store.remove() }
+    let db = try store.open()
+    let (_, runs) = try athleteLogbook(db)
+    let identities = runs.compactMap(\.identity)
+    #expect(identities.count == 5)
+    #expect(Set(identities).count == 5, "two runs of the same record keep two identities")
+    #expect(identities.contains { $0.hasSuffix("#2") })
+    // The watch's record of the first hand-logged run merges into it: the run keeps the identity it had.
+    let first = try #require(runs.first)
+    let watch = Completion(
+      date: first.date, startedAt: Date(timeIntervalSince1970: Double(first.date.dayNumber) * 86400 + 6 * 3600),
+      distanceKm: 4.05, durationSeconds: 1510, averageHeartRate: 150, source: .gpx)
+    let added = try db.addRuns([watch], plan: nil)
+    #expect(added.result.twins.count == 1)
+    let merged = try #require(try db.completions().first { $0.id == first.id })
+    #expect(merged.startedAt != nil && merged.averageHeartRate == 150)
+    #expect(merged.identity == first.identity)
+    #expect(merged.identity != recordIdentity(of: merged), "the record changed, the identity did not")
+  }
+
+  @Test(arguments: Engine.available) func aCopiedLogbookPushedIsNotDoubled(engine: Engine) throws {
+    let athlete = try TestStore(.sqlite)
+    let server = try TestStore(engine)
+    defer {
+      athlete.remove()
+      server.remove()
+    }
+    let local = try athlete.open()
+    let (saved, runs) = try athleteLogbook(local)
+    _ = try copyStore(from: athlete.location, to: server.location)
+    let coach = try server.open()
+    let maya = try #require(try coach.profile(named: "maya")?.id)
+    let account = try coach.createAccount(login: "maya", role: .athlete, profileID: maya, passwordHash: "h", at: now)
+    try coach.assignPlan(saved.id, toProfile: maya)
+    #expect(try coach.completions().map(\.identity) == runs.map(\.identity), "the copy carries each identity")
+
+    let pushed = try runsToPush(in: local)
+    let first = try coach.pushRuns(pushed, account: account, planID: saved.id, slots: [], at: now)
+    #expect(first == PushOutcome(added: 0, alreadyThere: 5, twins: 0))
+    #expect(try coach.completions().count == 5)
+    let second = try coach.pushRuns(pushed, account: account, planID: saved.id, slots: [], at: now)
+    #expect(second == PushOutcome(added: 0, alreadyThere: 5, twins: 0))
+
+    // The same logbook from another device (identities the server does not know): each run is its record kept
+    // twice, hand-logged ones included; the double day's two runs stay two, each claimed once.
+    let otherDevice = pushed.enumerated().map { index, run in PushedRun(clientID: "tablet-\(index)", run: run.run) }
+    let third = try coach.pushRuns(otherDevice, account: account, planID: saved.id, slots: [], at: now)
+    #expect(third == PushOutcome(added: 0, alreadyThere: 0, twins: 5))
+    #expect(try coach.completions().count == 5)
+    // A new run is still a new run.
+    let new = PushedRun(
+      clientID: "tablet-new",
+      run: Completion(date: saved.plan.weeks[1].workouts[0].date, distanceKm: 6, durationSeconds: 2200))
+    let fourth = try coach.pushRuns([new], account: account, planID: saved.id, slots: [], at: now)
+    #expect(fourth == PushOutcome(added: 1, alreadyThere: 0, twins: 0))
+    #expect(try coach.completions().count == 6)
+  }
+}
+
+/// Text kept whole or refused on both engines (issue 44): a NUL was a 500 on PostgreSQL and cut a note short on
+/// SQLite (`nul\u0000here` stored as `nul`); `' '`, `.` and `..` were profile names.
+@Suite(.timeLimit(.minutes(1))) struct TextWholeOrRefusedTests {
+  @Test(arguments: Engine.available) func controlCharactersAndReservedNamesAreRefused(engine: Engine) throws {
+    let store = try TestStore(engine)
+    defer { store.remove() }
+    let db = try store.open()
+    for name in [" ", ".", "..", "a\u{0}b", "tab\there", "two\nlines", ""] {
+      #expect(throws: LogbookError.self, "profile name \(name.debugDescription)") {
+        try db.createProfile(Profile(name: name))
+      }
+    }
+    #expect(try db.profiles().isEmpty)
+    _ = try db.createProfile(Profile(name: "maya"))
+    let plan = try makePlan(goal: goal(.tenK, .beginner, weeks: 8), rules: repositoryRules)
+    #expect(throws: LogbookError.self) { try db.savePlan(plan, name: "spring\u{0}", activate: true) }
+    #expect(try db.plans().isEmpty)
+    let day = plan.weeks[0].workouts[0].date
+    do {
+      _ = try db.addRuns(
+        [Completion(date: day, distanceKm: 5, durationSeconds: 1800, note: "nul\u{0}here")], plan: nil)
+      Issue.record("a note with a NUL was stored")
+    } catch let error as LogbookError {
+      #expect(error.description.contains("note 'nul\\u{0}here' is not possible"), "\(error)")
+    }
+    _ = try db.addRuns([Completion(date: day, distanceKm: 5, durationSeconds: 1800, note: "two\nlines\tok")], plan: nil)
+    #expect(try db.completions().map(\.note) == ["two\nlines\tok"])
   }
 }
