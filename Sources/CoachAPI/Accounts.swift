@@ -72,6 +72,13 @@ public enum AccountRules {
 
   /// The password checked (its length only: it is never shown).
   public static func checkPassword(_ password: String) throws(AccountError) {
+    if let bad = password.unicodeScalars.first(where: { ["\u{0}", "\n", "\r"].contains($0) }) {
+      // bcrypt reads a password up to its first NUL, so "secret\0anything" would be "secret"; a line break is a
+      // password file's line end read with it.
+      throw .invalid(
+        field: .password, value: "\(password.utf8.count) bytes",
+        allowed: "a password without \(TextRules.shown(bad)) (bcrypt stops at a NUL; a line end is not part of it)")
+    }
     guard passwordBytes.contains(password.utf8.count),
       !password.allSatisfy(\.isWhitespace)
     else {

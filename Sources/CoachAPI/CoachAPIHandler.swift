@@ -5,6 +5,7 @@ import Logging
 import OpenAPIRuntime
 import PlanEngine
 import RunningCore
+import Synchronization
 import Training
 import TrainingDomain
 
@@ -17,6 +18,8 @@ struct CoachAPIHandler: APIProtocol {
   let logger: Logger
   /// The roster rows kept between requests (each under its athlete's fingerprint in the store).
   let rosterCache = RosterCache()
+  /// The logins' password checks, bounded.
+  let passwordChecks = PasswordChecks()
   /// A bcrypt hash checked against when the login is unknown, so that an unknown login takes as long as a wrong
   /// password.
   private let decoyHash: String
@@ -51,21 +54,34 @@ struct CoachAPIHandler: APIProtocol {
       case .json(let login): login
       }
     let now = configuration.now()
+    if let bad = TextRules.forbiddenInName(body.login) {
+      return .badRequest(
+        .init(
+          body: .json(
+            .init(
+              error: "login: '\(TextRules.quoted(body.login))' is not valid, allowed is "
+                + TextRules.nameAllowed(found: bad)))))
+    }
     let keys = ["login:" + body.login.lowercased(), "peer:" + APIRequest.peer]
-    if let wait = await throttle.retryAfter(keys, at: now) {
+    if let wait = await throttle.attempt(keys, at: now) {
       return .tooManyRequests(
         .init(
           headers: .init(retryAfter: wait),
           body: .json(.init(error: "too many failed logins: try again in \(wait) s"))))
     }
     let account = try store.account(login: body.login)
-    let matches = await verifyOffThePool(body.password, hash: account?.passwordHash ?? decoyHash)
+    // bcrypt reads a password up to its first NUL: "secret\0guess" would pass for "secret". No account has one.
+    let password = body.password.unicodeScalars.contains("\u{0}") ? SecretTokens.generate() : body.password
+    guard let matches = await passwordChecks.verify(password, hash: account?.passwordHash ?? decoyHash) else {
+      await throttle.forgive(keys, at: now)
+      throw PasswordChecks.Full()
+    }
     guard let account, matches else {
-      await throttle.fail(keys, at: now)
       logger.notice("login refused", metadata: ["peer": "\(APIRequest.peer)"])
       return .unauthorized(
         .init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(.init(error: "wrong login or password"))))
     }
+    await throttle.forgive(keys, at: now)
     let token = SecretTokens.generate()
     guard let hash = SecretTokens.hash(token) else { throw APIFailure.noAccount }
     let expires = now.addingTimeInterval(AccountRules.tokenLifetime)
@@ -208,12 +224,46 @@ struct CoachAPIHandler: APIProtocol {
   }
 }
 
-/// Whether `password` has the bcrypt `hash`, worked out on a Dispatch thread: a quarter of a second of hashing at
-/// cost 12 does not hold one of the few threads of the concurrency pool that every request shares.
-func verifyOffThePool(_ password: String, hash: String) async -> Bool {
-  await withCheckedContinuation { continuation in
-    DispatchQueue.global(qos: .userInitiated).async {
-      continuation.resume(returning: Bcrypt.verify(password, hash: hash))
+/// The password checks (bcrypt) of logins, never on the server's event loops or the concurrency pool: at most
+/// ``width`` at once, on threads of their own, so that a burst of logins leaves a core to every other request (80
+/// logins at once stalled an authenticated request for 8 to 20 s when each took a thread of the global pool); at
+/// most ``maxWaiting`` wait for one, and a login past them is answered 503 with `Retry-After` at once.
+final class PasswordChecks: Sendable {
+  /// Seconds a login refused for the queue waits before trying again.
+  static let retryAfterSeconds = 2
+  /// Too many logins wait for a check: answered 503 with `Retry-After` (``failureAnswer(_:path:logger:)``).
+  struct Full: Error {}
+  /// Checks at once: one core less than the machine has, at least one.
+  let width: Int
+  /// Logins that may wait for a check.
+  let maxWaiting: Int
+  private let queue: OperationQueue
+  private let pending = Mutex(0)
+
+  init(width: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), maxWaiting: Int = 64) {
+    self.width = width
+    self.maxWaiting = maxWaiting
+    let queue = OperationQueue()
+    queue.name = "runmate.password-checks"
+    queue.maxConcurrentOperationCount = width
+    queue.qualityOfService = .utility
+    self.queue = queue
+  }
+
+  /// Whether `password` matches `hash`; nil when too many logins wait already (nothing checked).
+  func verify(_ password: String, hash: String) async -> Bool? {
+    let admitted = pending.withLock { count in
+      guard count < width + maxWaiting else { return false }
+      count += 1
+      return true
+    }
+    guard admitted else { return nil }
+    return await withCheckedContinuation { continuation in
+      queue.addOperation {
+        let matches = Bcrypt.verify(password, hash: hash)
+        self.pending.withLock { $0 -= 1 }
+        continuation.resume(returning: matches)
+      }
     }
   }
 }

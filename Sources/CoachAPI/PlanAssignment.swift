@@ -98,6 +98,7 @@ private func apiMember(_ field: RequestField.RunField) -> String {
   case .record(.rpe): ".rpe"
   case .record(.averageHeartRate): ".average_heart_rate"
   case .record(.elevationGain): ".elevation_gain_m"
+  case .record(.note): ".note"
   // The pace is distance_km over duration_s (moving_s when given): no one member holds it.
   case .record(let other): " \(other.label)"
   }

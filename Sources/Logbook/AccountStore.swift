@@ -186,7 +186,8 @@ extension LogbookDatabase {
   public func addComment(
     athleteID: Int64, planID: String, date: CivilDate, author: Account, text: String, at now: Date
   ) throws(LogbookError) -> WorkoutComment {
-    try write { db in
+    try checkFreeText(text, record: "comment on \(date)", field: .text)
+    return try write { db in
       try db.execute(
         sql: """
           INSERT INTO workoutComment (athleteID, planID, date, authorAccountID, text, createdAt)

@@ -148,7 +148,8 @@ extension PostgresLogbook {
   public func addComment(
     athleteID: Int64, planID: String, date: CivilDate, author: Account, text: String, at now: Date
   ) throws(LogbookError) -> WorkoutComment {
-    try write { tx in
+    try checkFreeText(text, record: "comment on \(date)", field: .text)
+    return try write { tx in
       guard
         let id = try tx.value(
           """

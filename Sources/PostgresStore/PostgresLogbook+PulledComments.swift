@@ -8,6 +8,7 @@ extension PostgresLogbook {
   public func keepPulledComments(_ comments: [CoachComment], server: String, planID: String?) throws(LogbookError)
     -> Int
   {
+    for comment in comments { try checkFreeText(comment.text, record: "comment on \(comment.date)", field: .text) }
     guard !comments.isEmpty else { return 0 }
     return try write { tx in
       var added = 0

@@ -81,6 +81,7 @@ public final class PostgresLogbook: TrainingStore {
     _ plan: Plan, name: String, activate: Bool,
     schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool, savedAt: Date
   ) throws(LogbookError) -> SavedPlan {
+    try checkPlanName(name)
     var encoded: (json: String?, workouts: [DatedWorkout])?
     if let schedule {
       encoded = (try schedule.settings?.storedJSON(), schedule.workouts)

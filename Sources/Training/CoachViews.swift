@@ -237,7 +237,11 @@ public func addWorkoutComment(
   let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
   guard (1...maxCommentLength).contains(trimmed.count) else {
     throw CoachViewError.invalid(
-      field: .text, value: String(trimmed.prefix(40)), allowed: "1 to \(maxCommentLength) characters")
+      field: .text, value: TextRules.quoted(trimmed), allowed: "1 to \(maxCommentLength) characters")
+  }
+  if let bad = TextRules.forbiddenInText(trimmed) {
+    throw CoachViewError.invalid(
+      field: .text, value: TextRules.quoted(trimmed), allowed: TextRules.textAllowed(found: bad))
   }
   let saved = try planWithWorkout(athlete, on: date, in: store, systemZone: systemZone)
   guard let id = athlete.id else { throw CoachViewError.noSuchAthlete(name: athlete.name) }

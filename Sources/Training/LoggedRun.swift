@@ -79,11 +79,13 @@ public struct LoggedRunWords: Sendable {
       throw SettingError(option: .field(.time), value: timeText, allowed: "h:mm:ss or mm:ss, e.g. 47:30")
     }
     let pace = seconds / km
-    guard (120...1200).contains(pace) else {
+    let paces = Plausible.handLoggedSecondsPerKm
+    guard paces.contains(pace) else {
       throw SettingError(
         option: .field(.time), value: timeText,
         allowed:
-          "a pace between \(units.pace(secondsPerKilometer: 120)) and \(units.pace(secondsPerKilometer: 1200)) "
+          "a pace between \(units.pace(secondsPerKilometer: paces.lowerBound)) and "
+          + "\(units.pace(secondsPerKilometer: paces.upperBound)) "
           + "for \(units.format(km)) (this is \(units.pace(secondsPerKilometer: pace))); check \(field: .distance) and \(field: .time)"
       )
     }

@@ -17,6 +17,11 @@ public enum Plausible {
   /// The fastest pace, seconds per km (moving time when known): 0:10/km, 360 km/h. Imports hold rides too (a fast
   /// descent passes 90 km/h); a slow pace is odd (a watch left running) but possible.
   public static let fastestSecondsPerKm = 10.0
+  /// The pace of a run logged by hand, seconds per km: 2:00 to 20:00 a kilometre (`log`, and a pushed run).
+  public static let handLoggedSecondsPerKm: ClosedRange<Double> = 120...1200
+  /// How far a run's start may be from noon (UTC) of its day, seconds: the day's own 24 hours in any zone of the
+  /// world (UTC−12 to UTC+14).
+  public static let startFromDaySeconds = 26.0 * 3600
   /// Perceived effort.
   public static let rpe: ClosedRange<Int> = 1...10
   /// Average heart rate, beats per minute.
@@ -57,6 +62,22 @@ extension Completion {
     "run on \(date)" + (sourceFile.map { " (\($0))" } ?? "")
   }
 
+  /// The completion as another device sends it (a pushed run): ``validated()``, and its start on its day in some
+  /// time zone (an import dates a run by its start; a start days away from its date is no run's).
+  ///
+  /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` naming the first impossible value.
+  public func validatedAsSent() throws(LogbookError) -> Completion {
+    if let startedAt {
+      let noon = Double(date.dayNumber) * 86_400 + 43_200
+      guard abs(startedAt.timeIntervalSince1970 - noon) <= Plausible.startFromDaySeconds else {
+        throw .implausible(
+          record: label, field: .startTime, value: "\(startedAt)",
+          allowed: "an instant of the run's day \(date) in some time zone")
+      }
+    }
+    return try validated()
+  }
+
   /// The completion when every value is possible.
   ///
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` naming the first impossible value.
@@ -81,6 +102,21 @@ extension Completion {
     }
     guard secondsPerKm >= Plausible.fastestSecondsPerKm else {
       throw fail(.pace, Pace(secondsPerKilometer: secondsPerKm).formatted(), "0:10/km or slower")
+    }
+    if let movingSeconds, movingSeconds > durationSeconds + 1 {
+      throw fail(
+        .movingTime, valueText(movingSeconds) + " s",
+        "at most the elapsed time (\(valueText(durationSeconds)) s): moving time is the part of it spent moving")
+    }
+    if source == .manual, isRun, !Plausible.handLoggedSecondsPerKm.contains(secondsPerKm) {
+      throw fail(
+        .pace, Pace(secondsPerKilometer: secondsPerKm).formatted(),
+        "\(Pace(secondsPerKilometer: Plausible.handLoggedSecondsPerKm.lowerBound).formatted()) to "
+          + "\(Pace(secondsPerKilometer: Plausible.handLoggedSecondsPerKm.upperBound).formatted()) for a run logged by hand"
+      )
+    }
+    if let note, let bad = TextRules.forbiddenInText(note) {
+      throw fail(.note, "'\(TextRules.quoted(note))'", TextRules.textAllowed(found: bad))
     }
     if let rpe, !Plausible.rpe.contains(rpe) { throw fail(.rpe, "\(rpe)", "1 to 10") }
     if let averageHeartRate, !Plausible.heartRate.contains(averageHeartRate) {

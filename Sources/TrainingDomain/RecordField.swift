@@ -4,6 +4,8 @@ import RunningCore
 /// door words it its own way: the CLI and imports by ``label``, the coach API by its JSON member (`distance_km`).
 public enum RecordField: Sendable, Hashable {
   case date, startTime, distance, time, movingTime, pace, rpe, averageHeartRate, elevationGain
+  /// A run's note; a profile's or a plan's name; a comment's text.
+  case note, name, text
   /// A best effort's length or time (`best 5K`), or where in the run it starts.
   case bestEffort(name: String)
   case bestEffortStart(name: String)
@@ -24,6 +26,9 @@ public enum RecordField: Sendable, Hashable {
     case .rpe: "rpe"
     case .averageHeartRate: "average heart rate"
     case .elevationGain: "elevation gain"
+    case .note: "note"
+    case .name: "name"
+    case .text: "text"
     case .bestEffort(let name): "best \(name)"
     case .bestEffortStart(let name): "best \(name) start"
     case .steps: "steps"

@@ -49,12 +49,14 @@ struct AccountCommand: ParsableCommand {
           + "'\(terminalSafe(account.profileName))': it logs in with POST /api/v1/sessions (runmate serve --api)")
     }
 
-    /// The first line of standard input, without its line end (at most 1 KiB is read).
+    /// The first line of standard input, without its line end, LF or CR LF (at most 1 KiB is read). Split on
+    /// scalars: Swift reads CR LF as one Character, which a split on "\n" never finds.
     static func passwordFromStandardInput() -> String {
       let data = FileHandle.standardInput.readData(ofLength: 1024)
       let text = String(decoding: data, as: UTF8.self)
-      return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-        .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+      var line = String.UnicodeScalarView()
+      line.append(contentsOf: text.unicodeScalars.prefix { $0 != "\n" && $0 != "\r" })
+      return String(line)
     }
   }
 }
