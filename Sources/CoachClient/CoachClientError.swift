@@ -21,6 +21,9 @@ public enum CoachClientError: FieldError, Equatable {
   case sessionFile(path: String, detail: String)
   /// The coach changed the plan on the server since the last pull: the local plan was not sent.
   case planChanged(server: String)
+  /// The server kept saying more updates follow past `pages` answers or `bytes` of them: the pull stopped, nothing
+  /// applied.
+  case tooManyUpdates(server: String, pages: Int, bytes: Int)
 
   /// What kind of failure it is.
   public var kind: FailureKind {
@@ -29,6 +32,7 @@ public enum CoachClientError: FieldError, Equatable {
     case .rateLimited, .unreachable: .unavailable
     case .refused: .badData
     case .planChanged: .unavailable
+    case .tooManyUpdates: .badData
     case .sessionFile: .cannotCreate
     }
   }
@@ -54,6 +58,10 @@ public enum CoachClientError: FieldError, Equatable {
       "\(server) answered \(status): \(message)"
     case .sessionFile(let path, let detail):
       "the login cannot be saved in \(path): \(detail)"
+    case .tooManyUpdates(let server, let pages, let bytes):
+      "\(server) kept answering that more updates follow after \(pages) answers (\(bytes / 1024) KiB): stopped, nothing "
+        + "was applied; a RunningMate server sends at most 200 comments an answer, so this one is not answering as one "
+        + "should (ask its operator)"
     case .planChanged(let server):
       "your coach changed your plan on \(server) since your last pull, so yours was not sent: run `runmate pull`, "
         + "then `runmate push` again"

@@ -32,15 +32,27 @@ private struct PlanPushBody: Encodable {
 }
 
 extension CoachClient {
+  /// The most answers one pull reads (200 comments each: 10,000 comments), and the most bytes of them: a server that
+  /// keeps saying `more` is refused (``CoachClientError/tooManyUpdates(server:pages:bytes:)``), not followed for ever.
+  public static let maxUpdatePages = 50
+  /// See ``maxUpdatePages``.
+  public static let maxUpdateBytes = 16 << 20
+
   /// What the server has for the athlete since `cursor` (`GET /api/v1/me/updates`, asked again while it says more
   /// comments follow): the coaches' comments and the plan when it changed, read as a plan file and checked as
   /// `runmate plans import` checks one.
   /// - Throws: ``CoachClientError`` for the server's refusals; ``Training/PlanFileError`` for a plan that cannot be
   ///   trusted.
-  public func updates(since cursor: String?, session: CoachSession) async throws -> PulledUpdates {
+  /// `maxPages` and `maxBytes` bound it (``maxUpdatePages``, ``maxUpdateBytes``; tests lower them).
+  public func updates(
+    since cursor: String?, session: CoachSession, maxPages: Int = CoachClient.maxUpdatePages,
+    maxBytes: Int = CoachClient.maxUpdateBytes
+  ) async throws -> PulledUpdates {
     var since = cursor
     var comments: [CoachComment] = []
     var plan: PlanFile?
+    var pages = 0
+    var bytes = 0
     while true {
       var path = "/api/v1/me/updates"
       if let since {
@@ -48,6 +60,11 @@ extension CoachClient {
       }
       let reply = try await send(.GET, path, token: session.token)
       guard reply.status == 200 else { throw failure(reply) }
+      pages += 1
+      bytes += reply.body.count
+      if pages > maxPages || bytes > maxBytes {
+        throw CoachClientError.tooManyUpdates(server: server, pages: pages - 1, bytes: bytes)
+      }
       let answer = try Self.decode(UpdatesAnswer.self, from: reply, server: server)
       for comment in answer.comments {
         guard let date = CivilDate(iso: comment.date) else {

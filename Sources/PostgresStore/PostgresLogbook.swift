@@ -21,14 +21,22 @@ public final class PostgresLogbook: TrainingStore {
 
   /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`) and migrates it.
   ///
-  /// - Parameter afterRowWritten: a test hook for fault injection (see ``RowHook``); nil in normal use.
+  /// - Parameters:
+  ///   - afterRowWritten: a test hook for fault injection (see ``RowHook``); nil in normal use.
+  ///   - statementDeadline: how long one statement may go unanswered before the connection is closed and the
+  ///     command fails (exit 74): two minutes; tests shorten it.
   /// - Throws: ``LogbookError/badLocation(location:detail:)`` for a URL that is not one,
   ///   ``LogbookError/serverUnavailable(location:detail:)`` when the server cannot be reached or refuses the login,
   ///   ``LogbookError/notOurs(path:)`` for a database another program's tables fill, and
   ///   ``LogbookError/newerSchema(path:migration:)`` for one a newer RunningMate migrated.
-  public init(url: String, afterRowWritten: RowHook? = nil) throws(LogbookError) {
+  public init(url: String, afterRowWritten: RowHook? = nil, statementDeadline: Duration = .seconds(120))
+    throws(LogbookError)
+  {
     let location = try PostgresLocation(url: url)
-    session = try PostgresSession(location: location)
+    let nanoseconds =
+      statementDeadline.components.seconds * 1_000_000_000
+      + statementDeadline.components.attoseconds / 1_000_000_000
+    session = try PostgresSession(location: location, statementDeadline: .nanoseconds(nanoseconds))
     path = location.shown
     self.afterRowWritten = afterRowWritten
     let readOnly: Bool

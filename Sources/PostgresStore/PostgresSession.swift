@@ -15,6 +15,12 @@ final class PostgresSession: Sendable {
   let location: PostgresLocation
   private let group: MultiThreadedEventLoopGroup
   private let connection: NIOLockedValueBox<PostgresConnection?>
+  /// How long one statement may go unanswered before the connection is closed and the transaction fails
+  /// (``LogbookError/serverUnavailable(location:detail:)``): a server gone without closing its sockets (stopped with
+  /// `-m immediate`, a host that vanished) or a statement held past it is said, never waited for for ever.
+  let statementDeadline: TimeAmount
+  /// The default ``statementDeadline``: two minutes, far over any statement of RunningMate's.
+  static let defaultStatementDeadline = TimeAmount.seconds(120)
 
   /// Quiet: the store reports its failures as ``LogbookError``s; nothing of PostgresNIO's logging reaches the runner.
   static let logger = Logger(label: "runmate.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -25,8 +31,11 @@ final class PostgresSession: Sendable {
 
   /// Connects to the server at `location`.
   /// - Throws: ``LogbookError/serverUnavailable(location:detail:)`` when it cannot be reached or refuses the login.
-  init(location: PostgresLocation) throws(LogbookError) {
+  init(location: PostgresLocation, statementDeadline: TimeAmount = PostgresSession.defaultStatementDeadline)
+    throws(LogbookError)
+  {
     self.location = location
+    self.statementDeadline = statementDeadline
     group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     connection = NIOLockedValueBox(nil)
     do {
@@ -66,7 +75,7 @@ final class PostgresSession: Sendable {
         current = try PostgresSession.connect(location, on: group.next())
       }
       guard let open = current else { throw LogbookError.database(detail: "no connection") }
-      let transaction = PostgresTransaction(connection: open)
+      let transaction = PostgresTransaction(connection: open, deadline: statementDeadline, shown: location.shown)
       if write {
         try transaction.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         try transaction.execute("SELECT pg_advisory_xact_lock(\(PostgresSession.writeLock))")
@@ -137,10 +146,31 @@ final class PostgresSession: Sendable {
 /// The statements of one transaction, each waited for (see ``PostgresSession``).
 struct PostgresTransaction {
   let connection: PostgresConnection
+  /// How long a statement may go unanswered (``PostgresSession/statementDeadline``).
+  let deadline: TimeAmount
+  /// The server as messages show it.
+  let shown: String
 
-  /// The rows `query` returns.
+  /// The rows `query` returns; past ``deadline`` without an answer, the connection is closed (the next transaction
+  /// opens another) and the statement fails as ``LogbookError/serverUnavailable(location:detail:)``.
   func rows(_ query: PostgresQuery) throws -> PostgresQueryResult {
-    try connection.query(query, logger: PostgresSession.logger).wait()
+    let expired = NIOLockedValueBox(false)
+    let connection = self.connection
+    let timer = connection.eventLoop.scheduleTask(in: deadline) {
+      expired.withLockedValue { $0 = true }
+      let closing: EventLoopFuture<Void> = connection.close()
+      closing.whenComplete { _ in }
+    }
+    defer { timer.cancel() }
+    do {
+      return try connection.query(query, logger: PostgresSession.logger).wait()
+    } catch {
+      guard expired.withLockedValue({ $0 }) else { throw error }
+      throw LogbookError.serverUnavailable(
+        location: shown,
+        detail: "no answer to a statement within \(deadline.nanoseconds / 1_000_000_000) s: the server went away or "
+          + "holds the statement")
+    }
   }
 
   /// Runs `query` and returns how many rows it changed.

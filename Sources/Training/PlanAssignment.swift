@@ -180,12 +180,41 @@ public func coachedAthlete(named name: String, for account: Account, in store: a
 /// made the athlete's own (``PlanEngine/Plan/owned(by:)``), scheduled, and saved as the athlete's plan by `account`
 /// with its line in the audit log. The changes are the new plan's workouts against the old plan's, from the
 /// athlete's today on, day by day.
+///
+/// A new goal for the block under way (the athlete's plan has begun and its race is ahead; the same distance; no
+/// `start` given) edits that block, it does not start a blank page: the plan keeps its start (so a race day a few
+/// weeks off is not "too short"), its id and name (its runs, comments and calendar events stay with it) and every day
+/// before today as it was planned (``PlanEngine/Plan/keepingPast(of:before:)``); the weeks from today are rebuilt from
+/// the runs logged for it by the engine that rebuilds a plan in `replan` (the spike guard from the longest run done,
+/// ``TrainingProgress/replan(_:completions:today:pause:rules:units:reason:savedPauses:paces:rebuild:)``), towards the
+/// new goal's build, and `basis` says from what.
 public func assignPlan(
   _ request: PlanRequest, to athlete: Profile, by account: Account, in store: any TrainingStore, rules: PlanRules,
   systemZone: String, now: Date
 ) throws -> PlanAssignment {
   guard let athleteID = athlete.id else { throw CoachViewError.noSuchAthlete(name: athlete.name) }
   let today = civilDay(of: now, zone: athlete.timeZone, systemZone: systemZone)
+  let old = try? athleteState(athlete, in: store, systemZone: systemZone)
+  let block = old.flatMap { state in blockUnderWay(state, for: request, today: today) }
+  var request = request
+  if let block {
+    let goal = block.saved.plan.goal
+    // The block keeps its start: with a race day, the weeks are those from it (a start before it is a past no one ran).
+    request.start = goal.start.description
+    if request.raceDate != nil { request.weeks = nil }
+    if request.weeks == nil && request.raceDate == nil { request.raceDate = goal.raceDate.description }
+    // What the coach leaves out stays the block's: its level, runs a week, the state it began from and its goal
+    // time (the weeks from today are rebuilt from the logs in any case).
+    request.level = request.level ?? goal.level.rawValue
+    request.runsPerWeek = request.runsPerWeek ?? goal.runsPerWeek
+    request.currentWeeklyKm = request.currentWeeklyKm ?? goal.currentWeeklyKm
+    request.longestRecentRunKm = request.longestRecentRunKm ?? goal.longestRecentRunKm
+    if request.goalTime == nil, request.recentRace == nil, let seconds = goal.goalTimeSeconds {
+      request.goalTime = formatRaceTime(Double(seconds))
+    }
+    request.crossTrainingPerWeek = request.crossTrainingPerWeek ?? goal.crossTrainingPerWeek
+    request.strengthPerWeek = request.strengthPerWeek ?? goal.strengthPerWeek
+  }
   let schedule = ScheduleRequest(days: request.runDays?.joined(separator: ","), longRunDay: request.longRunDay)
   let new = try newPlan(
     request: schedule, profile: athlete, rules: rules, units: athlete.units ?? .km, today: today,
@@ -194,14 +223,32 @@ public func assignPlan(
     try request.goal(today: today, maxWeeks: rules.base.maxWeeks, profile: athlete, longRunDay: longRunDay)
   }
   var plan = new.plan.owned(by: athlete.name)
-  let name = request.name ?? "\(athlete.name)-\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
   if let name = request.name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 {
     throw SettingError(field: .name, value: String(name.prefix(40)), allowed: "1 to 100 characters")
   }
-  let old = try? athleteState(athlete, in: store, systemZone: systemZone)
+  // A name the coach gives is the athlete's own (`ana-spring`): plan names are one per server, so a bare one could
+  // only be refused as taken by another coach's athlete, which would tell that athlete's plan names.
+  let given = request.name.map { $0.hasPrefix("\(athlete.name)-") ? $0 : "\(athlete.name)-\($0)" }
+  let name =
+    given ?? block?.saved.name ?? "\(athlete.name)-\(plan.goal.distance.rawValue)-\(plan.goal.raceDate)"
   // A plan again under the name of the athlete's plan (the same race): it replaces that plan in place, keeping its
   // id, so the runs counted for it, its comments and the athlete's pulls stay with it.
-  if let old, old.saved.name == name { plan = plan.identified(as: old.saved.id) }
+  if let old, old.saved.name == name || block != nil { plan = plan.identified(as: old.saved.id) }
+  var basis: String?
+  var warnings = plan.warnings
+  if let block {
+    let start = block.saved.plan.goal.start
+    let runs = try store.completions(planID: block.saved.id, from: start, through: max(start, today))
+    let savedPauses = try SettingValues.pauses(block.settings.pauses ?? []).map(\.dates)
+    let rebuilt = try replan(
+      plan.keepingPast(of: block.saved.plan, before: today), completions: runs, today: today, pause: nil, rules: rules,
+      units: athlete.units ?? .km, savedPauses: savedPauses, rebuild: true)
+    plan = rebuilt.plan
+    basis =
+      "a new goal for the block under way since \(start): the days before \(today) kept as planned; "
+      + rebuilt.basis
+    warnings = rebuilt.plan.warnings
+  }
   let dated = try ScheduleView(plan, settings: new.settings).datedWorkouts
   let changes = dayChanges(from: old?.plan, to: plan.scheduled(dated), from: today)
   let goal = plan.goal
@@ -212,7 +259,17 @@ public func assignPlan(
       + (old.map { " (was \($0.saved.id))" } ?? ""),
     at: now)
   return PlanAssignment(
-    athlete: athlete.name, saved: saved, stored: true, changes: changes, basis: nil, warnings: plan.warnings)
+    athlete: athlete.name, saved: saved, stored: true, changes: changes, basis: basis, warnings: warnings)
+}
+
+/// The athlete's plan when `request` is a new goal for it while it is under way: begun by `today`, its race ahead,
+/// the same distance, and no start of its own asked for (a start asked for is a new block).
+private func blockUnderWay(_ state: TrainingState, for request: PlanRequest, today: CivilDate) -> TrainingState? {
+  let goal = state.saved.plan.goal
+  guard request.start == nil, goal.start <= today, today < goal.raceDate,
+    RaceDistance(parsing: request.distance) == goal.distance
+  else { return nil }
+  return state
 }
 
 /// The `regenerate` use case: `athlete`'s plan rebuilt from the runs counted for it, on the athlete's day at `now`, as

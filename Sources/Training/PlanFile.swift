@@ -213,6 +213,10 @@ public struct PlanFile: Sendable {
     if plan.weeks.isEmpty || plan.weeks.count > PlanFile.maximumWeeks {
       return "plan.weeks has \(plan.weeks.count) weeks, allowed is 1 to \(PlanFile.maximumWeeks)"
     }
+    // The goal says how long the plan is ("Week 3 of 10000" over 12 weeks otherwise).
+    if goal.weeks != plan.weeks.count {
+      return "plan.goal.weeks is \(goal.weeks), expected \(plan.weeks.count), the number of plan.weeks"
+    }
     var ids = Set<String>()
     for (index, week) in plan.weeks.enumerated() {
       let field = "plan.weeks[\(index)]"

@@ -55,7 +55,8 @@ public struct PullResult: Sendable {
 /// events, feeds and matched runs stay its own and the next export updates them with a higher SEQUENCE), scheduled
 /// with the local settings (times, zone, busy time, reminders, pauses kept) on the coach's run days; saved as a new
 /// active plan when the logbook has none. A plan the logbook already has is not saved again. Logged runs are never
-/// touched. The comments are kept in the logbook with its plan, each once however often it is pulled
+/// touched, and neither is a day before the runner's today: the plan applies from today on
+/// (``PlanEngine/Plan/keepingPast(of:before:)``). The comments are kept in the logbook with its plan, each once however often it is pulled
 /// (``TrainingStore/keepPulledComments(_:server:planID:)``), and get the title of their workout.
 /// - Throws: ``SettingError`` when the coach's plan does not fit the local run days; the store's errors.
 public func applyUpdates(
@@ -90,7 +91,10 @@ public func applyUpdates(
     } else {
       let saved = try db.plan(named: planName)
       let state = try TrainingState.read(saved, db: db, profile: profile, systemZone: systemZone)
-      let plan = file.plan.identified(as: saved.id)
+      // The coach's plan from the runner's today on: the days before it stay as the runner's plan had them (the
+      // record its runs were matched to), whatever the coach's plan says of them.
+      let today = civilDay(of: now, zone: profile?.timeZone ?? state.settings.timeZone, systemZone: systemZone)
+      let plan = file.plan.identified(as: saved.id).keepingPast(of: saved.plan, before: today)
       // The runner's own settings stay; the days are the coach's (the plan's weeks are made for them).
       var settings = state.stored
       if let coach = file.settings {

@@ -196,11 +196,15 @@ public enum BreakReason: String, Sendable, Hashable, Codable, CaseIterable {
 ///   - paces: new paces (`replan --update-paces`): every workout from today on takes them, and the goal records
 ///     them. On track, the same weeks at the new paces (``repacedWeeks(_:paces:from:today:rules:units:)``);
 ///     otherwise the rebuild never rejoins the old weeks, which carry the old paces.
+///   - rebuild: rebuild from the logs even when the runner is on track: `plan` is a new goal for a block under way
+///     (a coach's new goal time, level or race day, ``Plan/keepingPast(of:before:)`` the plan it replaces), whose
+///     weeks from today were made from the runner's state when the block began, not from what was run since; the
+///     rebuild ramps from the logs (the spike guard from the longest run done) and rejoins its build where they meet.
 /// - Throws: ``ReplanError``.
 public func replan(
   _ plan: Plan, completions: [Completion], today: CivilDate, pause: ClosedRange<CivilDate>?,
   rules: PlanRules, units: DistanceUnit = .km, reason: BreakReason = .illness,
-  savedPauses: [ClosedRange<CivilDate>] = [], paces: PaceUpdate? = nil
+  savedPauses: [ClosedRange<CivilDate>] = [], paces: PaceUpdate? = nil, rebuild: Bool = false
 ) throws(ReplanError) -> Replan {
   let race = plan.goal.raceDate
   if let pause, pause.upperBound >= race { throw .pauseOverlapsRace(pauseEnd: pause.upperBound, raceDate: race) }
@@ -223,6 +227,7 @@ public func replan(
   var course = replanCourse(
     plan, fitness: fitness, today: today, pause: pause, resumeIndex: resumeIndex, reason: reason, units: units,
     rules: rules)
+  if rebuild, case .stands = course { course = .rebuild }
   if case .stands(let why) = course {
     let pauses = savedPauses + (pause.map { [$0] } ?? [])
     let warnings = plan.warnings.filter { !$0.hasPrefix("replanned on ") }

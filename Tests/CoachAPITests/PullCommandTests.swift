@@ -86,16 +86,35 @@ import TrainingDomain
     #expect(pulled.stdout.hasPrefix("Your coach changed plan 'spring' on \(url):\n"), "\(pulled.stdout)")
     // The workouts compared as the calendar's events (weeks before the race and slot): a 9-week plan against an
     // 8-week one for the same race counts what the export will count.
+    // The days before today keep their workouts (issue 44), so they are not in the list; an event of the week under
+    // way still changes when the week's note does, which the calendar's line counts and says.
     let lines = pulled.stdout.split(separator: "\n").map(String.init)
-    let counts = try #require(lines.first { $0.hasSuffix(" added workouts") }?.dropLast(" workouts".count))
-    let calendar = try #require(lines.first { $0.hasPrefix("calendar events against the last export: ") })
-    #expect(calendar.hasPrefix("calendar events against the last export: \(counts), "), "\(pulled.stdout)")
+    func counts(_ line: String) -> [String: Int] {
+      var found: [String: Int] = [:]
+      for part in line.split(separator: ",") {
+        let words = part.split(separator: " ")
+        if let index = words.firstIndex(where: { Int($0) != nil }), index + 1 < words.count,
+          let number = Int(words[index])
+        {
+          found[String(words[index + 1])] = number
+        }
+      }
+      return found
+    }
+    let workouts = counts(try #require(lines.first { $0.hasSuffix(" added workouts") }))
+    let calendar = counts(try #require(lines.first { $0.hasPrefix("calendar events against the last export: ") }))
+    for kind in ["moved", "cancelled", "added"] {
+      #expect(calendar[kind] == workouts[kind], "\(kind): \(pulled.stdout)")
+    }
+    #expect((calendar["changed"] ?? 0) >= (workouts["changed"] ?? 0), "\(pulled.stdout)")
+    #expect(pulled.stdout.contains("(an event also changes when its week's note does)"))
     #expect(lines.contains { $0.hasPrefix("changed   W") }, "\(pulled.stdout)")
     #expect(pulled.stdout.contains("Saved. Update your calendar"))
     #expect(pulled.stdout.contains("Comments from your coach:\n\(day.shortLabel) · "), "\(pulled.stdout)")
     #expect(pulled.stdout.hasSuffix(" · kim: Keep it easy\n"), "\(pulled.stdout)")
     let saved = try local.plan(named: "spring")
-    #expect(saved.plan.goal.level == .intermediate && saved.plan.weeks.count == 9 && saved.active)
+    // A new goal for the block under way keeps its start: 8 weeks to the race, not the 9 asked for (issue 44).
+    #expect(saved.plan.goal.level == .intermediate && saved.plan.weeks.count == 8 && saved.active)
     #expect(saved.id == (try local.plans()).first { $0.name == "spring" }?.id)
     #expect(try local.completions().count == runsBefore.count, "logged runs are never lost")
 

@@ -179,6 +179,14 @@ import Testing
         }, "plan.weeks has 61 weeks, allowed is 1 to 60"
       ),
       (
+        "goal weeks not the weeks",
+        try plan { plan in
+          var goal = plan["goal"] as? [String: Any] ?? [:]
+          goal["weeks"] = 10000
+          plan["goal"] = goal
+        }, "plan.goal.weeks is 10000, expected 10, the number of plan.weeks"
+      ),
+      (
         "unknown zone", try settings("time_zone", "Mars/Olympus"),
         "schedule_settings.time_zone 'Mars/Olympus' is not a time zone"
       ),
