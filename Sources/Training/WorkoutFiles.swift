@@ -68,15 +68,24 @@ public enum GarminMount {
 
   /// The `GARMIN/NewFiles` folder of the watch mounted at `mount` (created when the watch has none), or
   /// ``WorkoutFileError/notAGarminMount(path:reason:)`` when `mount` is missing or has no `GARMIN` folder with a
-  /// `GarminDevice.xml`.
+  /// `GarminDevice.xml`, or when `GARMIN` or `GARMIN/NewFiles` is a symbolic link: a watch's FAT file system has
+  /// none, and one would send the files out of the mount.
   public static func newFiles(mount: String) throws(WorkoutFileError) -> String {
     let manager = FileManager.default
+    func isLink(_ path: String) -> Bool {
+      (try? manager.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeSymbolicLink
+    }
     var isFolder: ObjCBool = false
     guard manager.fileExists(atPath: mount, isDirectory: &isFolder) else {
       throw .notAGarminMount(path: mount, reason: "no such folder")
     }
     guard isFolder.boolValue else { throw .notAGarminMount(path: mount, reason: "it is a file, not a folder") }
     let garmin = (mount as NSString).appendingPathComponent("GARMIN")
+    let newFiles = (garmin as NSString).appendingPathComponent("NewFiles")
+    for link in [garmin, newFiles] where isLink(link) {
+      throw .notAGarminMount(
+        path: mount, reason: "\((link as NSString).lastPathComponent) is a symbolic link (a watch has none)")
+    }
     guard manager.fileExists(atPath: garmin, isDirectory: &isFolder), isFolder.boolValue else {
       throw .notAGarminMount(path: mount, reason: "it has no GARMIN folder")
     }
@@ -84,7 +93,7 @@ public enum GarminMount {
     guard manager.fileExists(atPath: device, isDirectory: &isFolder), !isFolder.boolValue else {
       throw .notAGarminMount(path: mount, reason: "it has no GARMIN/GarminDevice.xml")
     }
-    return (garmin as NSString).appendingPathComponent("NewFiles")
+    return newFiles
   }
 
   /// `days` when it is 1 to ``maximumDays``.

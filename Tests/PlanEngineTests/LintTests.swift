@@ -200,3 +200,28 @@ struct LintDefaultPlanTests {
     #expect(lines.isEmpty, "\(lines.count) findings:\n\(lines.joined(separator: "\n"))")
   }
 }
+
+/// Issue 44: a calendar-hack YAML plan gets the templates' limits (``TemplateLimits``), where a million aliases took
+/// `lint` past 60 s and 475 MB.
+@Suite struct LintLimitsTests {
+  @Test(.timeLimit(.minutes(1))) func aCalendarHackAliasBombIsRefusedAtOnce() {
+    // Ten levels of ten aliases each: 10^10 scalars once expanded, a few hundred bytes as written.
+    var lines = ["a0: &a0 [\"x\"]"]
+    for level in 1...10 {
+      let refs = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+      lines.append("a\(level): &a\(level) [\(refs)]")
+    }
+    lines.append("units: km")
+    lines.append("schedule: [{workouts: *a10}]")
+    let started = ContinuousClock.now
+    do {
+      _ = try LintPlan(text: lines.joined(separator: "\n"), name: "bomb.yaml")
+      Issue.record("an alias bomb was read")
+    } catch {
+      #expect(error.reason.contains("a YAML alias bomb?"), "\(error)")
+    }
+    #expect(started.duration(to: .now) < .seconds(5))
+    let big = "units: km\n# " + String(repeating: "x", count: TemplateLimits.maximumFileBytes) + "\n"
+    #expect(throws: LintReadError.self) { try LintPlan(text: big, name: "big.yaml") }
+  }
+}

@@ -59,6 +59,17 @@ import Testing
       let plain = directory.appendingPathComponent("usb-stick")
       try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
       let noDevice = try fakeWatch(in: directory.appendingPathComponent("nodevice"), deviceFile: false)
+      // A NewFiles that is a link out of the mount, and a GARMIN that is a link to another watch (issue 44).
+      let outside = directory.appendingPathComponent("outside")
+      try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+      let linkedNewFiles = try fakeWatch(in: directory.appendingPathComponent("linked-newfiles"))
+      try FileManager.default.createSymbolicLink(
+        at: linkedNewFiles.appendingPathComponent("GARMIN/NewFiles"), withDestinationURL: outside)
+      let real = try fakeWatch(in: directory.appendingPathComponent("real"))
+      let linkedGarmin = directory.appendingPathComponent("linked-garmin")
+      try FileManager.default.createDirectory(at: linkedGarmin, withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(
+        at: linkedGarmin.appendingPathComponent("GARMIN"), withDestinationURL: real.appendingPathComponent("GARMIN"))
       let file = directory.appendingPathComponent("watch.img")
       try Data("x".utf8).write(to: file)
       let cases: [(URL, String)] = [
@@ -66,6 +77,8 @@ import Testing
         (file, "it is a file, not a folder"),
         (plain, "it has no GARMIN folder"),
         (noDevice, "it has no GARMIN/GarminDevice.xml"),
+        (linkedNewFiles, "NewFiles is a symbolic link (a watch has none)"),
+        (linkedGarmin, "GARMIN is a symbolic link (a watch has none)"),
       ]
       for (mount, reason) in cases {
         let refused = try runRunmate(["workouts", "--garmin", mount.path, "--now", "2026-11-25"], database: db)
@@ -75,6 +88,7 @@ import Testing
           "\(refused.stderr)")
       }
       #expect(try FileManager.default.contentsOfDirectory(atPath: plain.path).isEmpty, "nothing written")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "nothing out of the mount")
       // NewFiles that is a file: cannot write, 73.
       let blocked = try fakeWatch(in: directory.appendingPathComponent("blocked"))
       try Data("x".utf8).write(to: blocked.appendingPathComponent("GARMIN/NewFiles"))

@@ -53,9 +53,18 @@ extension LintPlan {
         throw LintReadError(reason: "the runmate plan (\(schema)) does not decode: \(describe(error))")
       }
     }
+    // The templates' limits (``TemplateLimits``): the size as written, then as its aliases expand it, checked on the
+    // composed tree before anything walks the expansion (a million aliases took 60 s and 475 MB to decode).
     let document: CalendarHackPlan
     do {
-      document = try YAMLDecoder().decode(CalendarHackPlan.self, from: text)
+      try TemplateLimits.check(byteCount: text.utf8.count, file: name)
+      guard let node = try Yams.compose(yaml: text) else { throw LintReadError(reason: "the file is empty") }
+      try TemplateLimits.checkExpansion(of: node, file: name)
+      document = try YAMLDecoder().decode(CalendarHackPlan.self, from: node)
+    } catch let error as LintReadError {
+      throw error
+    } catch let error as TemplateError {
+      throw LintReadError(reason: "as calendar-hack YAML: \(error)")
     } catch {
       throw LintReadError(reason: "as calendar-hack YAML: \(describe(error))")
     }
