@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import RunningCore
 
 /// A calendar collection on a CalDAV server (RFC 4791) and the account that writes to it.
 public struct CalDAVAccount: Sendable {
@@ -141,21 +142,8 @@ public final class CalDAVClient: Sendable {
     if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
     let deadline = account.requestDeadline
     // The exchange races the deadline; the loser is cancelled (AsyncHTTPClient closes the connection).
-    let outcome = await withTaskGroup(of: Result<Reply, any Error>?.self) { [request] group in
-      group.addTask {
-        do {
-          return .success(try await self.exchange(request, deadline: deadline))
-        } catch {
-          return .failure(error)
-        }
-      }
-      group.addTask {
-        try? await Task.sleep(for: deadline)
-        return nil
-      }
-      let first = await group.next() ?? nil
-      group.cancelAll()
-      return first
+    let outcome = await RunningCore.outcome(within: deadline) { [request] in
+      try await self.exchange(request, deadline: deadline)
     }
     let tooSlow = CalDAVError.tooSlow(host: account.hostLabel, seconds: Self.seconds(deadline))
     switch outcome {

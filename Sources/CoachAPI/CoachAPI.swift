@@ -7,6 +7,7 @@ import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import PlanEngine
+import RunningCore
 import TrainingDomain
 
 /// How the coach API runs: the clock, the zone of profiles that name none, and its limits.
@@ -130,30 +131,36 @@ struct CoachAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewar
     let tooLarge = problem(
       .contentTooLarge, "the request body is over \(limit) bytes", headers: [.connection: "close"])
     if let declared, declared > limit { return tooLarge }
-    do {
-      _ = try await request.collectBody(upTo: limit)
-    } catch {
-      return tooLarge
-    }
+    // Unread, the body is dropped with the connection: every answer given before reading it closes it.
+    let hasBody = (declared ?? 0) > 0 || request.headers[.transferEncoding] != nil
+    let unread: HTTPFields = hasBody ? [.connection: "close"] : [:]
     let peer = context.remoteAddress?.ipAddress ?? "unknown"
     // A path of the API with a method it does not have: 405 naming the path's methods; no path of the API: 404.
     let segments = request.uri.path.split(separator: "/")
     let methods = routes.filter { $0.matches(segments) }.map(\.method)
     if methods.isEmpty {
-      return problem(.notFound, "no such path in the coach API: \(String(request.uri.path.prefix(200)))")
+      return problem(
+        .notFound, "no such path in the coach API: \(String(request.uri.path.prefix(200)))", headers: unread)
     }
     if !methods.contains(request.method) {
-      return problem(
-        .methodNotAllowed, "\(request.method.rawValue) is not allowed here",
-        headers: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
+      var headers = unread
+      headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+      return problem(.methodNotAllowed, "\(request.method.rawValue) is not allowed here", headers: headers)
     }
     do {
       if Self.isPublic(request) {
+        if let refused = try await readBody(&request, upTo: limit) { return refused }
         return try await APIRequest.$peer.withValue(peer) { try await next(request, context) }
       }
+      // The token before the body: a request without a valid one is answered without reading what it sends.
       guard let hash = bearerTokenHash(request.headers[.authorization]),
         let account = try store.sessionAccount(tokenHash: hash, at: configuration.now())
-      else { return unauthorized("a valid bearer token is needed: POST /api/v1/sessions gives one") }
+      else {
+        var answer = unauthorized("a valid bearer token is needed: POST /api/v1/sessions gives one")
+        if hasBody { answer.headers[.connection] = "close" }
+        return answer
+      }
+      if let refused = try await readBody(&request, upTo: limit) { return refused }
       return try await APIRequest.$account.withValue(account) {
         try await APIRequest.$tokenHash.withValue(hash) {
           try await APIRequest.$peer.withValue(peer) { try await next(request, context) }
@@ -206,6 +213,34 @@ public func failureAnswer(_ error: any Error, path: String, logger: Logger) -> R
       "coach API request failed", metadata: ["path": "\(shownPath)", "error": "\(String(reflecting: type(of: cause)))"])
   }
   return problem(.internalServerError, "the server failed to answer; the error is in its log")
+}
+
+/// How long a request body may take to arrive: at least ``minimumBodyBytesPerSecond`` over its length, and never less
+/// than ``bodyDeadlineFloor`` (a body dripped a byte at a time held a connection slot for ever).
+let minimumBodyBytesPerSecond = 16 * 1024
+/// See ``minimumBodyBytesPerSecond``.
+let bodyDeadlineFloor = Duration.seconds(5)
+
+extension CoachAPIMiddleware {
+  /// Reads the body whole (up to `limit`) within its deadline (``minimumBodyBytesPerSecond``); nil when read, else
+  /// the answer: 413 over the limit, 408 past the deadline, both closing the connection.
+  func readBody(_ request: inout Request, upTo limit: Int) async throws -> Response? {
+    let deadline = max(bodyDeadlineFloor, .seconds(Double(limit) / Double(minimumBodyBytesPerSecond)))
+    let body = request.body
+    let outcome = await RunningCore.outcome(within: deadline) { try await body.collect(upTo: limit) }
+    switch outcome {
+    case .some(.success(let buffer)):
+      request.body = .init(buffer: buffer)
+      return nil
+    case .some(.failure):
+      return problem(.contentTooLarge, "the request body is over \(limit) bytes", headers: [.connection: "close"])
+    case .none:
+      return problem(
+        .requestTimeout,
+        "the request body did not arrive within \(deadline) (at least \(minimumBodyBytesPerSecond) bytes a second)",
+        headers: [.connection: "close"])
+    }
+  }
 }
 
 /// The SHA-256 of the token in an `Authorization: Bearer TOKEN` header, nil for anything else.

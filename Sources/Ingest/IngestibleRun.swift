@@ -46,4 +46,7 @@ public enum IngestRules {
   public static let sameRecordMeters = 5.0
   /// …and in duration by at most this many seconds.
   public static let sameRecordSeconds = 1.0
+  /// A push compares its runs with the stored runs of their days and this many days either side (a twin is a day
+  /// apart at most; a run fulfils a workout of its own week).
+  public static let pushWindowDays = 7
 }

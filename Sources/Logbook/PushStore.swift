@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Ingest
+import RunningCore
 import TrainingDomain
 
 /// Adds the runs athletes pushed to the coach server (`runmate push`): one row per athlete and run identity, the
@@ -42,16 +43,21 @@ struct SQLitePushWrites: PushWrites {
   func update(_ run: Completion) throws { try ingest.update(run) }
   func insert(_ run: Completion) throws -> Completion { try ingest.insert(run) }
 
-  func activities(ofPlan planID: String) throws -> [Completion] {
+  func activities(ofPlan planID: String, from: CivilDate, through: CivilDate) throws -> [Completion] {
     try LogbookDatabase.withBestEfforts(
-      CompletionRecord.filter(Column("planID") == planID).order(Column("date"), Column("id")).fetchAll(db)
-        .map(\.completion), in: db)
+      CompletionRecord.filter(
+        Column("planID") == planID && Column("date") >= from.description && Column("date") <= through.description
+      )
+      .order(Column("date"), Column("id")).fetchAll(db).map(\.completion), in: db)
   }
 
-  func pushedRuns(profileID: Int64) throws -> [String: Int64] {
+  func pushedRuns(profileID: Int64, clientIDs: [String]) throws -> [String: Int64] {
+    guard !clientIDs.isEmpty else { return [:] }
     var runs: [String: Int64] = [:]
+    let marks = Array(repeating: "?", count: clientIDs.count).joined(separator: ", ")
     for row in try Row.fetchAll(
-      db, sql: "SELECT clientID, completionID FROM pushedRun WHERE profileID = ?", arguments: [profileID])
+      db, sql: "SELECT clientID, completionID FROM pushedRun WHERE profileID = ? AND clientID IN (\(marks))",
+      arguments: StatementArguments([profileID] + clientIDs.map { $0 as (any DatabaseValueConvertible)? }))
     {
       runs[row[0]] = row[1]
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import PostgresNIO
+import RunningCore
 import TrainingDomain
 
 extension PostgresLogbook {
@@ -26,19 +27,23 @@ struct PostgresPushWrites: PushWrites {
   func update(_ run: Completion) throws { try ingest.update(run) }
   func insert(_ run: Completion) throws -> Completion { try ingest.insert(run) }
 
-  func activities(ofPlan planID: String) throws -> [Completion] {
+  func activities(ofPlan planID: String, from: CivilDate, through: CivilDate) throws -> [Completion] {
     let runs = try tx.rows(
       """
       SELECT \(unescaped: PostgresLogbook.completionColumns) FROM completion WHERE planID = \(planID)
+        AND date COLLATE "C" >= \(from.description) AND date COLLATE "C" <= \(through.description)
       ORDER BY date COLLATE "C", id
       """
     ).map(PostgresLogbook.completion)
     return try PostgresLogbook.withBestEfforts(runs, in: tx, onlyTheirs: true)
   }
 
-  func pushedRuns(profileID: Int64) throws -> [String: Int64] {
+  func pushedRuns(profileID: Int64, clientIDs: [String]) throws -> [String: Int64] {
+    guard !clientIDs.isEmpty else { return [:] }
     var runs: [String: Int64] = [:]
-    for row in try tx.rows("SELECT clientID, completionID FROM pushedRun WHERE profileID = \(profileID)") {
+    for row in try tx.rows(
+      "SELECT clientID, completionID FROM pushedRun WHERE profileID = \(profileID) AND clientID = ANY(\(clientIDs))")
+    {
       let (clientID, completionID) = try row.decode((String, Int64).self)
       runs[clientID] = completionID
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import RunningCore
 
 /// A run an athlete pushes from their own logbook to the coach server, with the identity it has on the athlete's
 /// side: the server keeps one run per athlete and identity, so a run sent twice is one run.
@@ -37,10 +38,11 @@ public struct PushOutcome: Sendable, Hashable {
 /// The reads and writes an engine gives ``applyPush(_:account:planID:slots:at:to:)``, inside its one write
 /// transaction, beside those of ``IngestWrites``.
 public protocol PushWrites: IngestWrites {
-  /// The activities counted for plan `planID`, with their best efforts, by date, then id.
-  func activities(ofPlan planID: String) throws -> [Completion]
-  /// The runs profile `profileID` pushed before: each identity and the completion it was stored as.
-  func pushedRuns(profileID: Int64) throws -> [String: Int64]
+  /// The activities counted for plan `planID` dated `from` through `through`, with their best efforts, by date, then
+  /// id: read through the plan's date index, so a push costs its runs' weeks, not the athlete's whole history.
+  func activities(ofPlan planID: String, from: CivilDate, through: CivilDate) throws -> [Completion]
+  /// Which of `clientIDs` profile `profileID` pushed before: each identity and the completion it was stored as.
+  func pushedRuns(profileID: Int64, clientIDs: [String]) throws -> [String: Int64]
   /// Records that profile `profileID` pushed the run `clientID`, stored as completion `completionID`.
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws
   /// Appends a line to the audit log.
@@ -63,12 +65,20 @@ public func applyPush(
   to store: some PushWrites
 ) throws -> PushOutcome {
   for pushed in runs { _ = try pushed.run.validated() }
-  let pushedBefore = try store.pushedRuns(profileID: account.profileID)
+  guard let first = runs.map(\.run.date).min(), let last = runs.map(\.run.date).max() else { return PushOutcome() }
+  let pushedBefore = try store.pushedRuns(profileID: account.profileID, clientIDs: runs.map(\.clientID))
   var known = Set(pushedBefore.keys)
   /// The stored runs a run of this push already stands for: not the twin of a second one (a double day of two
   /// identical runs is two runs on every device).
   var claimed = Set<Int64>()
-  let planRuns = PlanRunWrites(base: store, planID: planID, runs: try store.activities(ofPlan: planID))
+  // The plan's runs of the pushed runs' weeks and a week either side: all a twin (a day apart at most) or a match
+  // (a workout of the same week) can be, and where a run with the same identity is (it keeps its day).
+  let window = (
+    from: first.adding(days: -IngestRules.pushWindowDays), through: last.adding(days: IngestRules.pushWindowDays)
+  )
+  let planRuns = PlanRunWrites(
+    base: store, planID: planID,
+    runs: try store.activities(ofPlan: planID, from: window.from, through: window.through))
   var outcome = PushOutcome()
   for pushed in runs {
     guard known.insert(pushed.clientID).inserted else {

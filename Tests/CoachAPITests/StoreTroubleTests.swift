@@ -52,3 +52,74 @@ import TrainingDomain
     }
   }
 }
+
+/// Issue 44's probe of the login throttle: 30 parallel guesses for one account got 26 answers 401 (checked before
+/// bcrypt, counted after). A try is now counted when it starts, in the same step as the check.
+@Suite(.timeLimit(.minutes(2))) struct LoginBurstTests {
+  @Test func aBurstOfGuessesMeetsTheLimit() async throws {
+    let club = try Club()
+    defer { club.remove() }
+    let server = try await APIServer.start(club.store)
+    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+      for guess in 0..<30 {
+        group.addTask {
+          try await server.send(.POST, "/api/v1/sessions", json: #"{"login":"anna","password":"guess \#(guess)"}"#)
+            .status
+        }
+      }
+      var all: [Int] = []
+      for try await status in group { all.append(status) }
+      return all
+    }
+    #expect(statuses.filter { $0 == 401 }.count == 5, "\(statuses.sorted())")
+    #expect(statuses.filter { $0 == 429 }.count == 25, "\(statuses.sorted())")
+    // The right password is refused too while the minute lasts: the limit is the account's.
+    let right = try await server.send(.POST, "/api/v1/sessions", json: #"{"login":"anna","password":"\#(password)"}"#)
+    #expect(right.status == 429)
+    await server.stop()
+  }
+}
+
+/// Issue 44's probe of slow bodies: a body was read before the token was checked, with no deadline, so four
+/// addresses dripping bodies held every connection slot. The token is now checked first (a request without one is
+/// answered at once, its body unread), and a body must arrive at 16 KiB a second (5 s at least).
+@Suite(.timeLimit(.minutes(2))) struct SlowBodyTests {
+  @Test func aBodyIsReadAfterTheTokenAndWithinItsDeadline() async throws {
+    let club = try Club()
+    defer { club.remove() }
+    let server = try await APIServer.start(club.store)
+    let token = try await server.login("anna")
+    let port = server.port
+    let (unauthorized, dripped) = try await offPool {
+      // No token, a body of 1,000 bytes never sent: 401 at once, the connection closed.
+      let anonymous = try LoopbackSocket(port: port, timeout: 10)
+      anonymous.send(
+        "POST /api/v1/me/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+      let started = Date()
+      let first = anonymous.readAnswer()
+      let firstTook = Date().timeIntervalSince(started)
+      // A token, the same body dripped a byte a second: 408 after the deadline, not a slot held for ever.
+      let dripping = try LoopbackSocket(port: port, timeout: 15)
+      dripping.send(
+        "POST /api/v1/me/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+          + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+      let dripStart = Date()
+      let drip = Thread {
+        for _ in 0..<30 {
+          Thread.sleep(forTimeInterval: 1)
+          if dripping.send(" ") <= 0 { return }
+        }
+      }
+      drip.start()
+      let second = dripping.readAnswer()
+      return (
+        (first.status, first.header("Connection"), firstTook), (second.status, Date().timeIntervalSince(dripStart))
+      )
+    }
+    #expect(unauthorized.0 == 401 && unauthorized.1?.lowercased() == "close", "\(unauthorized)")
+    #expect(unauthorized.2 < 3, "answered without waiting for the body: \(unauthorized.2) s")
+    #expect(dripped.0 == 408, "\(dripped)")
+    #expect(dripped.1 >= 4 && dripped.1 < 12, "\(dripped.1) s")
+    await server.stop()
+  }
+}

@@ -1,5 +1,4 @@
 import Foundation
-import RunMateTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,10 +8,12 @@ import Testing
 /// A plain TCP connection to 127.0.0.1 (or another IPv4 address of this machine), from `source` when given (another
 /// loopback address, 127.0.0.2 …: the server sees another peer): bytes sent exactly as given (no client normalizes a
 /// path or refuses a header), the answer read as it arrives. Each read waits at most `timeout` seconds.
-final class LoopbackSocket: Sendable {
-  let fd: Int32
+public final class LoopbackSocket: Sendable {
+  /// The socket.
+  public let fd: Int32
 
-  init(port: Int, host: String = "127.0.0.1", from source: String? = nil, timeout: Double = 5) throws {
+  /// Connects (see the type's documentation).
+  public init(port: Int, host: String = "127.0.0.1", from source: String? = nil, timeout: Double = 5) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     try #require(fd >= 0)
     if let source {
@@ -41,7 +42,7 @@ final class LoopbackSocket: Sendable {
   deinit { close(fd) }
 
   /// Sends all of `bytes` unless the server closes first; how many were sent.
-  @discardableResult func send(_ bytes: [UInt8]) -> Int {
+  @discardableResult public func send(_ bytes: [UInt8]) -> Int {
     var sent = 0
     while sent < bytes.count {
       let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -51,10 +52,11 @@ final class LoopbackSocket: Sendable {
     return sent
   }
 
-  @discardableResult func send(_ text: String) -> Int { send(Array(text.utf8)) }
+  /// Sends `text` as UTF-8.
+  @discardableResult public func send(_ text: String) -> Int { send(Array(text.utf8)) }
 
   /// One read: nil when the peer closed (or reset) the connection or nothing came within the timeout.
-  func receive() -> [UInt8]? {
+  public func receive() -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 65_536)
     let count = recv(fd, &buffer, buffer.count, 0)
     return count > 0 ? Array(buffer[0..<count]) : nil
@@ -62,7 +64,7 @@ final class LoopbackSocket: Sendable {
 
   /// Reads one answer: its head, then a body of its Content-Length (none for HEAD, 1xx, 204 and 304). Status 0
   /// when the connection closed before a whole head came.
-  func readAnswer(headOnly: Bool = false) -> RawAnswer {
+  public func readAnswer(headOnly: Bool = false) -> RawAnswer {
     var received: [UInt8] = []
     let separator = Array("\r\n\r\n".utf8)
     var headEnd = 0
@@ -82,7 +84,7 @@ final class LoopbackSocket: Sendable {
 
   /// Waits for the server to close the connection, reading (and dropping) what it sends: true when it closed
   /// within `seconds`.
-  func closedByServer(within seconds: Double) -> Bool {
+  public func closedByServer(within seconds: Double) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
       var buffer = [UInt8](repeating: 0, count: 4096)
@@ -95,17 +97,22 @@ final class LoopbackSocket: Sendable {
 }
 
 /// An HTTP answer as read off the socket.
-struct RawAnswer {
-  var head: String
-  var body: [UInt8] = []
+public struct RawAnswer {
+  /// The status line and headers.
+  public var head: String
+  /// The body.
+  public var body: [UInt8] = []
+
+  /// An answer of `head`.
+  public init(head: String) { self.head = head }
 
   /// The status code of the status line (0 when there is none).
-  var status: Int {
+  public var status: Int {
     head.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
   }
 
   /// The first field named `name` (case-insensitive).
-  func header(_ name: String) -> String? {
+  public func header(_ name: String) -> String? {
     for line in head.split(separator: "\r\n").dropFirst() {
       guard let colon = line.firstIndex(of: ":") else { continue }
       if line[..<colon].caseInsensitiveCompare(name) == .orderedSame {
@@ -115,11 +122,12 @@ struct RawAnswer {
     return nil
   }
 
-  var text: String { head + String(decoding: body, as: UTF8.self) }
+  /// The head and the body as text.
+  public var text: String { head + String(decoding: body, as: UTF8.self) }
 }
 
 /// Sends `request` as it is on a new connection and reads one answer.
-func rawHTTP(port: Int, host: String = "127.0.0.1", _ request: String) throws -> (status: Int, text: String) {
+public func rawHTTP(port: Int, host: String = "127.0.0.1", _ request: String) throws -> (status: Int, text: String) {
   let socket = try LoopbackSocket(port: port, host: host)
   socket.send(request)
   let answer = socket.readAnswer(headOnly: request.hasPrefix("HEAD "))
@@ -128,7 +136,7 @@ func rawHTTP(port: Int, host: String = "127.0.0.1", _ request: String) throws ->
 
 /// The value of the Prometheus sample `name{labels}` in `exposition` (labels as written, e.g.
 /// `route="/healthz",status="200"`; empty for none); nil when there is no such sample.
-func sample(_ exposition: String, _ name: String, _ labels: String = "") -> Double? {
+public func sample(_ exposition: String, _ name: String, _ labels: String = "") -> Double? {
   let key = labels.isEmpty ? name + " " : name + "{" + labels + "} "
   for line in exposition.split(separator: "\n") where line.hasPrefix(key) {
     return Double(line.dropFirst(key.count))
