@@ -19,8 +19,10 @@ public func outcome<T: Sendable>(
     }
     let timer = Task {
       try? await Task.sleep(for: deadline)
-      work.cancel()
+      // Decided first, cancelled after: a body that ends on cancellation must not win the race it lost.
+      guard !Task.isCancelled else { return }
       race.finish(nil)
+      work.cancel()
     }
     race.onFinish { timer.cancel() }
   }
