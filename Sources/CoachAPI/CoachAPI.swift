@@ -149,7 +149,7 @@ struct CoachAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewar
     }
     do {
       if Self.isPublic(request) {
-        if let refused = try await readBody(&request, upTo: limit) { return refused }
+        if let refused = await readBody(&request, upTo: limit) { return refused }
         return try await APIRequest.$peer.withValue(peer) { try await next(request, context) }
       }
       // The token before the body: a request without a valid one is answered without reading what it sends.
@@ -157,10 +157,10 @@ struct CoachAPIMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewar
         let account = try store.sessionAccount(tokenHash: hash, at: configuration.now())
       else {
         var answer = unauthorized("a valid bearer token is needed: POST /api/v1/sessions gives one")
-        if hasBody { answer.headers[.connection] = "close" }
+        answer.headers.append(contentsOf: unread)
         return answer
       }
-      if let refused = try await readBody(&request, upTo: limit) { return refused }
+      if let refused = await readBody(&request, upTo: limit) { return refused }
       return try await APIRequest.$account.withValue(account) {
         try await APIRequest.$tokenHash.withValue(hash) {
           try await APIRequest.$peer.withValue(peer) { try await next(request, context) }
@@ -224,7 +224,7 @@ let bodyDeadlineFloor = Duration.seconds(5)
 extension CoachAPIMiddleware {
   /// Reads the body whole (up to `limit`) within its deadline (``minimumBodyBytesPerSecond``); nil when read, else
   /// the answer: 413 over the limit, 408 past the deadline, both closing the connection.
-  func readBody(_ request: inout Request, upTo limit: Int) async throws -> Response? {
+  func readBody(_ request: inout Request, upTo limit: Int) async -> Response? {
     let deadline = max(bodyDeadlineFloor, .seconds(Double(limit) / Double(minimumBodyBytesPerSecond)))
     let body = request.body
     let outcome = await RunningCore.outcome(within: deadline) { try await body.collect(upTo: limit) }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Failed logins per key (an account's login, a peer's address) in a sliding minute: past `limit` failures within
-/// `window` (a try in progress counts as one), further attempts are refused until the oldest failure leaves the window. Kept in memory: each server
-/// process counts its own (behind N processes an attacker gets N × `limit` tries a minute at most).
+/// `window` (a try in progress counts as one), further attempts are refused until the oldest failure leaves the
+/// window. Kept in memory: each server process counts its own (behind N processes an attacker gets N × `limit` tries a minute at most).
 actor LoginThrottle {
   private let limit: Int
   private let window: TimeInterval

@@ -26,8 +26,8 @@ public func areTwins(_ a: some IngestibleRun, _ b: some IngestibleRun) -> Bool {
 }
 
 /// True when two records are one record kept twice (a logbook copied to a server, then pushed): the same day, both
-/// hand-logged or both from a device with starts a second apart at most, distances within ``IngestRules/sameRecordMeters`` and durations within
-/// ``IngestRules/sameRecordSeconds``. Unlike ``areTwins(_:_:)`` it holds for two hand-logged runs too: it is for a
+/// hand-logged or both from a device with starts a second apart at most, distances within
+/// ``IngestRules/sameRecordMeters`` and durations within ``IngestRules/sameRecordSeconds``. Unlike ``areTwins(_:_:)`` it holds for two hand-logged runs too: it is for a
 /// run that arrives with an identity the store does not know (a copy made before runs had identities, another
 /// device's), never for two runs typed in on one device, which keep their identities apart.
 public func areSameRecord(_ a: some IngestibleRun, _ b: some IngestibleRun) -> Bool {

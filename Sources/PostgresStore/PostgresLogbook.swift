@@ -33,10 +33,7 @@ public final class PostgresLogbook: TrainingStore {
     throws(LogbookError)
   {
     let location = try PostgresLocation(url: url)
-    let nanoseconds =
-      statementDeadline.components.seconds * 1_000_000_000
-      + statementDeadline.components.attoseconds / 1_000_000_000
-    session = try PostgresSession(location: location, statementDeadline: .nanoseconds(nanoseconds))
+    session = try PostgresSession(location: location, statementDeadline: TimeAmount(statementDeadline))
     path = location.shown
     self.afterRowWritten = afterRowWritten
     let readOnly: Bool

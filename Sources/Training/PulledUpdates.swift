@@ -56,8 +56,9 @@ public struct PullResult: Sendable {
 /// with the local settings (times, zone, busy time, reminders, pauses kept) on the coach's run days; saved as a new
 /// active plan when the logbook has none. A plan the logbook already has is not saved again. Logged runs are never
 /// touched, and neither is a day before the runner's today: the plan applies from today on
-/// (``PlanEngine/Plan/keepingPast(of:before:)``). The comments are kept in the logbook with its plan, each once however often it is pulled
-/// (``TrainingStore/keepPulledComments(_:server:planID:)``), and get the title of their workout.
+/// (``PlanEngine/Plan/keepingPast(of:before:)``). The comments are kept in the logbook with its plan, each once
+/// however often it is pulled (``TrainingStore/keepPulledComments(_:server:planID:)``), and get the title of their
+/// workout.
 /// - Throws: ``SettingError`` when the coach's plan does not fit the local run days; the store's errors.
 public func applyUpdates(
   _ updates: PulledUpdates, to planName: String?, server: String, in db: any TrainingStore, profile: Profile?,

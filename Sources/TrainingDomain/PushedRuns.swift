@@ -80,6 +80,11 @@ public func applyPush(
     base: store, planID: planID,
     runs: try store.activities(ofPlan: planID, from: window.from, through: window.through))
   var outcome = PushOutcome()
+  /// Records `clientID` as the stored run `id`, which now stands for it.
+  func record(_ clientID: String, as id: Int64) throws {
+    claimed.insert(id)
+    try store.recordPushed(profileID: account.profileID, clientID: clientID, completionID: id, at: now)
+  }
   for pushed in runs {
     guard known.insert(pushed.clientID).inserted else {
       outcome.alreadyThere += 1
@@ -87,16 +92,14 @@ public func applyPush(
     }
     if let held = planRuns.runs.first(where: { $0.identity == pushed.clientID }), let id = held.id {
       outcome.alreadyThere += 1
-      claimed.insert(id)
-      try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
+      try record(pushed.clientID, as: id)
       continue
     }
     if let copy = planRuns.runs.first(where: { run in
       run.id.map { !claimed.contains($0) } == true && run.isRun && areSameRecord(run, pushed.run)
     }), let id = copy.id {
       outcome.twins += 1
-      claimed.insert(id)
-      try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
+      try record(pushed.clientID, as: id)
       continue
     }
     var run = pushed.run
@@ -108,12 +111,10 @@ public func applyPush(
     let result = try applyIngest([run], planID: planID, slots: slots, to: planRuns) {}
     if let stored = result.added.first?.run, let id = stored.id {
       outcome.added += 1
-      claimed.insert(id)
-      try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
+      try record(pushed.clientID, as: id)
     } else if let twin = result.twins.first, let id = twin.stored.id {
       outcome.twins += 1
-      claimed.insert(id)
-      try store.recordPushed(profileID: account.profileID, clientID: pushed.clientID, completionID: id, at: now)
+      try record(pushed.clientID, as: id)
     }
   }
   if outcome.added + outcome.twins > 0 {

@@ -5,8 +5,8 @@ extension Plan {
   /// This plan applied from `today` on over `old`, the plan in force until now: the past is never rewritten. Every
   /// workout of `old` before `today` stays as it was planned then (its id, day and session: the record a run was
   /// matched to), in the week of this plan that holds its day; this plan's own workouts before `today` are dropped,
-  /// and so is one of its later workouts whose week and slot a kept workout holds (as ``replan(_:completions:today:pause:rules:units:reason:savedPauses:paces:rebuild:)``
-  /// keeps a week partly done). A week's planned volume is summed again. Workouts of `old` before this plan's first
+  /// and so is one of its later workouts whose week and slot a kept workout holds (as
+  /// ``replan(_:completions:today:pause:rules:units:reason:savedPauses:paces:rebuild:)`` keeps a week partly done). A week's planned volume is summed again. Workouts of `old` before this plan's first
   /// week are not carried (the new plan starts later). The plan's id stays this plan's: give it `old`'s first
   /// (``identified(as:)``) to keep its runs and calendar events.
   public func keepingPast(of old: Plan, before today: CivilDate) -> Plan {
