@@ -27,9 +27,14 @@ extension CoachAPIHandler {
     do {
       let runs = try body.runs.enumerated().map { index, run in try pushedRun(run, index: index) }
       let outcome = try pushRuns(
-        runs, by: account, in: store, systemZone: configuration.systemZone, now: configuration.now())
+        runs, deleted: body.deleted ?? [], by: account, in: store, systemZone: configuration.systemZone,
+        now: configuration.now())
       return .ok(
-        .init(body: .json(.init(added: outcome.added, alreadyThere: outcome.alreadyThere, twins: outcome.twins))))
+        .init(
+          body: .json(
+            .init(
+              added: outcome.added, alreadyThere: outcome.alreadyThere, twins: outcome.twins,
+              removed: outcome.removed, updated: outcome.updated))))
     } catch let error as CoachViewError {
       if case .invalid = error { return .badRequest(.init(body: .json(.init(error: apiMessage(error))))) }
       return .notFound(.init(body: .json(.init(error: apiMessage(error)))))

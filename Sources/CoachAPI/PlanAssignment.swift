@@ -73,6 +73,8 @@ func apiPath(_ field: RequestField) -> String {
   switch field {
   case .runs: "runs"
   case .run(let index, let value): "runs[\(index)]" + apiMember(value)
+  case .deleted: "deleted"
+  case .deletedRun(let index): "deleted[\(index)]"
   case .since: "since"
   case .base: "base"
   case .planFile: "plan_file"

@@ -10,14 +10,22 @@ public struct PushTotals: Sendable, Equatable {
   public var alreadyThere = 0
   /// Runs it found to be the same as one it counts.
   public var twins = 0
+  /// Runs it removed because they were deleted from the logbook.
+  public var removed = 0
+  /// Runs it had, rewritten because the logbook's record of them changed.
+  public var updated = 0
   /// The requests sent.
   public var requests = 0
 
   /// Totals.
-  public init(added: Int = 0, alreadyThere: Int = 0, twins: Int = 0, requests: Int = 0) {
+  public init(
+    added: Int = 0, alreadyThere: Int = 0, twins: Int = 0, removed: Int = 0, updated: Int = 0, requests: Int = 0
+  ) {
     self.added = added
     self.alreadyThere = alreadyThere
     self.twins = twins
+    self.removed = removed
+    self.updated = updated
     self.requests = requests
   }
 }
@@ -58,54 +66,80 @@ private struct PushAnswer: Decodable {
   let added: Int
   let alreadyThere: Int
   let twins: Int
+  /// Absent from servers that came before deletions and updates were pushed.
+  let removed: Int?
+  let updated: Int?
 }
 
 extension CoachClient {
   /// The most bytes of runs one request carries (the server takes bodies of 64 KiB).
   static let maximumBatchBytes = 60 * 1024
 
-  /// Sends `runs` to the athlete's own runs (`POST /api/v1/me/runs`), at most ``Training/maxPushedRuns`` and
-  /// ``maximumBatchBytes`` a request. Each request is stored whole or not at all, and a run the server has is not
-  /// stored again: after a failure half-way, pushing again sends what is missing.
-  public func pushRuns(_ runs: [PushedRun], session: CoachSession) async throws(CoachClientError) -> PushTotals {
+  /// Sends the identities of runs `deleted` from the logbook, then `runs`, to the athlete's own runs (`POST
+  /// /api/v1/me/runs`): the deletions first, at most ``Training/maxDeletedRuns`` and ``maximumBatchBytes`` a
+  /// request, then the runs, at most ``Training/maxPushedRuns`` and ``maximumBatchBytes`` a request. Each request is
+  /// stored whole or not at all, a run the server has is not stored again, and a deletion applied before removes
+  /// nothing: after a failure half-way, pushing again sends what is missing.
+  public func pushRuns(_ runs: [PushedRun], deleted: [String] = [], session: CoachSession)
+    async throws(CoachClientError) -> PushTotals
+  {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.dateEncodingStrategy = .iso8601
-    var items: [Data] = []
-    for run in runs {
-      do {
-        items.append(try encoder.encode(RunBody(run)))
-      } catch {
-        throw .refused(server: server, status: 0, message: "a run cannot be written as JSON")
-      }
+    var runItems: [Data] = []
+    var deletedItems: [Data] = []
+    do {
+      for run in runs { runItems.append(try encoder.encode(RunBody(run))) }
+      for identity in deleted { deletedItems.append(try encoder.encode(identity)) }
+    } catch {
+      throw .refused(server: server, status: 0, message: "a run cannot be written as JSON")
     }
     var totals = PushTotals()
+    for batch in Self.batches(deletedItems, most: maxDeletedRuns) {
+      try await send(#"{"runs":[],"deleted":["#, batch, session: session, into: &totals)
+    }
+    for batch in Self.batches(runItems, most: maxPushedRuns) {
+      try await send(#"{"runs":["#, batch, session: session, into: &totals)
+    }
+    return totals
+  }
+
+  /// `items` cut into runs of at most `most` items and ``maximumBatchBytes`` (one item a batch at least).
+  private static func batches(_ items: [Data], most: Int) -> [ArraySlice<Data>] {
+    var batches: [ArraySlice<Data>] = []
     var start = 0
     while start < items.count {
       var end = start
-      var bytes = 16
-      while end < items.count, end - start < maxPushedRuns,
-        end == start || bytes + items[end].count + 1 <= Self.maximumBatchBytes
-      {
+      var bytes = 32
+      while end < items.count, end - start < most, end == start || bytes + items[end].count + 1 <= maximumBatchBytes {
         bytes += items[end].count + 1
         end += 1
       }
-      var body = Data(#"{"runs":["#.utf8)
-      for index in start..<end {
-        if index > start { body.append(UInt8(ascii: ",")) }
-        body.append(items[index])
-      }
-      body.append(contentsOf: Array("]}".utf8))
-      let reply = try await send(.POST, "/api/v1/me/runs", token: session.token, json: body)
-      guard reply.status == 200 else { throw failure(reply) }
-      let answer = try Self.decode(PushAnswer.self, from: reply, server: server)
-      totals.added += answer.added
-      totals.alreadyThere += answer.alreadyThere
-      totals.twins += answer.twins
-      totals.requests += 1
+      batches.append(items[start..<end])
       start = end
     }
-    return totals
+    return batches
+  }
+
+  /// Sends one request of the push: `head`, the `items` separated by commas, `]}`; adds the answer to `totals`.
+  private func send(_ head: String, _ items: ArraySlice<Data>, session: CoachSession, into totals: inout PushTotals)
+    async throws(CoachClientError)
+  {
+    var body = Data(head.utf8)
+    for (offset, item) in items.enumerated() {
+      if offset > 0 { body.append(UInt8(ascii: ",")) }
+      body.append(item)
+    }
+    body.append(contentsOf: Array("]}".utf8))
+    let reply = try await send(.POST, "/api/v1/me/runs", token: session.token, json: body)
+    guard reply.status == 200 else { throw failure(reply) }
+    let answer = try Self.decode(PushAnswer.self, from: reply, server: server)
+    totals.added += answer.added
+    totals.alreadyThere += answer.alreadyThere
+    totals.twins += answer.twins
+    totals.removed += answer.removed ?? 0
+    totals.updated += answer.updated ?? 0
+    totals.requests += 1
   }
 }
 
@@ -127,11 +161,11 @@ public struct PushReport: Sendable {
 extension CoachClient {
   /// `runmate push`: the athlete's `plan` first (``pushPlan(_:cursor:session:)``, based on `cursor`, so that a first
   /// push gives the server the plan its runs are counted for), unless it is the one the session last sent or pulled
-  /// (``CoachSession/planRevision``); then the `runs` (``pushRuns(_:session:)``), which go even when the plan is
+  /// (``CoachSession/planRevision``); then the runs `deleted` and the `runs` (``pushRuns(_:deleted:session:)``), which go even when the plan is
   /// refused over a coach's change: they are the runner's record.
-  public func push(plan: PlanFile?, cursor: String?, runs: [PushedRun], session: CoachSession) async throws
-    -> PushReport
-  {
+  public func push(
+    plan: PlanFile?, cursor: String?, runs: [PushedRun], deleted: [String] = [], session: CoachSession
+  ) async throws -> PushReport {
     var report = PushReport(plan: nil, planRefused: nil, runs: PushTotals())
     let revision = try plan?.revision()
     report.planUnchanged = revision != nil && revision == session.planRevision
@@ -144,7 +178,7 @@ extension CoachClient {
         report.planRefused = failure
       }
     }
-    report.runs = try await pushRuns(runs, session: session)
+    report.runs = try await pushRuns(runs, deleted: deleted, session: session)
     return report
   }
 }

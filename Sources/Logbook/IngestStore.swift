@@ -67,6 +67,8 @@ struct SQLiteIngestWrites: IngestWrites {
     var record = CompletionRecord(run)
     record.identity = run.identity ?? recordIdentity(of: run)
     try record.insert(db)
+    // A run logged again after it was deleted is no longer one to remove from the coach's server.
+    try db.execute(sql: "DELETE FROM deletedRun WHERE identity = ?", arguments: [record.identity])
     if let id = record.id { try LogbookDatabase.saveBestEfforts(run.bestEfforts, completionID: id, in: db) }
     var stored = record.completion
     stored.bestEfforts = run.bestEfforts

@@ -336,6 +336,7 @@ public final class LogbookDatabase: TrainingStore {
       try db.alter(table: "completion") { t in t.add(column: "identity", .text) }
       try db.create(index: "completion_on_identity", on: "completion", columns: ["identity"])
     }
+    registerDeletedRunMigration(in: &migrator)
     return migrator
   }
 
@@ -762,6 +763,7 @@ public final class LogbookDatabase: TrainingStore {
     let removed = try write { db -> Completion? in
       guard let record = try CompletionRecord.fetchOne(db, key: id) else { return nil }
       try record.delete(db)
+      try LogbookDatabase.recordDeleted(record.completion, in: db)
       return record.completion
     }
     guard let removed else { throw .noSuchCompletion(id: id) }
@@ -773,6 +775,7 @@ public final class LogbookDatabase: TrainingStore {
     let removed = try write { db -> Completion? in
       guard let record = try CompletionRecord.order(Column("id").desc).fetchOne(db) else { return nil }
       try record.delete(db)
+      try LogbookDatabase.recordDeleted(record.completion, in: db)
       return record.completion
     }
     guard let removed else { throw .nothingToUndo }

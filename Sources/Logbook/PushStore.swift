@@ -18,20 +18,48 @@ func registerPushMigration(in migrator: inout DatabaseMigrator) {
   }
 }
 
-extension LogbookDatabase {
-  /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction
-  /// (``TrainingDomain/applyPush(_:account:planID:slots:at:to:)``).
-  public func pushRuns(_ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date)
-    throws(LogbookError) -> PushOutcome
-  {
-    for pushed in runs { _ = try pushed.run.validated() }
-    return try write { db in
-      try applyPush(runs, account: account, planID: planID, slots: slots, at: now, to: SQLitePushWrites(db: db))
+/// Adds the identities of runs deleted from the logbook (`log delete`, `log undo`), which `runmate push` sends so
+/// that the coach's server removes them too; a run logged again with the identity takes it off (PostgresStore has
+/// the same one).
+func registerDeletedRunMigration(in migrator: inout DatabaseMigrator) {
+  migrator.registerMigration("v15-deleted-runs") { db in
+    try db.create(table: "deletedRun") { t in
+      t.primaryKey("identity", .text)
+      t.column("deletedAt", .datetime).notNull()
     }
   }
 }
 
-/// The logbook's rows for ``TrainingDomain/applyPush(_:account:planID:slots:at:to:)``, in a write transaction.
+extension LogbookDatabase {
+  /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction
+  /// (``TrainingDomain/applyPush(_:deleted:account:planID:slots:at:to:)``).
+  public func pushRuns(
+    _ runs: [PushedRun], deleted: [String], account: Account, planID: String, slots: [PlannedSlot], at now: Date
+  ) throws(LogbookError) -> PushOutcome {
+    for pushed in runs { _ = try pushed.run.validated() }
+    return try write { db in
+      try applyPush(
+        runs, deleted: deleted, account: account, planID: planID, slots: slots, at: now,
+        to: SQLitePushWrites(db: db))
+    }
+  }
+
+  /// The identities of the runs deleted from this logbook and not logged again, oldest first.
+  public func deletedRunIdentities() throws(LogbookError) -> [String] {
+    try read { db in try String.fetchAll(db, sql: "SELECT identity FROM deletedRun ORDER BY deletedAt, identity") }
+  }
+
+  /// Records that the run `run` was deleted, in the deleting transaction: `runmate push` asks the server to remove
+  /// it too.
+  static func recordDeleted(_ run: Completion, in db: Database) throws {
+    guard let identity = run.identity else { return }
+    try db.execute(
+      sql: "INSERT INTO deletedRun (identity, deletedAt) VALUES (?, ?) ON CONFLICT (identity) DO NOTHING",
+      arguments: [identity, Date()])
+  }
+}
+
+/// The logbook's rows for ``TrainingDomain/applyPush(_:deleted:account:planID:slots:at:to:)``, in a write transaction.
 struct SQLitePushWrites: PushWrites {
   let db: Database
   private var ingest: SQLiteIngestWrites { SQLiteIngestWrites(db: db) }
@@ -62,6 +90,39 @@ struct SQLitePushWrites: PushWrites {
       runs[row[0]] = row[1]
     }
     return runs
+  }
+
+  func runIDs(ofPlan planID: String, identities: [String]) throws -> [Int64] {
+    guard !identities.isEmpty else { return [] }
+    let marks = Array(repeating: "?", count: identities.count).joined(separator: ", ")
+    return try Int64.fetchAll(
+      db, sql: "SELECT id FROM completion WHERE planID = ? AND identity IN (\(marks)) ORDER BY id",
+      arguments: StatementArguments([planID] + identities.map { $0 as (any DatabaseValueConvertible)? }))
+  }
+
+  func pushedIdentities(profileID: Int64, completionIDs: [Int64]) throws -> [Int64: Set<String>] {
+    guard !completionIDs.isEmpty else { return [:] }
+    var claims: [Int64: Set<String>] = [:]
+    let marks = Array(repeating: "?", count: completionIDs.count).joined(separator: ", ")
+    for row in try Row.fetchAll(
+      db, sql: "SELECT completionID, clientID FROM pushedRun WHERE profileID = ? AND completionID IN (\(marks))",
+      arguments: StatementArguments([profileID] + completionIDs.map { $0 as (any DatabaseValueConvertible)? }))
+    {
+      claims[row[0], default: []].insert(row[1])
+    }
+    return claims
+  }
+
+  func forgetPushed(profileID: Int64, clientIDs: [String]) throws {
+    guard !clientIDs.isEmpty else { return }
+    let marks = Array(repeating: "?", count: clientIDs.count).joined(separator: ", ")
+    try db.execute(
+      sql: "DELETE FROM pushedRun WHERE profileID = ? AND clientID IN (\(marks))",
+      arguments: StatementArguments([profileID] + clientIDs.map { $0 as (any DatabaseValueConvertible)? }))
+  }
+
+  func deleteRun(id: Int64) throws {
+    try db.execute(sql: "DELETE FROM completion WHERE id = ?", arguments: [id])
   }
 
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws {

@@ -6,18 +6,42 @@ import TrainingDomain
 
 extension PostgresLogbook {
   /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction
-  /// (``TrainingDomain/applyPush(_:account:planID:slots:at:to:)``).
-  public func pushRuns(_ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date)
-    throws(LogbookError) -> PushOutcome
-  {
+  /// (``TrainingDomain/applyPush(_:deleted:account:planID:slots:at:to:)``).
+  public func pushRuns(
+    _ runs: [PushedRun], deleted: [String], account: Account, planID: String, slots: [PlannedSlot], at now: Date
+  ) throws(LogbookError) -> PushOutcome {
     for pushed in runs { _ = try pushed.run.validated() }
     return try write { tx in
-      try applyPush(runs, account: account, planID: planID, slots: slots, at: now, to: PostgresPushWrites(tx: tx))
+      try applyPush(
+        runs, deleted: deleted, account: account, planID: planID, slots: slots, at: now,
+        to: PostgresPushWrites(tx: tx))
     }
+  }
+
+  /// The identities of the runs deleted from this logbook and not logged again, oldest first.
+  public func deletedRunIdentities() throws(LogbookError) -> [String] {
+    try read { tx in
+      try tx.rows("SELECT identity FROM deletedRun ORDER BY deletedAt, identity COLLATE \"C\"").map {
+        try $0.decode(String.self)
+      }
+    }
+  }
+
+  /// Records that `run` was deleted, in the deleting transaction (`runmate push` asks the server to remove it too),
+  /// and returns it.
+  static func recordDeleted(_ run: Completion, in tx: PostgresTransaction) throws -> Completion {
+    if let identity = run.identity {
+      try tx.execute(
+        """
+        INSERT INTO deletedRun (identity, deletedAt) VALUES (\(identity), \(stored(Date())))
+        ON CONFLICT (identity) DO NOTHING
+        """)
+    }
+    return run
   }
 }
 
-/// The database's rows for ``TrainingDomain/applyPush(_:account:planID:slots:at:to:)``, in a write transaction.
+/// The database's rows for ``TrainingDomain/applyPush(_:deleted:account:planID:slots:at:to:)``, in a write transaction.
 struct PostgresPushWrites: PushWrites {
   let tx: PostgresTransaction
   private var ingest: PostgresIngestWrites { PostgresIngestWrites(tx: tx) }
@@ -48,6 +72,37 @@ struct PostgresPushWrites: PushWrites {
       runs[clientID] = completionID
     }
     return runs
+  }
+
+  func runIDs(ofPlan planID: String, identities: [String]) throws -> [Int64] {
+    guard !identities.isEmpty else { return [] }
+    return try tx.rows(
+      "SELECT id FROM completion WHERE planID = \(planID) AND identity = ANY(\(identities)) ORDER BY id"
+    ).map { try $0.decode(Int64.self) }
+  }
+
+  func pushedIdentities(profileID: Int64, completionIDs: [Int64]) throws -> [Int64: Set<String>] {
+    guard !completionIDs.isEmpty else { return [:] }
+    var claims: [Int64: Set<String>] = [:]
+    for row in try tx.rows(
+      """
+      SELECT completionID, clientID FROM pushedRun
+      WHERE profileID = \(profileID) AND completionID = ANY(\(completionIDs))
+      """)
+    {
+      let (completionID, clientID) = try row.decode((Int64, String).self)
+      claims[completionID, default: []].insert(clientID)
+    }
+    return claims
+  }
+
+  func forgetPushed(profileID: Int64, clientIDs: [String]) throws {
+    guard !clientIDs.isEmpty else { return }
+    try tx.execute("DELETE FROM pushedRun WHERE profileID = \(profileID) AND clientID = ANY(\(clientIDs))")
+  }
+
+  func deleteRun(id: Int64) throws {
+    try tx.execute("DELETE FROM completion WHERE id = \(id)")
   }
 
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws {

@@ -283,7 +283,7 @@ extension PostgresLogbook {
             binds.append(id)
             return binds
           }())
-      ).first.map(Self.completion)
+      ).first.map(Self.completion).map { try Self.recordDeleted($0, in: tx) }
     }
     guard let removed else { throw .noSuchCompletion(id: id) }
     return removed
@@ -297,7 +297,7 @@ extension PostgresLogbook {
           unsafeSQL: """
             DELETE FROM completion WHERE id = (SELECT max(id) FROM completion) RETURNING \(Self.completionColumns)
             """)
-      ).first.map(Self.completion)
+      ).first.map(Self.completion).map { try Self.recordDeleted($0, in: tx) }
     }
     guard let removed else { throw .nothingToUndo }
     return removed
@@ -361,6 +361,8 @@ struct PostgresIngestWrites: IngestWrites {
       RETURNING id
       """, as: Int64.self)
     guard let id else { throw LogbookError.database(detail: "an inserted run got no id") }
+    // A run logged again after it was deleted is no longer one to remove from the coach's server.
+    try tx.execute("DELETE FROM deletedRun WHERE identity = \(run.identity ?? recordIdentity(of: run))")
     try saveBestEfforts(run.bestEfforts, completionID: id)
     var saved = run
     saved.id = id

@@ -236,6 +236,11 @@ enum PostgresMigrations {
         "CREATE INDEX completion_on_identity ON completion (identity)",
       ]
     ),
+    (
+      // The identities of runs deleted from the logbook, which `runmate push` asks the server to remove.
+      "v15-deleted-runs",
+      ["CREATE TABLE deletedRun (identity text PRIMARY KEY, deletedAt timestamptz NOT NULL)"]
+    ),
   ]
 
   /// Brings the database up to date in one transaction (under the write lock, so processes opening a new database at

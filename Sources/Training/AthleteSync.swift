@@ -9,6 +9,9 @@ public let maxPushedRuns = 200
 /// The longest identity a pushed run may have, in UTF-8 bytes.
 public let maxClientIDBytes = 128
 
+/// The most identities of deleted runs one push carries.
+public let maxDeletedRuns = 1000
+
 /// The profile an athlete account is, for the athlete's own operations (`/api/v1/me/…`); a coach account has none
 /// (``CoachViewError/noSuchAthlete(name:)``, the same answer as for an athlete it may not see).
 public func ownAthlete(for account: Account, in store: any TrainingStore) throws -> Profile {
@@ -24,12 +27,23 @@ public func ownAthlete(for account: Account, in store: any TrainingStore) throws
 /// - Throws: ``CoachViewError/invalid(field:value:allowed:)`` naming the run (`runs[3].distance_km` in the API) before anything is
 ///   written; ``CoachViewError/noSuchAthlete(name:)`` for a coach account; ``CoachViewError/noPlan(athlete:)``.
 public func pushRuns(
-  _ runs: [PushedRun], by account: Account, in store: any TrainingStore, systemZone: String, now: Date
+  _ runs: [PushedRun], deleted: [String] = [], by account: Account, in store: any TrainingStore, systemZone: String,
+  now: Date
 ) throws -> PushOutcome {
   guard runs.count <= maxPushedRuns else {
     throw CoachViewError.invalid(
       field: .runs, value: "\(runs.count) runs",
       allowed: "1 to \(maxPushedRuns) runs a request; send the others in further requests")
+  }
+  guard deleted.count <= maxDeletedRuns else {
+    throw CoachViewError.invalid(
+      field: .deleted, value: "\(deleted.count) identities",
+      allowed: "at most \(maxDeletedRuns) a request; send the others in further requests")
+  }
+  for (index, identity) in deleted.enumerated() where !(1...maxClientIDBytes).contains(identity.utf8.count) {
+    throw CoachViewError.invalid(
+      field: .deletedRun(index: index), value: String(identity.prefix(40)),
+      allowed: "1 to \(maxClientIDBytes) bytes, a deleted run's identity on the athlete's side")
   }
   for (index, pushed) in runs.enumerated() {
     guard (1...maxClientIDBytes).contains(pushed.clientID.utf8.count) else {
@@ -46,7 +60,15 @@ public func pushRuns(
   }
   let athlete = try ownAthlete(for: account, in: store)
   let state = try athleteState(athlete, in: store, systemZone: systemZone)
-  return try store.pushRuns(runs, account: account, planID: state.saved.id, slots: state.plannedSlots, at: now)
+  return try store.pushRuns(
+    runs, deleted: deleted, account: account, planID: state.saved.id, slots: state.plannedSlots, at: now)
+}
+
+/// The runs deleted from the local logbook that `runmate push` asks the server to remove (their identities): every
+/// run deleted and not logged again since. Sent on every push (removing what is gone already removes nothing), so
+/// a push that failed, or a second server, still hears of them.
+public func deletionsToPush(in store: any TrainingStore) throws -> [String] {
+  try store.deletedRunIdentities()
 }
 
 /// The runs of the local logbook that `runmate push` sends: every run (not cross-training), by date, each with its

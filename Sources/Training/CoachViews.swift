@@ -42,6 +42,9 @@ public enum RequestField: Sendable, Hashable {
   /// The runs of a push (too many), or one run's value.
   case runs
   case run(index: Int, RunField)
+  /// The deleted runs of a push (too many), or one of their identities.
+  case deleted
+  case deletedRun(index: Int)
   /// An updates cursor: where a read starts (`since`), what a write was based on (`base`).
   case since, base
   /// The plan a write carries (a plan its settings cannot schedule).
@@ -72,6 +75,8 @@ public enum RequestField: Sendable, Hashable {
     case .run(let index, .clientID): "run \(index + 1)'s client id"
     case .run(let index, .kind): "run \(index + 1)'s kind"
     case .run(let index, .record(let field)): "run \(index + 1)'s \(field.label)"
+    case .deleted: "deleted runs"
+    case .deletedRun(let index): "deleted run \(index + 1)"
     case .since: "since"
     case .base: "base"
     case .planFile: "plan file"

@@ -26,16 +26,23 @@ public struct PushOutcome: Sendable, Hashable {
   /// Runs with a new identity that were the same run as one the athlete's plan already counted (Ingest's twins):
   /// recorded under the new identity, not stored twice.
   public var twins = 0
+  /// Runs removed because the athlete deleted them from the logbook (``applyDeletions(_:account:planID:to:)``).
+  public var removed = 0
+  /// Runs the server had under their identity, rewritten because the athlete's record of them changed since (a
+  /// watch's record merged into a hand-logged run, a note added).
+  public var updated = 0
 
   /// An outcome.
-  public init(added: Int = 0, alreadyThere: Int = 0, twins: Int = 0) {
+  public init(added: Int = 0, alreadyThere: Int = 0, twins: Int = 0, removed: Int = 0, updated: Int = 0) {
     self.added = added
     self.alreadyThere = alreadyThere
     self.twins = twins
+    self.removed = removed
+    self.updated = updated
   }
 }
 
-/// The reads and writes an engine gives ``applyPush(_:account:planID:slots:at:to:)``, inside its one write
+/// The reads and writes an engine gives ``applyPush(_:deleted:account:planID:slots:at:to:)``, inside its one write
 /// transaction, beside those of ``IngestWrites``.
 public protocol PushWrites: IngestWrites {
   /// The activities counted for plan `planID` dated `from` through `through`, with their best efforts, by date, then
@@ -47,6 +54,35 @@ public protocol PushWrites: IngestWrites {
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws
   /// Appends a line to the audit log.
   func audit(account: Account, action: AuditEntry.Action, detail: String, at now: Date) throws
+  /// The ids of the runs of plan `planID` whose identity is one of `identities`.
+  func runIDs(ofPlan planID: String, identities: [String]) throws -> [Int64]
+  /// The identities profile `profileID` pushed that stand for each of the completions `completionIDs`.
+  func pushedIdentities(profileID: Int64, completionIDs: [Int64]) throws -> [Int64: Set<String>]
+  /// Forgets that profile `profileID` pushed `clientIDs` (a run deleted on the athlete's side may be pushed again).
+  func forgetPushed(profileID: Int64, clientIDs: [String]) throws
+  /// Deletes the completion `id` (its best efforts and pushed identities go with it).
+  func deleteRun(id: Int64) throws
+}
+
+/// Removes from the server the runs the athlete deleted from the logbook (`runmate log delete`, `log undo`), inside
+/// the caller's write transaction, before a push's runs are stored: each of `identities` (the deleted runs'
+/// ``Completion/identity``) removes the run of plan `planID` that has it and the run the athlete pushed under it,
+/// unless another identity the athlete pushed still stands for that run (the same run kept on a second device).
+/// Its pushed record goes too, so a run logged again later is stored again. Nothing but the athlete's own runs
+/// (their plan's, or pushed by them) is ever removed; an identity the server never had removes nothing, so sending
+/// the same deletions again is harmless. Returns how many runs were removed.
+public func applyDeletions(
+  _ identities: [String], account: Account, planID: String, to store: some PushWrites
+) throws -> Int {
+  guard !identities.isEmpty else { return 0 }
+  let deleted = Set(identities)
+  let pushed = try store.pushedRuns(profileID: account.profileID, clientIDs: identities)
+  let candidates = Set(pushed.values).union(try store.runIDs(ofPlan: planID, identities: identities))
+  let claims = try store.pushedIdentities(profileID: account.profileID, completionIDs: candidates.sorted())
+  let removed = candidates.sorted().filter { claims[$0, default: []].subtracting(deleted).isEmpty }
+  try store.forgetPushed(profileID: account.profileID, clientIDs: identities)
+  for id in removed { try store.deleteRun(id: id) }
+  return removed.count
 }
 
 /// Stores an athlete's pushed runs the one way, inside the caller's write transaction, each run recognised by its
@@ -59,13 +95,21 @@ public protocol PushWrites: IngestWrites {
 ///   **twin**: recorded under its identity, not stored twice;
 /// - any other goes through ``applyIngest(_:planID:slots:to:wroteRow:)`` against the runs of plan `planID` only
 ///   (another athlete's run on the same day is never a twin), matched to `slots`, and is stored with its identity.
-/// One audit line tells the counts. The runs are ``Completion/validated()`` first.
+/// The runs the athlete `deleted` are removed first (``applyDeletions(_:account:planID:to:)``). One audit line tells
+/// the counts. The runs are ``Completion/validated()`` first.
 public func applyPush(
-  _ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date,
+  _ runs: [PushedRun], deleted: [String] = [], account: Account, planID: String, slots: [PlannedSlot], at now: Date,
   to store: some PushWrites
 ) throws -> PushOutcome {
   for pushed in runs { _ = try pushed.run.validated() }
-  guard let first = runs.map(\.run.date).min(), let last = runs.map(\.run.date).max() else { return PushOutcome() }
+  let removed = try applyDeletions(deleted, account: account, planID: planID, to: store)
+  if removed > 0 {
+    try store.audit(
+      account: account, action: .runsPushed, detail: "\(removed) runs removed (deleted by the athlete)", at: now)
+  }
+  guard let first = runs.map(\.run.date).min(), let last = runs.map(\.run.date).max() else {
+    return PushOutcome(removed: removed)
+  }
   let pushedBefore = try store.pushedRuns(profileID: account.profileID, clientIDs: runs.map(\.clientID))
   var known = Set(pushedBefore.keys)
   /// The stored runs a run of this push already stands for: not the twin of a second one (a double day of two
@@ -79,19 +123,31 @@ public func applyPush(
   let planRuns = PlanRunWrites(
     base: store, planID: planID,
     runs: try store.activities(ofPlan: planID, from: window.from, through: window.through))
-  var outcome = PushOutcome()
+  var outcome = PushOutcome(removed: removed)
   /// Records `clientID` as the stored run `id`, which now stands for it.
   func record(_ clientID: String, as id: Int64) throws {
     claimed.insert(id)
     try store.recordPushed(profileID: account.profileID, clientID: clientID, completionID: id, at: now)
   }
+  /// Counts a run the server has: rewritten with the pushed record when the athlete's logbook changed it since
+  /// (a watch's record merged into a hand-logged run, a note added), else already there.
+  func alreadyHeld(_ pushed: PushedRun, as id: Int64?) throws {
+    guard let stored = planRuns.runs.first(where: { $0.id == id && id != nil }),
+      let refreshed = refreshed(stored, with: pushed.run, slots: slots)
+    else {
+      outcome.alreadyThere += 1
+      return
+    }
+    try planRuns.update(refreshed)
+    outcome.updated += 1
+  }
   for pushed in runs {
     guard known.insert(pushed.clientID).inserted else {
-      outcome.alreadyThere += 1
+      try alreadyHeld(pushed, as: pushedBefore[pushed.clientID])
       continue
     }
     if let held = planRuns.runs.first(where: { $0.identity == pushed.clientID }), let id = held.id {
-      outcome.alreadyThere += 1
+      try alreadyHeld(pushed, as: id)
       try record(pushed.clientID, as: id)
       continue
     }
@@ -117,12 +173,41 @@ public func applyPush(
       try record(pushed.clientID, as: id)
     }
   }
-  if outcome.added + outcome.twins > 0 {
+  if outcome.added + outcome.twins + outcome.updated > 0 {
     try store.audit(
       account: account, action: .runsPushed,
-      detail: "\(outcome.added) runs added, \(outcome.twins) twins, \(outcome.alreadyThere) already there", at: now)
+      detail: "\(outcome.added) runs added, \(outcome.twins) twins, \(outcome.updated) updated, "
+        + "\(outcome.alreadyThere) already there", at: now)
   }
   return outcome
+}
+
+/// `stored` with the record of `pushed` (the same run as the athlete's logbook has it now), its id, identity, plan
+/// and workout kept and its status measured again against that workout's slot; nil when the records agree (start
+/// times to the second, as the API carries them).
+func refreshed(_ stored: Completion, with pushed: Completion, slots: [PlannedSlot]) -> Completion? {
+  func second(_ instant: Date?) -> Int64? { instant.map { Int64($0.timeIntervalSince1970.rounded(.down)) } }
+  let same =
+    stored.date == pushed.date && second(stored.startedAt) == second(pushed.startedAt)
+    && stored.distanceKm == pushed.distanceKm && stored.durationSeconds == pushed.durationSeconds
+    && stored.movingSeconds == pushed.movingSeconds && stored.kind == pushed.kind && stored.rpe == pushed.rpe
+    && stored.averageHeartRate == pushed.averageHeartRate
+    && stored.elevationGainMeters == pushed.elevationGainMeters && stored.note == pushed.note
+    && stored.source == pushed.source
+  if same { return nil }
+  var run = pushed
+  run.id = stored.id
+  run.identity = stored.identity
+  run.planID = stored.planID
+  run.workoutID = stored.workoutID
+  run.sport = stored.sport
+  run.sourceFile = stored.sourceFile
+  run.bestEfforts = []
+  run.status =
+    stored.workoutID.flatMap { id in slots.first { $0.workoutID == id } }.map {
+      matchStatus(distanceKm: run.distanceKm, for: $0)
+    } ?? stored.status
+  return run
 }
 
 /// The runs of one plan as ``applyIngest(_:planID:slots:to:wroteRow:)`` sees them during a push: read once, kept

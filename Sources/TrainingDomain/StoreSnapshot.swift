@@ -107,7 +107,8 @@ public struct TableCount: Sendable, Hashable {
     "feedToken": ("feed", "feeds"), "caldavResource": ("CalDAV event", "CalDAV events"),
     "account": ("account", "accounts"), "sessionToken": ("session token", "session tokens"),
     "workoutComment": ("comment", "comments"), "auditLog": ("audit line", "audit lines"),
-    "pushedRun": ("pushed run", "pushed runs"), "pulledComment": ("pulled comment", "pulled comments"),
+    "pushedRun": ("pushed run", "pushed runs"), "deletedRun": ("deleted run", "deleted runs"),
+    "pulledComment": ("pulled comment", "pulled comments"),
   ]
 }
 
@@ -192,6 +193,8 @@ public enum StoredSchema {
     table(
       "pushedRun",
       [("profileID", .integer), ("clientID", .text), ("completionID", .integer), ("pushedAt", .instant)]),
+    // The runs deleted from the logbook, for `runmate push` to remove on the coach's server.
+    table("deletedRun", [("identity", .text), ("deletedAt", .instant)]),
     // The coaches' comments a runner pulled (`runmate pull`): one per server and comment number.
     table(
       "pulledComment",

@@ -173,11 +173,16 @@ public protocol TrainingStore: Sendable {
   /// The audit log, newest first, at most `limit` entries.
   func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry]
   /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction
-  /// (``applyPush(_:account:planID:slots:at:to:)``): a run whose identity the athlete pushed before is not stored
-  /// again.
+  /// (``applyPush(_:deleted:account:planID:slots:at:to:)``): a run whose identity the athlete pushed before is not
+  /// stored again. The runs the athlete `deleted` (their identities) are removed first
+  /// (``applyDeletions(_:account:planID:to:)``).
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written.
-  func pushRuns(_ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date)
-    throws(LogbookError) -> PushOutcome
+  func pushRuns(
+    _ runs: [PushedRun], deleted: [String], account: Account, planID: String, slots: [PlannedSlot], at now: Date
+  ) throws(LogbookError) -> PushOutcome
+  /// The identities of the runs deleted from this logbook (`log delete`, `log undo`) and not logged again since,
+  /// oldest first: what `runmate push` asks the server to remove.
+  func deletedRunIdentities() throws(LogbookError) -> [String]
   /// Saves `plan` under `name` as athlete `athleteID`'s plan, with its schedule, in one transaction: the plan replaces
   /// a saved plan of the same id (keeping whether it is the active plan; never made active otherwise), becomes the
   /// athlete's only assigned plan (their earlier ones stay saved, unassigned), and `action` by `account` goes to the
@@ -206,5 +211,12 @@ extension TrainingStore {
     throws(LogbookError) -> HealthImportResult
   {
     try saveHealth(days: days, measures: measures, runs: runs, profile: profile, planID: nil, slots: [])
+  }
+
+  /// Stores pushed runs with no deletions to apply.
+  public func pushRuns(_ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date)
+    throws(LogbookError) -> PushOutcome
+  {
+    try pushRuns(runs, deleted: [], account: account, planID: planID, slots: slots, at: now)
   }
 }

@@ -158,6 +158,134 @@ import TrainingDomain
   }
 }
 
+/// Maya's logbook (``RunIdentityTests/athleteLogbook(_:)``) copied to a coach's server on `engine` (both sides on
+/// it), with her athlete account there and the copied plan assigned to her.
+struct CopiedLogbook {
+  let athlete: TestStore
+  let server: TestStore
+  let local: any TrainingStore
+  let coach: any TrainingStore
+  let saved: SavedPlan
+  let runs: [Completion]
+  let account: Account
+
+  init(_ engine: Engine, at now: Date) throws {
+    athlete = try TestStore(engine)
+    server = try TestStore(engine)
+    local = try athlete.open()
+    (saved, runs) = try RunIdentityTests().athleteLogbook(local)
+    _ = try copyStore(from: athlete.location, to: server.location)
+    coach = try server.open()
+    let maya = try #require(try coach.profile(named: "maya")?.id)
+    account = try coach.createAccount(login: "maya", role: .athlete, profileID: maya, passwordHash: "h", at: now)
+    try coach.assignPlan(saved.id, toProfile: maya)
+  }
+
+  func remove() {
+    athlete.remove()
+    server.remove()
+  }
+}
+
+/// A run deleted on the athlete's side (issue 44): the coach's server kept it for good, so the athlete's and the
+/// coach's counts parted at the first `log delete`. The logbook now keeps the deleted run's identity, `push` sends
+/// it, and the server removes that run (unless another device of the athlete still has it); a run logged again is
+/// pushed again. Both engines, on both sides.
+@Suite(.timeLimit(.minutes(1))) struct DeletedRunPushTests {
+  let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+  @Test(arguments: Engine.available) func aDeletedRunIsRemovedAtTheNextPush(engine: Engine) throws {
+    let copied = try CopiedLogbook(engine, at: now)
+    defer { copied.remove() }
+    let (athlete, local, coach, saved, runs, account) = (
+      copied.athlete, copied.local, copied.coach, copied.saved, copied.runs, copied.account
+    )
+    let ben = try #require(try coach.createProfile(Profile(name: "ben")).id)
+    let bens = try coach.createAccount(login: "ben", role: .athlete, profileID: ben, passwordHash: "h", at: now)
+    func push(_ db: any TrainingStore, as who: Account = account) throws -> PushOutcome {
+      try coach.pushRuns(
+        try runsToPush(in: db), deleted: try deletionsToPush(in: db), account: who, planID: saved.id, slots: [],
+        at: now)
+    }
+    #expect(try push(local) == PushOutcome(alreadyThere: 5))
+    #expect(try deletionsToPush(in: local).isEmpty)
+
+    // `log delete`: the logbook keeps the identity, the push removes the run; pushing again removes nothing more.
+    let gone = try local.deleteCompletion(id: try #require(runs[0].id))
+    #expect(try deletionsToPush(in: local) == [try #require(gone.identity)])
+    #expect(try push(local) == PushOutcome(alreadyThere: 4, removed: 1))
+    #expect(try coach.completions().map(\.identity) == runs.dropFirst().map(\.identity))
+    #expect(try push(local) == PushOutcome(alreadyThere: 4))
+    // Another athlete's deletion of the same identity removes nothing of Maya's.
+    _ = try coach.pushRuns(
+      [], deleted: try deletionsToPush(in: local), account: bens, planID: saved.id, slots: [], at: now)
+    #expect(try coach.completions().count == 4)
+
+    // A second device (a tablet) pushes the same runs under its own identities: twins, claimed by both.
+    let tablet = try runsToPush(in: local).enumerated().map { PushedRun(clientID: "tablet-\($0)", run: $1.run) }
+    #expect(try coach.pushRuns(tablet, account: account, planID: saved.id, slots: [], at: now).twins == 4)
+    // Deleted on the phone only: the tablet still has it, so the server keeps it; deleted on both: removed.
+    _ = try local.deleteCompletion(id: try #require(runs[4].id))
+    #expect(try push(local) == PushOutcome(alreadyThere: 3, removed: 0))
+    #expect(try coach.completions().count == 4)
+    let both = try coach.pushRuns([], deleted: ["tablet-3"], account: account, planID: saved.id, slots: [], at: now)
+    #expect(both.removed == 1)
+    #expect(try coach.completions().count == 3)
+
+    // Logged again, the same record: the same identity, no longer deleted, pushed again as a new run.
+    var again = runs[0]
+    again.id = nil
+    again.identity = nil
+    again.planID = nil
+    again.workoutID = nil
+    again.status = nil
+    _ = try local.addRuns([again], plan: nil)
+    #expect(try local.completions().first { $0.date == runs[0].date }?.identity == runs[0].identity)
+    #expect(try deletionsToPush(in: local) == [try #require(runs[4].identity)])
+    #expect(try push(local) == PushOutcome(added: 1, alreadyThere: 3))
+    #expect(try coach.completions().count == 4)
+
+    // The deletions are carried by `database copy`, as the runs are.
+    let copy = try TestStore(engine)
+    defer { copy.remove() }
+    _ = try copyStore(from: athlete.location, to: copy.location)
+    #expect(try deletionsToPush(in: try copy.open()) == [try #require(runs[4].identity)])
+  }
+}
+
+/// A run the athlete's logbook changed after a push (issue 44): a watch's record merged into a hand-logged run keeps
+/// its identity, so the server answered "already there" and kept the hand-logged distance for good. The server now
+/// rewrites its run with the logbook's record, its match measured again; an unchanged run is still already there.
+@Suite(.timeLimit(.minutes(1))) struct ChangedRunPushTests {
+  let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+  @Test(arguments: Engine.available) func aMergedRunIsRewrittenOnTheServer(engine: Engine) throws {
+    let copied = try CopiedLogbook(engine, at: now)
+    defer { copied.remove() }
+    let (local, coach, saved, runs, account) = (copied.local, copied.coach, copied.saved, copied.runs, copied.account)
+    #expect(
+      try coach.pushRuns(try runsToPush(in: local), account: account, planID: saved.id, slots: [], at: now)
+        == PushOutcome(alreadyThere: 5))
+    // The watch's record of the first hand-logged run (4 km typed in) arrives: 4.13 km, a start, a heart rate.
+    let first = runs[0]
+    let start = Date(timeIntervalSince1970: Double(first.date.dayNumber) * 86400 + 6 * 3600)
+    let watch = Completion(
+      date: first.date, startedAt: start, distanceKm: 4.13, durationSeconds: 1530, averageHeartRate: 151, source: .gpx)
+    #expect(try local.addRuns([watch], plan: nil).result.twins.count == 1)
+    let merged = try #require(try local.completions().first { $0.identity == first.identity })
+    #expect(merged.distanceKm == 4.13)
+    let outcome = try coach.pushRuns(try runsToPush(in: local), account: account, planID: saved.id, slots: [], at: now)
+    #expect(outcome == PushOutcome(alreadyThere: 4, updated: 1))
+    let there = try #require(try coach.completions().first { $0.identity == first.identity })
+    #expect(there.id == first.id, "the same run, rewritten")
+    #expect(there.distanceKm == 4.13 && there.averageHeartRate == 151 && there.startedAt == start)
+    #expect(try coach.completions().count == 5)
+    #expect(
+      try coach.pushRuns(try runsToPush(in: local), account: account, planID: saved.id, slots: [], at: now)
+        == PushOutcome(alreadyThere: 5))
+  }
+}
+
 /// Text kept whole or refused on both engines (issue 44): a NUL was a 500 on PostgreSQL and cut a note short on
 /// SQLite (`nul\u0000here` stored as `nul`); `' '`, `.` and `..` were profile names.
 @Suite(.timeLimit(.minutes(1))) struct TextWholeOrRefusedTests {

@@ -99,6 +99,10 @@ import TrainingDomain
         )
       ],
       account: athlete, planID: saved.id, slots: slots, at: at)
+    // A run logged and deleted: its identity kept for the next push.
+    let mistake = try db.addRuns(
+      [Completion(date: workouts[1].date.adding(days: -1), distanceKm: 3, durationSeconds: 1000)], plan: nil)
+    _ = try db.deleteCompletion(id: try #require(mistake.result.added.first?.run.id))
     _ = try db.keepPulledComments(
       [CoachComment(serverID: 42, date: workouts[0].date, author: "kim", text: "Keep it easy", createdAt: at)],
       server: "https://coach.example", planID: saved.id)

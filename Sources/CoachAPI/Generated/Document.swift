@@ -937,9 +937,20 @@ components:
           maxItems: 200
           items:
             $ref: '#/components/schemas/PushedRun'
+        deleted:
+          type: array
+          maxItems: 1000
+          description: >-
+            The identities (client_id) of runs the athlete deleted from the logbook: each removes the athlete's run
+            that has it, or that was pushed under it, unless another identity the athlete pushed still stands for
+            that run. Removing what is gone removes nothing.
+          items:
+            type: string
+            minLength: 1
+            maxLength: 128
     PushResult:
       type: object
-      required: [added, already_there, twins]
+      required: [added, already_there, twins, removed, updated]
       properties:
         added:
           type: integer
@@ -950,6 +961,14 @@ components:
         twins:
           type: integer
           description: Runs with a new client_id that were the same run as one the plan counts.
+        removed:
+          type: integer
+          description: Runs removed because the athlete deleted them (`deleted`).
+        updated:
+          type: integer
+          description: >-
+            Runs the server had under their client_id, rewritten because the athlete's record of them changed (a
+            watch's record merged into a hand-logged run, a note added).
     # coach26: assigning and rebuilding plans
     PlanRequest:
       type: object

@@ -1045,15 +1045,25 @@ extension Components {
         internal struct PushRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PushRequest/runs`.
             internal var runs: [Components.Schemas.PushedRun]
+            /// The identities (client_id) of runs the athlete deleted from the logbook: each removes the athlete's run that has it, or that was pushed under it, unless another identity the athlete pushed still stands for that run. Removing what is gone removes nothing.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushRequest/deleted`.
+            internal var deleted: [Swift.String]?
             /// Creates a new `PushRequest`.
             ///
             /// - Parameters:
             ///   - runs:
-            internal init(runs: [Components.Schemas.PushedRun]) {
+            ///   - deleted: The identities (client_id) of runs the athlete deleted from the logbook: each removes the athlete's run that has it, or that was pushed under it, unless another identity the athlete pushed still stands for that run. Removing what is gone removes nothing.
+            internal init(
+                runs: [Components.Schemas.PushedRun],
+                deleted: [Swift.String]? = nil
+            ) {
                 self.runs = runs
+                self.deleted = deleted
             }
             internal enum CodingKeys: String, CodingKey {
                 case runs
+                case deleted
             }
         }
         /// - Remark: Generated from `#/components/schemas/PushResult`.
@@ -1070,25 +1080,41 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PushResult/twins`.
             internal var twins: Swift.Int
+            /// Runs removed because the athlete deleted them (`deleted`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushResult/removed`.
+            internal var removed: Swift.Int
+            /// Runs the server had under their client_id, rewritten because the athlete's record of them changed (a watch's record merged into a hand-logged run, a note added).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushResult/updated`.
+            internal var updated: Swift.Int
             /// Creates a new `PushResult`.
             ///
             /// - Parameters:
             ///   - added: Runs stored.
             ///   - alreadyThere: Runs pushed before (the same client_id), not written again.
             ///   - twins: Runs with a new client_id that were the same run as one the plan counts.
+            ///   - removed: Runs removed because the athlete deleted them (`deleted`).
+            ///   - updated: Runs the server had under their client_id, rewritten because the athlete's record of them changed (a watch's record merged into a hand-logged run, a note added).
             internal init(
                 added: Swift.Int,
                 alreadyThere: Swift.Int,
-                twins: Swift.Int
+                twins: Swift.Int,
+                removed: Swift.Int,
+                updated: Swift.Int
             ) {
                 self.added = added
                 self.alreadyThere = alreadyThere
                 self.twins = twins
+                self.removed = removed
+                self.updated = updated
             }
             internal enum CodingKeys: String, CodingKey {
                 case added
                 case alreadyThere = "already_there"
                 case twins
+                case removed
+                case updated
             }
         }
         /// A goal for the engine; each bad value is a 400 naming its field. Give weeks, race_date or both.

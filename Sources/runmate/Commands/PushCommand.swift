@@ -18,7 +18,8 @@ struct PushCommand: ParsableCommand {
       last push or pull is not sent again. Each run has an identity (a \
       digest of its day, start, source, distance and duration): the server stores a run once, so pushing again \
       sends the runs but stores only new ones, and a push stopped half-way loses nothing. Your logbook stays your \
-      own copy: nothing in it changes. See docs/api.md.
+      own copy: nothing in it changes. A run you deleted (`runmate log delete`, `log undo`) is removed from the \
+      server too at the next push. See docs/api.md.
 
       Example:
         runmate push
@@ -33,9 +34,10 @@ struct PushCommand: ParsableCommand {
     let db = try database.open()
     let planFile = try planToPush(named: plan.name, in: db, now: try clock.instant())
     let runs = try runsToPush(in: db)
+    let deleted = try deletionsToPush(in: db)
     guard
       let report = try signedIn.exchange({
-        try await $0.push(plan: planFile, cursor: $1.cursor, runs: runs, session: $1)
+        try await $0.push(plan: planFile, cursor: $1.cursor, runs: runs, deleted: deleted, session: $1)
       })
     else { return }
     if let sent = report.plan { try signedIn.keep(cursor: sent.cursor, planRevision: report.planRevision) }
@@ -55,13 +57,18 @@ struct PushCommand: ParsableCommand {
     return stored ? "Sent plan '\(name)'\n" : "Plan '\(name)' is already there\n"
   }
 
-  /// `Pushed 12 runs to https://coach.example.org (3 already there, 1 the same as a run there)`.
+  /// `Pushed 12 runs to https://coach.example.org (3 already there, 1 the same as a run there); removed 1 run you
+  /// deleted from your logbook`.
   static func report(_ totals: PushTotals, server: String) -> String {
-    let sent = totals.added + totals.alreadyThere + totals.twins
+    let sent = totals.added + totals.alreadyThere + totals.twins + totals.updated
     var details: [String] = []
     if totals.alreadyThere > 0 { details.append("\(totals.alreadyThere) already there") }
+    if totals.updated > 0 { details.append("\(totals.updated) updated there") }
     if totals.twins > 0 { details.append("\(totals.twins) the same as a run there") }
     let tail = details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"
-    return "Pushed \(sent) run\(sent == 1 ? "" : "s") to \(terminalSafe(server))\(tail)\n"
+    let removed =
+      totals.removed == 0
+      ? "" : "; removed \(totals.removed) run\(totals.removed == 1 ? "" : "s") you deleted from your logbook"
+    return "Pushed \(sent) run\(sent == 1 ? "" : "s") to \(terminalSafe(server))\(tail)\(removed)\n"
   }
 }
