@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import NIOHTTP1
 import PlanEngine
 import RunMateTestSupport
