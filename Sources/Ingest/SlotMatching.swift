@@ -105,3 +105,43 @@ extension Double {
   /// The natural logarithm.
   var logarithm: Double { Foundation.log(self) }
 }
+
+/// The workout each of `runs` holds (nil: an extra run), decided one way whatever order the runs were stored in, so
+/// a logbook and a coach's server holding the same runs match them alike: day by day, a day's runs by start (runs
+/// with one first), then the longest first, then by `identity`, each run takes the best workout still open (``matchSlot(date:distanceKm:kind:in:taken:)``).
+/// A run only ever holds a workout of its own week, so `runs` must hold every run of the weeks concerned; the
+/// answer is in the order of `runs`.
+public func canonicalMatches<Run: IngestibleRun>(
+  _ runs: [Run], identity: (Run) -> String, slots: [PlannedSlot]
+) -> [SlotMatch?] {
+  let order = runs.indices.sorted { a, b in
+    let (x, y) = (runs[a], runs[b])
+    if x.date != y.date { return x.date < y.date }
+    switch (x.startedAt, y.startedAt) {
+    case (let a?, let b?) where a != b: return a < b
+    case (.some, nil): return true
+    case (nil, .some): return false
+    default: break
+    }
+    if x.distanceKm != y.distanceKm { return x.distanceKm > y.distanceKm }
+    return identity(x) < identity(y)
+  }
+  var taken = Set<String>()
+  var matches = [SlotMatch?](repeating: nil, count: runs.count)
+  for index in order {
+    let run = runs[index]
+    guard
+      let match = matchSlot(date: run.date, distanceKm: run.distanceKm, kind: run.kind, in: slots, taken: taken)
+    else { continue }
+    taken.insert(match.slot.workoutID)
+    matches[index] = match
+  }
+  return matches
+}
+
+/// The first day of the plan week holding `day` (the calendar week's Monday outside the plan's weeks): the unit
+/// runs are matched in.
+public func matchingWeek(of day: CivilDate, slots: [PlannedSlot]) -> CivilDate {
+  slots.lazy.compactMap(\.weekStart).first { $0 <= day && day < $0.adding(days: 7) }
+    ?? day.adding(days: -day.weekday.index)
+}

@@ -758,13 +758,20 @@ public final class LogbookDatabase: TrainingStore {
     }
   }
 
-  /// Deletes the completion with `id`, returning it.
-  public func deleteCompletion(id: Int64) throws(LogbookError) -> Completion {
+  /// Deletes the completion with `id`, returning it, its week matched again against `slots`.
+  public func deleteCompletion(id: Int64, slots: [PlannedSlot]) throws(LogbookError) -> Completion {
     let removed = try write { db -> Completion? in
       guard let record = try CompletionRecord.fetchOne(db, key: id) else { return nil }
       try record.delete(db)
-      try LogbookDatabase.recordDeleted(record.completion, in: db)
-      return record.completion
+      let run = record.completion
+      try LogbookDatabase.recordDeleted(run, in: db)
+      if let planID = run.planID, !slots.isEmpty {
+        let writes = SQLitePushWrites(db: db)
+        let week = try writes.activities(
+          ofPlan: planID, from: run.date.adding(days: -7), through: run.date.adding(days: 7))
+        _ = try rematchWeeks(holding: [run.date], planID: planID, slots: slots, among: week, to: writes)
+      }
+      return run
     }
     guard let removed else { throw .noSuchCompletion(id: id) }
     return removed

@@ -121,8 +121,10 @@ struct SQLitePushWrites: PushWrites {
       arguments: StatementArguments([profileID] + clientIDs.map { $0 as (any DatabaseValueConvertible)? }))
   }
 
-  func deleteRun(id: Int64) throws {
+  func deleteRun(id: Int64) throws -> CivilDate? {
+    let day = try String.fetchOne(db, sql: "SELECT date FROM completion WHERE id = ?", arguments: [id])
     try db.execute(sql: "DELETE FROM completion WHERE id = ?", arguments: [id])
+    return day.flatMap(CivilDate.init(iso:))
   }
 
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws {

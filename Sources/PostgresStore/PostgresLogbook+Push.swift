@@ -101,8 +101,9 @@ struct PostgresPushWrites: PushWrites {
     try tx.execute("DELETE FROM pushedRun WHERE profileID = \(profileID) AND clientID = ANY(\(clientIDs))")
   }
 
-  func deleteRun(id: Int64) throws {
-    try tx.execute("DELETE FROM completion WHERE id = \(id)")
+  func deleteRun(id: Int64) throws -> CivilDate? {
+    try tx.value("DELETE FROM completion WHERE id = \(id) RETURNING date", as: String.self).flatMap(
+      CivilDate.init(iso:))
   }
 
   func recordPushed(profileID: Int64, clientID: String, completionID: Int64, at now: Date) throws {

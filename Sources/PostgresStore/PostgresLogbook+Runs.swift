@@ -272,10 +272,10 @@ extension PostgresLogbook {
     try read { tx in try Self.completions(where: "WHERE sport <> '\(Sport.run.name)'", in: tx) }
   }
 
-  /// Deletes the completion with `id`, returning it.
-  public func deleteCompletion(id: Int64) throws(LogbookError) -> Completion {
+  /// Deletes the completion with `id`, returning it, its week matched again against `slots`.
+  public func deleteCompletion(id: Int64, slots: [PlannedSlot]) throws(LogbookError) -> Completion {
     let removed = try write { tx in
-      try tx.rows(
+      let run = try tx.rows(
         PostgresQuery(
           unsafeSQL: "DELETE FROM completion WHERE id = $1 RETURNING \(Self.completionColumns)",
           binds: {
@@ -284,6 +284,13 @@ extension PostgresLogbook {
             return binds
           }())
       ).first.map(Self.completion).map { try Self.recordDeleted($0, in: tx) }
+      if let run, let planID = run.planID, !slots.isEmpty {
+        let writes = PostgresPushWrites(tx: tx)
+        let week = try writes.activities(
+          ofPlan: planID, from: run.date.adding(days: -7), through: run.date.adding(days: 7))
+        _ = try rematchWeeks(holding: [run.date], planID: planID, slots: slots, among: week, to: writes)
+      }
+      return run
     }
     guard let removed else { throw .noSuchCompletion(id: id) }
     return removed

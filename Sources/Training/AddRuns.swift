@@ -58,3 +58,26 @@ extension TrainingStore {
       bestsAfter: PersonalBests(result.before + measured.filter(\.isRun), baselineLongest: baseline))
   }
 }
+
+extension TrainingStore {
+  /// `runmate log delete ID`: deletes the run, its week matched again against its plan's workouts (a workout it
+  /// held goes to another run of the week that can fulfil it, as a coach's server holding the same runs matches
+  /// them), its identity kept for `runmate push`.
+  /// - Throws: ``LogbookError/noSuchCompletion(id:)``.
+  public func deleteRun(id: Int64) throws -> Completion {
+    guard let run = try (completions() + crossTraining()).first(where: { $0.id == id }) else {
+      throw LogbookError.noSuchCompletion(id: id)
+    }
+    let plan = try run.planID.flatMap { planID in try plans().first { $0.id == planID } }
+    return try deleteCompletion(id: id, slots: try plannedSlots(for: plan, in: self))
+  }
+
+  /// `runmate log --undo`: deletes the activity logged last, as ``deleteRun(id:)`` does.
+  /// - Throws: ``LogbookError/nothingToUndo``.
+  public func undoLastRun() throws -> Completion {
+    guard let last = try (completions() + crossTraining()).compactMap(\.id).max() else {
+      throw LogbookError.nothingToUndo
+    }
+    return try deleteRun(id: last)
+  }
+}

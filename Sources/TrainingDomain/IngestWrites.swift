@@ -1,4 +1,5 @@
 import Ingest
+import RunningCore
 
 /// The reads and writes an engine gives ``applyIngest(_:planID:slots:to:wroteRow:)``, all inside the engine's one
 /// write transaction: each store (SQLite, PostgreSQL) writes rows its own way, and the rule of what to write is here
@@ -79,6 +80,30 @@ private func ingestBatch(
     let stored = try store.insert(run)
     wroteRow()
     result.added.append(.init(run: stored, match: added.match))
+  }
+  // The weeks the new and merged runs are in, matched again the one way: a run logged for an earlier day takes the
+  // workout of its day from a later run that stood in for it, as it would have had it been logged first.
+  if let planID {
+    let days =
+      result.added.map(\.run.date)
+      + outcome.duplicates.compactMap { duplicate -> CivilDate? in
+        guard case .stored(let index) = duplicate.twin, duplicate.merged != nil else { return nil }
+        return current[index].date
+      }
+    let rewritten = try rematchWeeks(
+      holding: days, planID: planID, slots: slots, among: current + result.added.map(\.run), to: store)
+    for run in rewritten {
+      if let index = current.firstIndex(where: { $0.id == run.id }) { current[index] = run }
+      if let index = result.added.firstIndex(where: { $0.run.id == run.id }) {
+        result.added[index].run = run
+        result.added[index].match = run.workoutID.flatMap { id in
+          slots.first { $0.workoutID == id }.map { slot in
+            SlotMatch(
+              slot: slot, status: run.status ?? .done, day: slot.date == run.date ? .sameDay : .late)
+          }
+        }
+      }
+    }
   }
   for duplicate in outcome.duplicates {
     let candidate = candidates[duplicate.candidate]

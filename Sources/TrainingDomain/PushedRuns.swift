@@ -60,8 +60,8 @@ public protocol PushWrites: IngestWrites {
   func pushedIdentities(profileID: Int64, completionIDs: [Int64]) throws -> [Int64: Set<String>]
   /// Forgets that profile `profileID` pushed `clientIDs` (a run deleted on the athlete's side may be pushed again).
   func forgetPushed(profileID: Int64, clientIDs: [String]) throws
-  /// Deletes the completion `id` (its best efforts and pushed identities go with it).
-  func deleteRun(id: Int64) throws
+  /// Deletes the completion `id` (its best efforts and pushed identities go with it) and returns its day.
+  func deleteRun(id: Int64) throws -> CivilDate?
 }
 
 /// Removes from the server the runs the athlete deleted from the logbook (`runmate log delete`, `log undo`), inside
@@ -70,19 +70,18 @@ public protocol PushWrites: IngestWrites {
 /// unless another identity the athlete pushed still stands for that run (the same run kept on a second device).
 /// Its pushed record goes too, so a run logged again later is stored again. Nothing but the athlete's own runs
 /// (their plan's, or pushed by them) is ever removed; an identity the server never had removes nothing, so sending
-/// the same deletions again is harmless. Returns how many runs were removed.
+/// the same deletions again is harmless. Returns the days of the runs removed.
 public func applyDeletions(
   _ identities: [String], account: Account, planID: String, to store: some PushWrites
-) throws -> Int {
-  guard !identities.isEmpty else { return 0 }
+) throws -> [CivilDate] {
+  guard !identities.isEmpty else { return [] }
   let deleted = Set(identities)
   let pushed = try store.pushedRuns(profileID: account.profileID, clientIDs: identities)
   let candidates = Set(pushed.values).union(try store.runIDs(ofPlan: planID, identities: identities))
   let claims = try store.pushedIdentities(profileID: account.profileID, completionIDs: candidates.sorted())
   let removed = candidates.sorted().filter { claims[$0, default: []].subtracting(deleted).isEmpty }
   try store.forgetPushed(profileID: account.profileID, clientIDs: identities)
-  for id in removed { try store.deleteRun(id: id) }
-  return removed.count
+  return try removed.compactMap { try store.deleteRun(id: $0) }
 }
 
 /// Stores an athlete's pushed runs the one way, inside the caller's write transaction, each run recognised by its
@@ -102,14 +101,14 @@ public func applyPush(
   to store: some PushWrites
 ) throws -> PushOutcome {
   for pushed in runs { _ = try pushed.run.validated() }
-  let removed = try applyDeletions(deleted, account: account, planID: planID, to: store)
+  let removedDays = try applyDeletions(deleted, account: account, planID: planID, to: store)
+  let removed = removedDays.count
   if removed > 0 {
     try store.audit(
       account: account, action: .runsPushed, detail: "\(removed) runs removed (deleted by the athlete)", at: now)
   }
-  guard let first = runs.map(\.run.date).min(), let last = runs.map(\.run.date).max() else {
-    return PushOutcome(removed: removed)
-  }
+  let days = runs.map(\.run.date) + removedDays
+  guard let first = days.min(), let last = days.max() else { return PushOutcome(removed: removed) }
   let pushedBefore = try store.pushedRuns(profileID: account.profileID, clientIDs: runs.map(\.clientID))
   var known = Set(pushedBefore.keys)
   /// The stored runs a run of this push already stands for: not the twin of a second one (a double day of two
@@ -124,6 +123,8 @@ public func applyPush(
     base: store, planID: planID,
     runs: try store.activities(ofPlan: planID, from: window.from, through: window.through))
   var outcome = PushOutcome(removed: removed)
+  /// The days whose weeks are matched again at the end: runs removed and rewritten (added runs are, as they go).
+  var rematched = removedDays
   /// Records `clientID` as the stored run `id`, which now stands for it.
   func record(_ clientID: String, as id: Int64) throws {
     claimed.insert(id)
@@ -140,6 +141,7 @@ public func applyPush(
     }
     try planRuns.update(refreshed)
     outcome.updated += 1
+    rematched.append(refreshed.date)
   }
   for pushed in runs {
     guard known.insert(pushed.clientID).inserted else {
@@ -173,6 +175,7 @@ public func applyPush(
       try record(pushed.clientID, as: id)
     }
   }
+  _ = try rematchWeeks(holding: rematched, planID: planID, slots: slots, among: planRuns.runs, to: planRuns)
   if outcome.added + outcome.twins + outcome.updated > 0 {
     try store.audit(
       account: account, action: .runsPushed,

@@ -79,8 +79,10 @@ public protocol TrainingStore: Sendable {
   func completions(planID: String, from: CivilDate, through: CivilDate) throws(LogbookError) -> [Completion]
   /// Every logged activity that is not a run, by date.
   func crossTraining() throws(LogbookError) -> [Completion]
-  /// Deletes a logged activity and returns it.
-  func deleteCompletion(id: Int64) throws(LogbookError) -> Completion
+  /// Deletes a logged activity and returns it, in one transaction with its week matched again against `slots` (its
+  /// plan's: ``rematchWeeks(holding:planID:slots:among:to:)``), so a workout it held goes to another run of the
+  /// week that can fulfil it; its identity is kept for `runmate push` (``deletedRunIdentities()``).
+  func deleteCompletion(id: Int64, slots: [PlannedSlot]) throws(LogbookError) -> Completion
   /// Deletes the activity logged last and returns it.
   func undoLastCompletion() throws(LogbookError) -> Completion
   /// Stores a health import in one transaction: days, measures and runs (matched to `slots`).
@@ -218,5 +220,10 @@ extension TrainingStore {
     throws(LogbookError) -> PushOutcome
   {
     try pushRuns(runs, deleted: [], account: account, planID: planID, slots: slots, at: now)
+  }
+
+  /// Deletes a logged activity and returns it, matching nothing again.
+  public func deleteCompletion(id: Int64) throws(LogbookError) -> Completion {
+    try deleteCompletion(id: id, slots: [])
   }
 }

@@ -57,7 +57,7 @@ struct LogCommand: ParsableCommand {
       let completion = undo ? nil : try words.completion(today: try clock.today(inZone: zone), units: units)
       let db = try existing ?? database.open()
       guard let completion else {
-        let removed = try db.undoLastCompletion()
+        let removed = try db.undoLastRun()
         return try writeStandardOutput(
           "removed run \(removed.id ?? 0): \(removed.date.shortLabel), \(units.format(removed.distance))\n")
       }
@@ -113,7 +113,7 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
       let db = try database.open()
-      let removed = try db.deleteCompletion(id: id)
+      let removed = try db.deleteRun(id: id)
       let units = try db.runnerUnit()
       try writeStandardOutput(
         "removed run \(id): \(removed.date.shortLabel), \(units.format(removed.distance))\n")
