@@ -87,7 +87,7 @@ final class PostgresSession: Sendable {
         try transaction.execute("COMMIT")
         return value
       } catch {
-        _ = try? transaction.execute("ROLLBACK")
+        if !open.isClosed { _ = try? transaction.execute("ROLLBACK") }
         throw error
       }
     }
@@ -152,26 +152,34 @@ struct PostgresTransaction {
   let shown: String
 
   /// The rows `query` returns; past ``deadline`` without an answer, the connection is closed (the next transaction
-  /// opens another) and the statement fails as ``LogbookError/serverUnavailable(location:detail:)``.
+  /// opens another) and the statement fails as ``LogbookError/serverUnavailable(location:detail:)``. The caller waits
+  /// for whichever comes first, the answer or the deadline: a statement on a connection the server dropped (a
+  /// PostgreSQL stopped with `-m immediate`) was never answered nor failed, even once closed, and `database copy`
+  /// waited for ever.
   func rows(_ query: PostgresQuery) throws -> PostgresQueryResult {
-    let expired = NIOLockedValueBox(false)
     let connection = self.connection
+    let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
     let timer = connection.eventLoop.scheduleTask(in: deadline) {
-      expired.withLockedValue { $0 = true }
+      answer.fail(DeadlinePassed())
       let closing: EventLoopFuture<Void> = connection.close()
       closing.whenComplete { _ in }
     }
-    defer { timer.cancel() }
+    connection.query(query, logger: PostgresSession.logger).whenComplete { result in
+      timer.cancel()
+      answer.completeWith(result)  // ignored when the deadline came first
+    }
     do {
-      return try connection.query(query, logger: PostgresSession.logger).wait()
-    } catch {
-      guard expired.withLockedValue({ $0 }) else { throw error }
+      return try answer.futureResult.wait()
+    } catch is DeadlinePassed {
       throw LogbookError.serverUnavailable(
         location: shown,
         detail: "no answer to a statement within \(deadline.nanoseconds / 1_000_000_000) s: the server went away or "
           + "holds the statement")
     }
   }
+
+  /// The deadline of a statement passed before its answer.
+  private struct DeadlinePassed: Error {}
 
   /// Runs `query` and returns how many rows it changed.
   @discardableResult
