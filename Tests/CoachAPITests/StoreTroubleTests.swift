@@ -119,7 +119,9 @@ import TrainingDomain
       )
     }
     #expect(unauthorized.0 == 401 && unauthorized.1?.lowercased() == "close", "\(unauthorized)")
-    #expect(unauthorized.2 < 3, "answered without waiting for the body: \(unauthorized.2) s")
+    // A 401, not the body deadline's 408, is what shows the body was not waited for; the time only guards a hang
+    // (a fresh-clone CI on a loaded 2-core machine took 3.97 s for this answer from the in-process server).
+    #expect(unauthorized.2 < 10, "answered without waiting for the body: \(unauthorized.2) s")
     #expect(dripped.0 == 408, "\(dripped)")
     #expect(dripped.1 >= 4 && dripped.1 < 50, "\(dripped.1) s")
     await server.stop()
