@@ -19,18 +19,6 @@ import TrainingDomain
 @Suite(.serialized, .timeLimit(.minutes(10)), .tags(.endToEnd)) struct ConvergenceTests {
   typealias Server = TwoServersTests.Server
 
-  /// A small seeded generator (SplitMix64), so a failing seed can be run again.
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   enum Step: String, CaseIterable {
     case log, importGPX, delete, push, pull, coachGoal, regenerate, comment
   }
@@ -42,7 +30,7 @@ import TrainingDomain
     async throws
   {
     guard Engine.available.contains(.postgres) else { return }
-    var random = Seeded(state: seed)
+    var random = SplitMix(seed: seed)
     let folder = try temporaryDirectory("convergence")
     defer { try? FileManager.default.removeItem(at: folder) }
     let local = folder.appendingPathComponent("maya.sqlite")
@@ -67,15 +55,7 @@ import TrainingDomain
     }
     /// `runmate ARGUMENTS` on the coach's database.
     func onServer(_ arguments: [String], input: String = "") throws {
-      let process = try runmateProcess(
-        arguments, database: URL(fileURLWithPath: "/nonexistent/runmate.sqlite"),
-        environment: ["RUNMATE_DATABASE": database])
-      let stdin = Pipe()
-      process.standardInput = stdin
-      stdin.fileHandleForWriting.write(Data(input.utf8))
-      try stdin.fileHandleForWriting.close()
-      let outcome = try runToEnd(process)
-      try #require(outcome.status == 0, "runmate \(arguments.joined(separator: " ")): \(outcome.stderr)")
+      try TwoServersTests().runmate(arguments, on: database, input: input)
     }
 
     // The runner: a 14-week half begun five weeks ago, a few runs logged.
