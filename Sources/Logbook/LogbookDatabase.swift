@@ -383,7 +383,8 @@ public final class LogbookDatabase: TrainingStore {
   /// processes saving at once cannot both pass them.
   public func savePlan(
     _ plan: Plan, name: String, activate: Bool,
-    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil, replacing: Bool = true, savedAt: Date
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil, replacing: Bool = true,
+    takingOver: RunTakeover? = nil, savedAt: Date
   )
     throws(LogbookError) -> SavedPlan
   {
@@ -414,6 +415,7 @@ public final class LogbookDatabase: TrainingStore {
       } else {
         try db.execute(sql: "DELETE FROM scheduledWorkout WHERE planID = ?", arguments: [plan.id])
       }
+      if let takingOver { _ = try takeOverRuns(takingOver, planID: plan.id, to: SQLitePushWrites(db: db)) }
       return SavedPlan(id: plan.id, name: name, active: record.active, savedAt: now, plan: plan)
     }
   }

@@ -5,10 +5,10 @@ import TrainingDomain
 
 extension PostgresLogbook {
   /// Saves `plan` as athlete `athleteID`'s plan, with its schedule, and records `action` in the audit log, in one
-  /// transaction (``TrainingStore/saveAthletePlan(_:name:schedule:athleteID:by:action:detail:at:)``).
+  /// transaction (``TrainingStore/saveAthletePlan(_:name:schedule:athleteID:by:action:detail:takingOver:at:)``).
   public func saveAthletePlan(
     _ plan: Plan, name: String, schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout]), athleteID: Int64,
-    by account: Account, action: AuditEntry.Action, detail: String, at now: Date
+    by account: Account, action: AuditEntry.Action, detail: String, takingOver: RunTakeover?, at now: Date
   ) throws(LogbookError) -> SavedPlan {
     let settings = try schedule.settings?.storedJSON()
     let planJSON = try Self.json(plan, what: "plan")
@@ -31,6 +31,7 @@ extension PostgresLogbook {
         UPDATE plan SET profileID = CASE WHEN id = \(plan.id) THEN \(athleteID) ELSE NULL END
         WHERE id = \(plan.id) OR profileID = \(athleteID)
         """)
+      if let takingOver { _ = try takeOverRuns(takingOver, planID: plan.id, to: PostgresPushWrites(tx: tx)) }
       let athlete = try tx.value("SELECT name FROM profile WHERE id = \(athleteID)", as: String.self)
       try Self.audit(
         tx, account: account, action: action, athleteID: athleteID, athlete: athlete, detail: detail, at: now)

@@ -84,7 +84,8 @@ public final class PostgresLogbook: TrainingStore {
   /// and id checks, the first plan becoming active, and the schedule kept, replaced or dropped, in one transaction.
   public func savePlan(
     _ plan: Plan, name: String, activate: Bool,
-    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool, savedAt: Date
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool, takingOver: RunTakeover?,
+    savedAt: Date
   ) throws(LogbookError) -> SavedPlan {
     try checkPlanName(name)
     var encoded: (json: String?, workouts: [DatedWorkout])?
@@ -115,6 +116,7 @@ public final class PostgresLogbook: TrainingStore {
       } else {
         try tx.execute("DELETE FROM scheduledWorkout WHERE planID = \(plan.id)")
       }
+      if let takingOver { _ = try takeOverRuns(takingOver, planID: plan.id, to: PostgresPushWrites(tx: tx)) }
       return SavedPlan(id: plan.id, name: name, active: active, savedAt: now, plan: plan)
     }
   }

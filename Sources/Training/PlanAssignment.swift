@@ -249,15 +249,26 @@ public func assignPlan(
       + rebuilt.basis
     warnings = rebuilt.plan.warnings
   }
+  // Another block (another race, or one begun again): the athlete's plan is the record of every day before today,
+  // so the new plan's days before today (a first week begun on Monday) keep its workouts, and their runs move with
+  // them (``takeOverRuns``); the earlier days stay that plan's.
+  if block == nil, let old { plan = plan.keepingPast(of: old.saved.plan, before: today) }
   let dated = try ScheduleView(plan, settings: new.settings).datedWorkouts
   let changes = dayChanges(from: old?.plan, to: plan.scheduled(dated), from: today)
   let goal = plan.goal
+  let first = plan.weeks.first?.start ?? goal.start
+  let last = (plan.weeks.last?.start ?? goal.raceDate).adding(days: 6)
+  let takeover = old.flatMap { old in
+    block == nil && old.saved.id != plan.id && first <= today
+      ? RunTakeover(fromPlanID: old.saved.id, days: first...max(first, last), slots: plannedSlots(of: plan, on: dated))
+      : nil
+  }
   let saved = try store.saveAthletePlan(
     plan, name: name, schedule: (new.settings, dated), athleteID: athleteID, by: account, action: .planAssigned,
     detail: "plan \(plan.id) '\(name)': \(goal.distance.rawValue) \(goal.level.rawValue), \(goal.weeks) weeks from "
       + "\(goal.start), race \(goal.raceDate)"
       + (old.map { " (was \($0.saved.id))" } ?? ""),
-    at: now)
+    takingOver: takeover, at: now)
   return PlanAssignment(
     athlete: athlete.name, saved: saved, stored: true, changes: changes, basis: basis, warnings: warnings)
 }

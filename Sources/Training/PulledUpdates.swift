@@ -30,8 +30,11 @@ public struct PullResult: Sendable {
   public var planName: String?
   /// Whether the logbook's plan was saved (false when it already was the coach's).
   public var stored: Bool
-  /// Whether the plan is new in the logbook (there was none).
+  /// Whether the plan is new in the logbook (there was none, or the coach's is another block: ``following``).
   public var created: Bool
+  /// When the coach's plan is another block than the logbook's plan under way (another race, or a block begun
+  /// again): the name of that plan, kept as it was, which the new plan follows.
+  public var following: String?
   /// The workouts changed, on their scheduled days, by date.
   public var changes: [WorkoutChange]
   /// What the next export does to the calendar last exported; nil when there is none.
@@ -79,9 +82,26 @@ public func applyUpdates(
     default: throw error
     }
   }
-  if let local { result.newComments = try db.keepPulledComments(updates.comments, server: server, planID: local.id) }
+  let newBlock = try updates.plan.flatMap { file in
+    try local.flatMap { local in
+      try isNewBlock(file.plan, after: local, in: db, profile: profile, systemZone: systemZone, now: now)
+    }
+  }
+  if let local, newBlock == nil {
+    result.newComments = try db.keepPulledComments(updates.comments, server: server, planID: local.id)
+  }
   if let file = updates.plan {
-    if planName == nil, try db.plans().isEmpty {
+    if let newBlock, let local {
+      let saved = try saveNewBlock(
+        file, following: local, state: newBlock.state, today: newBlock.today, in: db, server: server, now: now)
+      result.planName = saved.name
+      result.stored = true
+      result.created = true
+      result.following = local.name
+      result.changes = workoutChanges(from: nil, to: saved.plan.scheduled(try db.scheduledWorkouts(of: saved)))
+        .filter { ($0.newDate ?? $0.oldDate ?? newBlock.today) >= newBlock.today }
+      result.newComments = try db.keepPulledComments(updates.comments, server: server, planID: saved.id)
+    } else if planName == nil, try db.plans().isEmpty {
       let ready = try file.readyToSave(as: nil, from: "the plan from \(server)")
       let saved = try db.save(ready, activate: true, profile: profile, savedAt: now)
       let dated = try db.scheduledWorkouts(of: saved)
@@ -148,11 +168,55 @@ public func applyUpdates(
   return result
 }
 
+/// Whether the coach's `plan` is another block than the logbook's plan `local`, and that plan's state and the
+/// runner's today when it is: `local` has begun, and the coach's plan is for another distance or begins on another
+/// day (a coach's new goal for the block under way keeps its start and distance, and is applied over it; so is any
+/// plan over one not begun, which has no past to keep).
+private func isNewBlock(
+  _ plan: Plan, after local: SavedPlan, in db: any TrainingStore, profile: Profile?, systemZone: String, now: Date
+) throws -> (state: TrainingState, today: CivilDate)? {
+  let state = try TrainingState.read(local, db: db, profile: profile, systemZone: systemZone)
+  let today = civilDay(of: now, zone: profile?.timeZone ?? state.settings.timeZone, systemZone: systemZone)
+  let was = local.plan.goal
+  guard was.start <= today, plan.goal.distance != was.distance || plan.goal.start != was.start else { return nil }
+  return (state, today)
+}
+
+/// The coach's plan of another block saved as a plan of its own, made active, under its name on the server (with
+/// its start after it when the logbook has a plan of that name): `following` stays as it was, and the days of the
+/// new plan before today keep `following`'s workouts (``PlanEngine/Plan/keepingPast(of:before:)``) with the runs
+/// of those days, which the new plan takes over in the same transaction (``TrainingDomain/takeOverRuns(_:planID:to:)``),
+/// as the coach's server does when it assigns the plan. Scheduled as the pull applies a plan: the runner's own
+/// settings on the coach's run days.
+private func saveNewBlock(
+  _ file: PlanFile, following local: SavedPlan, state: TrainingState, today: CivilDate, in db: any TrainingStore,
+  server: String, now: Date
+) throws -> SavedPlan {
+  let plan = file.plan.keepingPast(of: local.plan, before: today)
+  var settings = state.stored ?? state.settings
+  if let coach = file.settings {
+    settings.runDays = coach.runDays ?? settings.runDays
+    settings.longRunDay = coach.longRunDay ?? settings.longRunDay
+  }
+  let names = Set(try db.plans().filter { $0.id != plan.id }.map(\.name))
+  let name = names.contains(file.name) ? "\(file.name)-\(plan.goal.start)" : file.name
+  try checkRunDays(plan, name: name, settings: settings, source: "the coach's plan")
+  let dated = try settings.schedule(plan).datedWorkouts
+  let first = plan.weeks.first?.start ?? plan.goal.start
+  let last = (plan.weeks.last?.start ?? plan.goal.raceDate).adding(days: 6)
+  return try db.savePlan(
+    plan, name: name, activate: true, schedule: (settings, dated), replacing: true,
+    takingOver: first <= today
+      ? RunTakeover(fromPlanID: local.id, days: first...max(first, last), slots: plannedSlots(of: plan, on: dated))
+      : nil,
+    savedAt: now)
+}
+
 // The `runmate.pull/1` contract (`runmate pull --format json`): the plan's changes in the words of `replan` and
 // `export --diff`, the comments with their workouts, instants in ISO 8601 UTC.
 extension PullResult: Encodable {
   private enum Keys: String, CodingKey {
-    case schema, plan, saved, created, changes, calendar, comments
+    case schema, plan, saved, created, following, changes, calendar, comments
     case upToDate = "up_to_date"
   }
 
@@ -172,6 +236,7 @@ extension PullResult: Encodable {
     try container.encode(planName, forKey: .plan)
     try container.encode(stored, forKey: .saved)
     try container.encode(created, forKey: .created)
+    try container.encodeIfPresent(following, forKey: .following)
     try container.encode(upToDate, forKey: .upToDate)
     var list = container.nestedUnkeyedContainer(forKey: .changes)
     for change in changes {

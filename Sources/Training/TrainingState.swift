@@ -196,12 +196,16 @@ public struct TrainingState: Sendable {
   /// The planned workouts runs are matched to: each workout on its scheduled day (so a workout the scheduler moved
   /// matches on its new day, and one it dropped never matches). Cross-training and strength days are not runs: a
   /// run never matches them, and a day that holds only one of them is a rest day for matching.
-  public var plannedSlots: [PlannedSlot] {
-    let weekStarts = Dictionary(saved.plan.weeks.map { ($0.number, $0.start) }, uniquingKeysWith: { first, _ in first })
-    return workouts.filter(\.kind.isRun).map { workout in
-      PlannedSlot(
-        workoutID: workout.workoutID, date: workout.date, kind: workout.kind, distanceKm: workout.distanceKm,
-        weekStart: weekStarts[workout.week])
-    }
+  public var plannedSlots: [PlannedSlot] { Training.plannedSlots(of: saved.plan, on: workouts) }
+}
+
+/// The planned workouts runs are matched to, of `plan` with its workouts on the days `workouts` give them
+/// (``TrainingState/plannedSlots``).
+public func plannedSlots(of plan: Plan, on workouts: [DatedWorkout]) -> [PlannedSlot] {
+  let weekStarts = Dictionary(plan.weeks.map { ($0.number, $0.start) }, uniquingKeysWith: { first, _ in first })
+  return workouts.filter(\.kind.isRun).map { workout in
+    PlannedSlot(
+      workoutID: workout.workoutID, date: workout.date, kind: workout.kind, distanceKm: workout.distanceKm,
+      weekStart: weekStarts[workout.week])
   }
 }

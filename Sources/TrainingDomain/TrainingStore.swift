@@ -18,9 +18,12 @@ public protocol TrainingStore: Sendable {
   /// Saves a plan under `name` (replacing a plan of that name unless `replacing` is false), with its schedule when
   /// given, and makes it the active plan when `activate` is true. `savedAt` is the use case's `now` (which races
   /// count for the plan starts from the day it was saved: `--now` and SOURCE_DATE_EPOCH decide it, not the clock).
+  /// With `takingOver`, the plan takes over the runs of the plan it follows on its own days, in the same
+  /// transaction (``takeOverRuns(_:planID:to:)``).
   func savePlan(
     _ plan: Plan, name: String, activate: Bool,
-    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool, savedAt: Date
+    schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?, replacing: Bool, takingOver: RunTakeover?,
+    savedAt: Date
   ) throws(LogbookError) -> SavedPlan
   /// Every saved plan, by name.
   func plans() throws(LogbookError) -> [SavedPlan]
@@ -189,10 +192,12 @@ public protocol TrainingStore: Sendable {
   /// a saved plan of the same id (keeping whether it is the active plan; never made active otherwise), becomes the
   /// athlete's only assigned plan (their earlier ones stay saved, unassigned), and `action` by `account` goes to the
   /// audit log with `detail`.
+  /// With `takingOver`, the plan takes over the runs of the athlete's earlier plan on its own days
+  /// (``takeOverRuns(_:planID:to:)``).
   /// - Throws: ``LogbookError/planNameTaken(name:)`` when another plan has the name.
   func saveAthletePlan(
     _ plan: Plan, name: String, schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout]), athleteID: Int64,
-    by account: Account, action: AuditEntry.Action, detail: String, at now: Date
+    by account: Account, action: AuditEntry.Action, detail: String, takingOver: RunTakeover?, at now: Date
   ) throws(LogbookError) -> SavedPlan
 }
 
@@ -202,7 +207,28 @@ extension TrainingStore {
     _ plan: Plan, name: String, activate: Bool,
     schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])? = nil, savedAt: Date
   ) throws(LogbookError) -> SavedPlan {
-    try savePlan(plan, name: name, activate: activate, schedule: schedule, replacing: true, savedAt: savedAt)
+    try savePlan(
+      plan, name: name, activate: activate, schedule: schedule, replacing: true, takingOver: nil, savedAt: savedAt)
+  }
+
+  /// Saves a plan at `savedAt` taking over no runs.
+  public func savePlan(
+    _ plan: Plan, name: String, activate: Bool, schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout])?,
+    replacing: Bool, savedAt: Date
+  ) throws(LogbookError) -> SavedPlan {
+    try savePlan(
+      plan, name: name, activate: activate, schedule: schedule, replacing: replacing, takingOver: nil,
+      savedAt: savedAt)
+  }
+
+  /// Saves an athlete's plan taking over no runs.
+  public func saveAthletePlan(
+    _ plan: Plan, name: String, schedule: (settings: ScheduleSettings?, workouts: [DatedWorkout]), athleteID: Int64,
+    by account: Account, action: AuditEntry.Action, detail: String, at now: Date
+  ) throws(LogbookError) -> SavedPlan {
+    try saveAthletePlan(
+      plan, name: name, schedule: schedule, athleteID: athleteID, by: account, action: action, detail: detail,
+      takingOver: nil, at: now)
   }
 
   /// Every feed.

@@ -139,6 +139,58 @@ import TrainingDomain
     }
   }
 
+  /// Issue 44: a new plan is a new version from today on. A coach gives anna a half marathon plan begun this Monday,
+  /// on the Wednesday of week 3 of her 10K plan: Monday and Tuesday keep the 10K plan's workouts with the runs
+  /// matched to them, those runs count for the new plan (its first week shows them done), and every earlier day
+  /// stays the 10K plan's with its runs.
+  @Test func aNewPlanBegunThisWeekKeepsItsPastDaysAndTakesOverTheirRuns() async throws {
+    let club = try Club()
+    defer { club.remove() }
+    let monday = try #require(CivilDate(iso: "2027-01-18"))
+    let today = try #require(CivilDate(iso: "2027-01-20"))
+    let annaID = try #require(try club.store.profile(named: "anna")?.id)
+    let old = try #require(try club.store.plans(ofProfile: annaID).first)
+    let done = old.plan.workouts.filter { $0.kind.isRun && $0.date >= testStart.adding(days: 7) && $0.date < today }
+    try #require(done.contains { $0.date >= monday } && done.contains { $0.date < monday }, "\(done.map(\.date))")
+    _ = try club.store.addRuns(
+      done.map { Completion(date: $0.date, distanceKm: $0.distanceKm, durationSeconds: $0.distanceKm * 360) },
+      plan: "anna-10k")
+    let matchedBefore = try club.store.completions(planID: old.id, from: testStart, through: today)
+    let server = try await APIServer.start(club.store) { testNow.addingTimeInterval(14 * 86400) }
+    defer { Task { await server.stop() } }
+    let token = try await server.login("kim@example.com")
+
+    let answer = try await server.send(
+      .PUT, "/api/v1/athletes/anna/plan", token: token,
+      json: #"{"distance":"half","level":"beginner","weeks":12,"start":"2027-01-18","long_run_day":"sun"}"#)
+    #expect(answer.status == 200, "\(answer.text)")
+    let new = try #require(try club.store.plans(ofProfile: annaID).first)
+    #expect(new.id != old.id && new.plan.goal.distance == .half && new.plan.goal.start == monday)
+    // Monday and Tuesday are as the 10K plan had them: the same workouts, ids and all.
+    let kept = { (plan: Plan) in
+      plan.workouts.filter { monday <= $0.date && $0.date < today }.map { "\($0.id) \($0.date) \($0.title)" }
+    }
+    #expect(kept(new.plan) == kept(old.plan) && !kept(new.plan).isEmpty)
+    // Their runs moved with them, still holding those workouts; the runs before Monday stay the 10K plan's.
+    let moved = try club.store.completions(planID: new.id, from: monday, through: today)
+    let stayed = try club.store.completions(planID: old.id, from: testStart, through: today)
+    let before = { (runs: [Completion]) in
+      runs.map { "\($0.date) \($0.workoutID ?? "-") \($0.status?.rawValue ?? "-")" }
+    }
+    #expect(before(moved) == before(matchedBefore.filter { $0.date >= monday }))
+    #expect(before(stayed) == before(matchedBefore.filter { $0.date < monday }))
+    #expect(moved.allSatisfy { $0.workoutID != nil })
+    // The coach's changes are the days from today on only.
+    let changes = try #require(answer.object["changes"] as? [[String: Any]])
+    #expect(!changes.isEmpty && changes.allSatisfy { ($0["date"] as? String ?? "") >= today.description })
+    // The new plan's first week shows those runs done.
+    let weeks = try await server.send(.GET, "/api/v1/athletes/anna/weeks", token: token)
+    let first = try #require((weeks.object["weeks"] as? [[String: Any]])?.first)
+    let doneKm = moved.reduce(0) { $0 + $1.distanceKm }
+    #expect(abs((first["done_km"] as? Double ?? -1) - doneKm) < 0.11, "\(first)")
+    #expect(first["done_sessions"] as? Int == moved.count, "\(first)")
+  }
+
   @Test func aRebuildFollowsTheAthletesRuns() async throws {
     let club = try Club()
     defer { club.remove() }

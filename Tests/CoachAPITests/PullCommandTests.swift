@@ -175,6 +175,55 @@ import TrainingDomain
     return events
   }
 
+  /// Issue 44: a coach's plan for another race, begun this Monday, is a new plan in the runner's logbook too, as on
+  /// the server: saved beside the runner's plan and made active, the runner's plan kept as it was, Monday and
+  /// Tuesday with their workouts, and the runs from Monday on counted for the new plan on both sides.
+  @Test func aCoachsPlanForAnotherRaceIsSavedAsANewPlanKeepingThePast() async throws {
+    let side = try await Side.start()
+    defer { side.stop() }
+    let (club, server, database, config, env, url) = (
+      side.club, side.server, side.database, side.config, side.env, side.url
+    )
+    let now = ["--now", testNow.formatted(.iso8601)]
+    let local = try openStore(at: database.path)
+    let spring = try local.plan(named: "spring")
+    let runsBefore = try local.completions()
+    let today = try #require(CivilDate(iso: "2027-01-06"))
+    #expect(
+      try await commands.login([url, "--email", "anna"], password: password, database: database, config: config)
+        .status == 0)
+    let kim = try await server.login("kim@example.com")
+    let assigned = try await server.send(
+      .PUT, "/api/v1/athletes/anna/plan", token: kim,
+      json: #"{"distance":"half","level":"beginner","weeks":12,"start":"\#(testStart)"}"#)
+    #expect(assigned.status == 200, "\(assigned.text)")
+    let serverPlan = try #require((assigned.object["plan"] as? [String: Any])?["plan_id"] as? String)
+
+    let pulled = try await commands.cli(["pull"] + now, database: database, environment: env)
+    #expect(pulled.status == 0, "\(pulled.stderr)")
+    let name = "anna-half-\(testStart.adding(days: 7 * 12 - 1))"
+    #expect(
+      pulled.stdout.hasPrefix(
+        "Your coach gave you a new plan on \(url): saved as '\(name)', the active plan; 'spring' is kept as it was"),
+      "\(pulled.stdout)")
+    let new = try local.plan(named: nil)
+    #expect(new.name == name && new.id == serverPlan && new.plan.goal.distance == .half)
+    // The runner's plan is as it was; the new one holds its Monday and Tuesday.
+    #expect(try local.plan(named: "spring").plan == spring.plan)
+    let past = { (plan: Plan) in plan.workouts.filter { $0.date < today }.map { "\($0.id) \($0.date) \($0.title)" } }
+    #expect(past(new.plan) == past(spring.plan))
+    // Every run is kept; those from the new plan's first day on are its runs, holding the same workouts.
+    let runs = try local.completions()
+    #expect(runs.map(\.id) == runsBefore.map(\.id))
+    #expect(runs.allSatisfy { $0.planID == new.id }, "\(runs.map { "\($0.date) \($0.planID ?? "-")" })")
+    let held = { (runs: [Completion]) in runs.filter { $0.date < today }.map { "\($0.date) \($0.workoutID ?? "-")" } }
+    #expect(held(runs) == held(runsBefore))
+    // The JSON form names the plan it follows; a second pull applies nothing.
+    let again = try await commands.cli(["pull"] + now, database: database, environment: env)
+    #expect(again.stdout == "Up to date.\n", "\(again.stdout)")
+    _ = club
+  }
+
   @Test func aCoachsCommentIsKeptOnceAndShownInTodayWeekAndTheCalendar() async throws {
     let side = try await Side.start()
     defer { side.stop() }

@@ -52,10 +52,17 @@ struct PullCommand: ParsableCommand {
     if result.upToDate { return "Up to date.\n" }
     var lines: [String] = []
     if let name = result.planName, result.stored {
-      lines.append(
-        result.created
-          ? "Saved your coach's plan from \(terminalSafe(server)) as '\(terminalSafe(name))', the active plan:"
-          : "Your coach changed plan '\(terminalSafe(name))' on \(terminalSafe(server)):")
+      if let following = result.following {
+        lines.append(
+          "Your coach gave you a new plan on \(terminalSafe(server)): saved as '\(terminalSafe(name))', the active "
+            + "plan; '\(terminalSafe(following))' is kept as it was up to the new plan's first day, whose days "
+            + "before today keep their workouts and runs:")
+      } else {
+        lines.append(
+          result.created
+            ? "Saved your coach's plan from \(terminalSafe(server)) as '\(terminalSafe(name))', the active plan:"
+            : "Your coach changed plan '\(terminalSafe(name))' on \(terminalSafe(server)):")
+      }
       lines += ReplanReport.changeLines(result.changeSet, units: units)
       lines.append("Saved. Update your calendar with `runmate export --out FILE` over your last export.")
     }
