@@ -5,6 +5,7 @@
 #   scripts/postgres.sh start          starts it (or finds it running) and prints its URL
 #   scripts/postgres.sh url            prints the URL of the running cluster (exit 1 when none)
 #   scripts/postgres.sh createdb NAME  makes an empty database NAME and prints its URL
+#   scripts/postgres.sh crash          stops it as a crash would (pg_ctl stop -m immediate), its folder kept
 #   scripts/postgres.sh stop           stops it and removes its folder
 #
 # The URL is postgres://runmate@127.0.0.1:PORT/postgres (trust login on loopback: a test cluster only). initdb and
@@ -77,12 +78,16 @@ case "${1:-}" in
       -c "CREATE DATABASE \"$name\"" >/dev/null
     url_of "$name"
     ;;
+  crash)
+    running || { echo "postgres.sh: no cluster running in $dir (scripts/postgres.sh start)" >&2; exit 1; }
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+    ;;
   stop)
     if [ -d "$dir/data" ]; then as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true; fi
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: scripts/postgres.sh start|url|createdb NAME|stop" >&2
+    echo "usage: scripts/postgres.sh start|url|createdb NAME|crash|stop" >&2
     exit 64
     ;;
 esac

@@ -11,6 +11,8 @@ import NIOHTTPTypes
 ///   every such connection is in the middle of a request, is answered 503 with `Retry-After` and closed;
 /// - closes a connection that has not sent a whole request head `headTimeout` after it opened (nothing sent, or a
 ///   head dribbled byte by byte), whatever the idle timeout;
+/// - answers 503 with `Retry-After` and closes a connection whose request has no answer `requestTimeout` after its
+///   head (a body read slowly, a handler held up by a store), whatever the handler writes after that;
 /// - counts the open connections (`runmate_http_open_connections`);
 /// - logs and counts what the HTTP parser refuses before any route sees it (a request head over the limit,
 ///   malformed requests): Hummingbird answers those 400 and closes the connection;
@@ -35,6 +37,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
   private let logger: Logger
   private let limits: ConnectionLimits
   private let headTimeout: TimeAmount
+  private let requestTimeout: TimeAmount
+  private var requestDeadline: Scheduled<Void>?
+  /// The request was answered by its deadline: what the handler writes after that is dropped.
+  private var answeredByDeadline = false
   private var counted = false
   private var refused = false
   private var displaced = false
@@ -48,11 +54,15 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
   private var lingering = false
   private let openedAt = ContinuousClock.now
 
-  init(metrics: FeedMetrics, logger: Logger, limits: ConnectionLimits, headTimeout: TimeAmount) {
+  init(
+    metrics: FeedMetrics, logger: Logger, limits: ConnectionLimits, headTimeout: TimeAmount,
+    requestTimeout: TimeAmount = .seconds(120)
+  ) {
     self.metrics = metrics
     self.logger = logger
     self.limits = limits
     self.headTimeout = headTimeout
+    self.requestTimeout = requestTimeout
   }
 
   private var id: ObjectIdentifier { ObjectIdentifier(self) }
@@ -125,6 +135,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
   func channelInactive(context: ChannelHandlerContext) {
     headDeadline?.cancel()
     headDeadline = nil
+    requestDeadline?.cancel()
+    requestDeadline = nil
     limits.release(id)
     if counted {
       counted = false
@@ -152,11 +164,18 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
       if case .end = unwrapInboundIn(data) { context.close(promise: nil) }
       return
     }
-    if case .head = unwrapInboundIn(data) {
+    if answeredByDeadline { return }
+    if case .head(let head) = unwrapInboundIn(data) {
       heads += 1
       headDeadline?.cancel()
       headDeadline = nil
       limits.setWaiting(id, false)
+      // Logged without its query, and a feed's path without its token (a secret).
+      let bare = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+      let path = bare.hasPrefix("/feeds/") ? FeedRoute.feed.rawValue : String(bare.prefix(200))
+      requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: requestTimeout) {
+        self.answerByDeadline(context: context, path: path)
+      }
     }
     context.fireChannelRead(data)
   }
@@ -175,9 +194,44 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     context.fireErrorCaught(error)
   }
 
+  /// The request's deadline passed before its answer began: 503 with `Retry-After`, the connection closed once it is
+  /// written; the handler's answer, should it come, is dropped. Logged with the path alone (no header, no body).
+  private func answerByDeadline(context: ChannelHandlerContext, path: String) {
+    requestDeadline = nil
+    answeredByDeadline = true
+    metrics.recordRefusal(reason: "request-timeout")
+    logger.warning(
+      "request not answered in time",
+      metadata: [
+        "path": "\(path)", "peer": "\(context.remoteAddress?.ipAddress ?? "-")", "status": "503",
+        "seconds": "\(String(format: "%.1f", Double(requestTimeout.nanoseconds) / 1e9))",
+      ])
+    let message =
+      #"{"error":"the server did not answer within \#(requestTimeout.nanoseconds / 1_000_000_000) s; try again in "#
+      + #"\#(Self.retryAfterSeconds) s"}"# + "\n"
+    let head = HTTPResponse(
+      status: .serviceUnavailable,
+      headerFields: [
+        .retryAfter: String(Self.retryAfterSeconds), .connection: "close",
+        .contentType: "application/json; charset=utf-8", .contentLength: String(message.utf8.count),
+      ])
+    context.write(wrapOutboundOut(.head(head)), promise: nil)
+    context.write(wrapOutboundOut(.body(ByteBuffer(string: message))), promise: nil)
+    let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+    context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+      loopBound.value.close(promise: nil)
+    }
+  }
+
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    if answeredByDeadline {
+      promise?.fail(ChannelError.ioOnClosedChannel)
+      return
+    }
     switch unwrapOutboundIn(data) {
     case .head(let head):
+      requestDeadline?.cancel()
+      requestDeadline = nil
       if head.headerFields[.connection]?.lowercased() == "close" { closeAfterResponse = true }
       context.write(data, promise: promise)
     case .body:

@@ -29,6 +29,10 @@ public struct FeedServerConfiguration: Sendable {
   /// How long a new connection has to send a whole request head before it is closed (a client that sends nothing,
   /// or dribbles a head byte by byte), whatever the idle timeout.
   public var headTimeout: Duration
+  /// How long a request may take from its head to its answer's head (its body read, the handler's work): past it the
+  /// client is answered 503 with `Retry-After` and the connection closed, whatever the handler still does. Longer
+  /// than the slowest body allowed (the coach API's 1 MiB plan at its minimum rate, 64 s).
+  public var requestTimeout: Duration
   /// The most connections open at once (lowered to what the open-file limit allows): past it, the connection that has
   /// waited longest for a request head is closed to make room; when every connection is busy, the new one is
   /// answered 503. See ``ConnectionLimits``.
@@ -49,7 +53,9 @@ public struct FeedServerConfiguration: Sendable {
   /// A configuration.
   public init(
     host: String = "127.0.0.1", port: Int = 8080, systemZone: String, accessLog: Bool = true,
-    idleTimeout: Duration = .seconds(30), headTimeout: Duration = .seconds(10), maxRequestHeadBytes: Int = 16 * 1024,
+    idleTimeout: Duration = .seconds(30), headTimeout: Duration = .seconds(10),
+    requestTimeout: Duration = .seconds(120),
+    maxRequestHeadBytes: Int = 16 * 1024,
     maxConnections: Int = 1000, maxConnectionsPerPeer: Int = 256, handlesSignals: Bool = true,
     metricsFromAnyPeer: Bool = false, api: CoachAPIConfiguration? = nil
   ) {
@@ -60,6 +66,7 @@ public struct FeedServerConfiguration: Sendable {
     self.idleTimeout = idleTimeout
     self.maxRequestHeadBytes = maxRequestHeadBytes
     self.headTimeout = headTimeout
+    self.requestTimeout = requestTimeout
     self.maxConnections = maxConnections
     self.maxConnectionsPerPeer = maxConnectionsPerPeer
     self.handlesSignals = handlesSignals
@@ -102,7 +109,9 @@ public func runFeedServer(
   let headTimeout = TimeAmount(configuration.headTimeout)
   let http1 = HTTP1Channel.Configuration(
     additionalChannelHandlers: [
-      ConnectionGuardHandler(metrics: metrics, logger: logger, limits: limits, headTimeout: headTimeout)
+      ConnectionGuardHandler(
+        metrics: metrics, logger: logger, limits: limits, headTimeout: headTimeout,
+        requestTimeout: TimeAmount(configuration.requestTimeout))
     ],
     idleTimeout: TimeAmount(configuration.idleTimeout),
     httpDecoderConfiguration: .init(

@@ -29,7 +29,8 @@ extension FeedServerConfiguration {
   /// timeouts above 0 and at most an hour, 1 to 1,000,000 connections and 1 to that many from one peer.
   public static func checked(
     host: String, port: Int, systemZone: String, accessLog: Bool, idleTimeoutSeconds: Double,
-    headTimeoutSeconds: Double, maxConnections: Int, maxConnectionsPerPeer: Int, metricsFromAnyPeer: Bool
+    headTimeoutSeconds: Double, requestTimeoutSeconds: Double = 120, maxConnections: Int, maxConnectionsPerPeer: Int,
+    metricsFromAnyPeer: Bool
   ) throws(ServerSettingError) -> FeedServerConfiguration {
     func refuse(_ field: InputField, _ value: String, _ allowed: String) -> ServerSettingError {
       ServerSettingError(field: field, value: value, allowed: allowed, relativeTo: nil)
@@ -40,6 +41,9 @@ extension FeedServerConfiguration {
     }
     guard headTimeoutSeconds > 0, headTimeoutSeconds <= 3600 else {
       throw refuse(.headTimeout, String(headTimeoutSeconds), "above 0, at most 3600 seconds")
+    }
+    guard requestTimeoutSeconds >= 1, requestTimeoutSeconds <= 3600 else {
+      throw refuse(.requestTimeout, String(requestTimeoutSeconds), "1 to 3600 seconds")
     }
     guard (1...1_000_000).contains(maxConnections) else {
       throw refuse(.maxConnections, String(maxConnections), "1 to 1000000")
@@ -52,7 +56,8 @@ extension FeedServerConfiguration {
     return FeedServerConfiguration(
       host: host, port: port, systemZone: systemZone, accessLog: accessLog,
       idleTimeout: .milliseconds(Int((idleTimeoutSeconds * 1000).rounded())),
-      headTimeout: .milliseconds(Int((headTimeoutSeconds * 1000).rounded())), maxConnections: maxConnections,
+      headTimeout: .milliseconds(Int((headTimeoutSeconds * 1000).rounded())),
+      requestTimeout: .milliseconds(Int((requestTimeoutSeconds * 1000).rounded())), maxConnections: maxConnections,
       maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
   }
 }

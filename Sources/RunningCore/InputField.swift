@@ -23,6 +23,7 @@ public enum InputField: String, Sendable, Hashable, CaseIterable {
   case port
   case idleTimeout = "idle timeout"
   case headTimeout = "head timeout"
+  case requestTimeout = "request timeout"
   case maxConnections = "most connections"
   case maxConnectionsPerPeer = "most connections from one address"
   /// What a runner gives by hand and the settings they choose.

@@ -85,14 +85,16 @@ final class APIServer: Sendable {
   }
 
   static func start(
-    _ store: any TrainingStore, now: @escaping @Sendable () -> Date = { testNow }, log: CapturedLog? = nil
+    _ store: any TrainingStore, now: @escaping @Sendable () -> Date = { testNow }, log: CapturedLog? = nil,
+    requestTimeout: Duration = .seconds(120)
   ) async throws -> APIServer {
     var logger =
       log.map { log in Logger(label: "test.api") { _ in CapturingLogHandler(log: log) } }
       ?? Logger(label: "test.api")
     logger.logLevel = log == nil ? .critical : .trace
     let configuration = FeedServerConfiguration(
-      port: 0, systemZone: "UTC", accessLog: false, idleTimeout: .seconds(5), handlesSignals: false,
+      port: 0, systemZone: "UTC", accessLog: false, idleTimeout: .seconds(5), requestTimeout: requestTimeout,
+      handlesSignals: false,
       api: CoachAPIConfiguration(systemZone: "UTC", passwordCost: 4, now: now, rules: repositoryRules))
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let task = Task {

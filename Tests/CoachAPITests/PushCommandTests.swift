@@ -143,10 +143,3 @@ import TrainingDomain
     }
   }
 }
-
-/// `body` run on a Dispatch thread, its result handed back.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-  }
-}

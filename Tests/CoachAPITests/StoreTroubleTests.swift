@@ -14,21 +14,8 @@ import TrainingDomain
     let log = CapturedLog()
     let server = try await APIServer.start(club.store, log: log)
     let token = try await server.login("anna")
-    // A CLI import holding the file's write lock past the 10 s busy timeout: a second connection whose write
-    // waits, after its first row, until the test lets it go.
-    let path = club.folder.appendingPathComponent("runmate.sqlite").path
-    let holding = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    let holder = try openStore(at: path) { _ in
-      holding.signal()
-      release.wait()
-    }
+    let release = try lockedByAnImport(club)
     let day = try #require(club.workoutDays["anna"])
-    let writer = Thread {
-      _ = try? holder.addRuns([Completion(date: day.adding(days: 1), distanceKm: 5, durationSeconds: 1800)], plan: nil)
-    }
-    writer.start()
-    holding.wait()
     let secretPassword = password
     async let login = server.send(
       .POST, "/api/v1/sessions", json: #"{"login":"anna","password":"\#(secretPassword)"}"#)
@@ -50,6 +37,76 @@ import TrainingDomain
       #expect(!line.contains(secretPassword), "the password in the log: \(line)")
       #expect(!line.lowercased().contains("authorization"), "a header in the log: \(line)")
     }
+  }
+}
+
+/// A CLI import holding the club's file's write lock past the 10 s busy timeout: a second connection whose write
+/// waits, after its first row, until the test signals the semaphore returned.
+func lockedByAnImport(_ club: Club) throws -> DispatchSemaphore {
+  let holding = DispatchSemaphore(value: 0)
+  let release = DispatchSemaphore(value: 0)
+  let holder = try openStore(at: club.folder.appendingPathComponent("runmate.sqlite").path) { _ in
+    holding.signal()
+    release.wait()
+  }
+  let day = try #require(club.workoutDays["anna"])
+  let writer = Thread {
+    _ = try? holder.addRuns([Completion(date: day.adding(days: 1), distanceKm: 5, durationSeconds: 1800)], plan: nil)
+  }
+  writer.start()
+  holding.wait()
+  return release
+}
+
+/// Issue 44's whole-request deadline: a request whose answer has not begun `--request-timeout` after its head (here
+/// a push waiting on a SQLite file a CLI import holds locked, which would wait out its 10 s busy timeout) is
+/// answered 503 with `Retry-After` at the deadline and its connection closed; the log has the path, not the token.
+@Suite(.timeLimit(.minutes(2))) struct RequestDeadlineTests {
+  @Test func aRequestNotAnsweredByItsDeadlineGets503AndTheServerGoesOn() async throws {
+    let club = try Club()
+    defer { club.remove() }
+    let log = CapturedLog()
+    // Logged in through a server with the default deadline (a login on a loaded machine may take seconds), then the
+    // push through one with a deadline of 4 s, well under the store's 10 s busy timeout.
+    let first = try await APIServer.start(club.store)
+    let token = try await first.login("anna")
+    let server = try await APIServer.start(club.store, log: log, requestTimeout: .seconds(4))
+    let release = try lockedByAnImport(club)
+    let day = try #require(club.workoutDays["anna"])
+    // Sent and timed on a thread of its own: the test's tasks share two pool threads with this suite's other
+    // servers, whose handlers a locked file holds, so a task could see the answer seconds after it came.
+    let port = server.port
+    let body = #"{"runs":[{"client_id":"x1","date":"\#(day)","distance_km":5,"duration_s":1800}]}"#
+    let (status, retryAfter, connection, text, took) = try await offPool {
+      () throws -> (Int, String?, String?, String, Double) in
+      let socket = try LoopbackSocket(port: port, timeout: 30)
+      let started = Date()
+      socket.send(
+        "POST /api/v1/me/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+          + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+      let answer = socket.readAnswer()
+      return (
+        answer.status, answer.header("Retry-After"), answer.header("Connection"),
+        String(decoding: answer.body, as: UTF8.self), Date().timeIntervalSince(started)
+      )
+    }
+    release.signal()
+    #expect(status == 503, "\(status) \(text)")
+    #expect(retryAfter == "5" && connection?.lowercased() == "close")
+    #expect(text.contains("did not answer within 4 s"), "\(text)")
+    // At the deadline, not at the store's 10 s busy timeout.
+    #expect(took >= 3.9 && took < 9.5, "answered after \(took) s")
+    // The server goes on: the same push, the file free again, is stored.
+    try await Task.sleep(for: .milliseconds(200))
+    let again = try await first.send(
+      .POST, "/api/v1/me/runs", token: token,
+      json: #"{"runs":[{"client_id":"x1","date":"\#(day)","distance_km":5,"duration_s":1800}]}"#)
+    #expect(again.status == 200, "\(again.text)")
+    await server.stop()
+    await first.stop()
+    let lines = log.all
+    #expect(lines.contains { $0.contains("request not answered in time") && $0.contains("/api/v1/me/runs") })
+    for line in lines { #expect(!line.contains(token), "the token in the log: \(line)") }
   }
 }
 

@@ -104,14 +104,23 @@ enum TestPostgres {
     run("/usr/bin/env", ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
   }
 
-  static func runScript(_ arguments: [String]) -> (stdout: String, stderr: String, status: Int32) {
-    run("/bin/bash", [script] + arguments)
+  /// scripts/postgres.sh with `arguments`; `environment` on top of this process's (`RUNMATE_PG_DIR` for a cluster
+  /// of a test's own).
+  static func runScript(_ arguments: [String], environment: [String: String] = [:]) -> (
+    stdout: String, stderr: String, status: Int32
+  ) {
+    run("/bin/bash", [script] + arguments, environment: environment)
   }
 
-  static func run(_ executable: String, _ arguments: [String]) -> (stdout: String, stderr: String, status: Int32) {
+  static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> (
+    stdout: String, stderr: String, status: Int32
+  ) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+    }
     do {
       let outcome = try runToEnd(process)
       return (outcome.stdout, outcome.stderr, outcome.status)

@@ -108,3 +108,10 @@ public func loopbackAddress(port: Int) -> sockaddr_in {
   address.sin_addr.s_addr = inet_addr("127.0.0.1")
   return address
 }
+
+/// `body` run on a Dispatch thread, its result handed back.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+  }
+}

@@ -19,7 +19,9 @@ struct ServeCommand: ParsableCommand {
       revoked tokens and path tricks answer 404; methods other than GET and HEAD 405; a request with a body 413 \
       (never read); a request head over 16 KiB 400. A connection idle for --idle-timeout seconds (a client \
       that sends half a request and stalls) is closed, and so is one that has not sent a whole request head \
-      --head-timeout seconds after it opened (nothing sent, or a head dribbled byte by byte). At most \
+      --head-timeout seconds after it opened (nothing sent, or a head dribbled byte by byte). A request not \
+      answered --request-timeout seconds after its head (its body and the work on it) is answered 503 with \
+      Retry-After and its connection closed. At most \
       --max-connections connections are open at once, at most --max-connections-per-peer of them from one \
       peer (an IPv4 address, an IPv6 /64; each loopback address is a peer of its own, so a reverse proxy on \
       this machine is one peer). A connection over its peer's limit closes that peer's connection that has \
@@ -56,6 +58,12 @@ struct ServeCommand: ParsableCommand {
       "Seconds a new connection has to send a whole request head before it is closed.", valueName: "seconds"))
   var headTimeout = 10.0
   @Option(
+    name: .customLong("request-timeout"),
+    help: ArgumentHelp(
+      "Seconds a request may take from its head to its answer; past it, 503 with Retry-After and the connection closed.",
+      valueName: "seconds"))
+  var requestTimeout = 120.0
+  @Option(
     name: .customLong("max-connections"),
     help: ArgumentHelp(
       "The most connections open at once; past it, the one waiting longest for a request head is closed.",
@@ -83,7 +91,8 @@ struct ServeCommand: ParsableCommand {
   func configuration() throws -> FeedServerConfiguration {
     var settings = try FeedServerConfiguration.checked(
       host: host, port: port, systemZone: TimeZone.current.identifier, accessLog: !noAccessLog,
-      idleTimeoutSeconds: idleTimeout, headTimeoutSeconds: headTimeout, maxConnections: maxConnections,
+      idleTimeoutSeconds: idleTimeout, headTimeoutSeconds: headTimeout, requestTimeoutSeconds: requestTimeout,
+      maxConnections: maxConnections,
       maxConnectionsPerPeer: maxConnectionsPerPeer, metricsFromAnyPeer: metricsFromAnyPeer)
     if api {
       settings.api = CoachAPIConfiguration(systemZone: TimeZone.current.identifier, rules: try templates.loadRules())
@@ -113,7 +122,8 @@ struct ServeCommand: ParsableCommand {
     [
       "feeds": "/feeds/<token>.ics", "metrics": "/metrics", "api": "\(api ? "/api/v1" : "off")",
       "idle_timeout_s": "\(idleTimeout)",
-      "head_timeout_s": "\(headTimeout)", "max_connections": "\(maxConnections)",
+      "head_timeout_s": "\(headTimeout)", "request_timeout_s": "\(requestTimeout)",
+      "max_connections": "\(maxConnections)",
       "max_connections_per_peer": "\(maxConnectionsPerPeer)",
     ]
   }

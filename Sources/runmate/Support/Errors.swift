@@ -52,6 +52,7 @@ enum Flags {
     case .port: "--port"
     case .idleTimeout: "--idle-timeout"
     case .headTimeout: "--head-timeout"
+    case .requestTimeout: "--request-timeout"
     case .maxConnections: "--max-connections"
     case .maxConnectionsPerPeer: "--max-connections-per-peer"
     case .now: "--now"
