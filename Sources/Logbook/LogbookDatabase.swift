@@ -337,6 +337,7 @@ public final class LogbookDatabase: TrainingStore {
       try db.create(index: "completion_on_identity", on: "completion", columns: ["identity"])
     }
     registerDeletedRunMigration(in: &migrator)
+    registerPlanSuccessionMigration(in: &migrator)
     return migrator
   }
 

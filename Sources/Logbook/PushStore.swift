@@ -18,6 +18,18 @@ func registerPushMigration(in migrator: inout DatabaseMigrator) {
   }
 }
 
+/// Adds which plan followed which from what day (a coach's new plan for another race, pulled or assigned), so that a
+/// run of an earlier block's day counts for that block (PostgresStore has the same one).
+func registerPlanSuccessionMigration(in migrator: inout DatabaseMigrator) {
+  migrator.registerMigration("v16-plan-succession") { db in
+    try db.create(table: "planSuccession") { t in
+      t.primaryKey("planID", .text)
+      t.column("followedBy", .text).notNull()
+      t.column("fromDay", .text).notNull()
+    }
+  }
+}
+
 /// Adds the identities of runs deleted from the logbook (`log delete`, `log undo`), which `runmate push` sends so
 /// that the coach's server removes them too; a run logged again with the identity takes it off (PostgresStore has
 /// the same one).
@@ -31,16 +43,24 @@ func registerDeletedRunMigration(in migrator: inout DatabaseMigrator) {
 }
 
 extension LogbookDatabase {
-  /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction
-  /// (``TrainingDomain/applyPush(_:deleted:account:planID:slots:at:to:)``).
-  public func pushRuns(
-    _ runs: [PushedRun], deleted: [String], account: Account, planID: String, slots: [PlannedSlot], at now: Date
-  ) throws(LogbookError) -> PushOutcome {
-    for pushed in runs { _ = try pushed.run.validated() }
+  /// Stores the runs athlete `account` pushed, each plan's share for that plan, in one transaction
+  /// (``TrainingDomain/applyPush(_:deleted:account:at:to:)``).
+  public func pushRuns(_ plans: [PushPlan], deleted: [String], account: Account, at now: Date) throws(LogbookError)
+    -> PushOutcome
+  {
+    for pushed in plans.flatMap(\.runs) { _ = try pushed.run.validated() }
     return try write { db in
-      try applyPush(
-        runs, deleted: deleted, account: account, planID: planID, slots: slots, at: now,
-        to: SQLitePushWrites(db: db))
+      try applyPush(plans, deleted: deleted, account: account, at: now, to: SQLitePushWrites(db: db))
+    }
+  }
+
+  /// Every plan succession recorded.
+  public func planSuccessions() throws(LogbookError) -> [PlanSuccession] {
+    try read { db in
+      try Row.fetchAll(db, sql: "SELECT planID, followedBy, fromDay FROM planSuccession ORDER BY planID").compactMap {
+        row in
+        CivilDate(iso: row[2]).map { PlanSuccession(planID: row[0], followedBy: row[1], fromDay: $0) }
+      }
     }
   }
 
@@ -70,6 +90,16 @@ struct SQLitePushWrites: PushWrites {
   func planExists(id: String) throws -> Bool { try ingest.planExists(id: id) }
   func update(_ run: Completion) throws { try ingest.update(run) }
   func insert(_ run: Completion) throws -> Completion { try ingest.insert(run) }
+
+  func recordSuccession(_ succession: PlanSuccession) throws {
+    // The plan that follows is in force again: it no longer was followed by another (a plan assigned anew).
+    try db.execute(sql: "DELETE FROM planSuccession WHERE planID = ?", arguments: [succession.followedBy])
+    try db.execute(
+      sql: """
+        INSERT INTO planSuccession (planID, followedBy, fromDay) VALUES (?, ?, ?)
+        ON CONFLICT (planID) DO UPDATE SET followedBy = excluded.followedBy, fromDay = excluded.fromDay
+        """, arguments: [succession.planID, succession.followedBy, succession.fromDay.description])
+  }
 
   func activities(ofPlan planID: String, from: CivilDate, through: CivilDate) throws -> [Completion] {
     try LogbookDatabase.withBestEfforts(

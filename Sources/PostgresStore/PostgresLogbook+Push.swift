@@ -5,16 +5,25 @@ import RunningCore
 import TrainingDomain
 
 extension PostgresLogbook {
-  /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction
-  /// (``TrainingDomain/applyPush(_:deleted:account:planID:slots:at:to:)``).
-  public func pushRuns(
-    _ runs: [PushedRun], deleted: [String], account: Account, planID: String, slots: [PlannedSlot], at now: Date
-  ) throws(LogbookError) -> PushOutcome {
-    for pushed in runs { _ = try pushed.run.validated() }
+  /// Stores the runs athlete `account` pushed, each plan's share for that plan, in one transaction
+  /// (``TrainingDomain/applyPush(_:deleted:account:at:to:)``).
+  public func pushRuns(_ plans: [PushPlan], deleted: [String], account: Account, at now: Date) throws(LogbookError)
+    -> PushOutcome
+  {
+    for pushed in plans.flatMap(\.runs) { _ = try pushed.run.validated() }
     return try write { tx in
-      try applyPush(
-        runs, deleted: deleted, account: account, planID: planID, slots: slots, at: now,
-        to: PostgresPushWrites(tx: tx))
+      try applyPush(plans, deleted: deleted, account: account, at: now, to: PostgresPushWrites(tx: tx))
+    }
+  }
+
+  /// Every plan succession recorded.
+  public func planSuccessions() throws(LogbookError) -> [PlanSuccession] {
+    try read { tx in
+      try tx.rows("SELECT planID, followedBy, fromDay FROM planSuccession ORDER BY planID COLLATE \"C\"").compactMap {
+        row in
+        let (planID, followedBy, fromDay) = try row.decode((String, String, String).self)
+        return CivilDate(iso: fromDay).map { PlanSuccession(planID: planID, followedBy: followedBy, fromDay: $0) }
+      }
     }
   }
 
@@ -50,6 +59,17 @@ struct PostgresPushWrites: PushWrites {
   func planExists(id: String) throws -> Bool { try ingest.planExists(id: id) }
   func update(_ run: Completion) throws { try ingest.update(run) }
   func insert(_ run: Completion) throws -> Completion { try ingest.insert(run) }
+
+  func recordSuccession(_ succession: PlanSuccession) throws {
+    // The plan that follows is in force again: it no longer was followed by another (a plan assigned anew).
+    try tx.execute("DELETE FROM planSuccession WHERE planID = \(succession.followedBy)")
+    try tx.execute(
+      """
+      INSERT INTO planSuccession (planID, followedBy, fromDay)
+      VALUES (\(succession.planID), \(succession.followedBy), \(succession.fromDay.description))
+      ON CONFLICT (planID) DO UPDATE SET followedBy = excluded.followedBy, fromDay = excluded.fromDay
+      """)
+  }
 
   func activities(ofPlan planID: String, from: CivilDate, through: CivilDate) throws -> [Completion] {
     let runs = try tx.rows(

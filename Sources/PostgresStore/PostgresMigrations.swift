@@ -241,6 +241,11 @@ enum PostgresMigrations {
       "v15-deleted-runs",
       ["CREATE TABLE deletedRun (identity text PRIMARY KEY, deletedAt timestamptz NOT NULL)"]
     ),
+    (
+      // Which plan followed which from what day: a run of an earlier block's day counts for that block.
+      "v16-plan-succession",
+      ["CREATE TABLE planSuccession (planID text PRIMARY KEY, followedBy text NOT NULL, fromDay text NOT NULL)"]
+    ),
   ]
 
   /// Brings the database up to date in one transaction (under the write lock, so processes opening a new database at

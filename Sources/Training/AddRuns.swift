@@ -1,3 +1,4 @@
+import Foundation
 import Ingest
 import PlanEngine
 import RunningCore
@@ -45,10 +46,32 @@ extension TrainingStore {
   ///
   /// A longest run counts as a best only past the runner's own longest recent run (the plan's), not only the
   /// logbook's.
+  ///
+  /// Without a plan named, each run counts for the plan in force on its day (``PlanChain``): the active plan, or for a
+  /// day before it began, the plan it followed (a coach's plan for another race, pulled), each plan's runs stored in
+  /// a transaction of their own.
   public func addRuns(_ runs: [Completion], plan name: String?) throws -> RunsAdded {
     let saved = try planForRuns(named: name)
-    let slots = try plannedSlots(for: saved, in: self)
-    let result = try ingestRuns(runs, planID: saved?.id, slots: slots)
+    var slots = try plannedSlots(for: saved, in: self)
+    var shares = [(planID: saved?.id, slots: slots, runs: runs)]
+    if name == nil, let saved, try !planSuccessions().isEmpty {
+      let state = try TrainingState.read(
+        saved, db: self, profile: try profile(named: nil), systemZone: TimeZone.current.identifier)
+      let chain = try PlanChain.read(
+        from: state, in: self, profile: try profile(named: nil), systemZone: TimeZone.current.identifier)
+      if chain.states.count > 1 {
+        shares = chain.shares(of: runs) { $0.date }.map { ($0.state.saved.id, $0.state.plannedSlots, $0.items) }
+        slots = shares.flatMap(\.slots)
+      }
+    }
+    var result = IngestedRuns()
+    for (index, share) in shares.enumerated() {
+      let part = try ingestRuns(share.runs, planID: share.planID, slots: share.slots)
+      if index == 0 { result.before = part.before }
+      result.added += part.added
+      result.twins += part.twins
+      result.skipped += part.skipped
+    }
     let units = try runnerUnit(plan: saved)
     let baseline = Distance(kilometers: saved?.plan.goal.longestRecentRunKm ?? 0)
     let measured = result.added.map(\.run) + result.twins.filter(\.merged).map(\.stored)

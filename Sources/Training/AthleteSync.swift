@@ -60,8 +60,17 @@ public func pushRuns(
   }
   let athlete = try ownAthlete(for: account, in: store)
   let state = try athleteState(athlete, in: store, systemZone: systemZone)
-  return try store.pushRuns(
-    runs, deleted: deleted, account: account, planID: state.saved.id, slots: state.plannedSlots, at: now)
+  // Each run for the plan in force on its day (the athlete's plan, or one it followed); deletions reach them all.
+  let chain = try PlanChain.read(from: state, in: store, profile: athlete, systemZone: systemZone)
+  var plans = chain.shares(of: runs) { $0.run.date }.map { share in
+    PushPlan(planID: share.state.saved.id, slots: share.state.plannedSlots, runs: share.items)
+  }
+  if !deleted.isEmpty {
+    for earlier in chain.states.dropFirst() where !plans.contains(where: { $0.planID == earlier.saved.id }) {
+      plans.append(PushPlan(planID: earlier.saved.id, slots: earlier.plannedSlots, runs: []))
+    }
+  }
+  return try store.pushRuns(plans, deleted: deleted, account: account, at: now)
 }
 
 /// The runs deleted from the local logbook that `runmate push` asks the server to remove (their identities): every

@@ -204,8 +204,11 @@ public func athleteRuns(
   let today = civilDay(of: now, zone: athlete.timeZone ?? state.settings.timeZone, systemZone: systemZone)
   let first = from ?? today.adding(days: 1 - count)
   let last = first.adding(days: count - 1)
-  let runs = try store.completions(planID: state.saved.id, from: first, through: last)
-  let statuses = runStatuses(runs, plans: [state.saved.plan])
+  // The runs of the plan in force and of the plans it followed: the past as it was counted then.
+  let chain = try PlanChain.read(from: state, in: store, profile: athlete, systemZone: systemZone)
+  let runs = try chain.states.flatMap { try store.completions(planID: $0.saved.id, from: first, through: last) }
+    .sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
+  let statuses = runStatuses(runs, plans: chain.states.map(\.saved.plan))
   return AthleteRunsView(
     athlete: athlete.name, from: first, to: last, runs: runs.map { ($0, $0.id.flatMap { statuses[$0] }) })
 }

@@ -258,8 +258,10 @@ public func assignPlan(
   let goal = plan.goal
   let first = plan.weeks.first?.start ?? goal.start
   let last = (plan.weeks.last?.start ?? goal.raceDate).adding(days: 6)
+  // Recorded as following the athlete's plan from its first day, so a run pushed later for an earlier day counts for
+  // that plan (``PlanChain``).
   let takeover = old.flatMap { old in
-    block == nil && old.saved.id != plan.id && first <= today
+    block == nil && old.saved.id != plan.id
       ? RunTakeover(fromPlanID: old.saved.id, days: first...max(first, last), slots: plannedSlots(of: plan, on: dated))
       : nil
   }
@@ -274,10 +276,10 @@ public func assignPlan(
 }
 
 /// The athlete's plan when `request` is a new goal for it while it is under way: begun by `today`, its race ahead,
-/// the same distance, and no start of its own asked for (a start asked for is a new block).
+/// the same distance, and no start of its own asked for, or the block's own (another start is a new block).
 private func blockUnderWay(_ state: TrainingState, for request: PlanRequest, today: CivilDate) -> TrainingState? {
   let goal = state.saved.plan.goal
-  guard request.start == nil, goal.start <= today, today < goal.raceDate,
+  guard request.start.map({ CivilDate(iso: $0) == goal.start }) ?? true, goal.start <= today, today < goal.raceDate,
     RaceDistance(parsing: request.distance) == goal.distance
   else { return nil }
   return state

@@ -169,16 +169,19 @@ public func applyUpdates(
 }
 
 /// Whether the coach's `plan` is another block than the logbook's plan `local`, and that plan's state and the
-/// runner's today when it is: `local` has begun, and the coach's plan is for another distance or begins on another
-/// day (a coach's new goal for the block under way keeps its start and distance, and is applied over it; so is any
-/// plan over one not begun, which has no past to keep).
+/// runner's today when it is: `local` has begun, the coach's plan is not `local` itself (a plan pulled or copied
+/// from the server has the server's id) and is for another distance or begins on another day, as the server decides
+/// a new plan (a coach's new goal for the block under way keeps its start and distance, and is applied over it; so
+/// is any plan over one not begun, which has no past to keep).
 private func isNewBlock(
   _ plan: Plan, after local: SavedPlan, in db: any TrainingStore, profile: Profile?, systemZone: String, now: Date
 ) throws -> (state: TrainingState, today: CivilDate)? {
   let state = try TrainingState.read(local, db: db, profile: profile, systemZone: systemZone)
   let today = civilDay(of: now, zone: profile?.timeZone ?? state.settings.timeZone, systemZone: systemZone)
   let was = local.plan.goal
-  guard was.start <= today, plan.goal.distance != was.distance || plan.goal.start != was.start else { return nil }
+  guard was.start <= today, plan.id != local.id,
+    plan.goal.distance != was.distance || plan.goal.start != was.start
+  else { return nil }
   return (state, today)
 }
 
@@ -206,9 +209,8 @@ private func saveNewBlock(
   let last = (plan.weeks.last?.start ?? plan.goal.raceDate).adding(days: 6)
   return try db.savePlan(
     plan, name: name, activate: true, schedule: (settings, dated), replacing: true,
-    takingOver: first <= today
-      ? RunTakeover(fromPlanID: local.id, days: first...max(first, last), slots: plannedSlots(of: plan, on: dated))
-      : nil,
+    takingOver: RunTakeover(
+      fromPlanID: local.id, days: first...max(first, last), slots: plannedSlots(of: plan, on: dated)),
     savedAt: now)
 }
 

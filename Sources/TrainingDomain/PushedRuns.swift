@@ -62,6 +62,44 @@ public protocol PushWrites: IngestWrites {
   func forgetPushed(profileID: Int64, clientIDs: [String]) throws
   /// Deletes the completion `id` (its best efforts and pushed identities go with it) and returns its day.
   func deleteRun(id: Int64) throws -> CivilDate?
+  /// Records that a plan was followed by another from a day on (one row per earlier plan: the latest replaces it).
+  func recordSuccession(_ succession: PlanSuccession) throws
+}
+
+/// One plan's share of a push: the runs of its days and its workouts on their scheduled days.
+public struct PushPlan: Sendable {
+  /// The plan.
+  public let planID: String
+  /// Its planned workouts, the runs' matches.
+  public let slots: [PlannedSlot]
+  /// The pushed runs of the days it is in force (``planInForce(on:current:successions:)``).
+  public let runs: [PushedRun]
+
+  /// A plan's share.
+  public init(planID: String, slots: [PlannedSlot], runs: [PushedRun]) {
+    self.planID = planID
+    self.slots = slots
+    self.runs = runs
+  }
+}
+
+/// A push over the plans in force on its runs' days (the athlete's plan, and the plans it followed), in the caller's
+/// one write transaction: each plan's runs stored as ``applyPush(_:deleted:account:planID:slots:at:to:)`` stores
+/// them, and the deletions applied to every one of the plans. The outcomes are summed.
+public func applyPush(
+  _ plans: [PushPlan], deleted: [String], account: Account, at now: Date, to store: some PushWrites
+) throws -> PushOutcome {
+  var total = PushOutcome()
+  for plan in plans {
+    let outcome = try applyPush(
+      plan.runs, deleted: deleted, account: account, planID: plan.planID, slots: plan.slots, at: now, to: store)
+    total.added += outcome.added
+    total.alreadyThere += outcome.alreadyThere
+    total.twins += outcome.twins
+    total.removed += outcome.removed
+    total.updated += outcome.updated
+  }
+  return total
 }
 
 /// Removes from the server the runs the athlete deleted from the logbook (`runmate log delete`, `log undo`), inside

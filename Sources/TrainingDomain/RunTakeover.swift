@@ -21,12 +21,74 @@ public struct RunTakeover: Sendable, Equatable {
   }
 }
 
-/// Moves the activities of ``RunTakeover/fromPlanID`` dated within ``RunTakeover/days`` to plan `planID` and matches
-/// their weeks again against the new plan's workouts (``rematchWeeks(holding:planID:slots:among:to:)``), inside the
-/// caller's write transaction (the one saving the new plan). Returns how many moved. Nothing moves onto a plan from
-/// itself.
+/// That plan `planID` was followed by plan `followedBy` from `fromDay` (the new plan's first day) on: a run of a day
+/// before that is the earlier plan's (``planInForce(on:current:successions:covers:)``).
+public struct PlanSuccession: Sendable, Hashable {
+  /// The earlier plan.
+  public let planID: String
+  /// The plan that followed it.
+  public let followedBy: String
+  /// The first day of the plan that followed.
+  public let fromDay: CivilDate
+
+  /// A succession.
+  public init(planID: String, followedBy: String, fromDay: CivilDate) {
+    self.planID = planID
+    self.followedBy = followedBy
+    self.fromDay = fromDay
+  }
+}
+
+/// The plan in force on `day`, given the plan in force now (`current`): `current` from its first day on, and for an
+/// earlier day the nearest of the plans it followed (and they, and so on back) whose own days hold `day` (`covers`),
+/// so that a run logged or pushed late for a day of an earlier block counts for that block, on the athlete's side and
+/// the coach's alike, whichever plans came in between; `current` when none does.
+public func planInForce(
+  on day: CivilDate, current: String, successions: [PlanSuccession], covers: (String, CivilDate) -> Bool
+) -> String {
+  var frontier = [current]
+  var seen: Set<String> = [current]
+  while !frontier.isEmpty {
+    var next: [String] = []
+    for plan in frontier {
+      for earlier in successions where earlier.followedBy == plan && day < earlier.fromDay {
+        guard seen.insert(earlier.planID).inserted else { continue }
+        if covers(earlier.planID, day) { return earlier.planID }
+        next.append(earlier.planID)
+      }
+    }
+    frontier = next
+  }
+  return current
+}
+
+/// Every plan `current` followed, nearest first (breadth first, each once).
+public func plansFollowed(by current: String, successions: [PlanSuccession]) -> [String] {
+  var order: [String] = []
+  var frontier = [current]
+  var seen: Set<String> = [current]
+  while !frontier.isEmpty {
+    var next: [String] = []
+    for plan in frontier {
+      for earlier in successions where earlier.followedBy == plan && seen.insert(earlier.planID).inserted {
+        order.append(earlier.planID)
+        next.append(earlier.planID)
+      }
+    }
+    frontier = next
+  }
+  return order
+}
+
+/// Records that ``RunTakeover/fromPlanID`` is followed by plan `planID` from the first of ``RunTakeover/days`` on
+/// (``PlanSuccession``), then moves the activities of that plan dated within those days to plan `planID` and
+/// matches their weeks again against the new plan's workouts (``rematchWeeks(holding:planID:slots:among:to:)``),
+/// inside the caller's write transaction (the one saving the new plan). Returns how many moved. Nothing moves onto a
+/// plan from itself.
 public func takeOverRuns(_ takeover: RunTakeover, planID: String, to store: some PushWrites) throws -> Int {
   guard takeover.fromPlanID != planID else { return 0 }
+  try store.recordSuccession(
+    PlanSuccession(planID: takeover.fromPlanID, followedBy: planID, fromDay: takeover.days.lowerBound))
   let moving = try store.activities(
     ofPlan: takeover.fromPlanID, from: takeover.days.lowerBound, through: takeover.days.upperBound)
   for run in moving {

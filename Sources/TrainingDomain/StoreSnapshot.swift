@@ -109,6 +109,7 @@ public struct TableCount: Sendable, Hashable {
     "workoutComment": ("comment", "comments"), "auditLog": ("audit line", "audit lines"),
     "pushedRun": ("pushed run", "pushed runs"), "deletedRun": ("deleted run", "deleted runs"),
     "pulledComment": ("pulled comment", "pulled comments"),
+    "planSuccession": ("plan succession", "plan successions"),
   ]
 }
 
@@ -202,6 +203,8 @@ public enum StoredSchema {
         ("server", .text), ("serverID", .integer), ("planID", .text), ("date", .text), ("author", .text),
         ("text", .text), ("createdAt", .instant),
       ]),
+    // Which plan followed which from what day (a coach's plan for another race).
+    table("planSuccession", [("planID", .text), ("followedBy", .text), ("fromDay", .text)]),
   ]
 
   /// Tables that are the engine's bookkeeping, not the runner's data: never copied.

@@ -177,14 +177,14 @@ public protocol TrainingStore: Sendable {
   func comments(athleteID: Int64, after id: Int64, limit: Int) throws(LogbookError) -> [WorkoutComment]
   /// The audit log, newest first, at most `limit` entries.
   func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry]
-  /// Stores the runs athlete `account` pushed, for plan `planID`, in one transaction
-  /// (``applyPush(_:deleted:account:planID:slots:at:to:)``): a run whose identity the athlete pushed before is not
-  /// stored again. The runs the athlete `deleted` (their identities) are removed first
+  /// Stores the runs athlete `account` pushed, each plan's share for that plan, in one transaction
+  /// (``applyPush(_:deleted:account:at:to:)``): a run whose identity the athlete pushed before is not stored again. The runs the athlete `deleted` (their identities) are removed first
   /// (``applyDeletions(_:account:planID:to:)``).
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written.
-  func pushRuns(
-    _ runs: [PushedRun], deleted: [String], account: Account, planID: String, slots: [PlannedSlot], at now: Date
-  ) throws(LogbookError) -> PushOutcome
+  func pushRuns(_ plans: [PushPlan], deleted: [String], account: Account, at now: Date) throws(LogbookError)
+    -> PushOutcome
+  /// Every plan succession recorded (``PlanSuccession``): which plan followed which, from what day.
+  func planSuccessions() throws(LogbookError) -> [PlanSuccession]
   /// The identities of the runs deleted from this logbook (`log delete`, `log undo`) and not logged again since,
   /// oldest first: what `runmate push` asks the server to remove.
   func deletedRunIdentities() throws(LogbookError) -> [String]
@@ -245,7 +245,14 @@ extension TrainingStore {
   public func pushRuns(_ runs: [PushedRun], account: Account, planID: String, slots: [PlannedSlot], at now: Date)
     throws(LogbookError) -> PushOutcome
   {
-    try pushRuns(runs, deleted: [], account: account, planID: planID, slots: slots, at: now)
+    try pushRuns([PushPlan(planID: planID, slots: slots, runs: runs)], deleted: [], account: account, at: now)
+  }
+
+  /// Stores pushed runs for one plan, with the deletions to apply.
+  public func pushRuns(
+    _ runs: [PushedRun], deleted: [String], account: Account, planID: String, slots: [PlannedSlot], at now: Date
+  ) throws(LogbookError) -> PushOutcome {
+    try pushRuns([PushPlan(planID: planID, slots: slots, runs: runs)], deleted: deleted, account: account, at: now)
   }
 
   /// Deletes a logged activity and returns it, matching nothing again.

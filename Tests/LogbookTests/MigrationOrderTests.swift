@@ -11,7 +11,7 @@ import TrainingDomain
   /// The migrations this branch adds after `v7-completion-sport` (the last one of the runmate before it), in order.
   static let added = [
     "v8-feed-tokens", "v9-caldav-sync", "v10-best-efforts", "v11-accounts", "v12-pushed-runs",
-    "v13-pulled-comments", "v14-run-identity", "v15-deleted-runs",
+    "v13-pulled-comments", "v14-run-identity", "v15-deleted-runs", "v16-plan-succession",
   ]
 
   /// The identifiers recorded in `grdb_migrations` of the logbook at `path`, in the order they were applied.
@@ -50,7 +50,7 @@ import TrainingDomain
         + "and name like '%moves_data_version'\").fetchall()]; "
         + "c.execute('drop table feedToken'); c.execute('drop table dataVersion'); "
         + "c.execute('drop table caldavResource'); c.execute('drop table bestEffort'); "
-        + "[c.execute('drop table ' + t) for t in ['deletedRun', 'pulledComment', 'pushedRun', 'auditLog', 'workoutComment', 'sessionToken', "
+        + "[c.execute('drop table ' + t) for t in ['planSuccession', 'deletedRun', 'pulledComment', 'pushedRun', 'auditLog', 'workoutComment', 'sessionToken', "
         + "'account']]; "
         + "c.execute('drop index completion_on_plan_date'); c.execute('drop index plan_on_profileID'); "
         + "c.execute('drop index completion_on_identity'); c.execute('alter table completion drop column identity'); "

@@ -11,7 +11,8 @@ import TrainingDomain
 /// they agree. A runner's SQLite logbook (a 14-week half, five weeks in) is copied to a coach's PostgreSQL database
 /// served by two `runmate serve --api` processes; then a seeded random interleaving of the runner's `log`, GPX
 /// `import` (some the watch's record of a run logged by hand), `log delete`, `push` and `pull`, and the coach's new
-/// goal time (`PUT …/plan`), rebuild (`…/plan/regenerate`) and comments, each through either server. After a final
+/// goal time (`PUT …/plan`), a new plan for another race begun this Monday (`PUT …/plan` with a `start`), rebuild
+/// (`…/plan/regenerate`) and comments, each through either server. After a final
 /// push and pull: every run is on both sides once, with the same identity, day and distance; every week's done
 /// distance and sessions are the same in the runner's `progress`, the coach's `/weeks` and (this week) the roster;
 /// every comment is in the runner's logbook once; and no day before today holds another workout than at the start,
@@ -20,13 +21,14 @@ import TrainingDomain
   typealias Server = TwoServersTests.Server
 
   enum Step: String, CaseIterable {
-    case log, importGPX, delete, push, pull, coachGoal, regenerate, comment
+    case log, importGPX, delete, push, pull, coachGoal, newPlan, regenerate, comment
   }
 
   static let coachPassword = "the coach's long password"
   static let athletePassword = "the runner's long password"
 
-  @Test(arguments: [UInt64(44), 4_401, 440_102, 7, 2_026]) func athleteAndCoachAgreeAfterAnyInterleaving(seed: UInt64)
+  @Test(arguments: [UInt64(44), 4_401, 440_102, 7, 2_026, 11, 303, 9_001])
+  func athleteAndCoachAgreeAfterAnyInterleaving(seed: UInt64)
     async throws
   {
     guard Engine.available.contains(.postgres) else { return }
@@ -131,11 +133,27 @@ import TrainingDomain
       case .pull:
         _ = try athlete(["pull"])
       case .coachGoal:
-        let goal = "1:\(Int.random(in: 38...55, using: &random)):00"
-        trail.append("PUT plan goal \(goal) via :\(server.port)")
+        // A new goal time for the plan under way (the half, or the 10K of a new plan since).
+        let current = try await server.send(.GET, "/api/v1/athletes/maya/plan", token: token).object
+        let distance = current["distance"] as? String ?? "half"
+        let race = current["race_date"] as? String ?? raceDate
+        let goal =
+          distance == "half"
+          ? "1:\(Int.random(in: 38...55, using: &random)):00" : "\(Int.random(in: 42...52, using: &random)):00"
+        trail.append("PUT plan \(distance) goal \(goal) via :\(server.port)")
         let put = try await server.send(
           .PUT, "/api/v1/athletes/maya/plan", token: token,
-          json: #"{"distance":"half","race_date":"\#(raceDate)","goal_time":"\#(goal)"}"#)
+          json: #"{"distance":"\#(distance)","race_date":"\#(race)","goal_time":"\#(goal)"}"#)
+        #expect(put.status == 200, "seed \(seed): PUT plan: \(put.object)")
+      case .newPlan:
+        // Another race, begun on this week's Monday: a new plan on both sides, its Monday to yesterday kept.
+        var monday = today
+        while monday.weekday != .monday { monday = monday.adding(days: -1) }
+        let weeks = Int.random(in: 8...12, using: &random)
+        trail.append("PUT plan 10k \(weeks) weeks from \(monday) via :\(server.port)")
+        let put = try await server.send(
+          .PUT, "/api/v1/athletes/maya/plan", token: token,
+          json: #"{"distance":"10k","level":"intermediate","weeks":\#(weeks),"start":"\#(monday)"}"#)
         #expect(put.status == 200, "seed \(seed): PUT plan: \(put.object)")
       case .regenerate:
         trail.append("regenerate via :\(server.port)")
@@ -201,21 +219,30 @@ import TrainingDomain
     #expect(runnerWeeks.map(sessions) == coachWeeks.map(sessions), "\(context)")
     #expect("\(entry["done_sessions"] ?? "?")" == "\(thisWeek["done_sessions"] ?? "?")", "\(context)")
 
-    // No day before today holds another workout, on either side; the two plans are one.
-    let localPlan = try openStore(at: local.path).plan(named: "spring")
-    #expect(localPlan.plan.weeks.flatMap(\.workouts).filter { $0.date < today } == pastBefore, "\(context)")
+    // No day before today holds another workout, on either side: the runner's first plan as it was, and the plan
+    // in force (the same, or a new one since) with its days before today as that plan had them; the two plans of
+    // today are one.
+    let logbook = try openStore(at: local.path)
+    #expect(
+      try logbook.plan(named: "spring").plan.weeks.flatMap(\.workouts).filter { $0.date < today } == pastBefore,
+      "\(context)")
+    let localPlan = try logbook.plan(named: nil)
+    let firstDay = localPlan.plan.weeks.first?.start ?? localPlan.plan.goal.start
+    let pastInForce = pastBefore.filter { $0.date >= firstDay }
+    #expect(localPlan.plan.weeks.flatMap(\.workouts).filter { $0.date < today } == pastInForce, "\(context)")
     let planID = try #require(
       (try await servers[0].send(.GET, "/api/v1/athletes/maya/plan", token: token)).object["plan_id"] as? String)
     #expect(planID == localPlan.id, "\(context)")
     let serverPlan = try #require(try coachStore.plans().first { $0.id == planID })
-    #expect(serverPlan.plan.weeks.flatMap(\.workouts).filter { $0.date < today } == pastBefore, "\(context)")
+    #expect(serverPlan.plan.weeks.flatMap(\.workouts).filter { $0.date < today } == pastInForce, "\(context)")
     #expect(serverPlan.plan.weeks.flatMap(\.workouts) == localPlan.plan.weeks.flatMap(\.workouts), "\(context)")
 
-    // Every comment is in the runner's logbook once.
+    // Every comment is in the runner's logbook once, with whichever plan it was pulled for.
     let maya = try #require(try coachStore.profile(named: "maya")?.id)
     let written = try coachStore.comments(athleteID: maya, after: 0, limit: 1000)
-    let kept = try openStore(at: local.path).pulledComments(
-      planID: planID, from: start.adding(days: -7), through: start.adding(days: 7 * 15))
+    let kept = try logbook.plans().flatMap { plan in
+      try logbook.pulledComments(planID: plan.id, from: start.adding(days: -7), through: start.adding(days: 7 * 30))
+    }
     #expect(kept.map(\.text).sorted() == written.map(\.text).sorted(), "\(context)")
   }
 

@@ -52,6 +52,11 @@ import TrainingDomain
       raceStart: nil)
     let saved = try db.savePlan(plan, name: "spring", activate: true, schedule: (settings: settings, workouts: dated))
     try db.assignPlan(saved.id, toProfile: try #require(ana.id))
+    // The plan followed an earlier one (a plan since deleted): a succession row, saved again with the plan.
+    _ = try db.savePlan(
+      plan, name: "spring", activate: true, schedule: (settings: settings, workouts: dated), replacing: true,
+      takingOver: RunTakeover(fromPlanID: "rm-earlier", days: plan.goal.start...plan.goal.raceDate, slots: []),
+      savedAt: Date(timeIntervalSince1970: 1_800_000_000))
     let slots = plan.workouts.map {
       PlannedSlot(workoutID: $0.id, date: $0.date, kind: $0.kind, distanceKm: $0.distanceKm)
     }
