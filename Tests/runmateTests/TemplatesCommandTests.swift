@@ -8,7 +8,7 @@ import Testing
   @Test func shippedTemplatesPass() throws {
     let result = try runmate(["templates", "check", "plan-templates"])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "ok: plan-templates: 7 files, 5 distances, 12 workouts\n")
+    #expect(result.stdout == "ok: plan-templates: 7 files, 5 distances, 15 workouts\n")
   }
 
   @Test func listShowsEveryDistanceAndLevel() throws {
@@ -48,10 +48,12 @@ import Testing
       file: "half.yaml", find: "      build: [tempo, fartlek, hills]", replace: "      build: [tempo, fartleck, hills]",
       message:
         "half.yaml: levels.beginner.workouts.build[1]: 'fartleck' (did you mean 'fartlek'?) is wrong, allowed is "
-        + "a workout id from workouts.yaml: cruise-intervals, fartlek, hills, intervals-1000, intervals-800, marathon-pace, "
-        + "race-pace-long, race-pace-pickups, race-pace-short, race-pace-touches, strides, tempo"),
+        + "a workout id from workouts.yaml: cruise-intervals, easy-repetitions, fartlek, hills, intervals-1000, "
+        + "intervals-800, marathon-pace, race-pace-long, race-pace-pickups, race-pace-short, race-pace-touches, "
+        + "repetitions-200, repetitions-400, strides, tempo"),
     Broken(
-      file: "5k.yaml", find: "      build: [fartlek, strides, tempo, hills]", replace: "      build: [intervals-800]",
+      file: "5k.yaml", find: "      build: [easy-repetitions, fartlek, strides, tempo, hills]",
+      replace: "      build: [intervals-800]",
       message:
         "5k.yaml: levels.beginner.workouts.build[0]: 'intervals-800' (intervals) is wrong, allowed is kinds allowed "
         + "for beginner in base.yaml: strides, fartlek, tempo, hills"),
