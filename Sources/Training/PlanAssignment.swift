@@ -133,7 +133,7 @@ public struct PlanRequest: Sendable, Equatable {
     return Goal(
       distance: race, level: level, timeline: timeline, runsPerWeek: runsPerWeek, currentWeeklyKm: weekly,
       longestRecentRunKm: longest, recentRace: recent, crossTrainingPerWeek: crossTrainingPerWeek ?? 0,
-      strengthPerWeek: strengthPerWeek ?? 0, goalTimeSeconds: goalSeconds)
+      strengthPerWeek: strengthPerWeek ?? 0, goalTimeSeconds: goalSeconds, birthYear: profile?.birthYear)
   }
 }
 

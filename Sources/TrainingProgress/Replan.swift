@@ -148,7 +148,7 @@ extension ResolvedGoal {
       distance: distance, level: level, timeline: Timeline(start: start, raceDate: raceDate, weeks: weeks),
       runsPerWeek: runsPerWeek, currentWeeklyKm: weeklyKm, longestRecentRunKm: longestKm, recentRace: recentRace,
       crossTrainingPerWeek: crossTrainingPerWeek, strengthPerWeek: strengthPerWeek, runDays: runDays,
-      longRunDay: longRunDay, goalTimeSeconds: goalTime)
+      longRunDay: longRunDay, goalTimeSeconds: goalTime, birthYear: birthYear)
   }
 }
 

@@ -272,7 +272,9 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
 
   // 5. Long run.
   let ratio = base.longRun.minRatioToOtherRuns
-  let maxMinutes = distanceRules.longRun.maxMinutes ?? base.longRun.maxMinutes
+  // The run/walk levels' own cap (marathon beginners: 4 hours), else the distance's, else base.yaml's.
+  let runWalkMinutes = distanceRules.longRun.runWalk.flatMap { $0.levels.contains(goal.level) ? $0.maxMinutes : nil }
+  let maxMinutes = runWalkMinutes ?? distanceRules.longRun.maxMinutes ?? base.longRun.maxMinutes
   var longest = 0.0
   for week in weeks {
     let longs = week.workouts.filter { $0.kind == .long }
@@ -493,10 +495,20 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     // 10c. Race week: short runs before race day, shorter still in the last days.
     if week.phase == .race {
       let race = structure.raceWeek
-      let cap = min(race.maxRunKm, max(race.lastDaysMaxKm, race.maxRunOfRace * raceKm))
+      var cap = min(race.maxRunKm, max(race.lastDaysMaxKm, race.maxRunOfRace * raceKm))
+      var lastCap = min(cap, race.lastDaysMaxKm)
+      // A plan peaking high keeps more running (a share of the peak, within its own caps) ...
+      if let from = race.highVolumeFromPeakKm, peakVolume >= from {
+        cap = max(cap, min(race.maxRunKmByVolume ?? race.maxRunKm, (race.maxRunOfPeakWeek ?? 0) * peakVolume))
+        lastCap = max(lastCap, min(cap, (race.lastDaysMaxOfPeakWeek ?? 0) * peakVolume))
+      }
+      // ... and a beginner's last days before a 5K or 10K hold nothing over half the race.
+      if let share = race.beginnerLastDaysMaxOfRace, goal.level == .beginner, raceKm <= 10 {
+        lastCap = max(base.volume.minRunKm, min(lastCap, share * raceKm))
+      }
       for workout in week.workouts where workout.kind != .race {
         let late = workout.date.days(to: goal.timeline.raceDate) <= race.lastDays
-        let limit = late ? min(cap, race.lastDaysMaxKm) : cap
+        let limit = late ? lastCap : cap
         if workout.distanceKm > limit + kmTolerance {
           fail(
             "10c race week",
@@ -559,9 +571,18 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     let shortLong = lastLong.map { $0.distanceKm < minimumKm * ratio + 0.2 } ?? false
     let training = week.plannedKm - week.workouts.filter { $0.kind == .race }.map(\.distanceKm).reduce(0, +)
     let small = training < (2 + ratio) * minimumKm + 0.2
+    // A beginner's last days before a 5K or 10K hold nothing over half the race (base.yaml's
+    // `raceWeek.beginnerLastDaysMaxOfRace`): there the race's cap wins over the minimum run.
+    let beginnerLastDays = { (workout: Workout) -> Bool in
+      guard week.phase == .race, goal.level == .beginner, raceKm <= 10,
+        let share = structure.raceWeek.beginnerLastDaysMaxOfRace
+      else { return false }
+      return workout.date.days(to: goal.timeline.raceDate) <= structure.raceWeek.lastDays
+        && workout.distanceKm >= min(minimumKm, share * raceKm) - 0.1
+    }
     for workout in week.workouts
     where [.easy, .recovery, .strides].contains(workout.kind)
-      && !shortLong && !small && workout.distanceKm < minimumKm - 0.1
+      && !shortLong && !small && workout.distanceKm < minimumKm - 0.1 && !beginnerLastDays(workout)
     {
       fail(
         "10e min run",

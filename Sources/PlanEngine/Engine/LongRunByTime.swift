@@ -7,7 +7,8 @@ import RunningCore
 /// long run of the plan at that distance (``PlanContext/timeCapKm``), so a run/walk long run never reaches further
 /// than running throughout would: walking is slower.
 struct LongRunByTime: Sendable, Hashable {
-  /// The time, minutes: the distance's `longRun.maxMinutes` (or base.yaml's).
+  /// The time, minutes: the level's `longRun.runWalk.maxMinutes`, else the distance's `longRun.maxMinutes` (or
+  /// base.yaml's).
   let minutes: Double
   /// The run/walk ratio; nil: running throughout.
   let ratio: RunWalkRatio?
@@ -17,8 +18,8 @@ struct LongRunByTime: Sendable, Hashable {
   /// The prescription for a runner of `level` whose easy pace is `easy`: run/walk when the distance has
   /// `longRun.runWalk` for the level and the easy pace reaches one of its ratios.
   init(distance: DistanceRules, base: BaseRules, level: Level, easy: Pace) {
-    minutes = distance.longRun.maxMinutes ?? base.longRun.maxMinutes
     let runWalk = distance.longRun.runWalk.flatMap { $0.levels.contains(level) ? $0 : nil }
+    minutes = runWalk?.maxMinutes ?? distance.longRun.maxMinutes ?? base.longRun.maxMinutes
     ratio = runWalk?.ratios.last { easy.secondsPerKilometer >= $0.fromEasySecondsPerKm - 1e-9 }
     walkSecondsPerKm = runWalk?.walkSecondsPerKm ?? 0
   }

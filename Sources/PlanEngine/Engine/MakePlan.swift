@@ -98,7 +98,7 @@ public func makePlan(
   let known = context.vdotSource != .levelEstimate
   let predicted =
     known ? Int(context.paces.vdot.predictedTime(distanceMeters: goal.distance.kilometers * 1000).rounded()) : nil
-  let resolved = ResolvedGoal(
+  var resolved = ResolvedGoal(
     distance: goal.distance, distanceKm: goal.distance.kilometers, level: goal.level,
     weeks: goal.timeline.weeks, start: goal.timeline.start,
     raceDate: goal.timeline.raceDate, runsPerWeek: context.runs,
@@ -108,6 +108,7 @@ public func makePlan(
     strengthPerWeek: goal.strengthPerWeek, runDays: goal.runDays,
     longRunDay: goal.laidOnRunnersDays ? context.anchor : nil,
     goalTimeSeconds: goal.goalTimeSeconds.map { Int($0.rounded()) }, vdotSource: context.vdotSource)
+  resolved.birthYear = goal.birthYear
   return Plan(id: id, goal: resolved, warnings: context.warnings, weeks: weeks)
 }
 
@@ -546,7 +547,9 @@ func planID(context: PlanContext) -> String {
     : []
   // Only plans with a goal time hash it, so every plan without one keeps its id.
   let goalTime = goal.goalTimeSeconds.map { ["g\(Int($0.rounded()))"] } ?? []
-  return hashedPlanID((parts + extras + days + goalTime).joined(separator: "|"))
+  // Only plans made with a birth year hash it.
+  let born = goal.birthYear.map { ["b\($0)"] } ?? []
+  return hashedPlanID((parts + extras + days + goalTime + born).joined(separator: "|"))
 }
 
 /// `rm-` and the FNV-1a hash (64 bits, 16 hex digits) of `text`.

@@ -53,6 +53,10 @@ struct PlanContext: Sendable {
   let otherRunCapKm: Double
   /// The distance's extended taper is in use.
   let usesExtendedTaper: Bool
+  /// A cut-back week every this many weeks: the level's rhythm, or the masters' when that is more often.
+  let cutbackEvery: Int
+  /// A cut-back week's volume, a share of the full week before it: `cutback.volumeFactor`, or the masters'.
+  let cutbackVolumeFactor: Double
   /// The long run the race needs: the distance's shortest useful long run, at most the low end of the level's peak
   /// long run, and at most what the long-run time cap covers.
   var longRunNeedKm: Double { min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower, timeCapKm) }
@@ -151,6 +155,26 @@ struct PlanContext: Sendable {
     self.runs = runs
     self.currentKm = current
     self.longestKm = longest
+    // Masters (base.yaml `masters`): the runner's age in the plan's first year, from the profile's birth year.
+    let levelEvery = rules.base.cutback.every[goal.level]
+    if let masters = rules.base.masters, let born = goal.birthYear,
+      goal.timeline.start.year - born >= masters.fromAge
+    {
+      let age = goal.timeline.start.year - born
+      cutbackEvery = min(levelEvery, masters.cutbackEvery)
+      cutbackVolumeFactor = masters.cutbackVolumeFactor
+      let rhythm =
+        cutbackEvery < levelEvery
+        ? "every \(VolumeRule.ordinal(cutbackEvery)) week instead of every \(VolumeRule.ordinal(levelEvery))"
+        : "every \(VolumeRule.ordinal(cutbackEvery)) week"
+      warnings.append(
+        "age \(age) (born \(born)): a cut-back week \(rhythm), at \(percent(masters.cutbackVolumeFactor)) of the "
+          + "week before, because recovery takes longer from \(masters.fromAge) (Pfitzinger & Latter, Faster Road "
+          + "Racing, \"Training for masters runners\"; Friel, Fast After 50); keep the strides and strength work")
+    } else {
+      cutbackEvery = levelEvery
+      cutbackVolumeFactor = rules.base.cutback.volumeFactor
+    }
 
     // Paces: the goal time's VDOT (checked against the recent race), else the recent race's, else the level's.
     let goalPaces = try GoalPaces(goal: goal, rules: rules.base)
@@ -204,6 +228,13 @@ struct PlanContext: Sendable {
 
     // Targets.
     var peakTarget = max(level.peakWeeklyKm, current)
+    // At many runs a week the long run's share is held lower: a plan with peak long runs peaks where its shortest
+    // useful peak long run fits in that share (a beginner marathon on 6 runs: 29 km at 42 %, 69.1 km).
+    let manyRunsCap = PlanContext.manyRunsCap(rules.base.longRun, runs: runs)
+    if let share = manyRunsCap, distance.longRun.peaks != nil {
+      let fitting = min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower) / share
+      peakTarget = max(peakTarget, (fitting * 2 - 1e-9).rounded(.up) / 2)
+    }
     // A plan built without the extended taper stays at or under the volume that calls for it.
     if extendedTaper == false, let extended = distance.taper.extended {
       peakTarget = min(peakTarget, extended.abovePeakKm)
@@ -218,10 +249,10 @@ struct PlanContext: Sendable {
       taperVolume = distance.taper.volume
       taperLongRun = distance.taper.longRun
     }
-    maxLongMinutes = distance.longRun.maxMinutes ?? rules.base.longRun.maxMinutes
     // Run/walk long runs cover less ground in the cap's time than running throughout: the cap is what they cover.
-    timeCapKm = LongRunByTime(distance: distance, base: rules.base, level: goal.level, easy: paces.pace(.easy))
-      .kilometers(easy: paces.pace(.easy))
+    let byTime = LongRunByTime(distance: distance, base: rules.base, level: goal.level, easy: paces.pace(.easy))
+    maxLongMinutes = byTime.minutes
+    timeCapKm = byTime.kilometers(easy: paces.pace(.easy))
     // The runner's state is the input, the template the target: the long run aims for the level's peak long run, or
     // the runner's own longest run when that is more, or the long run that lets `runs` runs carry what the runner
     // runs now while it stays a third longer than each of them (a 60 km runner on 4 runs: about 18.5 km), within the
@@ -332,9 +363,17 @@ struct PlanContext: Sendable {
       rules.noviceCapOfWeek,
       1.1 * (1 - 0.15 * quality) / (1 + easyRuns / rules.minRatioToOtherRuns))
     // The runner's own longest run is never cut below (up to half of the week): a plan starts from what they run.
+    let novice = PlanContext.manyRunsCap(rules, runs: runs) ?? rules.noviceCapOfWeek
     return max(
-      rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, rules.noviceCapOfWeek * volumeKm),
+      rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, novice * volumeKm),
       structural * volumeKm, min(longestKm, rules.noviceCapOfWeek * volumeKm))
+  }
+
+  /// The share of the week the minimum useful long run may take at `runs` runs a week, when `longRun.manyRunsFrom`
+  /// applies (nil: `noviceCapOfWeek`).
+  static func manyRunsCap(_ rules: LongRunRules, runs: Int) -> Double? {
+    guard let from = rules.manyRunsFrom, runs >= from else { return nil }
+    return rules.manyRunsCapOfWeek
   }
 
   /// The shortest long run with which the week's runs can hold `volumeKm`: every other run a third shorter than it,
@@ -371,8 +410,18 @@ struct PlanContext: Sendable {
   /// Race week: the longest run before race day, and the longest in the last days.
   var raceWeekCaps: (run: Double, lastDays: Double) {
     let race = base.weekStructure.raceWeek
-    let run = max(minRunKm, floorTenth(min(race.maxRunKm, max(race.lastDaysMaxKm, race.maxRunOfRace * raceKm))))
-    return (run, max(minRunKm, min(run, race.lastDaysMaxKm)))
+    var run = max(minRunKm, floorTenth(min(race.maxRunKm, max(race.lastDaysMaxKm, race.maxRunOfRace * raceKm))))
+    var lastDays = max(minRunKm, min(run, race.lastDaysMaxKm))
+    if let from = race.highVolumeFromPeakKm, peakTargetKm >= from {
+      if let share = race.maxRunOfPeakWeek {
+        run = max(run, floorTenth(min(race.maxRunKmByVolume ?? race.maxRunKm, share * peakTargetKm)))
+      }
+      if let share = race.lastDaysMaxOfPeakWeek { lastDays = max(lastDays, min(run, floorTenth(share * peakTargetKm))) }
+    }
+    if let share = race.beginnerLastDaysMaxOfRace, goal.level == .beginner, raceKm <= 10 {
+      lastDays = max(base.volume.minRunKm, min(lastDays, floorTenth(share * raceKm)))
+    }
+    return (run, lastDays)
   }
 
   /// The longest run allowed on `date` in race week.

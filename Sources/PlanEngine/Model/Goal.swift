@@ -162,6 +162,8 @@ public struct Goal: Sendable, Hashable, Codable {
   /// The long-run day (`--long-run-day`, the profile's); nil: the race weekday, or with run days the one nearest to
   /// it. When given, the weeks are laid with the long run on this day, and the plan id includes it.
   public var longRunDay: Weekday?
+  /// The runner's birth year (the profile's); nil: not given. From base.yaml's `masters.fromAge` it changes the plan.
+  public var birthYear: Int?
 
   /// The weeks are laid on the runner's days (run days or long-run day given), not on the race weekday's pattern.
   public var laidOnRunnersDays: Bool { runDays != nil || longRunDay != nil }
@@ -171,9 +173,10 @@ public struct Goal: Sendable, Hashable, Codable {
     distance: RaceDistance, level: Level, timeline: Timeline, runsPerWeek: Int? = nil,
     currentWeeklyKm: Double? = nil, longestRecentRunKm: Double? = nil, recentRace: RecentRace? = nil,
     crossTrainingPerWeek: Int = 0, strengthPerWeek: Int = 0, runDays: [Weekday]? = nil, longRunDay: Weekday? = nil,
-    goalTimeSeconds: Double? = nil
+    goalTimeSeconds: Double? = nil, birthYear: Int? = nil
   ) {
     self.goalTimeSeconds = goalTimeSeconds
+    self.birthYear = birthYear
     self.runDays = runDays.map { Array(Set($0)).sorted { $0.index < $1.index } }
     self.longRunDay = longRunDay
     self.distance = distance
@@ -189,7 +192,7 @@ public struct Goal: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case distance, level, timeline, runsPerWeek, currentWeeklyKm, longestRecentRunKm, recentRace
-    case crossTrainingPerWeek, strengthPerWeek, runDays, longRunDay, goalTimeSeconds
+    case crossTrainingPerWeek, strengthPerWeek, runDays, longRunDay, goalTimeSeconds, birthYear
   }
 
   /// Decodes a goal; one written before cross-training and strength days has neither (0), one written before run
@@ -207,7 +210,8 @@ public struct Goal: Sendable, Hashable, Codable {
       strengthPerWeek: try c.decodeIfPresent(Int.self, forKey: .strengthPerWeek) ?? 0,
       runDays: try c.decodeIfPresent([Weekday].self, forKey: .runDays),
       longRunDay: try c.decodeIfPresent(Weekday.self, forKey: .longRunDay),
-      goalTimeSeconds: try c.decodeIfPresent(Double.self, forKey: .goalTimeSeconds))
+      goalTimeSeconds: try c.decodeIfPresent(Double.self, forKey: .goalTimeSeconds),
+      birthYear: try c.decodeIfPresent(Int.self, forKey: .birthYear))
   }
 
   /// Encodes the goal; the cross-training and strength counts only when not 0, the run days, long-run day and goal
@@ -226,6 +230,7 @@ public struct Goal: Sendable, Hashable, Codable {
     try c.encodeIfPresent(runDays, forKey: .runDays)
     try c.encodeIfPresent(longRunDay, forKey: .longRunDay)
     try c.encodeIfPresent(goalTimeSeconds, forKey: .goalTimeSeconds)
+    try c.encodeIfPresent(birthYear, forKey: .birthYear)
   }
 }
 

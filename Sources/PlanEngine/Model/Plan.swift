@@ -369,6 +369,8 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
   public var predictedTimeSeconds: Int?
   /// The goal time (`--goal-time`) in seconds; nil without one. Written only when given.
   public var goalTimeSeconds: Int?
+  /// The runner's birth year, when the plan was made with one (masters rules). Written only when given.
+  public var birthYear: Int?
   /// Where ``vdot`` comes from; a plan saved before goal times: the recent race when it has a VDOT, else the level.
   public var vdotSource: VDOTSource
   /// The day of the last race ``vdot`` takes in, when `replan --update-paces` set it (``VDOTSource/races``): races
@@ -402,6 +404,7 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     case runDays = "run_days"
     case longRunDay = "long_run_day"
     case goalTimeSeconds = "goal_time_s"
+    case birthYear = "birth_year"
     case vdotSource = "vdot_source"
     case vdotAsOf = "vdot_as_of"
   }
@@ -452,6 +455,7 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
       goalTimeSeconds: try c.decodeIfPresent(Int.self, forKey: .goalTimeSeconds),
       vdotSource: try c.decodeIfPresent(VDOTSource.self, forKey: .vdotSource))
     vdotAsOf = try c.decodeIfPresent(CivilDate.self, forKey: .vdotAsOf)
+    birthYear = try c.decodeIfPresent(Int.self, forKey: .birthYear)
   }
 
   /// Encodes the goal; the cross-training and strength counts only when not 0 (the `runmate.plan/1` fields are
@@ -474,6 +478,7 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
     try c.encodeIfPresent(runDays, forKey: .runDays)
     try c.encodeIfPresent(longRunDay, forKey: .longRunDay)
     try c.encodeIfPresent(goalTimeSeconds, forKey: .goalTimeSeconds)
+    try c.encodeIfPresent(birthYear, forKey: .birthYear)
     try c.encode(vdotSource, forKey: .vdotSource)
     try c.encodeIfPresent(vdotAsOf, forKey: .vdotAsOf)
   }

@@ -145,6 +145,19 @@ public struct BaseRules: Sendable, Codable, Hashable {
   public var paceUpdates: PaceUpdateRules
   /// Effort descriptions per intensity zone (RPE and talk test).
   public var efforts: [String: String]
+  /// Masters runners (the runner's age from the profile's birth year); nil: age changes nothing.
+  public var masters: MastersRules?
+}
+
+/// Masters runners recover more slowly (Pfitzinger & Latter, *Faster Road Racing*, "Training for masters runners";
+/// Friel, *Fast After 50*): from `fromAge` the plan has a cut-back week every `cutbackEvery` weeks at most.
+public struct MastersRules: Sendable, Codable, Hashable {
+  /// The age (in the plan's first year) from which these rules apply.
+  public var fromAge: Int
+  /// A cut-back week at least this often (the level's rhythm when that is more often).
+  public var cutbackEvery: Int
+  /// A cut-back week's volume as a share of the full week before it (in place of `cutback.volumeFactor`).
+  public var cutbackVolumeFactor: Double
 }
 
 /// Replanning (`runmate replan`, `pause`; docs/training-rules.md, "Replanning"): how the logs are read, when a runner
@@ -269,6 +282,12 @@ public struct LongRunRules: Sendable, Codable, Hashable {
   public var capOfWeek: Double
   /// The share allowed when needed to reach the distance's minimum useful long run.
   public var noviceCapOfWeek: Double
+  /// From this many runs a week (nil: never) the share allowed for the minimum useful long run is
+  /// `manyRunsCapOfWeek` instead, and a plan with peak long runs (half, marathon) peaks at least high enough for its
+  /// peak long run to fit in it.
+  public var manyRunsFrom: Int?
+  /// The share at `manyRunsFrom` runs or more.
+  public var manyRunsCapOfWeek: Double?
   /// Warn when the long run is above this share of its week.
   public var warnAboveOfWeek: Double
   /// No run longer than this factor × the longest run of the look-back window (Garmin-RUNSAFE).
@@ -347,6 +366,16 @@ public struct RaceWeekRules: Sendable, Codable, Hashable {
   public var lastDaysMaxKm: Double
   /// The shakeout on the day before the race, km (at least the minimum run).
   public var shakeoutKm: Double
+  /// A plan peaking at this weekly volume or more (km) keeps more running in race week (nil: never) ...
+  public var highVolumeFromPeakKm: Double?
+  /// ... its runs before race day up to this share of the peak week ...
+  public var maxRunOfPeakWeek: Double?
+  /// ... and at most this, km ...
+  public var maxRunKmByVolume: Double?
+  /// ... and in the last days up to this share of the peak week (never over the runs before).
+  public var lastDaysMaxOfPeakWeek: Double?
+  /// Beginners racing 10 km or less: no run in the last days longer than this share of the race (nil: no such cap).
+  public var beginnerLastDaysMaxOfRace: Double?
 }
 
 /// Intensity distribution (Seiler) and Daniels' per-session caps.
@@ -496,6 +525,9 @@ public struct RunWalkRules: Sendable, Codable, Hashable {
   /// Ratios by easy pace, fastest pace first: a runner whose easy pace is `fromEasySecondsPerKm` or slower takes
   /// the last ratio that reaches them; a runner faster than the first runs continuously.
   public var ratios: [RunWalkRatio]
+  /// The long-run time cap for these levels, minutes, in place of `longRun.maxMinutes` (nil: that one): the walking
+  /// breaks make a longer time on feet safe (Galloway).
+  public var maxMinutes: Double?
 }
 
 /// One run/walk ratio: run `runMinutes`, walk `walkMinutes`, repeated.

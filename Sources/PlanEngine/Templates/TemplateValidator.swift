@@ -50,6 +50,10 @@ struct TemplateValidator {
     let long = base.longRun
     try number(long.capOfWeek, "longRun.capOfWeek", in: 0.15...0.5)
     try number(long.noviceCapOfWeek, "longRun.noviceCapOfWeek", in: long.capOfWeek...0.6)
+    if let runs = long.manyRunsFrom { try integer(runs, "longRun.manyRunsFrom", in: 4...7) }
+    if let share = long.manyRunsCapOfWeek {
+      try number(share, "longRun.manyRunsCapOfWeek", in: long.capOfWeek...long.noviceCapOfWeek)
+    }
     try number(long.warnAboveOfWeek, "longRun.warnAboveOfWeek", in: long.capOfWeek...0.6)
     try number(long.spikeFactor, "longRun.spikeFactor", in: 1...1.3)
     try integer(long.spikeLookbackWeeks, "longRun.spikeLookbackWeeks", in: 1...8)
@@ -162,7 +166,27 @@ struct TemplateValidator {
     try integer(race.lastDays, "weekStructure.raceWeek.lastDays", in: 1...6)
     try number(race.lastDaysMaxKm, "weekStructure.raceWeek.lastDaysMaxKm", in: 2...race.maxRunKm, "km")
     try number(race.shakeoutKm, "weekStructure.raceWeek.shakeoutKm", in: 1...race.lastDaysMaxKm, "km")
+    if let km = race.highVolumeFromPeakKm {
+      try number(km, "weekStructure.raceWeek.highVolumeFromPeakKm", in: 40...250, "km a week")
+    }
+    if let share = race.maxRunOfPeakWeek {
+      try number(share, "weekStructure.raceWeek.maxRunOfPeakWeek", in: 0.05...0.3, "a share of the peak week")
+    }
+    if let km = race.maxRunKmByVolume {
+      try number(km, "weekStructure.raceWeek.maxRunKmByVolume", in: race.maxRunKm...30, "km (at least maxRunKm)")
+    }
+    if let share = race.lastDaysMaxOfPeakWeek {
+      try number(share, "weekStructure.raceWeek.lastDaysMaxOfPeakWeek", in: 0.02...0.2, "a share of the peak week")
+    }
+    if let share = race.beginnerLastDaysMaxOfRace {
+      try number(share, "weekStructure.raceWeek.beginnerLastDaysMaxOfRace", in: 0.2...1, "a share of the race")
+    }
     try validate(base.extraDays)
+    if let masters = base.masters {
+      try integer(masters.fromAge, "masters.fromAge", in: 35...80)
+      try integer(masters.cutbackEvery, "masters.cutbackEvery", in: 2...8)
+      try number(masters.cutbackVolumeFactor, "masters.cutbackVolumeFactor", in: 0.5...0.95)
+    }
     for zone in Intensity.allCases where base.efforts[zone.rawValue] == nil {
       throw .missingKey(file: file, keyPath: "efforts.\(zone.rawValue)")
     }
@@ -272,6 +296,11 @@ struct TemplateValidator {
     if let peaks = rules.longRun.peaks { try validate(peaks) }
     if let variants = rules.longRun.variants { try validate(variants) }
     if let runWalk = rules.longRun.runWalk {
+      if let minutes = runWalk.maxMinutes {
+        try number(
+          minutes, "longRun.runWalk.maxMinutes", in: (rules.longRun.maxMinutes ?? base.longRun.maxMinutes)...300,
+          "minutes, at least longRun.maxMinutes")
+      }
       try validate(runWalk, maxMinutes: rules.longRun.maxMinutes ?? base.longRun.maxMinutes)
     }
     if let requirements = rules.requirements {

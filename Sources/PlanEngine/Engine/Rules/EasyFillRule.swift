@@ -45,7 +45,15 @@ enum EasyFillRule: WeekRule {
         continue
       }
       var cap = week.longKm == nil ? maxOther : min(maxOther, byLong)
-      if week.phase == .race { cap = min(cap, context.raceWeekCap(on: slot.date)) }
+      if week.phase == .race {
+        cap = min(cap, context.raceWeekCap(on: slot.date))
+        // Race week's caps may be under the minimum run (a beginner's last days before a 5K): the cap wins.
+        if cap < minRun {
+          fillSlots.append(slot)
+          caps.append(cap)
+          continue
+        }
+      }
       if let longDate, let long = week.longKm, slot.date.days(to: longDate) == 1 {
         let eve = floorTenth(structure.eveOfLongMaxOfLong * long)
         if eve < minRun && week.sessions[slot.id] == nil {
@@ -87,7 +95,8 @@ enum EasyFillRule: WeekRule {
       fillSlots.append(slot)
       caps.append(max(minRun, cap))
     }
-    let shakeout = max(minRun, min(structure.raceWeek.shakeoutKm, maxOther, context.raceWeekCaps.lastDays))
+    let lastDaysCap = context.raceWeekCaps.lastDays
+    let shakeout = max(min(minRun, lastDaysCap), min(structure.raceWeek.shakeoutKm, maxOther, lastDaysCap))
     for id in week.shakeoutSlots { week.easyKm[id] = shakeout }
 
     // The sessions' distance, summed in slot-id order without building arrays.
@@ -171,8 +180,10 @@ enum EasyFillRule: WeekRule {
       shares.append(share)
       // Runs held at their cap keep their tenths; the rest come in half kilometres.
       var km = capped[index] ? caps[index] : floorHalf(share)
-      if km < minRun {
-        km = minRun
+      // The minimum run, or a race-week cap under it.
+      let floor = min(minRun, caps[index])
+      if km < floor {
+        km = floor
         week.raisedToMinimum = true
       }
       kms.append(km)
@@ -202,7 +213,7 @@ enum EasyFillRule: WeekRule {
       if var session = week.sessions[slot.id], session.isStrides {
         let extras = session.totalKm - session.easyKm
         // The strides are part of the run: the whole run, strides included, is the easy share.
-        session.easyKm = max(minRun - extras, floorTenth(km - extras))
+        session.easyKm = max(min(minRun, caps[index]) - extras, floorTenth(km - extras))
         week.sessions[slot.id] = session
       } else {
         week.easyKm[slot.id] = km

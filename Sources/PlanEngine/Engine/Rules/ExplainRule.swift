@@ -40,7 +40,9 @@ enum ExplainRule: WeekRule {
     case .cutback(let name, let km, let every):
       lines.append(
         "Cut-back week, \(units.format(planned)) (every \(VolumeRule.ordinal(every)) week for "
-          + "\(context.goal.level.rawValue)s): target \(percent(context.base.cutback.volumeFactor)) of \(name)'s "
+          + (context.cutbackVolumeFactor == context.base.cutback.volumeFactor
+            ? "\(context.goal.level.rawValue)s" : "masters")
+          + "): target \(percent(context.cutbackVolumeFactor)) of \(name)'s "
           + "\(units.format(round1(km)))")
     case .comeback(let share, let km):
       lines.append(

@@ -49,7 +49,7 @@ enum VolumeRule: WeekRule {
       week.volumeReason = .rejoin(fromKm: context.currentKm)
       return
     }
-    let every = context.base.cutback.every[context.goal.level]
+    let every = context.cutbackEvery
     let lastBeforeTaper =
       context.base.cutback.skipBeforeTaper
       && context.phases.firstIndex { $0 == .taper || $0 == .race } == week.number
@@ -62,7 +62,7 @@ enum VolumeRule: WeekRule {
     }
     if cutbackDue && !lastBeforeTaper {
       week.cutback = true
-      week.targetKm = context.base.cutback.volumeFactor * previousKm
+      week.targetKm = context.cutbackVolumeFactor * previousKm
       week.ceilingKm = week.targetKm
       week.volumeReason = .cutback(previous: previousName, previousKm: previousKm, every: every)
       return
