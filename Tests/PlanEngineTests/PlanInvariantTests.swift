@@ -185,7 +185,15 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
 
   // 2. Ramp (and never past the level's peak volume); 4. cut-back weeks.
   let volume = base.volume
-  let peakVolume = max(levelRules.peakWeeklyKm, resolved.currentWeeklyKm)
+  // The level's peak, the runner's volume, or at many runs a week (base.yaml `longRun.manyRunsFrom`) for a half or
+  // marathon the week its shortest useful peak long run fits in at `manyRunsCapOfWeek`, rounded up to half a km.
+  var peakVolume = max(levelRules.peakWeeklyKm, resolved.currentWeeklyKm)
+  if let from = base.longRun.manyRunsFrom, let share = base.longRun.manyRunsCapOfWeek, runs >= from,
+    distanceRules.longRun.peaks != nil
+  {
+    let fitting = min(distanceRules.longRun.minUsefulKm, levelRules.peakLongRunKm.lower) / share
+    peakVolume = max(peakVolume, (fitting * 2 - 1e-9).rounded(.up) / 2)
+  }
   var previousFull = resolved.currentWeeklyKm
   var previousName = "current weekly km"
   var previousDrift = 0.0
@@ -313,7 +321,7 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
     return week.workouts.contains { $0.kind.isRun && $0.date.days(to: long.date) == 1 }
   }
   let carries =
-    max(levelRules.peakWeeklyKm, plan.goal.currentWeeklyKm)
+    peakVolume
     / (1 + Double(runs - 1 - (eve ? 1 : 0)) / ratio + (eve ? base.weekStructure.eveOfLongMaxOfLong : 0))
   let shortest = all.filter { $0.kind.isRun && $0.kind != .long && $0.kind != .race }.map(\.distanceKm).min() ?? 0
   let allowedLong = max(

@@ -2,12 +2,13 @@ import Foundation
 import RunMateTestSupport
 import Testing
 
-/// A long run set by time states the same thing in the table, the JSON and the calendar: the real binary, a
-/// 16-week beginner marathon from 25 km a week (no recent race), whose peak long runs the 180-minute cap holds.
+/// A long run set by time states the same thing in the table, the JSON and the calendar: the real binary, an
+/// 18-week beginner marathon from 25 km a week for a runner of a 38-minute 5K (9:19/km easy), whose peak long runs
+/// the run/walk levels' 240-minute cap holds.
 @Suite(.tags(.endToEnd)) struct TimedLongRunCommandTests {
   static let goal = [
-    "--distance", "marathon", "--level", "beginner", "--weeks", "16", "--current-weekly-km", "25",
-    "--now", "2026-11-21",
+    "--distance", "marathon", "--level", "beginner", "--weeks", "18", "--current-weekly-km", "25",
+    "--recent-race", "5k=38:00", "--now", "2026-11-21",
   ]
 
   /// The long runs the JSON sets by time, as (week, minutes, run, walk, km).
@@ -33,21 +34,21 @@ import Testing
 
   @Test func tableJSONAndCalendarAgree() throws {
     let timed = try timedLongRuns()
-    #expect(timed.map(\.week) == [11, 13])
+    #expect(timed.map(\.week) == [13, 15])
     for long in timed {
-      #expect(long.minutes == 180 && long.run == 9 && long.walk == 1 && long.km == 24.7, "\(long)")
+      #expect(long.minutes == 240 && long.run == 2 && long.walk == 1 && long.km == 25.7, "\(long)")
     }
 
     // The table: the long-run cell of exactly those weeks, and the legend.
     let table = try runmate(["plan"] + Self.goal)
     #expect(table.status == 0)
     let rows = table.stdout.split(separator: "\n").filter { $0.first?.isNumber == true || $0.hasPrefix(" ") }
-    let cellWeeks = rows.filter { $0.contains("long 3:00 r/w 9/1 ≈24.7") }.compactMap {
+    let cellWeeks = rows.filter { $0.contains("long 4:00 r/w 2/1 ≈25.7") }.compactMap {
       Int($0.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber })
     }
     #expect(cellWeeks == timed.map(\.week), "\(table.stdout)")
-    #expect(table.stdout.contains("weeks 11 and 13: the long run is set by time, 3:00 as run/walk"))
-    #expect(table.stdout.contains("as run/walk: run 9 min, walk 1 min, repeated."))
+    #expect(table.stdout.contains("weeks 13 and 15: the long run is set by time, 4:00 as run/walk"))
+    #expect(table.stdout.contains("as run/walk: run 2 min, walk 1 min, repeated."))
 
     // The calendar: the long run's DESCRIPTION (unfolded, unescaped) of exactly those weeks.
     let export = try runmate(["export"] + Self.goal + ["--tz", "Europe/Berlin", "--out", "-"])
@@ -57,19 +58,19 @@ import Testing
     var calendarWeeks: [Int] = []
     for event in text.components(separatedBy: "BEGIN:VEVENT").dropFirst() {
       guard let line = event.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("DESCRIPTION:") }),
-        line.contains("3:00 run/walk: run 9 min easy (")
+        line.contains("4:00 run/walk: run 2 min easy (")
       else { continue }
-      #expect(line.contains("walk 1 min, 18 times; about 24.7 km"), "\(line)")
+      #expect(line.contains("walk 1 min, 80 times; about 25.7 km"), "\(line)")
       if let range = line.range(of: #"Week (\d+) of"#, options: .regularExpression) {
         calendarWeeks.append(Int(line[range].split(separator: " ")[1]) ?? -1)
       }
     }
     #expect(calendarWeeks == timed.map(\.week), "\(calendarWeeks)")
 
-    // The calendar's title says the time too, as the table does: `W11 Long run · 3:00 r/w 9/1 (about 24.7 km)`,
+    // The calendar's title says the time too, as the table does: `W13 Long run · 4:00 r/w 2/1 (about 25.7 km)`,
     // in exactly those weeks; every other long run's title is its distance.
     let summaries = text.components(separatedBy: "\r\n").filter { $0.hasPrefix("SUMMARY:W") && $0.contains("Long run") }
-    let timedTitles = summaries.filter { $0.hasSuffix(" Long run · 3:00 r/w 9/1 (about 24.7 km)") }
+    let timedTitles = summaries.filter { $0.hasSuffix(" Long run · 4:00 r/w 2/1 (about 25.7 km)") }
     #expect(timedTitles.map { Int($0.dropFirst("SUMMARY:W".count).prefix { $0.isNumber }) ?? -1 } == timed.map(\.week))
     let distanceTitles = summaries.filter {
       $0.range(of: #" Long run · \d+(\.\d)? km$"#, options: .regularExpression) != nil

@@ -35,6 +35,7 @@ enum QualityRule: WeekRule {
     guard count > 0, !list.isEmpty else { return }
 
     let progress = progressFraction(week: week, context: context)
+    let marathonPaceLong = context.longRunLayout?.variants[week.number] == .marathonPace
     let maxOther = week.maxOtherRunKm(ratio: context.base.longRun.minRatioToOtherRuns)
     // The sessions chosen so far this week (a few: a list, not a hashed set).
     var used: [String] = []
@@ -59,13 +60,19 @@ enum QualityRule: WeekRule {
       }
       // The candidates in turn, without building their list: the list from the rotation on, those not used yet this
       // week first, then those used; then the fallbacks.
+      // Beside a marathon-pace long run the session is another kind first (Pfitzinger: a threshold session and the
+      // MP long run, not two MP days): the week's marathon-pace budget goes to the long run.
       var chosen: Session?
-      for takeUsed in [false, true] where chosen == nil {
-        for offset in 0..<list.count {
-          let id = list[(rotation + offset) % list.count]
-          guard used.contains(id) == takeUsed else { continue }
-          chosen = sized(id)
-          if chosen != nil { break }
+      for takeMarathonPace in marathonPaceLong ? [false, true] : [true] where chosen == nil {
+        for takeUsed in [false, true] where chosen == nil {
+          for offset in 0..<list.count {
+            let id = list[(rotation + offset) % list.count]
+            guard used.contains(id) == takeUsed,
+              takeMarathonPace || context.library[id].map({ $0.zone != .marathon }) == true
+            else { continue }
+            chosen = sized(id)
+            if chosen != nil { break }
+          }
         }
       }
       if chosen == nil && full {
