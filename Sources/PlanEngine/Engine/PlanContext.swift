@@ -157,10 +157,8 @@ struct PlanContext: Sendable {
     self.longestKm = longest
     // Masters (base.yaml `masters`): the runner's age in the plan's first year, from the profile's birth year.
     let levelEvery = rules.base.cutback.every[goal.level]
-    if let masters = rules.base.masters, let born = goal.birthYear,
-      goal.timeline.start.year - born >= masters.fromAge
-    {
-      let age = goal.timeline.start.year - born
+    let age = goal.birthYear.map { goal.timeline.start.year - $0 }
+    if let masters = rules.base.masters, let born = goal.birthYear, let age, age >= masters.fromAge {
       cutbackEvery = min(levelEvery, masters.cutbackEvery)
       cutbackVolumeFactor = masters.cutbackVolumeFactor
       let rhythm =
@@ -229,7 +227,8 @@ struct PlanContext: Sendable {
     // Targets.
     var peakTarget = max(level.peakWeeklyKm, current)
     // At many runs a week the long run's share is held lower: a plan with peak long runs peaks where its shortest
-    // useful peak long run fits in that share (a beginner marathon on 6 runs: 29 km at 42 %, 69.1 km).
+    // useful peak long run fits in that share, rounded up to half a kilometre (a beginner marathon on 6 runs: 29 km
+    // at 41.5 %, 70 km).
     let manyRunsCap = PlanContext.manyRunsCap(rules.base.longRun, runs: runs)
     if let share = manyRunsCap, distance.longRun.peaks != nil {
       let fitting = min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower) / share
