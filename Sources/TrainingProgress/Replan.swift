@@ -134,7 +134,8 @@ public struct PaceUpdate: Sendable, Hashable {
 extension ResolvedGoal {
   /// The goal to rebuild the plan from `weeklyKm` and `longestKm` with: the same race, timeline and days, and the
   /// paces at `paces` (as the race they predict), else the goal time of a goal-time plan (so its race week still
-  /// speaks of the goal), else the plan's prediction (its VDOT), else the level's estimate.
+  /// speaks of the goal), else the plan's prediction (its VDOT, with the goal time as race pace when it has one),
+  /// else the level's estimate.
   func rebuilding(weeklyKm: Double, longestKm: Double, paces: PaceUpdate?) -> Goal {
     var recentRace = predictedTimeSeconds.map { RecentRace(distanceKm: distanceKm, timeSeconds: Double($0)) }
     var goalTime: Double?
@@ -143,6 +144,9 @@ extension ResolvedGoal {
         distanceKm: distanceKm, timeSeconds: VDOT(value: paces.vdot).predictedTime(distanceMeters: distanceKm * 1000))
     } else if vdotSource == .goalTime, let seconds = goalTimeSeconds {
       (recentRace, goalTime) = (nil, Double(seconds))
+    } else if vdotSource == .recentRace, let seconds = goalTimeSeconds {
+      // Paces at the race's fitness, a faster goal as race pace: both kept.
+      goalTime = Double(seconds)
     }
     return Goal(
       distance: distance, level: level, timeline: Timeline(start: start, raceDate: raceDate, weeks: weeks),

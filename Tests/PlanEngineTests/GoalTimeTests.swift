@@ -55,8 +55,44 @@ import Testing
         + "(weeks 14)")
     // The weeks named are enough: 14 weeks accept the same goal.
     let plan = try makePlan(goal: try halfGoal("1:35:00", weeks: 14, recentRace: tenK45), rules: repositoryRules)
-    #expect(plan.goal.vdot == 47.9)
-    #expect(plan.goal.vdotSource == .goalTime)
+    // The training paces stay at the 10K's fitness; the goal is race pace.
+    #expect(plan.goal.vdot == 45.3)
+    #expect(plan.goal.vdotSource == .recentRace)
+    #expect(plan.goal.goalTimeSeconds == 5700)
+  }
+
+  /// Issue 45, "Why" 5: a 10K in 41:50 and a 3:03 marathon goal. Daniels trains at the VDOT a race shows and raises it
+  /// when the next race shows more: every training pace (easy, threshold, intervals) follows the 10K, and only race
+  /// pace and marathon pace (the race-pace work of the long runs) follow the goal. Checked against Daniels' formula,
+  /// not the engine's labels.
+  @Test func issue45PacesComeFromCurrentFitnessAndTheGoalOnlySetsRacePace() throws {
+    var asked = goal(
+      .marathon, .intermediate, weeks: 16, runs: 4, currentKm: 35, longestKm: 13.7,
+      recentRace: RecentRace(distanceKm: 10, timeSeconds: 41 * 60 + 50))
+    asked.goalTimeSeconds = 3 * 3600 + 3 * 60
+    let plan = try makePlan(goal: asked, rules: repositoryRules)
+    let race = try VDOT(distanceMeters: 10_000, timeSeconds: 41 * 60 + 50)
+    let goalVDOT = VDOT.vdot(distanceMeters: 42_195, minutes: 183)
+    #expect(goalVDOT > race.value + 1, "the goal must be faster than the race for the test to mean anything")
+    #expect(plan.goal.vdot == (race.value * 10).rounded() / 10)
+    #expect(plan.goal.vdotSource == .recentRace)
+    let steps = plan.workouts.flatMap(\.steps)
+    let threshold = try #require(steps.first { $0.zone == .threshold && $0.kind == .work })
+    #expect(threshold.pace == race.threshold.formatted())
+    let easy = try #require(steps.first { $0.zone == .easy })
+    #expect(easy.pace == formatPaceRange(race.easy))
+    // Goal marathon pace, 183 min / 42.195 km = 4:20/km, for marathon-pace segments and race day.
+    let goalPace = Pace(secondsPerKilometer: 183 * 60 / 42.195).formatted()
+    let marathonPace = try #require(steps.first { $0.zone == .marathon })
+    #expect(marathonPace.pace == goalPace)
+    let raceDay = try #require(plan.workouts.last)
+    #expect(raceDay.kind == .race && raceDay.steps.first?.pace == goalPace)
+    #expect(raceDay.description.contains("Your goal: 3:03:00"))
+    #expect(
+      plan.warnings.contains {
+        $0.hasPrefix("training paces from your 10K (41:50, VDOT \((race.value * 10).rounded() / 10))")
+          && $0.contains("sets marathon and race pace")
+      }, "\(plan.warnings)")
   }
 
   @Test func goalBeyondAnyPlanNamesTheLongestPlan() throws {

@@ -353,8 +353,29 @@ private let claims: [Claim] = {
         : "others held by \(g[1] ?? "") km under a \(fmt(long)) km peak long run; over it: \(over.map(\.distanceKm))"
     },
     Claim("long minutes", "the (\\d+)-minute cap at easy pace") { g, c in
-      Double(g[1] ?? "") == (c.distance?.longRun.maxMinutes ?? c.base.longRun.maxMinutes)
-        ? nil : "long-run minutes \(g[1] ?? "")"
+      // The distance's cap, or (marathon) stretched in whole 5 minutes to what `raceReadyKm` takes, within
+      // `raceReadyMaxMinutes`; the long run then is no longer than the race-ready one.
+      let cap = c.distance?.longRun.maxMinutes ?? c.base.longRun.maxMinutes
+      let minutes = Double(g[1] ?? "") ?? .nan
+      let stretched =
+        c.distance.map { d in
+          d.longRun.raceReadyKm != nil && minutes > cap && minutes <= (d.longRun.raceReadyMaxMinutes ?? cap)
+            && minutes.truncatingRemainder(dividingBy: 5) == 0 && (c.long ?? 0) <= (d.longRun.raceReadyKm ?? 0) + 1
+        } ?? false
+      return minutes == cap || stretched ? nil : "long-run minutes \(g[1] ?? "")"
+    },
+    Claim(
+      "early long",
+      "a base week more than (\\d+) weeks before the race: at most \(num) % of the \(num) km peak long run the plan aims for"
+    ) { g, c in
+      guard let long = c.long, let early = c.distance?.longRun.peaks?.early else { return "no long run or early rules" }
+      let peak = c.plan.weeks.flatMap(\.workouts).filter { $0.kind == .long }.map(\.distanceKm).max() ?? 0
+      let share = double(g[2])
+      return Int(g[1] ?? "") == early.weeksOut && c.plan.weeks.count - c.week.number > early.weeksOut
+        // The aim is the first shaping's peak: the plan's own may end a few hundred metres under it.
+        && [pct(early.longerOfPeak), pct(early.shorterOfPeak)].contains(share) && double(g[3]) >= peak - tolerance
+        && double(g[3]) <= peak + 1 && long <= share / 100 * double(g[3]) + tolerance
+        ? nil : "early claim \(g[2] ?? "") % of \(g[3] ?? "") km: long run \(fmt(long)), peak \(fmt(peak))"
     },
     // Peak and step-back long runs, long-run variants and the marathon-pace budget (LongRunTests checks the rules).
     Claim("peak long", "a peak long run \\(the plan aims for at most (\\d+), never two weeks running\\)") { g, c in

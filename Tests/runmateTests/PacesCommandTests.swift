@@ -266,10 +266,14 @@ func saveHalfPlan(_ database: URL, name: String, _ extra: [String] = []) throws 
     let plan = try savedPlan(db, "goal")
     let raceDay = try #require(try workouts(plan).last)
     #expect(raceDay.text.contains("Your goal: 1:42:00"), "\(raceDay.text)")
+    // The goal is faster than the plan's 10K: the training paces are the 10K's (VDOT 43.0), the goal race pace.
+    let planGoal = try #require(plan["goal"] as? [String: Any])
+    #expect(planGoal["vdot"] as? Double == 43.0 && planGoal["vdot_source"] as? String == "recent-race", "\(planGoal)")
+    #expect(planGoal["goal_time_s"] as? Int == 6120, "\(planGoal)")
 
     // Races the plan's paces took in still judge the goal.
     let updated = try runRunmate(["replan", "--update-paces", "--apply", "--now", "2026-12-14"], database: db)
-    #expect(updated.stdout.contains("Paces: VDOT 44.1 → "), "\(updated.stdout)")
+    #expect(updated.stdout.contains("Paces: VDOT 43.0 → "), "\(updated.stdout)")
     let taken = try check("2026-12-15")
     #expect(taken["status"] as? String == "within-reach", "\(taken)")
     #expect(taken["race"] as? String == "10K race on 2026-12-12, 46:30", "\(taken)")

@@ -8,7 +8,8 @@ import RunningCore
 /// than running throughout would: walking is slower.
 struct LongRunByTime: Sendable, Hashable {
   /// The time, minutes: the level's `longRun.runWalk.maxMinutes`, else the distance's `longRun.maxMinutes` (or
-  /// base.yaml's).
+  /// base.yaml's), stretched for a runner running throughout to what `longRun.raceReadyKm` takes (at most
+  /// `longRun.raceReadyMaxMinutes`).
   let minutes: Double
   /// The run/walk ratio; nil: running throughout.
   let ratio: RunWalkRatio?
@@ -19,8 +20,16 @@ struct LongRunByTime: Sendable, Hashable {
   /// `longRun.runWalk` for the level and the easy pace reaches one of its ratios.
   init(distance: DistanceRules, base: BaseRules, level: Level, easy: Pace) {
     let runWalk = distance.longRun.runWalk.flatMap { $0.levels.contains(level) ? $0 : nil }
-    minutes = runWalk?.maxMinutes ?? distance.longRun.maxMinutes ?? base.longRun.maxMinutes
+    let capMinutes = runWalk?.maxMinutes ?? distance.longRun.maxMinutes ?? base.longRun.maxMinutes
     ratio = runWalk?.ratios.last { easy.secondsPerKilometer >= $0.fromEasySecondsPerKm - 1e-9 }
+    // Running throughout, the cap stretches to the race-ready long run when that takes a little longer (an
+    // intermediate at 6:17/km easy runs 29 km in 3:03), to whole 5 minutes.
+    if ratio == nil, let ready = distance.longRun.raceReadyKm, let most = distance.longRun.raceReadyMaxMinutes {
+      let needed = (easy.minutes(forKilometers: ready) / 5 - 1e-9).rounded(.up) * 5
+      minutes = needed > capMinutes && needed <= most ? needed : capMinutes
+    } else {
+      minutes = capMinutes
+    }
     walkSecondsPerKm = runWalk?.walkSecondsPerKm ?? 0
   }
 

@@ -174,13 +174,13 @@ struct PlanContext: Sendable {
       cutbackVolumeFactor = rules.base.cutback.volumeFactor
     }
 
-    // Paces: the goal time's VDOT (checked against the recent race), else the recent race's, else the level's.
+    // Paces: the recent race's VDOT (a faster goal time sets race pace), else the goal time's, else the level's.
     let goalPaces = try GoalPaces(goal: goal, rules: rules.base)
     warnings += goalPaces.warnings
     vdotSource = goalPaces.source
     paces = TrainingPaces(
       vdot: goalPaces.vdot, known: goalPaces.source != .levelEstimate,
-      raceDistanceMeters: goal.distance.kilometers * 1000)
+      raceDistanceMeters: goal.distance.kilometers * 1000, goalSeconds: goalPaces.goalSeconds)
 
     // Timeline checks.
     let minimum = distance.minimumWeeks[goal.level]

@@ -14,19 +14,22 @@ struct TrainingPaces: Sendable {
   private let labels: [[String?]]
   /// The slow end of the easy range: recovery jogs.
   let recoveryJog: Pace
-  /// The goal race's predicted time, seconds.
+  /// The goal race's predicted time at the training VDOT, seconds.
   let predictedRaceSeconds: Double
 
-  init(vdot: VDOT, known: Bool, raceDistanceMeters: Double) {
+  /// The zones at `vdot`, but race pace at `goalSeconds` when given (and, for a marathon, marathon pace: the
+  /// race-pace work of Pfitzinger's and Hansons' plans is goal pace).
+  init(vdot: VDOT, known: Bool, raceDistanceMeters: Double, goalSeconds: Double? = nil) {
     self.vdot = vdot
     self.known = known
     self.raceDistanceMeters = raceDistanceMeters
     predictedRaceSeconds = vdot.predictedTime(distanceMeters: raceDistanceMeters)
-    let race = Pace(secondsPerKilometer: predictedRaceSeconds / (raceDistanceMeters / 1000))
+    let race = Pace(secondsPerKilometer: (goalSeconds ?? predictedRaceSeconds) / (raceDistanceMeters / 1000))
+    let marathonIsRace = goalSeconds != nil && abs(raceDistanceMeters - RaceDistance.marathon.kilometers * 1000) < 1
     let paces = Intensity.allCases.map { intensity -> Pace in
       switch intensity {
       case .easy: vdot.pace(atFraction: TrainingPaces.typicalEasyFraction)
-      case .marathon: vdot.marathon
+      case .marathon: marathonIsRace ? race : vdot.marathon
       case .threshold: vdot.threshold
       case .interval: vdot.interval
       case .repetition: vdot.repetition

@@ -196,5 +196,8 @@ func floorHalf(_ km: Double) -> Double { (km * 2 + 1e-9).rounded(.down) / 2 }
 /// Rounds down to the nearest tenth of a kilometre.
 func floorTenth(_ km: Double) -> Double { (km * 10 + 1e-9).rounded(.down) / 10 }
 
+/// `km` to the nearest tenth, a half rounding down (so the result is never more than 0.05 over `km`).
+func nearestTenth(_ km: Double) -> Double { (km * 10 - 1e-6).rounded() / 10 }
+
 /// `12 %`.
 func percent(_ fraction: Double) -> String { String(Int((fraction * 100).rounded())) + " %" }

@@ -130,7 +130,7 @@ final class WorkoutFactory: Sendable {
     var text = "Race day: \(name), \(units.format(km))."
     var values = ["effort": context.effort(.race), "distance": name]
     if context.paces.known {
-      let from = context.vdotSource == .goalTime ? "Your goal" : "Predicted from your recent race"
+      let from = context.goal.goalTimeSeconds != nil ? "Your goal" : "Predicted from your recent race"
       text += " \(from): \(formatRaceTime(seconds)) (\(target(.race)))."
       values["racePace"] = context.paces.label(.race, perMile: perMile) ?? ""
       values["raceTime"] = formatRaceTime(seconds)

@@ -15,12 +15,17 @@ public enum VDOTSource: String, Sendable, Hashable, Codable {
 
 /// The VDOT a plan's paces follow, where it comes from, and what the runner should know about it.
 struct GoalPaces: Sendable {
+  /// The VDOT of the training paces: the runner's current fitness when it is known.
   let vdot: VDOT
   let source: VDOTSource
+  /// The goal time, seconds, when one is given: race pace (and, for the marathon, marathon pace) follows it.
+  let goalSeconds: Double?
   let warnings: [String]
 
-  /// The goal time's VDOT when one is given (checked against the recent race: at most `vdotGainPerWeek` a week of
-  /// the plan above it), else the recent race's, else the level's estimate.
+  /// The training paces: with a recent race, its VDOT (Daniels: train at the fitness you have, and move the paces
+  /// when a race shows more), the goal time (checked against it: at most `vdotGainPerWeek` a week of the plan above
+  /// it) only setting race pace, or every pace when it is slower than the race; with a goal time alone, the goal's
+  /// VDOT; else the level's estimate.
   /// - Throws: ``PlanError`` for an implausible recent race or goal time, or a goal the weeks cannot reach.
   init(goal: Goal, rules: BaseRules) throws(PlanError) {
     var raceVDOT: VDOT?
@@ -34,6 +39,7 @@ struct GoalPaces: Sendable {
     guard let goalTime = goal.goalTimeSeconds else {
       vdot = raceVDOT ?? VDOT(value: rules.levels[goal.level].estimateVdot)
       source = raceVDOT == nil ? .levelEstimate : .recentRace
+      goalSeconds = nil
       warnings = []
       return
     }
@@ -45,9 +51,10 @@ struct GoalPaces: Sendable {
       throw .goalTimeOutOfRange(distance: goal.distance, seconds: goalTime, fastest: fastest, slowest: slowest)
     }
     let wanted = VDOT(value: VDOT.vdot(distanceMeters: meters, minutes: goalTime / 60))
-    vdot = wanted
-    source = .goalTime
+    goalSeconds = goalTime
     guard let raceVDOT, let race = goal.recentRace else {
+      vdot = wanted
+      source = .goalTime
       warnings = []
       return
     }
@@ -62,7 +69,23 @@ struct GoalPaces: Sendable {
         weeksNeeded: weeksNeeded, maxWeeks: rules.maxWeeks)
     }
     let predicted = raceVDOT.predictedTime(distanceMeters: meters)
-    if (wanted.value * 10).rounded() < (raceVDOT.value * 10).rounded() {
+    let (goalTenths, raceTenths) = ((wanted.value * 10).rounded(), (raceVDOT.value * 10).rounded())
+    if goalTenths > raceTenths {
+      // A faster goal: the training paces stay at the race's fitness, the goal is race pace.
+      vdot = raceVDOT
+      source = .recentRace
+      let racePace = goal.distance == .marathon ? "marathon and race pace" : "race pace"
+      warnings = [
+        "training paces from your \(GoalPaces.raceName(race)) (\(formatRaceTime(race.timeSeconds)), VDOT "
+          + "\(GoalPaces.tenth(raceVDOT.value))), the fitness you have; the goal \(formatRaceTime(goalTime)) (VDOT "
+          + "\(GoalPaces.tenth(wanted.value))) sets \(racePace) (Daniels: train at your current VDOT and raise it "
+          + "when a race shows more: log your races and replan moves them)"
+      ]
+      return
+    }
+    vdot = wanted
+    source = .goalTime
+    if goalTenths < raceTenths {
       warnings = [
         "your \(GoalPaces.raceName(race)) (\(formatRaceTime(race.timeSeconds))) predicts "
           + "\(formatRaceTime(predicted)) for the \(goal.distance.displayName): the goal "

@@ -506,6 +506,12 @@ public struct DistanceLongRun: Sendable, Codable, Hashable {
   public var minUsefulKm: Double
   /// Overrides the base `longRun.maxMinutes`.
   public var maxMinutes: Double?
+  /// The shortest long run that readies a runner for the race, km (marathon: 29, the 18 miles a first marathon
+  /// needs): the time cap stretches to it (`raceReadyMaxMinutes`).
+  public var raceReadyKm: Double?
+  /// For a runner running throughout, the time cap stretches to the minutes `raceReadyKm` takes at easy pace, up to
+  /// this many (nil: it does not stretch).
+  public var raceReadyMaxMinutes: Double?
   /// Peak long runs: how many, how far apart, and the step-back length between them (half, marathon).
   public var peaks: LongRunPeaks?
   /// Race-specific long runs: marathon-pace segments and fast finishes (half, marathon).
@@ -553,6 +559,20 @@ public struct LongRunPeaks: Sendable, Codable, Hashable {
   public var lastDaysBeforeRace: Int
   /// No peak long run earlier than this many days before race day: the peaks close the build.
   public var earliestDaysBeforeRace: Int
+  /// The long runs of a long plan's early weeks, far from the peaks (nil: as the later ones).
+  public var early: EarlyLongRuns?
+}
+
+/// On a long timeline the weeks far from race day are a base (Pfitzinger's 24-week schedules, Daniels' phase I and
+/// II): their long runs stay well under the peak and alternate a longer and a shorter one, so that the peak long runs
+/// come at the end of the build, not 20 weeks out, and the long run never sits at one length for months.
+public struct EarlyLongRuns: Sendable, Codable, Hashable {
+  /// Full weeks more than this many weeks before race week are early.
+  public var weeksOut: Int
+  /// An early week's longer long run: at most this share of the peak long run.
+  public var longerOfPeak: Double
+  /// The early week between two longer ones: at most this share of the peak long run.
+  public var shorterOfPeak: Double
 }
 
 /// A race-specific long-run variant.

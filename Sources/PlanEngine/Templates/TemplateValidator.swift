@@ -293,6 +293,14 @@ struct TemplateValidator {
     try number(rules.longRun.minUsefulKm, "longRun.minUsefulKm", in: 2...40, "km")
     try validate(rules.raceDay)
     if let minutes = rules.longRun.maxMinutes { try number(minutes, "longRun.maxMinutes", in: 60...240, "minutes") }
+    if let km = rules.longRun.raceReadyKm {
+      try number(km, "longRun.raceReadyKm", in: 2...rules.longRun.minUsefulKm, "km, at most longRun.minUsefulKm")
+    }
+    if let minutes = rules.longRun.raceReadyMaxMinutes {
+      try number(
+        minutes, "longRun.raceReadyMaxMinutes", in: (rules.longRun.maxMinutes ?? base.longRun.maxMinutes)...300,
+        "minutes, at least longRun.maxMinutes")
+    }
     if let peaks = rules.longRun.peaks { try validate(peaks) }
     if let variants = rules.longRun.variants { try validate(variants) }
     if let runWalk = rules.longRun.runWalk {
@@ -381,6 +389,16 @@ struct TemplateValidator {
     let earliest = peaks.lastDaysBeforeRace + 7 * (2 * peaks.maxCount - 2)
     try integer(
       peaks.earliestDaysBeforeRace, "longRun.peaks.earliestDaysBeforeRace", in: earliest...max(earliest, 140))
+    if let early = peaks.early {
+      try integer(
+        early.weeksOut, "longRun.peaks.early.weeksOut", in: (peaks.earliestDaysBeforeRace + 6) / 7...40)
+      try number(
+        early.longerOfPeak, "longRun.peaks.early.longerOfPeak", in: 0.5...(1 - peaks.withinOfLongest - 0.01),
+        "a share of the peak long run, under the peak band")
+      try number(
+        early.shorterOfPeak, "longRun.peaks.early.shorterOfPeak", in: 0.4...early.longerOfPeak,
+        "a share of the peak long run, at most longerOfPeak")
+    }
   }
 
   private func validate(_ variants: LongRunVariantRules) throws(TemplateError) {

@@ -82,8 +82,10 @@ enum LongRunRule: WeekRule {
       return
     }
 
+    // The spike guard's step to the plan's tenth of a km, the nearer one (at most 50 m over 1.10 ×): a step rounded
+    // down every week would lose a kilometre over a 15-step build (7 km grows to 28.2 km, not 29.2).
     var limits: [(km: Double, reason: LongLimit)] = [
-      (spikeLimit, .spikeGuard(longestRecentKm: longestRecent)),
+      (nearestTenth(spikeLimit), .spikeGuard(longestRecentKm: longestRecent)),
       (volumeCap, .volumeCap(targetKm: week.targetKm)),
       (context.peakLongTargetKm, .peakTarget),
     ]
@@ -95,9 +97,19 @@ enum LongRunRule: WeekRule {
     }
     var stepBack: [(km: Double, reason: LongLimit)] = []
     if let layout = context.longRunLayout, let peaks = context.distance.longRun.peaks {
+      let firstPeak = layout.peakWeeks.first ?? Int.max
       if layout.peakWeeks.contains(week.number) {
         week.longRole = .peak
         stepBack.append((layout.peakKm, .peakLength))
+      } else if let early = peaks.early, week.number < firstPeak, context.weeks - week.number > early.weeksOut,
+        layout.leadInWeeks.contains(week.number) || layout.stepBackWeeks.contains(week.number)
+      {
+        // A base week far from race day: the longer and the shorter long run in turn, counted back from the first
+        // peak (an even number of weeks before it is a longer one, as the lead-ins are).
+        if layout.stepBackWeeks.contains(week.number) { week.longRole = .stepBack }
+        let longer = (firstPeak - week.number) % 2 == 0
+        let share = longer ? early.longerOfPeak : early.shorterOfPeak
+        stepBack.append((floorTenth(share * layout.peakKm), .early(share: share, peakKm: layout.peakKm)))
       } else if layout.leadInWeeks.contains(week.number) {
         stepBack.append(
           (layout.leadInKm(spikeFactor: rules.spikeFactor, withinOfLongest: peaks.withinOfLongest), .leadIn))
@@ -184,6 +196,8 @@ enum LongLimit: Sendable, Hashable {
   case stepBackNoShorter
   /// The first full week after a break's return weeks: the last long run before the break.
   case beforeBreak(lastLongKm: Double)
+  /// A base week of a long plan, far from race day: a share of the plan's peak long run.
+  case early(share: Double, peakKm: Double)
 
   /// The reason in words.
   func text(_ context: PlanContext) -> String {
@@ -228,6 +242,11 @@ enum LongLimit: Sendable, Hashable {
     case .beforeBreak(let km):
       return "the first full week back after the break: no longer than your last long run before it "
         + "(\(units.format(round1(km))))"
+    case .early(let share, let peakKm):
+      let weeksOut = peaks?.early?.weeksOut ?? 0
+      return "a base week more than \(weeksOut) weeks before the race: at most \(percent(share)) of the "
+        + "\(units.format(round1(peakKm))) peak long run the plan aims for, the longer and the shorter long run in turn; the peak "
+        + "long runs come later, at the end of the build"
     }
   }
 }
