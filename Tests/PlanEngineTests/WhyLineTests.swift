@@ -446,6 +446,20 @@ private let claims: [Claim] = {
         ? nil : "eve \(fmt(eve.distanceKm)) over the share of \(fmt(long))"
     },
     Claim(
+      "eve after quality",
+      "^Day before the long run kept to \(num) km, at most \(num) km after the quality session the day before"
+    ) { g, c in
+      guard let day = c.week.workouts.first(where: { $0.kind == .long })?.date else { return "no long run" }
+      let eve = c.week.workouts.first { $0.date.days(to: day) == 1 }
+      let quality = c.week.workouts.contains { $0.date.days(to: day) == 2 && $0.kind.isHard && $0.kind != .long }
+      guard double(g[2]) == c.base.weekStructure.eveOfLongAfterQualityMaxKm else { return "eve cap \(g[2] ?? "")" }
+      guard let eve, same(eve.distanceKm, double(g[1])) else {
+        return "states \(g[1] ?? "") km on the eve, plan has \(eve.map { fmt($0.distanceKm) } ?? "none")"
+      }
+      return quality && eve.distanceKm <= double(g[2]) + tolerance
+        ? nil : "eve \(fmt(eve.distanceKm)) after a quality day: \(quality)"
+    },
+    Claim(
       "eve rest",
       "^Day before the long run is a rest day: \(num) % of the long run is under the \(num) km minimum run"
         + "(?:; that run moves to (\\w+))?"

@@ -429,6 +429,19 @@ struct PlanContext: Sendable {
     return date.days(to: goal.timeline.raceDate) <= base.weekStructure.raceWeek.lastDays ? caps.lastDays : caps.run
   }
 
+  /// The most the day before the long run carries: `eveOfLongMaxOfLong` of the long run, and after a quality
+  /// session the day before it (a session, not strides, two days before the long run) at most
+  /// `eveOfLongAfterQualityMaxKm`, in tenths.
+  func eveOfLongCap(long: Double, week: WeekDraft, longDate: CivilDate) -> Double {
+    let structure = base.weekStructure
+    let share = floorTenth(structure.eveOfLongMaxOfLong * long)
+    guard let km = structure.eveOfLongAfterQualityMaxKm else { return share }
+    let afterQuality = week.slots.contains { slot in
+      slot.date.days(to: longDate) == 2 && (week.sessions[slot.id].map { !$0.isStrides } ?? false)
+    }
+    return afterQuality ? min(share, km) : share
+  }
+
   /// The per-session cap on work at `zone`, in km, for a week of `volumeKm` (Daniels).
   func workCap(zone: Intensity, volumeKm: Double) -> Double {
     let caps = base.intensity

@@ -106,6 +106,19 @@ struct Session: Sendable, Hashable {
     let ranged = range.upper > range.lower && high >= low
     var value = ranged ? min(high, max(low, whole(range.value(at: progress)))) : range.lower
     var reps = Int(template.reps.value(at: progress).rounded())
+    // The week sizes threshold and interval sessions too: at least `minWorkOfCap` of the cap, within the range.
+    if let share = context.base.intensity.minWorkOfCap, template.kind == .tempo || template.kind == .intervals {
+      let want = share * cap
+      while Double(reps) * bout(value).km < want - 1e-9 {
+        if single && ranged && value + grain <= high + 1e-9 {
+          value = ((value + grain) / grain).rounded() * grain
+        } else if !single && Double(reps) + 1 <= template.reps.upper + 1e-9 {
+          reps += 1
+        } else {
+          break
+        }
+      }
+    }
     if let floor {
       // Up to the floor, within the template's range: more reps, or a longer single block.
       while !session(reps: reps, value: value).meets(floor, raceKm: context.raceKm) {

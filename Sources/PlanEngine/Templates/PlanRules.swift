@@ -209,6 +209,9 @@ public struct GoalTimeRules: Sendable, Codable, Hashable {
   public var maxVdot: Double
   /// The slowest goal accepted, as minutes a kilometre (a brisk walk).
   public var slowestMinutesPerKm: Double
+  /// A goal with no race behind it more than this many VDOT points above what the weekly volume usually supports
+  /// (Tanda's marathon model) is questioned with a warning; nil: goals alone are not questioned.
+  public var unbackedMarginVdot: Double?
 }
 
 /// Optional non-running days: cross-training and strength, on days without a run, never in race week, never
@@ -312,6 +315,9 @@ public struct WeekStructureRules: Sendable, Codable, Hashable {
   /// The day before the long run carries at most this share of the long run; the rest of the week's volume goes
   /// to the other days. When that share is under the minimum run, `eveOfLongTooShort` says what happens.
   public var eveOfLongMaxOfLong: Double
+  /// After a quality session two days before the long run, the day between carries at most this many km (a
+  /// recovery-length run, so the long run does not start on tired legs: Pfitzinger); nil: only the share applies.
+  public var eveOfLongAfterQualityMaxKm: Double?
   /// What becomes of the run on the day before the long run when its share is under the minimum run.
   public var eveOfLongTooShort: EveOfLongTooShort
   /// The long run is never more than this share of its week's planned volume.
@@ -391,6 +397,10 @@ public struct IntensityRules: Sendable, Codable, Hashable {
   /// The marathon-pace budget: work at marathon pace in a week (long-run segments, fast finishes and marathon-pace
   /// sessions together) as a share of the week's volume; separate from the per-session threshold cap.
   public var maxMarathonPaceOfWeek: Double
+  /// Threshold and interval sessions carry at least this share of their per-session cap, within their template's
+  /// range (Daniels sizes quality as a share of the week: a 110 km runner's intervals are not a 40 km runner's);
+  /// nil: the build's progression alone sizes them.
+  public var minWorkOfCap: Double?
 }
 
 /// Settings per level that hold for every distance.

@@ -68,9 +68,15 @@ struct TemplateValidator {
     try number(
       intensity.maxMarathonPaceOfWeek, "intensity.maxMarathonPaceOfWeek", in: intensity.maxThresholdOfWeek...0.35,
       "a share of the week (at least intensity.maxThresholdOfWeek)")
+    if let share = intensity.minWorkOfCap {
+      try number(share, "intensity.minWorkOfCap", in: 0...1, "a share of the per-session cap")
+    }
     try number(base.goalTime.vdotGainPerWeek, "goalTime.vdotGainPerWeek", in: 0.05...0.5, "VDOT a week")
     try number(base.goalTime.maxVdot, "goalTime.maxVdot", in: 60...90)
     try number(base.goalTime.slowestMinutesPerKm, "goalTime.slowestMinutesPerKm", in: 8...15, "minutes a km")
+    if let margin = base.goalTime.unbackedMarginVdot {
+      try number(margin, "goalTime.unbackedMarginVdot", in: 0...30, "VDOT points")
+    }
     let replan = base.replan
     try number(Double(replan.lookbackWeeks), "replan.lookbackWeeks", in: 2...8, "weeks")
     try check(
@@ -142,6 +148,9 @@ struct TemplateValidator {
     try number(
       structure.eveOfLongMaxOfLong, "weekStructure.eveOfLongMaxOfLong", in: 0...1 / long.minRatioToOtherRuns,
       "a share of the long run")
+    if let km = structure.eveOfLongAfterQualityMaxKm {
+      try number(km, "weekStructure.eveOfLongAfterQualityMaxKm", in: 3...40, "km")
+    }
     try number(
       structure.longRunMaxOfWeek, "weekStructure.longRunMaxOfWeek", in: long.noviceCapOfWeek...0.6,
       "a share of the week (at least longRun.noviceCapOfWeek)")

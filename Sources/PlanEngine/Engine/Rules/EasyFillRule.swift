@@ -55,7 +55,7 @@ enum EasyFillRule: WeekRule {
         }
       }
       if let longDate, let long = week.longKm, slot.date.days(to: longDate) == 1 {
-        let eve = floorTenth(structure.eveOfLongMaxOfLong * long)
+        let eve = context.eveOfLongCap(long: long, week: week, longDate: longDate)
         if eve < minRun && week.sessions[slot.id] == nil {
           // The week must hold every run at the plan's minimum run with the long run and the sessions as they
           // are; otherwise it is too small for this run, which is dropped (trimming the long run or a session,

@@ -126,9 +126,23 @@ enum ExplainRule: WeekRule {
 
     // Week structure.
     if let slot = week.eveCappedSlot, let km = week.easyKm[slot] {
-      lines.append(
-        "Day before the long run kept to \(units.format(round1(km))), at most "
-          + "\(percent(structure.eveOfLongMaxOfLong)) of the long run; the rest goes to other days")
+      let longDate = week.slots.first { $0.role == .long }?.date
+      let share = week.longKm.map { floorTenth(structure.eveOfLongMaxOfLong * $0) } ?? km
+      let cap = week.longKm.flatMap { long in
+        longDate.map { context.eveOfLongCap(long: long, week: week, longDate: $0) }
+      }
+      if let afterQuality = structure.eveOfLongAfterQualityMaxKm, let cap, cap < share - 1e-9,
+        km <= afterQuality + 1e-9
+      {
+        lines.append(
+          "Day before the long run kept to \(units.format(round1(km))), at most \(units.format(afterQuality)) "
+            + "after the quality session the day before, so the long run starts on fresh legs (Pfitzinger); "
+            + "the rest goes to other days")
+      } else {
+        lines.append(
+          "Day before the long run kept to \(units.format(round1(km))), at most "
+            + "\(percent(structure.eveOfLongMaxOfLong)) of the long run; the rest goes to other days")
+      }
     }
     if week.eveRest {
       // The moved run is named only when it is still in the week (the guard may have dropped an easy run).

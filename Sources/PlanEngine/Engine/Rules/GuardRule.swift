@@ -90,7 +90,7 @@ enum GuardRule: WeekRule {
     else {
       return false
     }
-    let limit = floorTenth(context.base.weekStructure.eveOfLongMaxOfLong * long)
+    let limit = context.eveOfLongCap(long: long, week: week, longDate: day)
     guard km > limit + 1e-9 else { return false }
     if limit < week.minRunKm {
       week.eveCappedSlot = nil
