@@ -4,7 +4,7 @@ import RunningCore
 import Testing
 
 /// Issue 45, slice 5: quality sized to the runner's volume, the day between a quality session and the long run kept
-/// short, and a goal with no race behind it questioned. The limits are the books'
+/// short, strides in every 5K and 10K phase, and a goal with no race behind it questioned. The limits are the books'
 /// (Daniels' per-session caps and warm-ups, Pfitzinger's schedules, Tanda's marathon model), not the engine's keys.
 @Suite struct SessionSizingTests {
   /// The work of a structured session (threshold or interval reps), km.
@@ -81,6 +81,48 @@ import Testing
     }
     #expect(checked > 100)
     #expect(long.isEmpty, "\(long.prefix(4))")
+  }
+
+  /// Issue 45 "Why" 6: strides only in base weeks. Daniels keeps repetition pace in every phase of 5K and 10K
+  /// training: every base, build and peak phase has strides or R reps, at every level and number of runs, and every
+  /// such week that has an easy run besides the day before the long run and the medium-long run has them.
+  @Test func fiveAndTenKPlansHaveSpeedInEveryPhase() throws {
+    var missing: [String] = []
+    var phasesWithout: [String] = []
+    var plans = 0
+    for distance in [RaceDistance.fiveK, .tenK] {
+      for level in Level.allCases {
+        for runs in [3, 4, 5, 6] {
+          for weeks in [8, 12, 20] {
+            guard
+              let plan = try? makePlan(goal: goal(distance, level, weeks: weeks, runs: runs), rules: repositoryRules)
+            else { continue }
+            plans += 1
+            var phases: [Phase: Bool] = [:]
+            for week in plan.weeks where week.phase == .base || week.phase == .build || week.phase == .peak {
+              let speed = week.workouts.contains { workout in
+                workout.steps.contains { $0.kind == .work && $0.zone == .repetition }
+              }
+              phases[week.phase] = (phases[week.phase] ?? false) || speed
+              guard !speed, let long = week.workouts.first(where: { $0.kind == .long }) else { continue }
+              // A free easy day other than the day before the long run: strides belong there.
+              let easyDays = week.workouts.filter {
+                ($0.kind == .easy || $0.kind == .recovery) && $0.date.days(to: long.date) > 1
+              }
+              if easyDays.contains(where: { $0.kind == .easy }) {
+                missing.append("\(distance) \(level) \(runs) runs \(weeks)w: week \(week.number)")
+              }
+            }
+            for (phase, has) in phases where !has {
+              phasesWithout.append("\(distance) \(level) \(runs) runs \(weeks)w: \(phase)")
+            }
+          }
+        }
+      }
+    }
+    #expect(plans > 40)
+    #expect(missing.isEmpty, "\(missing.count) weeks without R work beside a free easy day: \(missing.prefix(4))")
+    #expect(phasesWithout.isEmpty, "\(phasesWithout.prefix(4))")
   }
 
   /// Issue 45 "Why" 5: "a 2:10 marathon goal at 30 mi a week is accepted at VDOT 78.4". A goal with no race behind it

@@ -446,6 +446,18 @@ private let claims: [Claim] = {
         ? nil : "eve \(fmt(eve.distanceKm)) over the share of \(fmt(long))"
     },
     Claim(
+      "strides added",
+      "^Strides on (Mon|Tue|Wed|Thu|Fri|Sat|Sun)'s easy run: the week's sessions have no repetition-pace work, and "
+        + "Daniels keeps R pace in every phase of 5K and 10K training$"
+    ) { g, c in
+      let strides = c.week.workouts.filter { $0.kind == .strides && $0.date.weekday.shortName == g[1] }
+      let repetition = c.week.workouts.filter { workout in
+        workout.kind != .strides && workout.steps.contains { $0.kind == .work && $0.zone == .repetition }
+      }
+      return strides.count == 1 && repetition.isEmpty && c.distance?.stridesEveryWeek == true
+        ? nil : "strides on \(g[1] ?? ""): \(strides.count); R sessions: \(repetition.map(\.title))"
+    },
+    Claim(
       "eve after quality",
       "^Day before the long run kept to \(num) km, at most \(num) km after the quality session the day before"
     ) { g, c in

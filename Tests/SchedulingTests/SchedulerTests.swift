@@ -95,11 +95,12 @@ import Testing
         $0.kind == .moved && $0.workoutID == long.workout.id
           && $0.text.contains("Sun 17 Jan is a blackout date")
       })
-    // Week 2 (base: long run, hill repeats, two easy runs) has three free days (Mon 11 … Wed 13). Monday follows
-    // week 1's Sunday long run and Tuesday touches Wednesday, so only one of Tue/Wed can hold a hard workout: the
-    // long run takes it, the easy runs take the other two days, and the hill session is dropped.
+    // Week 2 (base: long run, hill repeats, two easy runs, one with strides: a 10K week without repetition-pace work)
+    // has three free days (Mon 11 … Wed 13). Monday follows week 1's Sunday long run and Tuesday touches Wednesday,
+    // so only one of Tue/Wed can hold a hard workout: the long run takes it, the easy runs take the other two days,
+    // and the hill session is dropped.
     #expect(week2.week.phase == .base)
-    #expect(week2.workouts.map(\.workout.kind).sorted { $0.rawValue < $1.rawValue } == [.easy, .easy, .long])
+    #expect(week2.workouts.map(\.workout.kind).sorted { $0.rawValue < $1.rawValue } == [.easy, .long, .strides])
     let dropped = schedule.notes.filter { $0.kind == .dropped && $0.week == 2 }
     #expect(dropped.count == 1)
     #expect(dropped.first?.text.contains("Hills") == true)

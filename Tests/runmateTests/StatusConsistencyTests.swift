@@ -197,7 +197,7 @@ import Testing
       try runmate(
         ["log", "2027-01-14", "--distance", "9km", "--time", "54:00", "--now", "2027-01-14"], environment: env
       )
-      .stdout.contains("\nMatched Easy 9 km planned for Thu 14 Jan."))
+      .stdout.contains("\nMatched Easy 9 km + 4 × 20 s strides planned for Thu 14 Jan."))
     // Friday (rest): a Health run is not Saturday's easy run.
     let export = directory.appendingPathComponent("export.xml")
     try IngestCommandTests().writeHealthExport(

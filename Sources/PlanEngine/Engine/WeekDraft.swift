@@ -48,6 +48,8 @@ struct WeekDraft: Sendable, Equatable {
   var eveRest = false
   /// The day the run of the day before the long run moved to (`weekStructure.eveOfLongTooShort: move`).
   var eveMovedTo: CivilDate?
+  /// The day strides were added to an easy run (`stridesEveryWeek`: the week's sessions had no repetition pace).
+  var stridesAddedSlot: String?
   /// The day before the long run holds the minimum run: its share was under it and no other day was free.
   var eveAtMinimum = false
   /// The volume quality sessions are sized against (the target, until the planned week turns out smaller).

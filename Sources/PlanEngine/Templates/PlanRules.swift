@@ -459,6 +459,9 @@ public struct DistanceRules: Sendable, Codable, Hashable {
   public var longRun: DistanceLongRun
   /// What a runner needs before starting a plan for this distance (marathon).
   public var requirements: Requirements?
+  /// Strides in every base, build and peak week: a week whose sessions have no repetition-pace work gets strides
+  /// on an easy run (Daniels: R pace in every phase of 5K and 10K training); nil or false: only as sessions.
+  public var stridesEveryWeek: Bool?
   /// Race-day guidance: warm-up, pacing splits, fuelling.
   public var raceDay: RaceDayRules
   /// Per-level volumes and workouts.

@@ -125,6 +125,13 @@ enum ExplainRule: WeekRule {
     }
 
     // Week structure.
+    if let slot = week.stridesAddedSlot, week.sessions[slot]?.isStrides == true,
+      let day = week.slots.first(where: { $0.id == slot })?.date
+    {
+      lines.append(
+        "Strides on \(day.weekday.shortName)'s easy run: the week's sessions have no repetition-pace work, and "
+          + "Daniels keeps R pace in every phase of 5K and 10K training")
+    }
     if let slot = week.eveCappedSlot, let km = week.easyKm[slot] {
       let longDate = week.slots.first { $0.role == .long }?.date
       let share = week.longKm.map { floorTenth(structure.eveOfLongMaxOfLong * $0) } ?? km

@@ -8,6 +8,53 @@
 /// - Quality days sit in the weekly pattern so that no two hard days are adjacent.
 enum QualityRule: WeekRule {
   static func apply(to week: inout WeekDraft, context: PlanContext, history: [WeekSummary]) {
+    week.stridesAddedSlot = nil
+    assignSessions(&week, context: context)
+    addStrides(&week, context: context)
+  }
+
+  /// With `stridesEveryWeek` (5K, 10K), a full base, build or peak week whose sessions hold no repetition-pace work
+  /// gets strides on an easy run: the recovery run after the long run first (Pfitzinger's "recovery + strides"),
+  /// then the easy day (or quality day without a session) nearest the long run but not the medium-long run's day
+  /// (the easy day furthest from the long run at `mediumLong.fromRuns` runs or more), then the day before the long run
+  /// when half the long run is a whole run there (the run keeps its cap). Not in a return week after a break.
+  static func addStrides(_ week: inout WeekDraft, context: PlanContext) {
+    guard context.distance.stridesEveryWeek == true,
+      week.phase == .base || week.phase == .build || week.phase == .peak,
+      !week.sessions.values.contains(where: { $0.zone == .repetition }),
+      context.comeback[week.number] == nil,
+      context.levelRules.allowedKinds.contains(.strides),
+      let box = context.libraryBoxes["strides"],
+      let longDate = week.slots.first(where: { $0.role == .long })?.date
+    else { return }
+    func away(_ slot: DaySlot) -> Int { abs(slot.date.days(to: longDate)) }
+    var free = week.slots.filter {
+      ($0.role == .easy || $0.role == .quality) && week.sessions[$0.id] == nil && $0.date.days(to: longDate) != 1
+    }
+    if context.runs >= context.base.weekStructure.mediumLong.fromRuns,
+      let medium = free.filter({ $0.role == .easy && away($0) > 1 }).max(by: { away($0) < away($1) })
+    {
+      free.removeAll { $0.id == medium.id }
+    }
+    let eve = week.slots.first {
+      $0.date.days(to: longDate) == 1 && ($0.role == .easy || $0.role == .quality) && week.sessions[$0.id] == nil
+    }
+    let eveHoldsARun =
+      week.longKm.map {
+        floorTenth(context.base.weekStructure.eveOfLongMaxOfLong * $0) >= week.minRunKm
+      } ?? false
+    let recovery = week.slots.first { $0.role == .recovery && week.sessions[$0.id] == nil }
+    let nearest = free.min { away($0) < away($1) }
+    guard let slot = recovery ?? nearest ?? (eveHoldsARun ? eve : nil),
+      let strides = Session.sized(
+        id: "strides", box: box, progress: QualityRule.progressFraction(week: week, context: context),
+        volumeKm: week.targetKm, maxKm: .infinity, context: context)
+    else { return }
+    week.sessions[slot.id] = strides
+    week.stridesAddedSlot = slot.id
+  }
+
+  static func assignSessions(_ week: inout WeekDraft, context: PlanContext) {
     var count = context.qualityCount(phase: week.phase)
     if week.cutback { count = min(count, 1) }
     // The first days back after a break are easy running: a return week under the cut-back share has no session.
