@@ -17,7 +17,7 @@ import Testing
   @Test(arguments: [RaceDistance.fiveK, .tenK, .half, .marathon])
   func highVolumeRaceWeeksKeepAThirdOfThePeak(distance: RaceDistance) throws {
     var short: [String] = []
-    for (current, runs) in [(90.0, 6), (105.0, 6), (120.0, 7), (130.0, 7)] {
+    for (current, runs) in [(90.0, 5), (90.0, 6), (105.0, 6), (124.0, 5), (120.0, 7), (130.0, 7)] {
       for weeks in [10, 14, 18] {
         let plan = try makePlan(
           goal: goal(distance, .advanced, weeks: weeks, runs: runs, currentKm: current, longestKm: 0.25 * current),
@@ -27,12 +27,13 @@ import Testing
         if km < 0.34 * peak - 0.5 {
           short.append("\(current) km \(runs) runs \(weeks) weeks: \(km) km of a \(peak) km peak")
         }
-        // The runs stay race-week runs: none a long run, the last three days short.
+        // The runs stay race-week runs: none a long run (Pfitzinger's 18/85 race week: 10 miles at most, on the
+        // Wednesday), the last three days short (6, 5 and 4 miles: under a tenth of the peak week each).
         for workout in week.workouts where workout.kind != .race {
-          #expect(workout.distanceKm <= 14 + 0.05, "\(distance) \(current) km: \(workout.title)")
+          #expect(workout.distanceKm <= 16 + 0.05, "\(distance) \(current) km: \(workout.title)")
           if workout.date.days(to: plan.goal.raceDate) <= 3 {
             #expect(
-              workout.distanceKm <= 0.07 * max(peak, current) + 0.1, "\(distance) \(current) km: \(workout.title)")
+              workout.distanceKm <= 0.09 * max(peak, current) + 0.1, "\(distance) \(current) km: \(workout.title)")
           }
         }
       }

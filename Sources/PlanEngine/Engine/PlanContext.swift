@@ -180,7 +180,8 @@ struct PlanContext: Sendable {
     vdotSource = goalPaces.source
     paces = TrainingPaces(
       vdot: goalPaces.vdot, known: goalPaces.source != .levelEstimate,
-      raceDistanceMeters: goal.distance.kilometers * 1000, goalSeconds: goalPaces.goalSeconds)
+      raceDistanceMeters: goal.distance.kilometers * 1000, raceIsMarathon: goal.distance == .marathon,
+      goalSeconds: goalPaces.goalSeconds)
 
     // Timeline checks.
     let minimum = distance.minimumWeeks[goal.level]

@@ -369,6 +369,11 @@ public struct ResolvedGoal: Sendable, Hashable, Codable {
   public var predictedTimeSeconds: Int?
   /// The goal time (`--goal-time`) in seconds; nil without one. Written only when given.
   public var goalTimeSeconds: Int?
+  /// The goal time's VDOT (Daniels-Gilbert), to the tenth; nil without a goal time. With a recent race it can be
+  /// above ``vdot``, the fitness the training paces follow.
+  public var goalVDOT: Double? {
+    goalTimeSeconds.map { (VDOT.vdot(distanceMeters: distanceKm * 1000, minutes: Double($0) / 60) * 10).rounded() / 10 }
+  }
   /// The runner's birth year, when the plan was made with one (masters rules). Written only when given.
   public var birthYear: Int?
   /// Where ``vdot`` comes from; a plan saved before goal times: the recent race when it has a VDOT, else the level.

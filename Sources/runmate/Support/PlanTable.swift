@@ -20,10 +20,10 @@ struct PlanTable {
     var facts =
       "\(goal.runsPerWeek) runs a week · from \(units.format(goal.currentWeeklyKm)) a week · "
       + "longest recent run \(units.format(goal.longestRecentRunKm))"
-    if let vdot = goal.vdot, let time = goal.goalTimeSeconds, goal.vdotSource == .recentRace {
-      let goalVDOT = VDOT.vdot(distanceMeters: goal.distanceKm * 1000, minutes: Double(time) / 60)
-      facts +=
-        " · goal \(formatRaceTime(Double(time))) (VDOT \((goalVDOT * 10).rounded() / 10)) · paces at VDOT \(vdot)"
+    if let vdot = goal.vdot, let time = goal.goalTimeSeconds, let goalVDOT = goal.goalVDOT,
+      goal.vdotSource == .recentRace
+    {
+      facts += " · goal \(formatRaceTime(Double(time))) (VDOT \(goalVDOT)) · paces at VDOT \(vdot)"
     } else if let vdot = goal.vdot, let time = goal.goalTimeSeconds {
       facts += " · goal \(formatRaceTime(Double(time))) (VDOT \(vdot))"
     } else if let vdot = goal.vdot, let predicted = goal.predictedTimeSeconds {
