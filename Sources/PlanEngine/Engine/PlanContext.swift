@@ -179,8 +179,7 @@ struct PlanContext: Sendable {
     warnings += goalPaces.warnings
     vdotSource = goalPaces.source
     paces = TrainingPaces(
-      vdot: goalPaces.vdot, known: goalPaces.source != .levelEstimate,
-      raceDistanceMeters: goal.distance.kilometers * 1000, raceIsMarathon: goal.distance == .marathon,
+      vdot: goalPaces.vdot, known: goalPaces.source != .levelEstimate, race: goal.distance,
       goalSeconds: goalPaces.goalSeconds)
 
     // Timeline checks.

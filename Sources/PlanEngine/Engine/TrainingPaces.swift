@@ -17,15 +17,16 @@ struct TrainingPaces: Sendable {
   /// The goal race's predicted time at the training VDOT, seconds.
   let predictedRaceSeconds: Double
 
-  /// The zones at `vdot`, but race pace at `goalSeconds` when given (and, when the race is the marathon
-  /// (`raceIsMarathon`), marathon pace: the race-pace work of Pfitzinger's and Hansons' plans is goal pace).
-  init(vdot: VDOT, known: Bool, raceDistanceMeters: Double, raceIsMarathon: Bool = false, goalSeconds: Double? = nil) {
+  /// The zones at `vdot`, but race pace at `goalSeconds` when given (and, for a marathon, marathon pace: the
+  /// race-pace work of Pfitzinger's and Hansons' plans is goal pace).
+  init(vdot: VDOT, known: Bool, race distance: RaceDistance, goalSeconds: Double? = nil) {
     self.vdot = vdot
     self.known = known
+    let raceDistanceMeters = distance.kilometers * 1000
     self.raceDistanceMeters = raceDistanceMeters
     predictedRaceSeconds = vdot.predictedTime(distanceMeters: raceDistanceMeters)
     let race = Pace(secondsPerKilometer: (goalSeconds ?? predictedRaceSeconds) / (raceDistanceMeters / 1000))
-    let marathonIsRace = goalSeconds != nil && raceIsMarathon
+    let marathonIsRace = goalSeconds != nil && distance == .marathon
     let paces = Intensity.allCases.map { intensity -> Pace in
       switch intensity {
       case .easy: vdot.pace(atFraction: TrainingPaces.typicalEasyFraction)

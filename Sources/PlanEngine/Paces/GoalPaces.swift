@@ -55,7 +55,9 @@ struct GoalPaces: Sendable {
     guard let raceVDOT, let race = goal.recentRace else {
       vdot = wanted
       source = .goalTime
-      warnings = GoalPaces.unbackedGoalWarning(goal: goal, wanted: wanted, rules: rules).map { [$0] } ?? []
+      warnings =
+        GoalPaces.unbackedGoalWarning(goal: goal, goalSeconds: goalTime, wanted: wanted, rules: rules).map { [$0] }
+        ?? []
       return
     }
     let weeks = goal.timeline.weeks
@@ -101,15 +103,16 @@ struct GoalPaces: Sendable {
   /// Tanda's marathon model (Tanda 2011, J Hum Sport Exerc 6(3): marathon pace = 17.1 + 140 e^(-0.0053 K) + 0.55 P
   /// s/km, K the weekly km, P the mean training pace, taken as the goal's own easy pace) gives the VDOT the volume
   /// supports; a goal more than `goalTime.unbackedMarginVdot` above it gets a warning (the plan still follows it).
-  static func unbackedGoalWarning(goal: Goal, wanted: VDOT, rules: BaseRules) -> String? {
+  static func unbackedGoalWarning(goal: Goal, goalSeconds: Double, wanted: VDOT, rules: BaseRules) -> String? {
     guard let margin = rules.goalTime.unbackedMarginVdot, let weekly = goal.currentWeeklyKm, weekly > 0 else {
       return nil
     }
     let training = wanted.pace(atFraction: TrainingPaces.typicalEasyFraction).secondsPerKilometer
     let marathonPace = 17.1 + 140 * exp(-0.0053 * weekly) + 0.55 * training
-    let supported = VDOT.vdot(distanceMeters: 42_195, minutes: marathonPace * 42.195 / 60)
+    let marathonKm = RaceDistance.marathon.kilometers
+    let supported = VDOT.vdot(distanceMeters: marathonKm * 1000, minutes: marathonPace * marathonKm / 60)
     guard wanted.value > supported + margin else { return nil }
-    return "the goal \(formatRaceTime(goal.goalTimeSeconds ?? 0)) (VDOT \(tenth(wanted.value))) has no race behind it "
+    return "the goal \(formatRaceTime(goalSeconds)) (VDOT \(tenth(wanted.value))) has no race behind it "
       + "and is well ahead of what \(Int(weekly.rounded())) km a week usually supports (about VDOT "
       + "\(Int(supported.rounded())), Tanda's marathon model): the paces follow the goal; a recent race "
       + "would check it, and if the sessions feel too hard, aim lower"

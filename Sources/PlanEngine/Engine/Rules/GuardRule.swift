@@ -85,25 +85,21 @@ enum GuardRule: WeekRule {
   /// have given some volume since the easy runs were filled in); when that is under the minimum run, its run
   /// moves to a free day (or stays as the minimum run when none is free), or the day rests (`eveOfLongTooShort`).
   static func limitEveOfLong(_ week: inout WeekDraft, context: PlanContext) -> Bool {
-    // Strides riding on the run the day before the long run (placed only when half the long run is a whole run):
-    // the run, strides included, keeps the cap.
-    if let long = week.longKm, let day = week.slots.first(where: { $0.role == .long })?.date,
-      let slot = week.slots.first(where: { $0.date.days(to: day) == 1 }), week.easyKm[slot.id] == nil,
-      var strides = week.sessions[slot.id], strides.isStrides
-    {
-      let limit = max(week.minRunKm, context.eveOfLongCap(long: long, week: week, longDate: day))
-      guard strides.totalKm > limit + 1e-9 else { return false }
-      strides.easyKm = max(0, floorTenth(limit - (strides.totalKm - strides.easyKm)))
-      week.sessions[slot.id] = strides
-      return true
-    }
     guard let long = week.longKm, let day = week.slots.first(where: { $0.role == .long })?.date,
-      let slot = week.slots.first(where: { $0.date.days(to: day) == 1 }), let km = week.easyKm[slot.id]
+      let slot = week.slots.first(where: { $0.date.days(to: day) == 1 })
     else {
       return false
     }
     let limit = context.eveOfLongCap(long: long, week: week, longDate: day)
-    guard km > limit + 1e-9 else { return false }
+    // Strides riding on that run (placed only when it holds a whole run): the run, strides included, keeps the cap.
+    if week.easyKm[slot.id] == nil, var strides = week.sessions[slot.id], strides.isStrides {
+      let cap = max(week.minRunKm, limit)
+      guard strides.totalKm > cap + 1e-9 else { return false }
+      strides.easyKm = max(0, floorTenth(cap - (strides.totalKm - strides.easyKm)))
+      week.sessions[slot.id] = strides
+      return true
+    }
+    guard let km = week.easyKm[slot.id], km > limit + 1e-9 else { return false }
     if limit < week.minRunKm {
       week.eveCappedSlot = nil
       switch context.base.weekStructure.eveOfLongTooShort {

@@ -40,9 +40,7 @@ enum QualityRule: WeekRule {
       $0.date.days(to: longDate) == 1 && ($0.role == .easy || $0.role == .quality) && week.sessions[$0.id] == nil
     }
     let eveHoldsARun =
-      week.longKm.map {
-        floorTenth(context.base.weekStructure.eveOfLongMaxOfLong * $0) >= week.minRunKm
-      } ?? false
+      week.longKm.map { context.eveOfLongCap(long: $0, week: week, longDate: longDate) >= week.minRunKm } ?? false
     let recovery = week.slots.first { $0.role == .recovery && week.sessions[$0.id] == nil }
     let nearest = free.min { away($0) < away($1) }
     guard let slot = recovery ?? nearest ?? (eveHoldsARun ? eve : nil),
