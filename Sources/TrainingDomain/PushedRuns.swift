@@ -26,7 +26,7 @@ public struct PushOutcome: Sendable, Hashable {
   /// Runs with a new identity that were the same run as one the athlete's plan already counted (Ingest's twins):
   /// recorded under the new identity, not stored twice.
   public var twins = 0
-  /// Runs removed because the athlete deleted them from the logbook (``applyDeletions(_:account:planID:to:)``).
+  /// Runs removed because the athlete deleted them from the logbook (``applyDeletions(_:account:planIDs:at:to:)``).
   public var removed = 0
   /// Runs the server had under their identity, rewritten because the athlete's record of them changed since (a
   /// watch's record merged into a hand-logged run, a note added).
@@ -89,14 +89,19 @@ public struct PushPlan: Sendable {
 public func applyPush(
   _ plans: [PushPlan], deleted: [String], account: Account, at now: Date, to store: some PushWrites
 ) throws -> PushOutcome {
-  var total = PushOutcome()
+  for plan in plans { for pushed in plan.runs { _ = try pushed.run.validated() } }
+  // The deletions first, once for all the plans: a deleted run goes whichever plan it was stored under, and every
+  // plan matches the weeks of the removed runs' days again (the freed workout may be an earlier plan's, and a plan's
+  // share that came first must not take the removal from the plan whose week it changes).
+  let removedDays = try applyDeletions(deleted, account: account, planIDs: plans.map(\.planID), at: now, to: store)
+  var total = PushOutcome(removed: removedDays.count)
   for plan in plans {
-    let outcome = try applyPush(
-      plan.runs, deleted: deleted, account: account, planID: plan.planID, slots: plan.slots, at: now, to: store)
+    let outcome = try storePush(
+      plan.runs, removedDays: removedDays, account: account, planID: plan.planID, slots: plan.slots, at: now,
+      to: store)
     total.added += outcome.added
     total.alreadyThere += outcome.alreadyThere
     total.twins += outcome.twins
-    total.removed += outcome.removed
     total.updated += outcome.updated
   }
   return total
@@ -104,22 +109,31 @@ public func applyPush(
 
 /// Removes from the server the runs the athlete deleted from the logbook (`runmate log delete`, `log undo`), inside
 /// the caller's write transaction, before a push's runs are stored: each of `identities` (the deleted runs'
-/// ``Completion/identity``) removes the run of plan `planID` that has it and the run the athlete pushed under it,
+/// ``Completion/identity``) removes the run of the plans `planIDs` that has it and the run the athlete pushed under it,
 /// unless another identity the athlete pushed still stands for that run (the same run kept on a second device).
 /// Its pushed record goes too, so a run logged again later is stored again. Nothing but the athlete's own runs
 /// (their plan's, or pushed by them) is ever removed; an identity the server never had removes nothing, so sending
 /// the same deletions again is harmless. Returns the days of the runs removed.
+///
+/// The runs of any of `planIDs` count as the plan's (the athlete's plan and the plans it followed). One audit line
+/// tells how many went.
 public func applyDeletions(
-  _ identities: [String], account: Account, planID: String, to store: some PushWrites
+  _ identities: [String], account: Account, planIDs: [String], at now: Date, to store: some PushWrites
 ) throws -> [CivilDate] {
   guard !identities.isEmpty else { return [] }
   let deleted = Set(identities)
   let pushed = try store.pushedRuns(profileID: account.profileID, clientIDs: identities)
-  let candidates = Set(pushed.values).union(try store.runIDs(ofPlan: planID, identities: identities))
+  var candidates = Set(pushed.values)
+  for planID in planIDs { candidates.formUnion(try store.runIDs(ofPlan: planID, identities: identities)) }
   let claims = try store.pushedIdentities(profileID: account.profileID, completionIDs: candidates.sorted())
   let removed = candidates.sorted().filter { claims[$0, default: []].subtracting(deleted).isEmpty }
   try store.forgetPushed(profileID: account.profileID, clientIDs: identities)
-  return try removed.compactMap { try store.deleteRun(id: $0) }
+  let days = try removed.compactMap { try store.deleteRun(id: $0) }
+  if !days.isEmpty {
+    try store.audit(
+      account: account, action: .runsPushed, detail: "\(days.count) runs removed (deleted by the athlete)", at: now)
+  }
+  return days
 }
 
 /// Stores an athlete's pushed runs the one way, inside the caller's write transaction, each run recognised by its
@@ -132,21 +146,28 @@ public func applyDeletions(
 ///   **twin**: recorded under its identity, not stored twice;
 /// - any other goes through ``applyIngest(_:planID:slots:to:wroteRow:)`` against the runs of plan `planID` only
 ///   (another athlete's run on the same day is never a twin), matched to `slots`, and is stored with its identity.
-/// The runs the athlete `deleted` are removed first (``applyDeletions(_:account:planID:to:)``). One audit line tells
+/// The runs the athlete `deleted` are removed first (``applyDeletions(_:account:planIDs:at:to:)``). One audit line tells
 /// the counts. The runs are ``Completion/validated()`` first.
 public func applyPush(
   _ runs: [PushedRun], deleted: [String] = [], account: Account, planID: String, slots: [PlannedSlot], at now: Date,
   to store: some PushWrites
 ) throws -> PushOutcome {
   for pushed in runs { _ = try pushed.run.validated() }
-  let removedDays = try applyDeletions(deleted, account: account, planID: planID, to: store)
-  let removed = removedDays.count
-  if removed > 0 {
-    try store.audit(
-      account: account, action: .runsPushed, detail: "\(removed) runs removed (deleted by the athlete)", at: now)
-  }
+  let removedDays = try applyDeletions(deleted, account: account, planIDs: [planID], at: now, to: store)
+  var outcome = try storePush(
+    runs, removedDays: removedDays, account: account, planID: planID, slots: slots, at: now, to: store)
+  outcome.removed = removedDays.count
+  return outcome
+}
+
+/// A plan's share of a push after the deletions: its runs stored, and its weeks of the runs' days and of
+/// `removedDays` (the deleted runs') matched again.
+func storePush(
+  _ runs: [PushedRun], removedDays: [CivilDate], account: Account, planID: String, slots: [PlannedSlot],
+  at now: Date, to store: some PushWrites
+) throws -> PushOutcome {
   let days = runs.map(\.run.date) + removedDays
-  guard let first = days.min(), let last = days.max() else { return PushOutcome(removed: removed) }
+  guard let first = days.min(), let last = days.max() else { return PushOutcome() }
   let pushedBefore = try store.pushedRuns(profileID: account.profileID, clientIDs: runs.map(\.clientID))
   var known = Set(pushedBefore.keys)
   /// The stored runs a run of this push already stands for: not the twin of a second one (a double day of two
@@ -160,7 +181,7 @@ public func applyPush(
   let planRuns = PlanRunWrites(
     base: store, planID: planID,
     runs: try store.activities(ofPlan: planID, from: window.from, through: window.through))
-  var outcome = PushOutcome(removed: removed)
+  var outcome = PushOutcome()
   /// The days whose weeks are matched again at the end: runs removed and rewritten (added runs are, as they go).
   var rematched = removedDays
   /// Records `clientID` as the stored run `id`, which now stands for it.

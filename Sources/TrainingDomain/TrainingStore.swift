@@ -179,7 +179,7 @@ public protocol TrainingStore: Sendable {
   func auditLog(limit: Int) throws(LogbookError) -> [AuditEntry]
   /// Stores the runs athlete `account` pushed, each plan's share for that plan, in one transaction
   /// (``applyPush(_:deleted:account:at:to:)``): a run whose identity the athlete pushed before is not stored again. The runs the athlete `deleted` (their identities) are removed first
-  /// (``applyDeletions(_:account:planID:to:)``).
+  /// (``applyDeletions(_:account:planIDs:at:to:)``).
   /// - Throws: ``LogbookError/implausible(record:field:value:allowed:)`` before anything is written.
   func pushRuns(_ plans: [PushPlan], deleted: [String], account: Account, at now: Date) throws(LogbookError)
     -> PushOutcome
