@@ -10,7 +10,7 @@ import Testing
 // runner's own VDOT from a recent race, else the level's `estimateVdot`.
 
 /// The easy pace durations are estimated at, seconds per km.
-private func easySecondsPerKm(_ goal: Goal) throws -> Double {
+func easySecondsPerKm(_ goal: Goal) throws -> Double {
   let vdot: VDOT =
     if let race = goal.recentRace {
       try VDOT(distanceMeters: race.distanceKm * 1000, timeSeconds: race.timeSeconds)
@@ -20,10 +20,19 @@ private func easySecondsPerKm(_ goal: Goal) throws -> Double {
   return vdot.pace(atFraction: 0.70).secondsPerKilometer
 }
 
-/// The run/walk ratio the templates give this runner: the slowest-from row their easy pace reaches, for the levels
-/// listed; nil: running throughout.
+/// Whether the templates give this runner run/walk long runs: a level listed, or any runner whose race-ready long
+/// run (marathon.yaml `longRun.raceReadyKm`) takes longer than `raceReadyMaxMinutes` at `easy` (seconds per km).
+func runWalks(_ goal: Goal, easy: Double) -> Bool {
+  guard let long = repositoryRules.rules(for: goal.distance)?.longRun, let rules = long.runWalk else { return false }
+  if rules.levels.contains(goal.level) { return true }
+  guard let ready = long.raceReadyKm, let most = long.raceReadyMaxMinutes else { return false }
+  return ready * easy / 60 > most
+}
+
+/// The run/walk ratio the templates give this runner: the slowest-from row their easy pace reaches, for the runners
+/// ``runWalks(_:easy:)`` names; nil: running throughout.
 private func expectedRatio(_ goal: Goal, easy: Double) -> RunWalkRatio? {
-  guard let rules = repositoryRules.rules(for: goal.distance)?.longRun.runWalk, rules.levels.contains(goal.level)
+  guard let rules = repositoryRules.rules(for: goal.distance)?.longRun.runWalk, runWalks(goal, easy: easy)
   else { return nil }
   return rules.ratios.filter { easy >= $0.fromEasySecondsPerKm - 1e-9 }.max {
     $0.fromEasySecondsPerKm < $1.fromEasySecondsPerKm
@@ -64,10 +73,11 @@ private func warnedWeeks(_ plan: Plan) -> [[Int]] {
 func timeCapViolations(of plan: Plan, goal: Goal) throws -> [String] {
   var out: [String] = []
   guard let distance = repositoryRules.rules(for: goal.distance) else { return ["no rules"] }
-  // The run/walk levels' own cap (marathon beginners: 4 hours), else the distance's, else base.yaml's.
-  let runWalkCap = distance.longRun.runWalk.flatMap { $0.levels.contains(goal.level) ? $0.maxMinutes : nil }
-  let cap = runWalkCap ?? distance.longRun.maxMinutes ?? repositoryRules.base.longRun.maxMinutes
+  // The run/walk cap (marathon beginners and runners too slow to run the race-ready long run: 4 hours), else the
+  // distance's, else base.yaml's.
   let easy = try easySecondsPerKm(goal)
+  let runWalkCap = distance.longRun.runWalk.flatMap { runWalks(goal, easy: easy) ? $0.maxMinutes : nil }
+  let cap = runWalkCap ?? distance.longRun.maxMinutes ?? repositoryRules.base.longRun.maxMinutes
   let ratio = expectedRatio(goal, easy: easy)
   let walk = distance.longRun.runWalk?.walkSecondsPerKm ?? 0
   let reachable = reachableKm(minutes: cap, easy: easy, ratio: ratio, walk: walk)
@@ -160,8 +170,9 @@ struct LongRunByTimeTests {
     }
     #expect(checked > 100)
     #expect(timedPlans > 0, "no plan had a long run set by time")
-    if distance == .marathon && level == .beginner { #expect(runWalkPlans > 0) }
-    if level != .beginner || distance == .half { #expect(runWalkPlans == 0) }
+    // Intermediates run/walk only when too slow to run 29 km in 200 minutes (the 38-minute 5K's 9:19/km easy).
+    if distance == .marathon { #expect(runWalkPlans > 0) }
+    if distance == .half { #expect(runWalkPlans == 0) }
     #expect(problems.isEmpty, "\(checked) plans: \(problems)")
   }
 
@@ -210,6 +221,24 @@ struct LongRunByTimeTests {
     // Every long run of the plan is at most the run/walk distance, the taper's a share of it.
     #expect(plan.workouts.filter { $0.kind == .long }.map(\.distanceKm).max() == 25.7)
     #expect(plan.warnings.contains { $0.hasPrefix("weeks 13 and 15: the long run is set by time, 4:00 as run/walk") })
+  }
+
+  /// Evidence over labels (issue 45): an "intermediate" of a 31:41 5K (7:53/km easy) cannot run the race-ready 29 km
+  /// in 200 minutes, so the long runs are run/walk under the 4-hour cap, as a beginner's, and reach 29 km; before,
+  /// the 3-hour cap held them at 22.8 km. A faster intermediate (a 45-minute 10K) runs throughout.
+  @Test func slowIntermediateRunWalksToTheRaceReadyLongRun() throws {
+    let slow = goal(
+      .marathon, .intermediate, weeks: 27, runs: 7, currentKm: 23, longestKm: 6.1,
+      recentRace: RecentRace(distanceKm: 5, timeSeconds: 31 * 60 + 41))
+    let plan = try makePlan(goal: slow, rules: repositoryRules)
+    let longs = plan.workouts.filter { $0.kind == .long }
+    #expect(longs.map(\.distanceKm).max() ?? 0 >= 29)
+    #expect(longs.contains { $0.timeTarget?.minutes == 240 && $0.timeTarget?.walkMinutes != nil })
+    #expect(try timeCapViolations(of: plan, goal: slow).isEmpty)
+    let fast = goal(
+      .marathon, .intermediate, weeks: 18, runs: 5, currentKm: 45, longestKm: 18,
+      recentRace: RecentRace(distanceKm: 10, timeSeconds: 45 * 60))
+    #expect(!(try makePlan(goal: fast, rules: repositoryRules)).workouts.contains { $0.timeTarget?.walkMinutes != nil })
   }
 
   /// A runner fast enough for the template's peak long run has no long run by time and no warning about it.

@@ -4,12 +4,16 @@ import RunningCore
 import Testing
 
 /// Issue 45, "the long run dominates the week at 5-7 runs": 44-50 % shares beside four 7 km runs. From 5 runs a week
-/// (base.yaml `longRun.manyRunsFrom`) the long run takes at most `manyRunsCapOfWeek` (42 %) of any full week unless
-/// it is the runner's own longest run, and a half or marathon plan peaks where its peak long run fits in that share.
+/// (base.yaml `longRun.manyRunsFrom`) the long run takes at most `manyRunsCapOfWeek` of any full week unless it is the
+/// runner's own longest run (the marathon 41.5 %, as Pfitzinger 18/55's 20-milers; the shorter races 34 %, which
+/// rounds to Daniels' and Hansons' 25-35 %), and a plan peaks where its shortest useful long run fits in that share.
 @Suite struct LongRunShareTests {
-  @Test(arguments: [RaceDistance.half, .marathon])
+  @Test(arguments: RaceDistance.allCases)
   func atFiveToSevenRunsTheLongRunStaysUnderItsShare(distance: RaceDistance) throws {
-    let share = try #require(repositoryRules.base.longRun.manyRunsCapOfWeek)
+    let share = try #require(
+      repositoryRules.rules(for: distance)?.longRun.manyRunsCapOfWeek
+        ?? repositoryRules.base.longRun.manyRunsCapOfWeek)
+    if distance != .marathon { #expect(share <= 0.35, "\(distance): \(share)") }
     var over: [String] = []
     var plans = 0
     for level in Level.allCases {

@@ -185,11 +185,11 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
 
   // 2. Ramp (and never past the level's peak volume); 4. cut-back weeks.
   let volume = base.volume
-  // The level's peak, the runner's volume, or at many runs a week (base.yaml `longRun.manyRunsFrom`) for a half or
-  // marathon the week its shortest useful peak long run fits in at `manyRunsCapOfWeek`, rounded up to half a km.
+  // The level's peak, the runner's volume, or at many runs a week (base.yaml `longRun.manyRunsFrom`) the week its
+  // shortest useful long run fits in at `manyRunsCapOfWeek` (the distance's own share first), rounded up to half a km.
   var peakVolume = max(levelRules.peakWeeklyKm, resolved.currentWeeklyKm)
-  if let from = base.longRun.manyRunsFrom, let share = base.longRun.manyRunsCapOfWeek, runs >= from,
-    distanceRules.longRun.peaks != nil
+  if let from = base.longRun.manyRunsFrom, runs >= from,
+    let share = distanceRules.longRun.manyRunsCapOfWeek ?? base.longRun.manyRunsCapOfWeek
   {
     let fitting = min(distanceRules.longRun.minUsefulKm, levelRules.peakLongRunKm.lower) / share
     peakVolume = max(peakVolume, (fitting * 2 - 1e-9).rounded(.up) / 2)
@@ -280,8 +280,11 @@ func violations(of plan: Plan, goal: Goal) -> [String] {
 
   // 5. Long run.
   let ratio = base.longRun.minRatioToOtherRuns
-  // The run/walk levels' own cap (marathon beginners: 4 hours), else the distance's, else base.yaml's.
-  let runWalkMinutes = distanceRules.longRun.runWalk.flatMap { $0.levels.contains(goal.level) ? $0.maxMinutes : nil }
+  // The run/walk cap (marathon beginners, and runners too slow to run the race-ready long run: 4 hours), else the
+  // distance's, else base.yaml's.
+  let runWalkMinutes = distanceRules.longRun.runWalk.flatMap { rules in
+    (try? easySecondsPerKm(goal)).map { runWalks(goal, easy: $0) } == true ? rules.maxMinutes : nil
+  }
   let maxMinutes = runWalkMinutes ?? distanceRules.longRun.maxMinutes ?? base.longRun.maxMinutes
   var longest = 0.0
   for week in weeks {

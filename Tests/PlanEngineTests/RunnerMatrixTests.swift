@@ -337,4 +337,30 @@ struct ReviewCommandTests {
     #expect((plan.weeks.map(longRun).max() ?? 0) >= repositoryRules.base.longRun.refuseUnderShareOfNeed * need)
     #expect(throws: PlanError.self) { try self.plan(.marathon, .beginner, weeks: 16, current: 12, longest: 6) }
   }
+
+  /// A slow runner on 3 runs a week (7:54/km easy, run/walk long runs to 29.5 km): the other runs last at most 90
+  /// minutes, so the week and its long run peak too low; the refusal names the number of runs a week that reaches
+  /// it (more, here: fewer cannot be), and that plan does.
+  @Test func aRefusalNamesMoreRunsAWeekWhenThatReachesTheLongRun() throws {
+    let slow = RecentRace(distanceKm: 42.195, timeSeconds: 5 * 3600 + 45 * 60)
+    func asked(runs: Int) -> Goal {
+      goal(.marathon, .intermediate, weeks: 16, runs: runs, currentKm: 24, longestKm: 8.8, recentRace: slow)
+    }
+    let refusal: PlanError
+    do {
+      _ = try makePlan(goal: asked(runs: 3), rules: repositoryRules)
+      Issue.record("a 16-week marathon on 3 runs from 24 km was made")
+      return
+    } catch {
+      refusal = error
+    }
+    guard case .longRunShort(_, _, _, _, let need, _, _, let runs?, _) = refusal else {
+      Issue.record("\(refusal)")
+      return
+    }
+    #expect(runs > 3)
+    #expect(refusal.description.contains("allowed is runs a week \(runs)"), "\(refusal)")
+    let plan = try makePlan(goal: asked(runs: runs), rules: repositoryRules)
+    #expect((plan.weeks.map(longRun).max() ?? 0) >= repositoryRules.base.longRun.refuseUnderShareOfNeed * need)
+  }
 }

@@ -62,14 +62,14 @@ private struct WhyContext {
   }
 
   /// The peak volumes the plan may aim for: the level's (or the runner's current, if more; at many runs a week for
-  /// a half or marathon, the week its shortest useful peak long run fits in at base.yaml's `manyRunsCapOfWeek`),
-  /// possibly held under the extended taper's threshold.
+  /// the week its shortest useful long run fits in at `manyRunsCapOfWeek`, the distance's or base.yaml's), possibly
+  /// held under the extended taper's threshold.
   var peakTargets: [Double] {
     let level = distance.map { $0.levels[goal.level].peakWeeklyKm } ?? 0
     var target = max(level, plan.goal.currentWeeklyKm)
     let longRun = repositoryRules.base.longRun
-    if let distance, distance.longRun.peaks != nil, let from = longRun.manyRunsFrom,
-      let share = longRun.manyRunsCapOfWeek, plan.goal.runsPerWeek >= from
+    if let distance, let from = longRun.manyRunsFrom,
+      let share = distance.longRun.manyRunsCapOfWeek ?? longRun.manyRunsCapOfWeek, plan.goal.runsPerWeek >= from
     {
       let fitting = min(distance.longRun.minUsefulKm, distance.levels[goal.level].peakLongRunKm.lower) / share
       target = max(target, (fitting * 2 - 1e-9).rounded(.up) / 2)

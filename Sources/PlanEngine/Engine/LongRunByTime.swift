@@ -17,9 +17,16 @@ struct LongRunByTime: Sendable, Hashable {
   let walkSecondsPerKm: Double
 
   /// The prescription for a runner of `level` whose easy pace is `easy`: run/walk when the distance has
-  /// `longRun.runWalk` for the level and the easy pace reaches one of its ratios.
+  /// `longRun.runWalk` for the level, or for a runner of any level whose race-ready long run would take longer
+  /// than `longRun.raceReadyMaxMinutes` running throughout (the evidence over the label: an "intermediate" at
+  /// 7:53/km easy needs 3:49 for 29 km), and the easy pace reaches one of its ratios.
   init(distance: DistanceRules, base: BaseRules, level: Level, easy: Pace) {
-    let runWalk = distance.longRun.runWalk.flatMap { $0.levels.contains(level) ? $0 : nil }
+    let long = distance.longRun
+    let tooSlowToRunIt =
+      if let ready = long.raceReadyKm, let most = long.raceReadyMaxMinutes {
+        easy.minutes(forKilometers: ready) > most + 1e-9
+      } else { false }
+    let runWalk = long.runWalk.flatMap { $0.levels.contains(level) || tooSlowToRunIt ? $0 : nil }
     let capMinutes = runWalk?.maxMinutes ?? distance.longRun.maxMinutes ?? base.longRun.maxMinutes
     ratio = runWalk?.ratios.last { easy.secondsPerKilometer >= $0.fromEasySecondsPerKm - 1e-9 }
     // Running throughout, the cap stretches to the race-ready long run when that takes a little longer (an

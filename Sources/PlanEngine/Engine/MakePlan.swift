@@ -354,8 +354,8 @@ func reachesLongRunNeed(_ goal: Goal, rules: PlanRules, units: DistanceUnit) -> 
 }
 
 /// The refusal for a plan whose long run falls short of the race's need, with the fixes that work: the earliest
-/// race date (the same weekday, weeks added before: a base phase) whose plan reaches it, fewer runs a week if that
-/// reaches it in the same weeks, and the shorter distances this plan's long run is enough for.
+/// race date (the same weekday, weeks added before: a base phase) whose plan reaches it, fewer or more runs a week if
+/// that reaches it in the same weeks, and the shorter distances this plan's long run is enough for.
 func longRunShortError(goal: Goal, rules: PlanRules, context: PlanContext, reached: Double) -> PlanError {
   let weeks = goal.timeline.weeks
   let growth = Int(
@@ -372,14 +372,14 @@ func longRunShortError(goal: Goal, rules: PlanRules, context: PlanContext, reach
     earliest += 1
     tries += 1
   }
-  var fewerRuns: Int?
-  for runs in stride(from: context.runs - 1, through: 3, by: -1) {
-    var fewer = goal
-    fewer.runsPerWeek = runs
-    if reachesLongRunNeed(fewer, rules: rules, units: context.units) {
-      fewerRuns = runs
-      break
-    }
+  // Fewer runs a week first (the long run takes more of the week), then more (at 3-4 runs the other runs are capped
+  // in time, so the week, and the long run with it, peaks lower).
+  let otherRuns =
+    Array(stride(from: context.runs - 1, through: 3, by: -1)) + Array(stride(from: context.runs + 1, through: 7, by: 1))
+  let runsPerWeek = otherRuns.first { runs in
+    var other = goal
+    other.runsPerWeek = runs
+    return reachesLongRunNeed(other, rules: rules, units: context.units)
   }
   let alternatives = RaceDistance.allCases.filter { other in
     guard other.kilometers < goal.distance.kilometers, let distance = rules.rules(for: other) else { return false }
@@ -392,7 +392,7 @@ func longRunShortError(goal: Goal, rules: PlanRules, context: PlanContext, reach
       goal.timeline.start.adding(days: 7 * ($0 - weeks)).adding(
         days: goal.timeline.start.days(to: goal.timeline.raceDate))
     },
-    fewerRuns: fewerRuns, alternatives: alternatives)
+    runsPerWeek: runsPerWeek, alternatives: alternatives)
 }
 
 /// Plan-wide warnings: long-run share, targets not reached.

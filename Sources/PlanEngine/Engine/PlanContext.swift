@@ -226,11 +226,11 @@ struct PlanContext: Sendable {
 
     // Targets.
     var peakTarget = max(level.peakWeeklyKm, current)
-    // At many runs a week the long run's share is held lower: a plan with peak long runs peaks where its shortest
-    // useful peak long run fits in that share, rounded up to half a kilometre (a beginner marathon on 6 runs: 29 km
-    // at 41.5 %, 70 km).
-    let manyRunsCap = PlanContext.manyRunsCap(rules.base.longRun, runs: runs)
-    if let share = manyRunsCap, distance.longRun.peaks != nil {
+    // At many runs a week the long run's share is held lower: a plan peaks where its shortest useful long run fits
+    // in that share, rounded up to half a kilometre (a beginner marathon on 6 runs: 29 km at 41.5 %, 70 km; a
+    // beginner 15K on 5: 14 km at 34 %, 41.5 km).
+    let manyRunsCap = PlanContext.manyRunsCap(rules.base.longRun, distance: distance.longRun, runs: runs)
+    if let share = manyRunsCap {
       let fitting = min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower) / share
       peakTarget = max(peakTarget, (fitting * 2 - 1e-9).rounded(.up) / 2)
     }
@@ -362,17 +362,27 @@ struct PlanContext: Sendable {
       rules.noviceCapOfWeek,
       1.1 * (1 - 0.15 * quality) / (1 + easyRuns / rules.minRatioToOtherRuns))
     // The runner's own longest run is never cut below (up to half of the week): a plan starts from what they run.
-    let novice = PlanContext.manyRunsCap(rules, runs: runs) ?? rules.noviceCapOfWeek
+    // The distance's own share holds in a week big enough for all its runs beside it (each at least the shortest
+    // run); a smaller week, which drops runs, keeps the base's, and so does a peak week too small to carry the
+    // shortest useful peak long run at the own share (a short plan whose ramp cannot reach that volume).
+    let own = distance.longRun.manyRunsCapOfWeek.flatMap { share in
+      let fits = volumeKm * (1 - share) / Double(max(1, runs - 1)) >= minRunKm
+      let carriesPeak =
+        phase != .peak || volumeKm * share >= min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower) - 0.05
+      return fits && carriesPeak ? share : nil
+    }
+    let novice =
+      PlanContext.manyRunsCap(rules, distance: own.map { _ in distance.longRun }, runs: runs) ?? rules.noviceCapOfWeek
     return max(
       rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, novice * volumeKm),
       structural * volumeKm, min(longestKm, rules.noviceCapOfWeek * volumeKm))
   }
 
   /// The share of the week the minimum useful long run may take at `runs` runs a week, when `longRun.manyRunsFrom`
-  /// applies (nil: `noviceCapOfWeek`).
-  static func manyRunsCap(_ rules: LongRunRules, runs: Int) -> Double? {
+  /// applies (nil: `noviceCapOfWeek`); the distance's own share, when it sets one, before the base's.
+  static func manyRunsCap(_ rules: LongRunRules, distance: DistanceLongRun?, runs: Int) -> Double? {
     guard let from = rules.manyRunsFrom, runs >= from else { return nil }
-    return rules.manyRunsCapOfWeek
+    return distance?.manyRunsCapOfWeek ?? rules.manyRunsCapOfWeek
   }
 
   /// The shortest long run with which the week's runs can hold `volumeKm`: every other run a third shorter than it,

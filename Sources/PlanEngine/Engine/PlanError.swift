@@ -33,11 +33,11 @@ public enum PlanError: FieldError, Sendable, Equatable {
   /// A recent race that gives no plausible VDOT.
   case implausibleRecentRace(VDOTError)
   /// The weeks cannot bring the long run to what the race needs (the spike guard's +10 % a week from the longest
-  /// recent run): the fix is a later race (`weeksNeeded`, with a base phase first), fewer runs a week, or a
-  /// shorter distance.
+  /// recent run): the fix is a later race (`weeksNeeded`, with a base phase first), another number of runs a week
+  /// (`runsPerWeek`, fewer or more), or a shorter distance.
   case longRunShort(
     distance: RaceDistance, weeks: Int, longestKm: Double, reachedKm: Double, needKm: Double,
-    weeksNeeded: Int?, raceDate: CivilDate?, fewerRuns: Int?, alternatives: [RaceDistance])
+    weeksNeeded: Int?, raceDate: CivilDate?, runsPerWeek: Int?, alternatives: [RaceDistance])
   /// A goal time faster than the world records or slower than a walk (`fastest`…`slowest`, seconds).
   case goalTimeOutOfRange(distance: RaceDistance, seconds: Double, fastest: Double, slowest: Double)
   /// A goal time whose VDOT the plan's weeks cannot reach from the recent race's.
@@ -93,20 +93,20 @@ public enum PlanError: FieldError, Sendable, Equatable {
     case .implausibleRecentRace(let error):
       return "\(flag(.recentRace)): \(error)"
     case .longRunShort(
-      let distance, let weeks, let longest, let reached, let need, let weeksNeeded, let raceDate, let fewerRuns,
+      let distance, let weeks, let longest, let reached, let need, let weeksNeeded, let raceDate, let runsPerWeek,
       let alternatives):
       var fixes: [String] = []
       if let weeksNeeded, let raceDate {
         fixes.append("a race on or after \(raceDate) (\(weeksNeeded) weeks, a base phase first)")
       }
-      if let fewerRuns { fixes.append("\(flag(.runsPerWeek)) \(fewerRuns)") }
+      if let runsPerWeek { fixes.append("\(flag(.runsPerWeek)) \(runsPerWeek)") }
       if !alternatives.isEmpty {
         fixes.append("a shorter distance: \(alternatives.map(\.rawValue).joined(separator: ", "))")
       }
       return
         "\(flag(.weeks)): \(weeks) weeks from a longest recent run of \(formatKm(longest)) km bring the long run to "
         + "\(formatKm(reached)) km, the \(distance.displayName) needs \(formatKm(need)) km (the long run grows at most "
-        + "10 % a week); allowed is "
+        + "10 % a week and takes at most its share of the week); allowed is "
         + (fixes.isEmpty ? "a longer plan" : fixes.joined(separator: ", or "))
     case .goalTimeOutOfRange(let distance, let seconds, let fastest, let slowest):
       return "\(flag(.goalTime)): \(formatRaceTime(seconds)) is out of range for a \(distance.displayName), allowed is "

@@ -286,8 +286,8 @@ public struct LongRunRules: Sendable, Codable, Hashable {
   /// The share allowed when needed to reach the distance's minimum useful long run.
   public var noviceCapOfWeek: Double
   /// From this many runs a week (nil: never) the share allowed for the minimum useful long run is
-  /// `manyRunsCapOfWeek` instead, and a plan with peak long runs (half, marathon) peaks at least high enough for its
-  /// peak long run to fit in it.
+  /// `manyRunsCapOfWeek` (or the distance's own) instead, and a plan peaks at least high enough for its shortest
+  /// useful long run to fit in it.
   public var manyRunsFrom: Int?
   /// The share at `manyRunsFrom` runs or more.
   public var manyRunsCapOfWeek: Double?
@@ -519,6 +519,8 @@ public struct DistanceLongRun: Sendable, Codable, Hashable {
   public var minUsefulKm: Double
   /// Overrides the base `longRun.maxMinutes`.
   public var maxMinutes: Double?
+  /// Overrides the base `longRun.manyRunsCapOfWeek` (shorter races hold the long run nearer 35 % at 5-7 runs).
+  public var manyRunsCapOfWeek: Double?
   /// The shortest long run that readies a runner for the race, km (marathon: 29, the 18 miles a first marathon
   /// needs): the time cap stretches to it (`raceReadyMaxMinutes`).
   public var raceReadyKm: Double?

@@ -302,6 +302,11 @@ struct TemplateValidator {
     try number(rules.longRun.minUsefulKm, "longRun.minUsefulKm", in: 2...40, "km")
     try validate(rules.raceDay)
     if let minutes = rules.longRun.maxMinutes { try number(minutes, "longRun.maxMinutes", in: 60...240, "minutes") }
+    if let share = rules.longRun.manyRunsCapOfWeek {
+      try number(
+        share, "longRun.manyRunsCapOfWeek", in: base.longRun.capOfWeek...base.longRun.noviceCapOfWeek,
+        "a share of the week (the base's longRun.capOfWeek to noviceCapOfWeek)")
+    }
     if let km = rules.longRun.raceReadyKm {
       try number(km, "longRun.raceReadyKm", in: 2...rules.longRun.minUsefulKm, "km, at most longRun.minUsefulKm")
     }
