@@ -79,7 +79,7 @@ extension LogbookDatabase {
   }
 }
 
-/// The logbook's rows for ``TrainingDomain/applyPush(_:deleted:account:planID:slots:at:to:)``, in a write transaction.
+/// The logbook's rows for ``TrainingDomain/applyPush(_:deleted:account:at:to:)``, in a write transaction.
 struct SQLitePushWrites: PushWrites {
   let db: Database
   private var ingest: SQLiteIngestWrites { SQLiteIngestWrites(db: db) }

@@ -50,7 +50,7 @@ extension PostgresLogbook {
   }
 }
 
-/// The database's rows for ``TrainingDomain/applyPush(_:deleted:account:planID:slots:at:to:)``, in a write transaction.
+/// The database's rows for ``TrainingDomain/applyPush(_:deleted:account:at:to:)``, in a write transaction.
 struct PostgresPushWrites: PushWrites {
   let tx: PostgresTransaction
   private var ingest: PostgresIngestWrites { PostgresIngestWrites(tx: tx) }

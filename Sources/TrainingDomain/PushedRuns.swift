@@ -42,7 +42,7 @@ public struct PushOutcome: Sendable, Hashable {
   }
 }
 
-/// The reads and writes an engine gives ``applyPush(_:deleted:account:planID:slots:at:to:)``, inside its one write
+/// The reads and writes an engine gives ``applyPush(_:deleted:account:at:to:)``, inside its one write
 /// transaction, beside those of ``IngestWrites``.
 public protocol PushWrites: IngestWrites {
   /// The activities counted for plan `planID` dated `from` through `through`, with their best efforts, by date, then
@@ -84,7 +84,7 @@ public struct PushPlan: Sendable {
 }
 
 /// A push over the plans in force on its runs' days (the athlete's plan, and the plans it followed), in the caller's
-/// one write transaction: each plan's runs stored as ``applyPush(_:deleted:account:planID:slots:at:to:)`` stores
+/// one write transaction: each plan's runs stored as ``storePush(_:removedDays:account:planID:slots:at:to:)`` stores
 /// them, and the deletions applied to every one of the plans. The outcomes are summed.
 public func applyPush(
   _ plans: [PushPlan], deleted: [String], account: Account, at now: Date, to store: some PushWrites
@@ -146,22 +146,9 @@ public func applyDeletions(
 ///   **twin**: recorded under its identity, not stored twice;
 /// - any other goes through ``applyIngest(_:planID:slots:to:wroteRow:)`` against the runs of plan `planID` only
 ///   (another athlete's run on the same day is never a twin), matched to `slots`, and is stored with its identity.
-/// The runs the athlete `deleted` are removed first (``applyDeletions(_:account:planIDs:at:to:)``). One audit line tells
-/// the counts. The runs are ``Completion/validated()`` first.
-public func applyPush(
-  _ runs: [PushedRun], deleted: [String] = [], account: Account, planID: String, slots: [PlannedSlot], at now: Date,
-  to store: some PushWrites
-) throws -> PushOutcome {
-  for pushed in runs { _ = try pushed.run.validated() }
-  let removedDays = try applyDeletions(deleted, account: account, planIDs: [planID], at: now, to: store)
-  var outcome = try storePush(
-    runs, removedDays: removedDays, account: account, planID: planID, slots: slots, at: now, to: store)
-  outcome.removed = removedDays.count
-  return outcome
-}
-
-/// A plan's share of a push after the deletions: its runs stored, and its weeks of the runs' days and of
-/// `removedDays` (the deleted runs') matched again.
+/// The runs the athlete deleted are removed before, once for all the plans of the push
+/// (``applyDeletions(_:account:planIDs:at:to:)``), and `removedDays` (their days) are this plan's weeks to match again
+/// besides those of the runs stored. The runs are ``Completion/validated()`` by the caller.
 func storePush(
   _ runs: [PushedRun], removedDays: [CivilDate], account: Account, planID: String, slots: [PlannedSlot],
   at now: Date, to store: some PushWrites

@@ -383,7 +383,7 @@ func longRunShortError(goal: Goal, rules: PlanRules, context: PlanContext, reach
   }
   let alternatives = RaceDistance.allCases.filter { other in
     guard other.kilometers < goal.distance.kilometers, let distance = rules.rules(for: other) else { return false }
-    return min(distance.longRun.minUsefulKm, distance.levels[goal.level].peakLongRunKm.lower) <= reached + 0.5
+    return distance.shortestUsefulPeakLongRunKm(goal.level) <= reached + 0.5
   }
   return .longRunShort(
     distance: goal.distance, weeks: weeks, longestKm: context.longestKm, reachedKm: round1(reached),

@@ -59,7 +59,7 @@ struct PlanContext: Sendable {
   let cutbackVolumeFactor: Double
   /// The long run the race needs: the distance's shortest useful long run, at most the low end of the level's peak
   /// long run, and at most what the long-run time cap covers.
-  var longRunNeedKm: Double { min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower, timeCapKm) }
+  var longRunNeedKm: Double { min(distance.shortestUsefulPeakLongRunKm(goal.level), timeCapKm) }
   /// Under this longest long run a new plan is refused (`longRun.refuseUnderShareOfNeed` of the need).
   var longRunRefusalKm: Double { base.longRun.refuseUnderShareOfNeed * longRunNeedKm }
   var warnings: [String] = []
@@ -229,9 +229,9 @@ struct PlanContext: Sendable {
     // At many runs a week the long run's share is held lower: a plan peaks where its shortest useful long run fits
     // in that share, rounded up to half a kilometre (a beginner marathon on 6 runs: 29 km at 41.5 %, 70 km; a
     // beginner 15K on 5: 14 km at 34 %, 41.5 km).
-    let manyRunsCap = PlanContext.manyRunsCap(rules.base.longRun, distance: distance.longRun, runs: runs)
+    let manyRunsCap = PlanContext.manyRunsCap(rules.base.longRun, own: distance.longRun.manyRunsCapOfWeek, runs: runs)
     if let share = manyRunsCap {
-      let fitting = min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower) / share
+      let fitting = distance.shortestUsefulPeakLongRunKm(goal.level) / share
       peakTarget = max(peakTarget, (fitting * 2 - 1e-9).rounded(.up) / 2)
     }
     // A plan built without the extended taper stays at or under the volume that calls for it.
@@ -367,22 +367,20 @@ struct PlanContext: Sendable {
     // shortest useful peak long run at the own share (a short plan whose ramp cannot reach that volume).
     let own = distance.longRun.manyRunsCapOfWeek.flatMap { share in
       let fits = volumeKm * (1 - share) / Double(max(1, runs - 1)) >= minRunKm
-      let carriesPeak =
-        phase != .peak || volumeKm * share >= min(distance.longRun.minUsefulKm, level.peakLongRunKm.lower) - 0.05
+      let carriesPeak = phase != .peak || volumeKm * share >= distance.shortestUsefulPeakLongRunKm(goal.level) - 0.05
       return fits && carriesPeak ? share : nil
     }
-    let novice =
-      PlanContext.manyRunsCap(rules, distance: own.map { _ in distance.longRun }, runs: runs) ?? rules.noviceCapOfWeek
+    let novice = PlanContext.manyRunsCap(rules, own: own, runs: runs) ?? rules.noviceCapOfWeek
     return max(
       rules.capOfWeek * volumeKm, min(distance.longRun.minUsefulKm, novice * volumeKm),
       structural * volumeKm, min(longestKm, rules.noviceCapOfWeek * volumeKm))
   }
 
   /// The share of the week the minimum useful long run may take at `runs` runs a week, when `longRun.manyRunsFrom`
-  /// applies (nil: `noviceCapOfWeek`); the distance's own share, when it sets one, before the base's.
-  static func manyRunsCap(_ rules: LongRunRules, distance: DistanceLongRun?, runs: Int) -> Double? {
+  /// applies (nil: `noviceCapOfWeek`): `own` (the distance's share, where it holds) before the base's.
+  static func manyRunsCap(_ rules: LongRunRules, own: Double?, runs: Int) -> Double? {
     guard let from = rules.manyRunsFrom, runs >= from else { return nil }
-    return distance?.manyRunsCapOfWeek ?? rules.manyRunsCapOfWeek
+    return own ?? rules.manyRunsCapOfWeek
   }
 
   /// The shortest long run with which the week's runs can hold `volumeKm`: every other run a third shorter than it,

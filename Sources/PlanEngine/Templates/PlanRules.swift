@@ -513,6 +513,14 @@ public struct ExtendedTaper: Sendable, Codable, Hashable {
   public var longRun: [Double]
 }
 
+extension DistanceRules {
+  /// The shortest long run that prepares a runner of `level` for this distance: the distance's minimum useful long
+  /// run, at most the level's low peak long run.
+  func shortestUsefulPeakLongRunKm(_ level: Level) -> Double {
+    min(longRun.minUsefulKm, levels[level].peakLongRunKm.lower)
+  }
+}
+
 /// Long-run facts for a distance.
 public struct DistanceLongRun: Sendable, Codable, Hashable {
   /// The shortest long run that prepares for this distance, km.
